@@ -1,0 +1,124 @@
+/**
+ * Everything that changes in the spot venue, as typed events for plain-callback subscribers (the
+ * emulator serves them, the market model builds its tape from `trade`).
+ *
+ * Delivery: events are queued while a command runs and delivered when it has finished, in the order
+ * they happened, so a subscriber always sees a consistent venue and may itself call the venue (its
+ * events are delivered after the current ones). Nothing is built when nobody subscribes.
+ * Per command the order is: orderAccepted, then per fill `trade` + the maker's status event, then STP
+ * cancels of makers, then the taker's final status event, then one balanceChanged per touched
+ * (account, asset) with the balance as it stands at the end of the command.
+ */
+import type { Decimal } from '../../core/decimal.js';
+import type { SpotSide } from '../../domain/spot-enums.js';
+import type { SpotOrderView } from './spot-order.js';
+
+export interface SpotOrderAccepted {
+  readonly type: 'orderAccepted';
+  readonly time: number;
+  readonly order: SpotOrderView;
+}
+
+/** A resting order was filled in part (maker), or a taker came to rest after a partial fill. */
+export interface SpotOrderPartiallyFilled {
+  readonly type: 'orderPartiallyFilled';
+  readonly time: number;
+  readonly order: SpotOrderView;
+}
+
+export interface SpotOrderFilled {
+  readonly type: 'orderFilled';
+  readonly time: number;
+  readonly order: SpotOrderView;
+}
+
+/** CANCELED or PARTIALLY_CANCELED; `order.cancelReason` is 'stp_cancel' for STP, '' otherwise. */
+export interface SpotOrderCanceled {
+  readonly type: 'orderCanceled';
+  readonly time: number;
+  readonly order: SpotOrderView;
+}
+
+export interface SpotTradeExecuted {
+  readonly type: 'trade';
+  readonly time: number;
+  readonly symbol: string;
+  readonly tradeId: string;
+  readonly priceTicks: number;
+  readonly lots: number;
+  readonly price: Decimal;
+  readonly qty: Decimal;
+  readonly quoteQty: Decimal;
+  readonly takerSide: SpotSide;
+  readonly isBuyerMaker: boolean;
+  readonly takerAccountId: string;
+  readonly makerAccountId: string;
+  readonly takerOrderId: string;
+  readonly makerOrderId: string;
+  readonly takerCommission: Decimal;
+  readonly takerCommissionAsset: string;
+  readonly makerCommission: Decimal;
+  readonly makerCommissionAsset: string;
+  readonly isSelfTrade: boolean;
+}
+
+export interface SpotBalanceChanged {
+  readonly type: 'balanceChanged';
+  readonly time: number;
+  readonly accountId: string;
+  readonly asset: string;
+  readonly free: Decimal;
+  readonly locked: Decimal;
+}
+
+export type SpotVenueEvent = SpotOrderAccepted | SpotOrderPartiallyFilled | SpotOrderFilled | SpotOrderCanceled | SpotTradeExecuted | SpotBalanceChanged;
+export type SpotVenueListener = (event: SpotVenueEvent) => void;
+
+/** Ordered, re-entrancy-safe delivery. A listener that throws does not stop delivery to the others;
+ *  the first error is rethrown once the queue is empty (a failing subscriber is a bug to see). */
+export class EventQueue<E> {
+  private listeners: ((e: E) => void)[] = [];
+  private readonly queue: E[] = [];
+  private flushing = false;
+
+  get active(): boolean {
+    return this.listeners.length !== 0;
+  }
+
+  subscribe(listener: (e: E) => void): () => void {
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
+  }
+
+  push(event: E): void {
+    this.queue.push(event);
+  }
+
+  flush(): void {
+    if (this.flushing) return;
+    this.flushing = true;
+    let failure: unknown;
+    let failed = false;
+    try {
+      for (let i = 0; i < this.queue.length; i++) {
+        const e = this.queue[i]!;
+        for (const l of this.listeners) {
+          try {
+            l(e);
+          } catch (err) {
+            if (!failed) {
+              failed = true;
+              failure = err;
+            }
+          }
+        }
+      }
+    } finally {
+      this.queue.length = 0;
+      this.flushing = false;
+    }
+    if (failed) throw failure;
+  }
+}
