@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { RingBuffer } from '../../../src/venue/market/ring-buffer.js';
+import { RollingWindow } from '../../../src/venue/market/rolling-window.js';
+
+describe('RollingWindow', () => {
+  it('recomputes_the_extremes_after_the_bucket_holding_them_leaves', () => {
+    // 10 s window in 1 s buckets: high 120 at t=0 leaves when the window opens past 0 s.
+    const w = new RollingWindow(10_000, 1_000);
+    w.add(0, 120, 1, 120);
+    w.add(2_000, 100, 2, 200);
+    w.add(5_000, 90, 1, 90);
+    const a = w.stats(10_999);
+    // windowStart = floor((10999 − 10000)/1000)·1000 = 0: all three buckets.
+    expect([a.openTime, a.high, a.low, a.volume, a.quote, a.count, a.firstPrice]).to.deep.equal([0, 120, 90, 4, 410, 3, 120]);
+    const b = w.stats(11_000);
+    // windowStart 1000: the t=0 bucket is gone; high falls to 100; the price before the window is 120.
+    expect([b.openTime, b.high, b.low, b.volume, b.quote, b.count, b.priceBefore, b.firstPrice, b.last]).to.deep.equal([1000, 100, 90, 3, 290, 2, 120, 100, 90]);
+    const c = w.stats(100_000);
+    expect([c.count, c.volume, c.last, c.priceBefore]).to.deep.equal([0, 0, 90, 90]);
+  });
+
+  it('refuses_a_window_shorter_than_its_bucket', () => {
+    expect(() => new RollingWindow(500, 1000)).to.throw(RangeError);
+  });
+});
+
+describe('RingBuffer', () => {
+  it('overwrites_the_oldest_and_searches_in_time_order', () => {
+    const r = new RingBuffer<number>(3);
+    for (const x of [10, 20, 30, 40]) r.push(x);
+    expect([r.size, r.at(0), r.last()]).to.deep.equal([3, 20, 40]);
+    expect(r.newestFirst()).to.deep.equal([40, 30, 20]);
+    expect(r.lowerBound(25, (x) => x)).to.equal(1);
+    expect(r.lowerBound(99, (x) => x)).to.equal(3);
+    expect(() => r.at(3)).to.throw(RangeError);
+  });
+});
