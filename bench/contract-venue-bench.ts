@@ -1,0 +1,128 @@
+/**
+ * Contract venue throughput: one maker order rests, one taker order crosses it (two placements and
+ * one fill with margin, fee and position booking) — against the bare integer OrderBook doing the
+ * same add + match on the same prices. The ratio is the cost of the contract bookkeeping.
+ */
+import { Decimal } from '../src/core/decimal.js';
+import { VirtualClock } from '../src/core/clock.js';
+import { contractSymbol } from '../src/core/ids.js';
+import { SeededRandom } from '../src/core/random.js';
+import { ContractOrderType, ContractSide, OpenType, PositionMode } from '../src/domain/contract-enums.js';
+import type { ContractInstrument } from '../src/domain/instrument.js';
+import { OrderBook } from '../src/venue/book/order-book.js';
+import { ContractVenue } from '../src/venue/contract/contract-venue.js';
+import { measure, type BenchRow, type BenchSuite } from './bench-row.js';
+
+const d = (v: string | number): Decimal => new Decimal(v);
+
+const instrument: ContractInstrument = {
+  kind: 'contract',
+  symbol: contractSymbol('BTC_USDT'),
+  baseCoin: 'BTC',
+  quoteCoin: 'USDT',
+  settleCoin: 'USDT',
+  positionOpenType: 3,
+  contractSize: d('0.0001'),
+  minLeverage: 1,
+  maxLeverage: 125,
+  priceScale: 1,
+  volScale: 0,
+  amountScale: 4,
+  priceUnit: d('0.1'),
+  volUnit: d(1),
+  minVol: d(1),
+  maxVol: d(1000000),
+  bidLimitPriceRate: d('0.1'),
+  askLimitPriceRate: d('0.1'),
+  takerFeeRate: d('0.0006'),
+  makerFeeRate: d('0.0002'),
+  maintenanceMarginRate: d('0.004'),
+  initialMarginRate: d('0.008'),
+  riskBaseVol: d(10000000),
+  riskIncrVol: d(0),
+  riskIncrMmr: d(0),
+  riskIncrImr: d(0),
+  riskLevelLimit: 1,
+  riskLimitType: 'BY_VOLUME',
+  riskTiers: [{ level: 1, maxVol: d(10000000), mmr: d('0.004'), imr: d('0.008'), maxLeverage: 125 }],
+  priceCoefficientVariation: d('0.004'),
+  state: 0,
+  apiAllowed: true,
+  maxNumOrders: [200, 200],
+  feeRateMode: 'NORMAL',
+  leverageFeeRates: [],
+  tieredFeeRates: [],
+};
+
+const N = 4096;
+
+function inputs(): { prices: number[]; lots: number[]; buys: boolean[] } {
+  const r = new SeededRandom('contract-venue-bench');
+  const prices: number[] = [];
+  const lots: number[] = [];
+  const buys: boolean[] = [];
+  for (let i = 0; i < N; i++) {
+    prices.push(500000 + r.int(-50, 50));
+    lots.push(r.int(1, 50));
+    buys.push(r.next() < 0.5);
+  }
+  return { prices, lots, buys };
+}
+
+function venueCycle(withListener: boolean): () => number {
+  const { prices, lots, buys } = inputs();
+  const clock = new VirtualClock(0);
+  const venue = new ContractVenue({ clock, instruments: [instrument], autoFunding: false });
+  for (const a of ['maker', 'taker']) {
+    venue.openAccount(a, PositionMode.ONE_WAY);
+    venue.deposit(a, 'USDT', '1000000000');
+  }
+  if (withListener) venue.on(() => undefined);
+  let i = 0;
+  return () => {
+    for (let k = 0; k < 256; k++, i++) {
+      const j = i % N;
+      const price = d(prices[j]!).div(10);
+      const makerBuys = buys[j]!;
+      venue.placeOrder('maker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price, vol: lots[j]!, leverage: 20, openType: OpenType.CROSS });
+      venue.placeOrder('taker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG, type: ContractOrderType.LIMIT, price, vol: lots[j]!, leverage: 20, openType: OpenType.CROSS });
+    }
+    return 256;
+  };
+}
+
+function bookCycle(): () => number {
+  const { prices, lots, buys } = inputs();
+  const book = new OrderBook<null>();
+  let i = 0;
+  return () => {
+    for (let k = 0; k < 256; k++, i++) {
+      const j = i % N;
+      const makerBuys = buys[j]!;
+      book.add(String(i), makerBuys ? 'BUY' : 'SELL', prices[j]!, lots[j]!, 'maker', null);
+      book.match(makerBuys ? 'SELL' : 'BUY', { limitTicks: prices[j]!, lots: lots[j]! });
+    }
+    return 256;
+  };
+}
+
+export const suite: BenchSuite = {
+  title: 'contract venue',
+  async run(): Promise<BenchRow[]> {
+    const baseline = measure(bookCycle(), 1000).opsPerSec;
+    const quiet = measure(venueCycle(false), 2000).opsPerSec;
+    const listened = measure(venueCycle(true), 2000).opsPerSec;
+    return [
+      {
+        name: 'maker+taker cycles/s (place, match, margin, fee, position)',
+        ours: quiet,
+        baseline,
+        baselineName: 'bare OrderBook add+match',
+        unit: 'cycles/s',
+        higherIsBetter: true,
+        note: 'each cycle = 2 placeOrder calls and 1 fill booked on both accounts (one-way, cross)',
+      },
+      { name: 'same, with an event listener (views built per event)', ours: listened, baseline: quiet, baselineName: 'no listener', unit: 'cycles/s', higherIsBetter: true },
+    ];
+  },
+};

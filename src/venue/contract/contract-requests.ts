@@ -1,0 +1,130 @@
+/** Commands the engine accepts and the value-shaped answers it gives (risk outcomes are values). */
+import type { DecimalLike } from '../../core/decimal.js';
+import type { ContractOrderErrorCode, ContractOrderType, ContractSide, ContractStpMode, MarginChangeType, OpenType, PositionMode, PositionType } from '../../domain/contract-enums.js';
+import type { CancelErrorCode } from './contract-codes.js';
+import type { ContractOrderView } from './contract-views.js';
+
+/** POST order/create, as the HTTP layer parsed it (numbers may still be strings). */
+export interface PlaceOrderRequest {
+  readonly symbol: string;
+  /** Required for types 1–4; ignored by 5 and 6. */
+  readonly price?: DecimalLike | undefined;
+  readonly vol: DecimalLike;
+  readonly leverage?: number | undefined;
+  readonly side: ContractSide;
+  readonly type: ContractOrderType;
+  readonly openType: OpenType;
+  readonly externalOid?: string | undefined;
+  readonly positionId?: string | number | undefined;
+  /** Must equal the account's mode when given. */
+  readonly positionMode?: PositionMode | undefined;
+  /** One-way mode only. */
+  readonly reduceOnly?: boolean | undefined;
+  readonly stpMode?: ContractStpMode | undefined;
+  /** Not supported yet (trigger orders are a later issue): a request carrying them is refused. */
+  readonly stopLossPrice?: DecimalLike | undefined;
+  readonly takeProfitPrice?: DecimalLike | undefined;
+}
+
+export interface ChangeLimitOrderRequest {
+  readonly orderId: string;
+  readonly price: DecimalLike;
+  readonly vol: DecimalLike;
+}
+
+export interface ChangeMarginRequest {
+  readonly positionId: string | number;
+  readonly amount: DecimalLike;
+  readonly type: MarginChangeType;
+}
+
+export interface ChangeLeverageRequest {
+  readonly leverage: number;
+  /** When a position exists. */
+  readonly positionId?: string | number | undefined;
+  /** Required when no position is given. */
+  readonly symbol?: string | undefined;
+  readonly openType?: OpenType | undefined;
+  readonly positionType?: PositionType | undefined;
+}
+
+export interface ReverseRequest {
+  readonly symbol: string;
+  readonly positionId: string | number;
+  readonly vol: DecimalLike;
+}
+
+export interface ExternalRef {
+  readonly symbol: string;
+  readonly externalOid: string;
+}
+
+export interface Accepted<T> {
+  readonly ok: true;
+  readonly value: T;
+}
+
+export interface Rejected {
+  readonly ok: false;
+  /** The venue answer code (600, 1001, 2005, 2009, …). */
+  readonly code: number;
+  /** Order errorCode (§2.5); PARAMETER for non-order refusals. */
+  readonly errorCode: ContractOrderErrorCode;
+  readonly message: string;
+  /** The invalid (state 5) order record when a placement got far enough to be recorded. */
+  readonly order?: ContractOrderView | undefined;
+}
+
+export type VenueResult<T> = Accepted<T> | Rejected;
+
+export interface CancelResultEntry {
+  readonly orderId: string;
+  readonly errorCode: CancelErrorCode;
+  readonly errorMsg: string;
+}
+
+export interface ClosePositionResult {
+  readonly positionId: string;
+  readonly result: VenueResult<ContractOrderView>;
+}
+
+export interface PageQuery {
+  readonly pageNum?: number | undefined;
+  readonly pageSize?: number | undefined;
+}
+
+export interface HistoryOrdersQuery extends PageQuery {
+  readonly symbol?: string | undefined;
+  readonly states?: readonly number[] | undefined;
+  readonly category?: number | undefined;
+  readonly side?: number | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+}
+
+export interface HistoryPositionsQuery extends PageQuery {
+  readonly symbol?: string | undefined;
+  readonly positionType?: PositionType | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+}
+
+export interface FundingRecordsQuery extends PageQuery {
+  readonly symbol?: string | undefined;
+  readonly positionId?: string | number | undefined;
+  readonly positionType?: PositionType | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+}
+
+export interface FillsQuery extends PageQuery {
+  readonly symbol?: string | undefined;
+  readonly orderId?: string | undefined;
+  readonly startTime?: number | undefined;
+  readonly endTime?: number | undefined;
+}
+
+export interface TransferRecordsQuery extends PageQuery {
+  readonly currency?: string | undefined;
+  readonly type?: 'IN' | 'OUT' | undefined;
+}

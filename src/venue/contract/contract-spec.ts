@@ -1,0 +1,91 @@
+/**
+ * One contract's trading rules in the units the engine works in: prices in integer ticks
+ * (priceUnit), sizes in integer lots (volUnit), money through `unitValue` (the settle-coin value of
+ * one tick·lot = priceUnit · volUnit · contractSize). Decimal appears only when converting at the edge.
+ */
+import { Decimal, toUnits, type DecimalLike, type RoundDirection } from '../../core/decimal.js';
+import type { ContractSymbol } from '../../core/ids.js';
+import type { ContractInstrument, RiskTier } from '../../domain/instrument.js';
+import { riskTiersOf } from './risk-tiers.js';
+
+export class ContractSpec {
+  readonly symbol: ContractSymbol;
+  readonly settleCoin: string;
+  /** Price tick (priceUnit). */
+  readonly tick: Decimal;
+  /** Quantity step in contracts (volUnit). */
+  readonly lot: Decimal;
+  readonly contractSize: Decimal;
+  /** Base quantity of one lot: volUnit · contractSize. */
+  readonly lotQty: Decimal;
+  /** Settle-coin value of one tick·lot: priceUnit · volUnit · contractSize. */
+  readonly unitValue: Decimal;
+  readonly minLots: number;
+  readonly maxLots: number;
+  readonly tiers: readonly RiskTier[];
+
+  constructor(readonly instrument: ContractInstrument) {
+    this.symbol = instrument.symbol;
+    this.settleCoin = instrument.settleCoin;
+    this.tick = instrument.priceUnit;
+    this.lot = instrument.volUnit;
+    this.contractSize = instrument.contractSize;
+    if (!this.tick.gt(0) || !this.lot.gt(0) || !this.contractSize.gt(0)) {
+      throw new RangeError(`${instrument.symbol}: priceUnit, volUnit and contractSize must be > 0`);
+    }
+    this.lotQty = this.lot.mul(this.contractSize);
+    this.unitValue = this.tick.mul(this.lotQty);
+    this.minLots = Math.max(1, toUnits(instrument.minVol, this.lot, 'up'));
+    this.maxLots = toUnits(instrument.maxVol, this.lot, 'down');
+    this.tiers = riskTiersOf(instrument);
+  }
+
+  priceToTicks(price: DecimalLike, direction: RoundDirection | 'exact'): number {
+    return toUnits(price, this.tick, direction);
+  }
+
+  ticksToPrice(ticks: number | bigint): Decimal {
+    return this.tick.mul(ticks.toString());
+  }
+
+  volToLots(vol: DecimalLike, direction: RoundDirection | 'exact'): number {
+    return toUnits(vol, this.lot, direction);
+  }
+
+  lotsToVol(lots: number): Decimal {
+    return this.lot.mul(lots);
+  }
+
+  /** Settle-coin value of `units` tick·lots (exact: a product of finite decimals). */
+  money(units: number | bigint): Decimal {
+    return this.unitValue.mul(typeof units === 'number' ? units : units.toString());
+  }
+
+  /** The risk tier of a size in lots (the last tier beyond the table: callers refuse such sizes first). */
+  tierOfLots(lots: number): RiskTier {
+    const vol = this.lot.eq(1) ? lots : this.lotsToVol(lots);
+    for (const t of this.tiers) if (t.maxVol.gte(vol)) return t;
+    return this.tiers[this.tiers.length - 1]!;
+  }
+
+  /** Notional (settle coin) of `lots` at a decimal price: lots · lotQty · price. */
+  notionalAt(lots: number, price: Decimal): Decimal {
+    return this.lotQty.mul(lots).mul(price);
+  }
+
+  /** Average price of `units` tick·lots over `lots` (full precision). */
+  averagePrice(units: bigint, lots: number): Decimal {
+    if (lots === 0) return new Decimal(0);
+    return this.tick.mul(units.toString()).div(lots);
+  }
+
+  /** Average price rounded to the instrument's price scale (half-up), for display fields. */
+  displayPrice(price: Decimal): Decimal {
+    return price.toDecimalPlaces(Math.max(this.instrument.priceScale, this.tick.decimalPlaces()), Decimal.ROUND_HALF_UP);
+  }
+
+  maxNumOrders(oneWay: boolean): number {
+    return oneWay ? this.instrument.maxNumOrders[1] : this.instrument.maxNumOrders[0];
+  }
+}
+
