@@ -134,3 +134,19 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return `array(${v.length})`;
   return typeof v;
 }
+
+/**
+ * A state machine was asked for a move its transition table does not allow (an order going from
+ * FILLED back to NEW). A programming or bookkeeping error, never retryable.
+ */
+export class IllegalTransition extends PerpetuaError {
+  readonly retryable = false;
+  constructor(
+    readonly entity: string,
+    readonly from: string,
+    readonly to: string,
+    detail?: string,
+  ) {
+    super(`${entity}: illegal transition ${from} → ${to}${detail ? ` (${detail})` : ''}`);
+  }
+}

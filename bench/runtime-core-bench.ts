@@ -1,0 +1,208 @@
+/**
+ * The runtime's hot path, in process: snapshot → strategy → risk → order manager → gateway call.
+ *
+ *  - latency p50 / p99 of one snapshot carried through a quoting strategy (3 bids + 3 asks as desired
+ *    quotes), the full risk rule set and the order manager's diff (contract: native amends) down to
+ *    the in-memory gateway — against the strategy alone on the same snapshots (what risk + orders add);
+ *  - risk engine throughput on that quote set: every rule vs the tick rule alone;
+ *  - the desired-quotes diff vs the naive plan (cancel everything, place everything) on the same input.
+ *
+ * The gateway is the test suite's FakeGateway: it answers at once, so the figures are our own cost.
+ */
+import { VirtualClock } from '../src/core/clock.js';
+import { D, type Decimal, ZERO } from '../src/core/decimal.js';
+import { SeededRandom } from '../src/core/random.js';
+import { InstrumentRegistry } from '../src/domain/instrument-registry.js';
+import type { DesiredQuote, Intent } from '../src/domain/intent.js';
+import type { Order } from '../src/domain/order.js';
+import type { MarketSnapshot } from '../src/domain/snapshot.js';
+import { ClientIdCodec } from '../src/execution/client-id-codec.js';
+import { diffDesiredQuotes } from '../src/execution/desired-quotes-diff.js';
+import { MemoryOrderJournal } from '../src/execution/order-journal.js';
+import { OrderManager } from '../src/execution/order-manager.js';
+import { RiskEngine } from '../src/risk/risk-engine.js';
+import { DEFAULT_RISK_LIMITS, type RiskState } from '../src/risk/risk-rule.js';
+import { priceTickRule } from '../src/risk/rules/price-tick-rule.js';
+import type { Strategy } from '../src/strategy/strategy.js';
+import type { StrategyContext, TradingStateView } from '../src/strategy/strategy-context.js';
+import { StrategyRunner } from '../src/strategy/strategy-runner.js';
+import { account, balance, BTC_USDT, contractInstrument, order, S1, snapshot } from '../test/domain/support/builders.js';
+import { CONTRACT_CAPS, FakeGateway } from '../test/execution/fake-gateway.js';
+import { type BenchRow, type BenchSuite, measure } from './bench-row.js';
+
+const N = 3000;
+const inst = contractInstrument();
+
+/** Quotes three levels each side around the mid, one tick apart. */
+class LadderQuoter implements Strategy {
+  onSnapshot(s: MarketSnapshot, ctx: StrategyContext): Intent[] {
+    const mid = s.book!.bids[0]!.price.plus(s.book!.asks[0]!.price).div(2);
+    const tick = inst.priceUnit;
+    const quotes = [0, 1, 2].flatMap((k) => [
+      { slot: `b${k}`, side: 'buy' as const, price: mid.minus(tick.mul(k + 2)).toDecimalPlaces(1, 1), quantity: '10', leverage: 10 },
+      { slot: `a${k}`, side: 'sell' as const, price: mid.plus(tick.mul(k + 2)).toDecimalPlaces(1, 0), quantity: '10', leverage: 10 },
+    ]);
+    return [ctx.intents.quotes(s.symbol, quotes)];
+  }
+}
+
+function snapshots(clock0: number): MarketSnapshot[] {
+  const r = new SeededRandom('runtime-core-bench');
+  let mid = 60_000;
+  const out: MarketSnapshot[] = [];
+  for (let i = 0; i < N; i++) {
+    mid += r.int(-2, 2) * 0.1;
+    const bid = (Math.round((mid - 0.1) * 10) / 10).toFixed(1);
+    const ask = (Math.round((mid + 0.1) * 10) / 10).toFixed(1);
+    out.push(snapshot(BTC_USDT, { bids: [[bid, '500']], asks: [[ask, '500']], last: bid, fair: bid, pollTime: clock0 + (i + 1) * 1000 }));
+  }
+  return out;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function pipelineLatency(full: boolean): Promise<{ p50: number; p99: number }> {
+  const clock = new VirtualClock(1_000_000);
+  const gw = new FakeGateway(CONTRACT_CAPS);
+  const codec = new ClientIdCodec(clock);
+  codec.register(S1, 'bench');
+  const om = new OrderManager(gw, new MemoryOrderJournal(), clock, codec, new InstrumentRegistry([inst]), {});
+  const risk = new RiskEngine();
+  let last: MarketSnapshot | undefined;
+  const view: TradingStateView = {
+    instrument: () => inst,
+    positions: () => [],
+    balances: () => [],
+    openOrders: (id) => om.liveOrders({ strategyId: id }),
+    order: (cid) => om.order(cid),
+    lastSnapshot: () => last,
+  };
+  const runner = new StrategyRunner(S1, new LadderQuoter(), view, clock);
+  await runner.start();
+  const acct = account('contract', balance('USDT', '100000000'));
+  const times: number[] = [];
+  for (const s of snapshots(clock.now())) {
+    clock.advanceTo(s.pollTime);
+    last = s;
+    const t0 = process.hrtime.bigint();
+    const intents = runner.onSnapshot(s);
+    if (full) {
+      for (const intent of intents) {
+        const state: RiskState = {
+          now: clock.now(),
+          snapshot: s,
+          account: acct,
+          positions: [],
+          strategyPositions: [],
+          openOrders: om.liveOrders(),
+          positionMode: 'one-way',
+          leverage: { 'BTC_USDT|net': 10 },
+          limits: DEFAULT_RISK_LIMITS,
+          metrics: { rejectTimes: [] },
+        };
+        const d = risk.evaluate(intent, inst, state);
+        if (d.approved) await om.execute(d.approved);
+      }
+    }
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  const warm = times.slice(N / 10).sort((a, b) => a - b);
+  return { p50: percentile(warm, 50), p99: percentile(warm, 99) };
+}
+
+function quoteSet(): { quotes: DesiredQuote[]; resting: Order[]; state: RiskState; intent: Intent } {
+  const quotes: DesiredQuote[] = [];
+  const resting: Order[] = [];
+  for (let k = 0; k < 5; k++) {
+    quotes.push({ slot: `b${k}`, side: 'buy', price: D(59_990 - k), quantity: D(10), leverage: 10 });
+    quotes.push({ slot: `a${k}`, side: 'sell', price: D(60_010 + k), quantity: D(10), leverage: 10 });
+    // half the levels moved by a tick since the last round
+    const moved = k % 2 === 0 ? D('0.1') : ZERO;
+    resting.push(order({ symbol: BTC_USDT, slot: `b${k}`, side: 'buy', price: D(59_990 - k).minus(moved), quantity: D(10), leverage: 10 }));
+    resting.push(order({ symbol: BTC_USDT, slot: `a${k}`, side: 'sell', price: D(60_010 + k).plus(moved), quantity: D(10), leverage: 10 }));
+  }
+  const state: RiskState = {
+    now: 1000,
+    snapshot: snapshot(BTC_USDT, { bids: [['59999.9', '500']], asks: [['60000.1', '500']], last: '60000', fair: '60000', pollTime: 1000 }),
+    account: account('contract', balance('USDT', '100000000')),
+    positions: [],
+    strategyPositions: [],
+    openOrders: resting,
+    positionMode: 'one-way',
+    leverage: { 'BTC_USDT|net': 10 },
+    limits: DEFAULT_RISK_LIMITS,
+    metrics: { rejectTimes: [] },
+  };
+  return { quotes, resting, state, intent: { kind: 'desired-quotes', intentId: 'b:1', strategyId: S1, symbol: BTC_USDT, quotes } };
+}
+
+function naivePlan(quotes: readonly DesiredQuote[], resting: readonly Order[]): number {
+  // cancel every resting order, place every quote: what a strategy without a diff would send
+  let n = 0;
+  for (const o of resting) if (o.price) n++;
+  for (const q of quotes) if (q.quantity.gt(0)) n++;
+  return n;
+}
+
+export const suite: BenchSuite = {
+  title: 'runtime core',
+  async run(): Promise<BenchRow[]> {
+    const strategyOnly = await pipelineLatency(false);
+    const full = await pipelineLatency(true);
+    const { quotes, resting, state, intent } = quoteSet();
+    const allRules = new RiskEngine();
+    const tickOnly = new RiskEngine([priceTickRule]);
+    const riskAll = measure(() => {
+      for (let i = 0; i < 50; i++) allRules.evaluate(intent, inst, state);
+      return 50;
+    }, 1000).opsPerSec;
+    const riskTick = measure(() => {
+      for (let i = 0; i < 50; i++) tickOnly.evaluate(intent, inst, state);
+      return 50;
+    }, 1000).opsPerSec;
+    const opts = { amend: 'native' as const, batchPlaceMax: 1, batchCancelMax: 50, budget: 100 };
+    let sink: Decimal | number = 0;
+    const diff = measure(() => {
+      for (let i = 0; i < 200; i++) sink = diffDesiredQuotes(quotes, resting, opts).calls;
+      return 200;
+    }, 1000).opsPerSec;
+    const naive = measure(() => {
+      for (let i = 0; i < 200; i++) sink = naivePlan(quotes, resting);
+      return 200;
+    }, 1000).opsPerSec;
+    const calls = diffDesiredQuotes(quotes, resting, opts).calls;
+    void sink;
+    return [
+      {
+        name: 'snapshot → intent → request, p50',
+        ours: full.p50,
+        baseline: strategyOnly.p50,
+        baselineName: 'strategy alone',
+        unit: 'µs',
+        higherIsBetter: false,
+        note: `${N} snapshots, 6 desired quotes each, full risk rule set, order manager with native amends, in-memory gateway`,
+      },
+      {
+        name: 'snapshot → intent → request, p99',
+        ours: full.p99,
+        baseline: strategyOnly.p99,
+        baselineName: 'strategy alone',
+        unit: 'µs',
+        higherIsBetter: false,
+        note: 'p99 is sensitive to GC and to other processes on a shared machine; compare p50 across runs',
+      },
+      { name: 'risk evaluate, 10-quote set', ours: riskAll, baseline: riskTick, baselineName: 'tick rule only', unit: 'intents/s', higherIsBetter: true },
+      {
+        name: 'desired-quotes diff, 10 quotes / 10 resting',
+        ours: diff,
+        baseline: naive,
+        baselineName: 'naive cancel-all + place-all plan',
+        unit: 'diffs/s',
+        higherIsBetter: true,
+        note: `the diff sends ${calls} calls where the naive plan sends ${naivePlan(quotes, resting)}`,
+      },
+    ];
+  },
+};

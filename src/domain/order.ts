@@ -1,0 +1,251 @@
+/**
+ * A venue-neutral order and the table of the moves its status may make (ARCHITECTURE rule 6).
+ *
+ * Orders are immutable values: every change returns a new Order, so the pure reconcile() and the
+ * order store can compare "before" and "after" without defensive copies.
+ */
+import { type Decimal, ZERO } from '../core/decimal.js';
+import { IllegalTransition, ValidationError } from '../core/errors.js';
+import type { ClientOrderId, InstrumentSymbol, OrderId, StrategyId } from '../core/ids.js';
+
+export type InstrumentKind = 'spot' | 'contract';
+export type OrderSide = 'buy' | 'sell';
+export type OrderType = 'limit' | 'market';
+/** Both venues carry time in force inside the order type; we keep it apart and let gateways map it. */
+export type TimeInForce = 'gtc' | 'ioc' | 'fok' | 'post-only';
+/** A hedged-mode position leg. Absent means one-way (net) mode or spot. */
+export type PositionSide = 'long' | 'short';
+export type MarginMode = 'isolated' | 'cross';
+export type Liquidity = 'maker' | 'taker';
+/** Which price a contract TP/SL trigger watches. */
+export type TriggerPriceType = 'last' | 'fair' | 'index';
+
+export const ORDER_STATUSES = [
+  /** Client id created and journaled; nothing sent yet. */
+  'initialized',
+  /** Request sent; no answer yet (or the answer was lost: outcome unknown). */
+  'submitted',
+  'accepted',
+  'partially-filled',
+  /** An amend (or a spot cancel-replace) is in flight. */
+  'pending-amend',
+  /** A cancel is in flight; the order still holds funds until the venue confirms. */
+  'pending-cancel',
+  'filled',
+  /** Cancelled, possibly after partial fills (spot PARTIALLY_CANCELED). */
+  'cancelled',
+  'rejected',
+  /** IOC / FOK remainder removed by the venue. */
+  'expired',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * Every legal move. Self-moves exist where an update keeps the status (another partial fill, a fill
+ * while a cancel is in flight). Anything not listed throws IllegalTransition.
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  initialized: ['submitted', 'rejected'],
+  submitted: ['accepted', 'rejected', 'partially-filled', 'filled', 'pending-cancel', 'cancelled', 'expired'],
+  accepted: ['accepted', 'partially-filled', 'filled', 'pending-amend', 'pending-cancel', 'cancelled', 'expired'],
+  'partially-filled': ['partially-filled', 'filled', 'pending-amend', 'pending-cancel', 'cancelled', 'expired'],
+  'pending-amend': ['pending-amend', 'accepted', 'partially-filled', 'filled', 'pending-cancel', 'cancelled', 'expired'],
+  // accepted / partially-filled here mean "the cancel was refused, the order still rests".
+  'pending-cancel': ['pending-cancel', 'accepted', 'partially-filled', 'filled', 'cancelled', 'expired'],
+  filled: [],
+  cancelled: [],
+  rejected: [],
+  expired: [],
+};
+
+const TERMINAL: ReadonlySet<OrderStatus> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
+const WORKING: ReadonlySet<OrderStatus> = new Set(['accepted', 'partially-filled', 'pending-amend', 'pending-cancel']);
+
+export const isTerminal = (s: OrderStatus): boolean => TERMINAL.has(s);
+/** Known to rest at the venue (acknowledged and not closed). */
+export const isWorking = (s: OrderStatus): boolean => WORKING.has(s);
+/** Holds (or may hold) funds at the venue: working, or sent without an answer yet. */
+export const isLive = (s: OrderStatus): boolean => WORKING.has(s) || s === 'submitted';
+export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => ORDER_TRANSITIONS[from].includes(to);
+
+/** What a strategy asks the venue for; the same shape for spot and contract. */
+export interface OrderSpec {
+  readonly symbol: InstrumentSymbol;
+  readonly kind: InstrumentKind;
+  readonly side: OrderSide;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  /** Required for limit orders; absent for market orders. */
+  readonly price?: Decimal;
+  /** Base quantity (spot) or contracts (contract). Absent only for a spot market buy by quote amount. */
+  readonly quantity?: Decimal;
+  /** Spot market buy: the quote amount to spend. */
+  readonly quoteQuantity?: Decimal;
+  readonly reduceOnly?: boolean;
+  readonly positionSide?: PositionSide;
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
+  readonly takeProfitPrice?: Decimal;
+  readonly stopLossPrice?: Decimal;
+  readonly triggerPriceType?: TriggerPriceType;
+}
+
+export interface Order extends OrderSpec {
+  readonly clientOrderId: ClientOrderId;
+  readonly venueOrderId?: OrderId;
+  readonly strategyId: StrategyId;
+  readonly intentId?: string;
+  /** Desired-quotes slot this order fills, when it came from a DesiredQuotes intent. */
+  readonly slot?: string;
+  readonly status: OrderStatus;
+  readonly filledQty: Decimal;
+  /** Sum of price·qty over fills (quote units for spot, price·contracts for contracts). */
+  readonly filledNotional: Decimal;
+  readonly avgFillPrice?: Decimal;
+  /** Fees paid, per fee asset. */
+  readonly fees: Readonly<Record<string, Decimal>>;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly submittedAt?: number;
+  readonly acceptedAt?: number;
+  readonly closedAt?: number;
+  readonly rejectReason?: string;
+  /** Spot cancel-replace: the order this one replaces, and the one that replaced it. */
+  readonly replacesClientOrderId?: ClientOrderId;
+  readonly replacedByClientOrderId?: ClientOrderId;
+  /** Status before an amend / cancel went in flight, to return to if the venue refuses it. */
+  readonly statusBeforePending?: OrderStatus;
+}
+
+export interface NewOrderMeta {
+  readonly clientOrderId: ClientOrderId;
+  readonly strategyId: StrategyId;
+  readonly now: number;
+  readonly intentId?: string;
+  readonly slot?: string;
+  readonly replacesClientOrderId?: ClientOrderId;
+}
+
+/** Checks the spec's shape (not the venue rules: that is the risk engine's job). */
+export function validateOrderSpec(spec: OrderSpec): void {
+  if (spec.type === 'limit') {
+    if (!spec.price) throw new ValidationError('order.price', 'a price for a limit order');
+    if (!spec.quantity) throw new ValidationError('order.quantity', 'a quantity for a limit order');
+  } else if (!spec.quantity && !spec.quoteQuantity) {
+    throw new ValidationError('order.quantity', 'quantity or quoteQuantity for a market order');
+  }
+  if (spec.price && spec.price.lte(0)) throw new ValidationError('order.price', 'a price > 0', spec.price.toString());
+  if (spec.quantity && spec.quantity.lte(0)) throw new ValidationError('order.quantity', 'a quantity > 0', spec.quantity.toString());
+  if (spec.quoteQuantity && spec.quoteQuantity.lte(0)) throw new ValidationError('order.quoteQuantity', 'an amount > 0', spec.quoteQuantity.toString());
+  if (spec.quoteQuantity && (spec.kind !== 'spot' || spec.type !== 'market')) {
+    throw new ValidationError('order.quoteQuantity', 'only on spot market orders');
+  }
+}
+
+export function createOrder(spec: OrderSpec, meta: NewOrderMeta): Order {
+  validateOrderSpec(spec);
+  return {
+    ...spec,
+    clientOrderId: meta.clientOrderId,
+    strategyId: meta.strategyId,
+    ...(meta.intentId !== undefined ? { intentId: meta.intentId } : {}),
+    ...(meta.slot !== undefined ? { slot: meta.slot } : {}),
+    ...(meta.replacesClientOrderId !== undefined ? { replacesClientOrderId: meta.replacesClientOrderId } : {}),
+    status: 'initialized',
+    filledQty: ZERO,
+    filledNotional: ZERO,
+    fees: {},
+    createdAt: meta.now,
+    updatedAt: meta.now,
+  };
+}
+
+/** Moves the order to `to` through the table, merging `patch`. Throws IllegalTransition. */
+export function transitionOrder(order: Order, to: OrderStatus, now: number, patch: Partial<Order> = {}): Order {
+  if (!canTransition(order.status, to)) throw new IllegalTransition(`order ${order.clientOrderId}`, order.status, to);
+  const enteringPending = (to === 'pending-cancel' || to === 'pending-amend') && order.status !== to;
+  const leavingPending = (order.status === 'pending-cancel' || order.status === 'pending-amend') && to !== order.status;
+  const next: Order = {
+    ...order,
+    ...patch,
+    status: to,
+    updatedAt: now,
+    ...(to === 'submitted' ? { submittedAt: now } : {}),
+    ...(to === 'accepted' && order.acceptedAt === undefined ? { acceptedAt: now } : {}),
+    ...(isTerminal(to) ? { closedAt: now } : {}),
+  };
+  if (enteringPending) return { ...next, statusBeforePending: order.status === 'pending-amend' || order.status === 'pending-cancel' ? order.statusBeforePending : order.status };
+  if (leavingPending) {
+    const { statusBeforePending: _drop, ...rest } = next;
+    return rest;
+  }
+  return next;
+}
+
+/** Quantity still to fill (undefined for a spot market buy by quote amount). */
+export function remainingQty(order: Order): Decimal | undefined {
+  return order.quantity ? clampToZero(order.quantity.minus(order.filledQty)) : undefined;
+}
+
+const clampToZero = (d: Decimal): Decimal => (d.isNegative() ? ZERO : d);
+
+export interface OrderFillUpdate {
+  readonly price: Decimal;
+  readonly quantity: Decimal;
+  readonly fee: Decimal;
+  readonly feeAsset: string;
+}
+
+/**
+ * Adds one fill: cumulative quantity, notional, average price and fees. A fill that completes the
+ * order moves it to `filled`; otherwise the status stays pending (a cancel or amend in flight keeps
+ * its claim on the order) or becomes partially-filled.
+ */
+export function applyFillToOrder(order: Order, fill: OrderFillUpdate, now: number): Order {
+  if (fill.quantity.lte(0)) throw new ValidationError('fill.quantity', 'a quantity > 0', fill.quantity.toString());
+  const filledQty = order.filledQty.plus(fill.quantity);
+  const filledNotional = order.filledNotional.plus(fill.price.mul(fill.quantity));
+  const fees = { ...order.fees, [fill.feeAsset]: (order.fees[fill.feeAsset] ?? ZERO).plus(fill.fee) };
+  const complete = order.quantity !== undefined && filledQty.gte(order.quantity);
+  let to: OrderStatus;
+  if (complete) to = 'filled';
+  else if (order.status === 'pending-cancel' || order.status === 'pending-amend') to = order.status;
+  else to = 'partially-filled';
+  return transitionOrder(order, to, now, { filledQty, filledNotional, avgFillPrice: filledNotional.div(filledQty), fees });
+}
+
+/**
+ * An order as the venue reports it (open-order lists, queries by client id). Gateways map venue codes
+ * to our statuses: spot PARTIALLY_CANCELED → cancelled with filledQty > 0; contract state 1 (pending
+ * submission) → submitted, 5 (invalid) → rejected.
+ */
+export interface VenueOrder {
+  readonly venueOrderId: OrderId;
+  /** Absent for orders placed without a client id (manual orders). */
+  readonly clientOrderId?: ClientOrderId;
+  readonly symbol: InstrumentSymbol;
+  readonly kind: InstrumentKind;
+  readonly side: OrderSide;
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly price?: Decimal;
+  readonly quantity?: Decimal;
+  readonly quoteQuantity?: Decimal;
+  readonly status: OrderStatus;
+  /** Cumulative filled quantity. */
+  readonly filledQty: Decimal;
+  /** Cumulative filled quote (spot cummulativeQuoteQty) or price·contracts; else derived from avg. */
+  readonly filledNotional?: Decimal;
+  readonly avgFillPrice?: Decimal;
+  readonly positionSide?: PositionSide;
+  readonly reduceOnly?: boolean;
+  readonly leverage?: number;
+  readonly createdAt?: number;
+  readonly updatedAt?: number;
+}
+
+/** Cumulative notional of a venue order: as reported, else avg·qty. */
+export function venueFilledNotional(v: VenueOrder): Decimal {
+  if (v.filledNotional) return v.filledNotional;
+  return v.avgFillPrice ? v.avgFillPrice.mul(v.filledQty) : ZERO;
+}

@@ -1,0 +1,59 @@
+/**
+ * The write-ahead record of intents, orders and events (ARCHITECTURE rule 6: a client id is journaled
+ * BEFORE its request is sent). The SQLite journal implements it; MemoryOrderJournal below serves
+ * backtests and tests. Methods may be synchronous (better-sqlite3) or async; the order manager awaits
+ * each one before going on, so a record that returned is durable.
+ */
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Intent } from '../domain/intent.js';
+import type { Order } from '../domain/order.js';
+
+export interface JournalSnapshot {
+  /** Latest known state of every order not closed (and recently closed ones, for dedupe). */
+  readonly orders: readonly Order[];
+  /** Trade ids already counted. */
+  readonly seenTradeIds: readonly string[];
+  /** Watermark for fillsSince() after a restart, ms. */
+  readonly lastFillTime?: number;
+}
+
+export interface OrderJournal {
+  recordIntent(intent: Intent, ts: number): void | Promise<void>;
+  /** Upsert by client id; first called with status `initialized` before the request is sent. */
+  recordOrder(order: Order): void | Promise<void>;
+  recordEvent(event: ExecutionEvent): void | Promise<void>;
+  /** State to resume from after a restart. */
+  restore(): JournalSnapshot | Promise<JournalSnapshot>;
+}
+
+export class MemoryOrderJournal implements OrderJournal {
+  readonly intents: { intent: Intent; ts: number }[] = [];
+  readonly events: ExecutionEvent[] = [];
+  private readonly orders = new Map<string, Order>();
+  private readonly trades = new Set<string>();
+  private lastFillTime: number | undefined;
+
+  recordIntent(intent: Intent, ts: number): void {
+    this.intents.push({ intent, ts });
+  }
+
+  recordOrder(order: Order): void {
+    this.orders.set(order.clientOrderId, order);
+  }
+
+  recordEvent(event: ExecutionEvent): void {
+    this.events.push(event);
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+      this.trades.add(event.fill.tradeId);
+      this.lastFillTime = Math.max(this.lastFillTime ?? 0, event.fill.time);
+    }
+  }
+
+  restore(): JournalSnapshot {
+    return { orders: [...this.orders.values()], seenTradeIds: [...this.trades], ...(this.lastFillTime !== undefined ? { lastFillTime: this.lastFillTime } : {}) };
+  }
+
+  order(clientOrderId: string): Order | undefined {
+    return this.orders.get(clientOrderId);
+  }
+}

@@ -1,0 +1,738 @@
+/**
+ * Turns approved intents into gateway calls and keeps the local book of orders (ARCHITECTURE rules 6–8).
+ *
+ *  - A client id is made (ClientIdCodec: strategy + intent kind + slot) and the order journaled BEFORE
+ *    the request goes out; after a crash the journal says what may exist at the venue.
+ *  - Every event is applied to the local store, then journaled, then published (cache first).
+ *  - OutcomeUnknown is resolved by querying the client id, never by sending again: found → the venue's
+ *    state is adopted; not found → the order stays "submitted" until `unknownGraceMs` (≥ the venue's
+ *    recvWindow, after which a delayed request can no longer be accepted) has passed, then it is
+ *    rejected; the query failing → still unknown, tried again by resolvePending().
+ *  - Spot amend policy: CANCEL FIRST, THEN PLACE the remainder (requested total − filled). The cancel
+ *    answer settles how much filled, so the replacement never over-fills and never doubles exposure;
+ *    the price is a gap in quoting for one round trip. A failed or unknown cancel places nothing.
+ *  - Chase: contract uses chase_limit_order (or change_limit_order when the cap stops short of the
+ *    best price); spot is emulated with cancel-replace. Both reprice on later snapshots, at most
+ *    maxReprices times, never beyond the cap.
+ *  - Calls are serialised: one intent, snapshot or reconciliation at a time.
+ */
+import 'reflect-metadata';
+import { inject, injectable, optional } from 'inversify';
+import { Subject, type Observable } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import { type Decimal, ZERO, truncateToStep } from '../core/decimal.js';
+import { ExchangeError, NetworkError, OrderNotCancellable, OrderNotFound, OutcomeUnknown, PerpetuaError } from '../core/errors.js';
+import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
+import { TOKENS } from '../core/tokens.js';
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import { eventClientOrderId } from '../domain/execution-event.js';
+import { stepOf } from '../domain/instrument.js';
+import type { InstrumentLookup } from '../domain/instrument-registry.js';
+import type { AmendOrder, CancelAll, ChaseOrder, DesiredQuote, DesiredQuotes, Intent } from '../domain/intent.js';
+import { createOrder, isLive, isTerminal, type Order, type OrderSpec, transitionOrder } from '../domain/order.js';
+import type { Position } from '../domain/position.js';
+import type { MarketSnapshot } from '../domain/snapshot.js';
+import { chaseTarget } from './chase-target.js';
+import { type ClientIdCodec, type ClientIdKind } from './client-id-codec.js';
+import { diffDesiredQuotes, type QuoteDiff } from './desired-quotes-diff.js';
+import type { ExchangeGateway, OrderRef, PlaceRequest } from './exchange-gateway.js';
+import type { OrderJournal } from './order-journal.js';
+import { type LocalOrderState, OrderStore, orderStateOf } from './order-state.js';
+import { RateBudget } from './rate-budget.js';
+import { reconcile as reconcilePure, type VenueReport } from './reconcile.js';
+
+export interface OrderManagerConfig {
+  /** How long after sending an order missing at the venue may still arrive there (≥ recvWindow). */
+  readonly unknownGraceMs: number;
+  /** Fills are fetched from this far back when nothing is known (first start), ms. */
+  readonly fillsLookbackMs: number;
+  /** Each reconciliation re-reads fills from this far before the newest seen one (dedupe by trade id). */
+  readonly fillsOverlapMs: number;
+  /** Closed orders and seen trade ids are kept this long, ms (must exceed fillsOverlapMs). */
+  readonly retainClosedMs: number;
+  /** A resting quote this close to the desired one is left alone. */
+  readonly priceTolerance?: Decimal;
+  readonly quantityTolerance?: Decimal;
+}
+
+export const DEFAULT_ORDER_MANAGER_CONFIG: OrderManagerConfig = {
+  unknownGraceMs: 65_000,
+  fillsLookbackMs: 24 * 3_600_000,
+  fillsOverlapMs: 60_000,
+  retainClosedMs: 6 * 3_600_000,
+};
+
+export type UnknownResolution = 'found' | 'not-found' | 'unknown';
+
+interface ChaseProgram {
+  clientOrderId: ClientOrderId;
+  readonly strategyId: StrategyId;
+  readonly symbol: InstrumentSymbol;
+  readonly maxReprices: number;
+  readonly priceCap?: Decimal;
+  reprices: number;
+}
+
+@injectable()
+export class OrderManager {
+  private store = new OrderStore();
+  private readonly subject = new Subject<ExecutionEvent>();
+  readonly events$: Observable<ExecutionEvent> = this.subject.asObservable();
+  private readonly config: OrderManagerConfig;
+  private readonly budget: RateBudget;
+  private readonly unknown = new Set<string>();
+  private readonly chases = new Map<string, ChaseProgram>();
+  private readonly lastSnapshots = new Map<string, MarketSnapshot>();
+  private readonly fillWatermark = new Map<string, number>();
+  private restoredFillTime: number | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private batch: ExecutionEvent[] | undefined;
+
+  constructor(
+    @inject(TOKENS.ExchangeGateway) private readonly gateway: ExchangeGateway,
+    @inject(TOKENS.OrderJournal) private readonly journal: OrderJournal,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.ClientIdCodec) private readonly codec: ClientIdCodec,
+    @inject(TOKENS.Instruments) private readonly instruments: InstrumentLookup,
+    @inject(TOKENS.OrderManagerConfig) @optional() config?: Partial<OrderManagerConfig>,
+  ) {
+    this.config = { ...DEFAULT_ORDER_MANAGER_CONFIG, ...(config ?? {}) };
+    this.budget = new RateBudget(clock, Math.max(1, gateway.capabilities.orderCallsPerSecond));
+  }
+
+  // ---------- views ----------
+
+  order(clientOrderId: string): Order | undefined {
+    return this.store.get(clientOrderId);
+  }
+
+  /** Live orders (sent and not closed), optionally of one strategy and / or symbol. */
+  liveOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = {}): Order[] {
+    return this.store.live().filter((o) => (filter.strategyId === undefined || o.strategyId === filter.strategyId) && (filter.symbol === undefined || o.symbol === filter.symbol));
+  }
+
+  /** A frozen copy of the local book (for reconcile tests and status lines). */
+  state(): LocalOrderState {
+    return this.store.snapshot();
+  }
+
+  /** Client ids whose last request has an unknown outcome. */
+  unresolved(): string[] {
+    return [...this.unknown].sort();
+  }
+
+  // ---------- lifecycle ----------
+
+  /** Loads the journal. Orders journaled but maybe never sent are treated as sent with unknown outcome. */
+  async restore(): Promise<void> {
+    await this.serial(async () => {
+      const snap = await this.journal.restore();
+      const orders = snap.orders.map((o) => {
+        this.codec.observe(o.clientOrderId);
+        return o.status === 'initialized' ? transitionOrder(o, 'submitted', o.createdAt) : o;
+      });
+      this.store = new OrderStore(orderStateOf(orders, snap.seenTradeIds));
+      for (const o of orders) if (o.status === 'submitted') this.unknown.add(o.clientOrderId);
+      this.restoredFillTime = snap.lastFillTime;
+    });
+  }
+
+  /**
+   * Compares the local book with the venue for `symbols` (all pages of open orders, fills since the
+   * watermark, a query for each of our live orders the venue no longer lists) and applies the events
+   * of the pure reconcile(). Throws when the venue cannot be read: startup must not go on half-known.
+   */
+  async reconcile(symbols: readonly InstrumentSymbol[], opts: { positions?: boolean; localPositions?: readonly Position[] } = {}): Promise<ExecutionEvent[]> {
+    return this.serial(() => this.reconcileNow(symbols, opts));
+  }
+
+  /** Retries resolution of every unknown outcome (call on a timer). */
+  async resolvePending(): Promise<ExecutionEvent[]> {
+    return this.serial(async () => {
+      const out: ExecutionEvent[] = [];
+      for (const cid of this.unresolved()) out.push(...(await this.collect(() => this.resolve(cid as ClientOrderId))));
+      return out;
+    });
+  }
+
+  /** Resolves one unknown outcome by querying its client id. */
+  async resolveUnknown(clientOrderId: ClientOrderId): Promise<UnknownResolution> {
+    return this.serial(() => this.resolve(clientOrderId));
+  }
+
+  // ---------- commands ----------
+
+  /** Carries out an intent the risk engine approved; returns the events it produced. */
+  async execute(intent: Intent): Promise<ExecutionEvent[]> {
+    return this.serial(() =>
+      this.collect(async () => {
+        await this.journal.recordIntent(intent, this.clock.now());
+        await this.dispatch(intent);
+      }),
+    );
+  }
+
+  /** Keeps the latest snapshot (chase targets) and moves chased orders. */
+  async onSnapshot(snapshot: MarketSnapshot): Promise<ExecutionEvent[]> {
+    return this.serial(() =>
+      this.collect(async () => {
+        this.lastSnapshots.set(snapshot.symbol, snapshot);
+        for (const p of [...this.chases.values()]) if (p.symbol === snapshot.symbol) await this.chaseStep(p);
+      }),
+    );
+  }
+
+  // ---------- internals ----------
+
+  private async dispatch(intent: Intent): Promise<void> {
+    switch (intent.kind) {
+      case 'place':
+        await this.placeNew(intent.order, intent.strategyId, 'place', { intentId: intent.intentId });
+        return;
+      case 'cancel': {
+        const o = this.store.get(intent.clientOrderId);
+        if (o && isLive(o.status)) await this.cancelMany([o]);
+        else await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not live (${o?.status ?? 'unknown'})` });
+        return;
+      }
+      case 'cancel-all':
+        await this.cancelAll(intent);
+        return;
+      case 'amend':
+        await this.amend(intent);
+        return;
+      case 'chase':
+        await this.startChase(intent);
+        return;
+      case 'desired-quotes':
+        await this.applyQuotes(intent);
+        return;
+      case 'set-leverage':
+        await this.setting(intent, () => this.gateway.setLeverage({ symbol: intent.symbol, leverage: intent.leverage, ...(intent.positionSide ? { positionSide: intent.positionSide } : {}), ...(intent.marginMode ? { marginMode: intent.marginMode } : {}) }), {
+          type: 'LeverageChanged',
+          ts: 0,
+          strategyId: intent.strategyId,
+          symbol: intent.symbol,
+          leverage: intent.leverage,
+          ...(intent.positionSide ? { positionSide: intent.positionSide } : {}),
+        });
+        return;
+      case 'set-position-mode':
+        await this.setting(intent, () => this.gateway.setPositionMode(intent.mode), { type: 'PositionModeChanged', ts: 0, strategyId: intent.strategyId, mode: intent.mode });
+        return;
+      case 'attach-tpsl': {
+        const o = intent.clientOrderId ? this.store.get(intent.clientOrderId) : undefined;
+        await this.setting(
+          intent,
+          () =>
+            this.gateway.attachTpSl({
+              symbol: intent.symbol,
+              ...(o ? { order: this.refOf(o) } : {}),
+              ...(intent.positionSide ? { positionSide: intent.positionSide } : {}),
+              ...(intent.takeProfitPrice ? { takeProfitPrice: intent.takeProfitPrice } : {}),
+              ...(intent.stopLossPrice ? { stopLossPrice: intent.stopLossPrice } : {}),
+              ...(intent.triggerPriceType ? { triggerPriceType: intent.triggerPriceType } : {}),
+            }),
+          {
+            type: 'TpSlAttached',
+            ts: 0,
+            strategyId: intent.strategyId,
+            symbol: intent.symbol,
+            ...(intent.clientOrderId ? { clientOrderId: intent.clientOrderId } : {}),
+            ...(intent.takeProfitPrice ? { takeProfitPrice: intent.takeProfitPrice } : {}),
+            ...(intent.stopLossPrice ? { stopLossPrice: intent.stopLossPrice } : {}),
+          },
+        );
+        return;
+      }
+    }
+  }
+
+  private async setting(intent: Intent, call: () => Promise<void>, ok: ExecutionEvent): Promise<void> {
+    try {
+      await call();
+      await this.publish({ ...ok, ts: this.clock.now() });
+    } catch (e) {
+      const unknown = e instanceof OutcomeUnknown ? 'outcome unknown: ' : '';
+      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `${unknown}${messageOf(e)}` });
+    }
+  }
+
+  /** Journals, publishes OrderSubmitted, then sends. Returns the new order's client id. */
+  private async placeNew(
+    spec: OrderSpec,
+    strategyId: StrategyId,
+    kind: ClientIdKind,
+    meta: { intentId?: string; slot?: string; replaces?: ClientOrderId },
+  ): Promise<ClientOrderId> {
+    const [cid] = await this.prepare([{ spec, strategyId, kind, meta }]);
+    await this.send([cid!]);
+    return cid!;
+  }
+
+  private async prepare(items: readonly { spec: OrderSpec; strategyId: StrategyId; kind: ClientIdKind; meta: { intentId?: string; slot?: string; replaces?: ClientOrderId } }[]): Promise<ClientOrderId[]> {
+    const cids: ClientOrderId[] = [];
+    for (const it of items) {
+      const cid = this.codec.next(it.strategyId, it.kind, it.meta.slot);
+      const order = createOrder(it.spec, {
+        clientOrderId: cid,
+        strategyId: it.strategyId,
+        now: this.clock.now(),
+        ...(it.meta.intentId !== undefined ? { intentId: it.meta.intentId } : {}),
+        ...(it.meta.slot !== undefined ? { slot: it.meta.slot } : {}),
+        ...(it.meta.replaces !== undefined ? { replacesClientOrderId: it.meta.replaces } : {}),
+      });
+      // Write-ahead: durable before anything is sent.
+      await this.journal.recordOrder(order);
+      await this.publish({ type: 'OrderSubmitted', ts: this.clock.now(), strategyId: it.strategyId, order });
+      cids.push(cid);
+    }
+    return cids;
+  }
+
+  private async send(cids: readonly ClientOrderId[]): Promise<void> {
+    const orders = cids.map((c) => this.store.get(c)!).filter(Boolean);
+    const reqs: PlaceRequest[] = orders.map((o) => ({ clientOrderId: o.clientOrderId, order: specOf(o) }));
+    const max = this.gateway.capabilities.batchPlaceMax;
+    if (reqs.length > 1 && max > 1) {
+      for (let i = 0; i < reqs.length; i += max) {
+        const chunk = reqs.slice(i, i + max);
+        this.budget.consume(1);
+        try {
+          const results = await this.gateway.placeOrders(chunk);
+          for (let j = 0; j < chunk.length; j++) {
+            const r = results[j];
+            const cid = chunk[j]!.clientOrderId;
+            if (!r) await this.placeFailed(cid, new ExchangeError('batch answer has no element for this order'));
+            else if (r.ok) await this.placeAcked(cid, r.value.venueOrderId, r.value.status);
+            else await this.placeFailed(cid, r.error);
+          }
+        } catch (e) {
+          for (const r of chunk) await this.placeFailed(r.clientOrderId, e);
+        }
+      }
+      return;
+    }
+    for (const r of reqs) {
+      this.budget.consume(1);
+      try {
+        const ack = await this.gateway.placeOrder(r);
+        await this.placeAcked(r.clientOrderId, ack.venueOrderId, ack.status);
+      } catch (e) {
+        await this.placeFailed(r.clientOrderId, e);
+      }
+    }
+  }
+
+  private async placeAcked(cid: ClientOrderId, venueOrderId: Order['venueOrderId'] & string, status: Order['status'] | undefined): Promise<void> {
+    const o = this.store.get(cid)!;
+    await this.publish({ type: 'OrderAccepted', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, venueOrderId });
+    // Filled or closed on arrival (IOC, FOK, market, crossing): the fills come from the venue's records.
+    if (status && status !== 'accepted' && status !== 'submitted') await this.refresh(cid);
+  }
+
+  private async placeFailed(cid: ClientOrderId, e: unknown): Promise<void> {
+    const o = this.store.get(cid)!;
+    if (e instanceof OutcomeUnknown) {
+      this.unknown.add(cid);
+      await this.publish({ type: 'OrderOutcomeUnknown', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, operation: 'place' });
+      await this.resolve(cid);
+      return;
+    }
+    const prefix = e instanceof NetworkError ? 'not sent: ' : '';
+    await this.publish({
+      type: 'OrderRejected',
+      ts: this.clock.now(),
+      strategyId: o.strategyId,
+      clientOrderId: cid,
+      symbol: o.symbol,
+      reason: `${prefix}${messageOf(e)}`,
+      ...(e instanceof ExchangeError && e.venueCode !== undefined ? { venueCode: e.venueCode } : {}),
+    });
+  }
+
+  private async cancelMany(orders: readonly Order[]): Promise<void> {
+    const targets = orders.filter((o) => isLive(o.status) && o.status !== 'pending-cancel');
+    if (targets.length === 0) return;
+    for (const o of targets) await this.publish({ type: 'OrderCancelRequested', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+    const max = this.gateway.capabilities.batchCancelMax;
+    if (targets.length > 1 && max > 1) {
+      for (let i = 0; i < targets.length; i += max) {
+        const chunk = targets.slice(i, i + max);
+        this.budget.consume(1);
+        try {
+          const results = await this.gateway.cancelOrders(chunk.map((o) => this.refOf(this.store.get(o.clientOrderId) ?? o)));
+          for (let j = 0; j < chunk.length; j++) {
+            const r = results[j];
+            if (r?.ok) await this.cancelAcked(chunk[j]!.clientOrderId, r.value.filledQty, 'user');
+            else await this.cancelFailed(chunk[j]!.clientOrderId, r ? r.error : new ExchangeError('batch answer has no element for this order'));
+          }
+        } catch (e) {
+          for (const o of chunk) await this.cancelFailed(o.clientOrderId, e);
+        }
+      }
+      return;
+    }
+    for (const o of targets) {
+      this.budget.consume(1);
+      try {
+        const ack = await this.gateway.cancelOrder(this.refOf(this.store.get(o.clientOrderId) ?? o));
+        await this.cancelAcked(o.clientOrderId, ack.filledQty, 'user');
+      } catch (e) {
+        await this.cancelFailed(o.clientOrderId, e);
+      }
+    }
+  }
+
+  private async cancelAcked(cid: ClientOrderId, venueFilled: Decimal | undefined, reason: string): Promise<void> {
+    const o = this.store.get(cid)!;
+    await this.publish({ type: 'OrderCancelled', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, reason });
+    // The cancel answer shows fills we have not seen: fetch them now rather than at the next reconcile.
+    if (venueFilled && venueFilled.gt(o.filledQty)) await this.refresh(cid);
+  }
+
+  private async cancelFailed(cid: ClientOrderId, e: unknown, operation: 'cancel' | 'amend' = 'cancel'): Promise<void> {
+    const o = this.store.get(cid)!;
+    if (e instanceof OutcomeUnknown) {
+      this.unknown.add(cid);
+      await this.publish({ type: 'OrderOutcomeUnknown', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, operation });
+      await this.resolve(cid);
+      return;
+    }
+    if (e instanceof OrderNotFound || e instanceof OrderNotCancellable) {
+      // Probably filled or already cancelled: ask the venue what became of it.
+      await this.refresh(cid);
+      const after = this.store.get(cid)!;
+      if (isTerminal(after.status)) return;
+    }
+    const after = this.store.get(cid)!;
+    const base = { ts: this.clock.now(), strategyId: after.strategyId, clientOrderId: cid, symbol: after.symbol, reason: messageOf(e) };
+    if (after.status === 'pending-cancel') await this.publish({ ...base, type: 'OrderCancelRejected' });
+    else if (after.status === 'pending-amend') await this.publish({ ...base, type: 'OrderAmendRejected' });
+  }
+
+  private async cancelAll(intent: CancelAll): Promise<void> {
+    if (intent.scope === 'strategy') {
+      const mine = this.store.live().filter((o) => o.strategyId === intent.strategyId && (intent.symbol === undefined || o.symbol === intent.symbol));
+      for (const p of [...this.chases.values()]) if (mine.some((o) => o.clientOrderId === p.clientOrderId)) this.chases.delete(p.clientOrderId);
+      await this.cancelMany(mine);
+      return;
+    }
+    const affected = this.store.live().filter((o) => o.kind === this.gateway.capabilities.kind && (intent.symbol === undefined || o.symbol === intent.symbol) && o.status !== 'submitted');
+    for (const o of affected) if (o.status !== 'pending-cancel') await this.publish({ type: 'OrderCancelRequested', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+    this.budget.consume(1);
+    try {
+      await this.gateway.cancelAll(intent.symbol);
+      for (const o of affected) await this.cancelAcked(o.clientOrderId, undefined, 'cancel-all');
+    } catch (e) {
+      for (const o of affected) await this.cancelFailed(o.clientOrderId, e);
+    }
+  }
+
+  private async amend(intent: AmendOrder): Promise<void> {
+    const o = this.store.get(intent.clientOrderId);
+    if (!o || (o.status !== 'accepted' && o.status !== 'partially-filled')) {
+      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})` });
+      return;
+    }
+    await this.amendOrder(o, intent.price ?? o.price!, intent.quantity ?? o.quantity!, 'amend');
+  }
+
+  /** Changes price / total quantity: natively, or by cancel-then-place. Returns the client id now carrying the order. */
+  private async amendOrder(o: Order, price: Decimal, quantity: Decimal, kind: 'amend' | 'chase'): Promise<ClientOrderId> {
+    const base = { ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
+    await this.publish({ ...base, type: 'OrderAmendRequested', price, quantity });
+    this.budget.consume(1);
+    if (this.gateway.capabilities.amend === 'native') {
+      try {
+        const ack = await this.gateway.amendOrder({ ...this.refOf(o), price, quantity });
+        await this.publish({ ...base, ts: this.clock.now(), type: 'OrderAmended', price, quantity, venueOrderId: ack.venueOrderId });
+      } catch (e) {
+        await this.cancelFailed(o.clientOrderId, e, 'amend');
+      }
+      return o.clientOrderId;
+    }
+    let venueFilled: Decimal | undefined;
+    try {
+      venueFilled = (await this.gateway.cancelOrder(this.refOf(o))).filledQty;
+    } catch (e) {
+      await this.cancelFailed(o.clientOrderId, e, 'amend');
+      return o.clientOrderId;
+    }
+    await this.publish({ ...base, ts: this.clock.now(), type: 'OrderCancelled', reason: 'replaced' });
+    const local = this.store.get(o.clientOrderId)!;
+    if (venueFilled && venueFilled.gt(local.filledQty)) await this.refresh(o.clientOrderId);
+    const filled = venueFilled && venueFilled.gt(local.filledQty) ? venueFilled : this.store.get(o.clientOrderId)!.filledQty;
+    const inst = this.instruments.instrument(o.symbol);
+    const rest = quantity.minus(filled);
+    const remaining = inst ? truncateToStep(rest.isNegative() ? ZERO : rest, stepOf(inst)) : rest;
+    if (remaining.lte(0)) return o.clientOrderId;
+    const cid = await this.placeNew({ ...specOf(o), price, quantity: remaining }, o.strategyId, kind, {
+      ...(o.intentId !== undefined ? { intentId: o.intentId } : {}),
+      ...(o.slot !== undefined ? { slot: o.slot } : {}),
+      replaces: o.clientOrderId,
+    });
+    await this.publish({ ...base, ts: this.clock.now(), type: 'OrderReplaced', newClientOrderId: cid });
+    return cid;
+  }
+
+  private async startChase(intent: ChaseOrder): Promise<void> {
+    const o = this.store.get(intent.clientOrderId);
+    if (!o || (o.status !== 'accepted' && o.status !== 'partially-filled')) {
+      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})` });
+      return;
+    }
+    const p: ChaseProgram = {
+      clientOrderId: o.clientOrderId,
+      strategyId: intent.strategyId,
+      symbol: intent.symbol,
+      maxReprices: intent.maxReprices,
+      ...(intent.priceCap ? { priceCap: intent.priceCap } : {}),
+      reprices: 0,
+    };
+    this.chases.set(o.clientOrderId, p);
+    await this.chaseStep(p);
+  }
+
+  private async chaseStep(p: ChaseProgram): Promise<void> {
+    const o = this.store.get(p.clientOrderId);
+    if (!o || isTerminal(o.status) || p.reprices >= p.maxReprices) {
+      this.chases.delete(p.clientOrderId);
+      return;
+    }
+    if (o.status !== 'accepted' && o.status !== 'partially-filled') return;
+    const snapshot = this.lastSnapshots.get(p.symbol);
+    const target = chaseTarget(o, snapshot, p.priceCap);
+    if (!target) return;
+    p.reprices += 1;
+    const best = o.side === 'buy' ? snapshot?.book?.bids[0]?.price ?? snapshot?.bookTicker?.bidPrice : snapshot?.book?.asks[0]?.price ?? snapshot?.bookTicker?.askPrice;
+    let cid = o.clientOrderId;
+    if (this.gateway.capabilities.chase === 'native' && best && target.eq(best)) {
+      const base = { ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
+      await this.publish({ ...base, type: 'OrderAmendRequested', price: target });
+      this.budget.consume(1);
+      try {
+        await this.gateway.chaseOrder(this.refOf(o));
+        // The venue moved it to its best price; the snapshot's best is our estimate until reconcile reads it.
+        await this.publish({ ...base, ts: this.clock.now(), type: 'OrderAmended', price: target });
+      } catch (e) {
+        await this.cancelFailed(o.clientOrderId, e, 'amend');
+      }
+    } else {
+      cid = await this.amendOrder(o, target, o.quantity!, 'chase');
+    }
+    this.chases.delete(p.clientOrderId);
+    const now = this.store.get(cid);
+    if (now && !isTerminal(now.status) && p.reprices < p.maxReprices) {
+      p.clientOrderId = cid;
+      this.chases.set(cid, p);
+    }
+  }
+
+  private async applyQuotes(intent: DesiredQuotes): Promise<QuoteDiff> {
+    const caps = this.gateway.capabilities;
+    const resting = this.store.live().filter((o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol);
+    const diff = diffDesiredQuotes(intent.quotes, resting, {
+      amend: caps.amend,
+      batchPlaceMax: caps.batchPlaceMax,
+      batchCancelMax: caps.batchCancelMax,
+      budget: this.budget.available(),
+      ...(this.config.priceTolerance ? { priceTolerance: this.config.priceTolerance } : {}),
+      ...(this.config.quantityTolerance ? { quantityTolerance: this.config.quantityTolerance } : {}),
+    });
+    await this.cancelMany(diff.cancels);
+    for (const a of diff.amends) await this.amendOrder(a.order, a.price, a.quantity, 'amend');
+    if (diff.places.length > 0) {
+      const kind = this.instruments.instrument(intent.symbol)?.kind ?? (intent.symbol.includes('_') ? 'contract' : 'spot');
+      const cids = await this.prepare(
+        diff.places.map((q) => ({ spec: quoteOrderSpec(intent.symbol, kind, q), strategyId: intent.strategyId, kind: 'quote' as const, meta: { intentId: intent.intentId, slot: q.slot } })),
+      );
+      await this.send(cids);
+    }
+    return diff;
+  }
+
+  /** Asks the venue about one order (query + recent fills) and applies what reconcile makes of it. */
+  private async refresh(cid: ClientOrderId): Promise<UnknownResolution> {
+    const o = this.store.get(cid);
+    if (!o) return 'unknown';
+    let venue;
+    try {
+      venue = await this.gateway.queryOrder(o.symbol, cid);
+    } catch {
+      return 'unknown';
+    }
+    let fills: VenueReport['fills'] = [];
+    if (venue && venue.filledQty.gt(o.filledQty)) {
+      try {
+        fills = await this.gateway.fillsSince(o.symbol, Math.max(0, o.createdAt - this.config.fillsOverlapMs));
+      } catch {
+        fills = [];
+      }
+    }
+    const report: VenueReport = { symbols: [o.symbol], openOrders: [], queriedOrders: venue ? [venue] : [], notFound: venue ? [] : [cid], fills };
+    await this.applyReconcile(reconcilePure(this.store.snapshot(), report, this.clock.now(), this.reconcileOptions()));
+    return venue ? 'found' : 'not-found';
+  }
+
+  private async resolve(cid: ClientOrderId): Promise<UnknownResolution> {
+    const before = this.store.get(cid);
+    if (!before) {
+      this.unknown.delete(cid);
+      return 'unknown';
+    }
+    const r = await this.refresh(cid);
+    const after = this.store.get(cid)!;
+    if (r === 'unknown') return 'unknown';
+    if (r === 'not-found') {
+      if (isTerminal(after.status)) {
+        this.unknown.delete(cid);
+        return 'not-found';
+      }
+      // Still within the grace period: the request may yet arrive.
+      return 'unknown';
+    }
+    // Found: a cancel or amend whose effect is not visible did not happen (if it lands later, the next
+    // reconcile sees it).
+    const base = { ts: this.clock.now(), strategyId: after.strategyId, clientOrderId: cid, symbol: after.symbol };
+    if (after.status === 'pending-cancel') await this.publish({ ...base, type: 'OrderCancelRejected', reason: 'cancel outcome unknown; the order is still open at the venue' });
+    else if (after.status === 'pending-amend') await this.publish({ ...base, type: 'OrderAmendRejected', reason: 'amend outcome unknown; the venue shows the old price and quantity' });
+    this.unknown.delete(cid);
+    return 'found';
+  }
+
+  private async reconcileNow(symbols: readonly InstrumentSymbol[], opts: { positions?: boolean; localPositions?: readonly Position[] }): Promise<ExecutionEvent[]> {
+    return this.collect(async () => {
+      const now = this.clock.now();
+      const openOrders = [];
+      const fills = [];
+      const positions: Position[] = [];
+      for (const s of symbols) {
+        openOrders.push(...(await this.gateway.openOrders(s)));
+        const since = Math.max(0, (this.fillWatermark.get(s) ?? this.restoredFillTime ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs);
+        fills.push(...(await this.gateway.fillsSince(s, since)));
+        if (opts.positions) positions.push(...(await this.gateway.positions(s)));
+      }
+      const listed = new Set(openOrders.map((v) => v.clientOrderId ?? `#${v.venueOrderId}`));
+      const listedIds = new Set(openOrders.map((v) => v.venueOrderId));
+      const queriedOrders = [];
+      const notFound: ClientOrderId[] = [];
+      const scope = new Set<string>(symbols);
+      for (const o of this.store.live()) {
+        if (!scope.has(o.symbol) || listed.has(o.clientOrderId) || (o.venueOrderId && listedIds.has(o.venueOrderId))) continue;
+        const v = await this.gateway.queryOrder(o.symbol, o.clientOrderId);
+        if (v) queriedOrders.push(v);
+        else notFound.push(o.clientOrderId);
+      }
+      const report: VenueReport = { symbols, openOrders, queriedOrders, notFound, fills, ...(opts.positions ? { positions } : {}) };
+      const events = reconcilePure(this.store.snapshot(), report, now, { ...this.reconcileOptions(), ...(opts.localPositions ? { localPositions: opts.localPositions } : {}) });
+      await this.applyReconcile(events);
+      for (const s of symbols) {
+        const newest = fills.filter((f) => f.symbol === s).reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredFillTime ?? 0);
+        if (newest > 0) this.fillWatermark.set(s, newest);
+      }
+      for (const cid of [...this.unknown]) {
+        const o = this.store.get(cid);
+        if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
+      }
+      this.store.prune(now - this.config.retainClosedMs);
+    });
+  }
+
+  /** Publishes reconcile's events and cancels orphans: orders we closed that still rest at the venue. */
+  private async applyReconcile(events: readonly ExecutionEvent[]): Promise<void> {
+    for (const e of events) {
+      await this.publish(e);
+      if (e.type !== 'OrderOrphaned') continue;
+      this.budget.consume(1);
+      try {
+        await this.gateway.cancelOrder({ symbol: e.symbol, clientOrderId: e.clientOrderId, venueOrderId: e.venueOrderId });
+      } catch {
+        // Still listed next time: the alarm repeats and the cancel is tried again.
+      }
+    }
+  }
+
+  private reconcileOptions() {
+    return { attribute: (cid: string) => this.codec.strategyOf(cid), unknownGraceMs: this.config.unknownGraceMs };
+  }
+
+  private refOf(o: Order): OrderRef {
+    return { symbol: o.symbol, clientOrderId: o.clientOrderId, ...(o.venueOrderId ? { venueOrderId: o.venueOrderId } : {}) };
+  }
+
+  /** Cache first (store), then the journal, then subscribers. */
+  private async publish(e: ExecutionEvent): Promise<void> {
+    this.store.apply(e);
+    await this.journal.recordEvent(e);
+    const cid = eventClientOrderId(e);
+    if (cid !== undefined) {
+      const o = this.store.get(cid);
+      if (o) await this.journal.recordOrder(o);
+    }
+    this.batch?.push(e);
+    this.subject.next(e);
+  }
+
+  /** Runs fn and returns the events it published. */
+  private async collect(fn: () => Promise<unknown>): Promise<ExecutionEvent[]> {
+    const outer = this.batch;
+    const mine: ExecutionEvent[] = [];
+    this.batch = mine;
+    try {
+      await fn();
+    } finally {
+      this.batch = outer;
+      outer?.push(...mine);
+    }
+    return mine;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function specOf(o: Order): OrderSpec {
+  return {
+    symbol: o.symbol,
+    kind: o.kind,
+    side: o.side,
+    type: o.type,
+    timeInForce: o.timeInForce,
+    ...(o.price ? { price: o.price } : {}),
+    ...(o.quantity ? { quantity: o.quantity } : {}),
+    ...(o.quoteQuantity ? { quoteQuantity: o.quoteQuantity } : {}),
+    ...(o.reduceOnly ? { reduceOnly: o.reduceOnly } : {}),
+    ...(o.positionSide ? { positionSide: o.positionSide } : {}),
+    ...(o.leverage !== undefined ? { leverage: o.leverage } : {}),
+    ...(o.marginMode ? { marginMode: o.marginMode } : {}),
+    ...(o.takeProfitPrice ? { takeProfitPrice: o.takeProfitPrice } : {}),
+    ...(o.stopLossPrice ? { stopLossPrice: o.stopLossPrice } : {}),
+    ...(o.triggerPriceType ? { triggerPriceType: o.triggerPriceType } : {}),
+  };
+}
+
+function quoteOrderSpec(symbol: InstrumentSymbol, kind: OrderSpec['kind'], q: DesiredQuote): OrderSpec {
+  return {
+    symbol,
+    kind,
+    side: q.side,
+    type: 'limit',
+    timeInForce: q.timeInForce ?? 'gtc',
+    price: q.price,
+    quantity: q.quantity,
+    ...(q.positionSide ? { positionSide: q.positionSide } : {}),
+    ...(q.reduceOnly ? { reduceOnly: true } : {}),
+    ...(q.leverage !== undefined ? { leverage: q.leverage } : {}),
+    ...(q.marginMode ? { marginMode: q.marginMode } : {}),
+  };
+}
+
+function messageOf(e: unknown): string {
+  if (e instanceof PerpetuaError) return e.message;
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return String(e);
+}

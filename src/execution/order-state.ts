@@ -1,0 +1,187 @@
+/**
+ * The order manager's local book of orders as a pure reducer over execution events. Both the live
+ * order manager and the tests (reconcile idempotence) apply events through this one function, so
+ * "what an event means" is written once.
+ */
+import { ZERO } from '../core/decimal.js';
+import { eventClientOrderId, type ExecutionEvent } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
+import { applyFillToOrder, isLive, isTerminal, type Order, type OrderStatus, transitionOrder } from '../domain/order.js';
+
+export interface LocalOrderState {
+  /** Keyed by client order id. */
+  readonly orders: ReadonlyMap<string, Order>;
+  readonly seenTradeIds: ReadonlySet<string>;
+}
+
+export const emptyOrderState = (): LocalOrderState => ({ orders: new Map(), seenTradeIds: new Set() });
+
+export function orderStateOf(orders: readonly Order[], seenTradeIds: Iterable<string> = []): LocalOrderState {
+  return { orders: new Map(orders.map((o) => [o.clientOrderId, o])), seenTradeIds: new Set(seenTradeIds) };
+}
+
+/** Applies a batch of events in order. */
+export function applyOrderEvents(state: LocalOrderState, events: readonly ExecutionEvent[]): LocalOrderState {
+  let s = state;
+  for (const e of events) s = applyOrderEvent(s, e);
+  return s;
+}
+
+/**
+ * One event's effect. Late and repeated news is absorbed (an ack after the cancel, a second
+ * cancel confirmation, a fill already seen); a move the transition table forbids throws.
+ */
+export function applyOrderEvent(state: LocalOrderState, e: ExecutionEvent): LocalOrderState {
+  const fill = fillOf(e);
+  if (fill && state.seenTradeIds.has(fill.tradeId)) return state;
+  const cid = eventClientOrderId(e);
+  const before = cid === undefined ? undefined : state.orders.get(cid);
+  const after = cid === undefined ? undefined : reduceOrder(before, e);
+  if (!fill && after === before) return state;
+  const orders = after === before ? state.orders : new Map(state.orders).set(cid!, after!);
+  const seenTradeIds = fill ? new Set(state.seenTradeIds).add(fill.tradeId) : state.seenTradeIds;
+  return { orders, seenTradeIds };
+}
+
+/** The fill an event carries, if any (the key for dedupe by trade id). */
+export function fillOf(e: ExecutionEvent): Fill | undefined {
+  return e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' ? e.fill : undefined;
+}
+
+/**
+ * The order after one event (same object when nothing changes; undefined stays undefined unless the
+ * event creates the order). The caller dedupes fills by trade id before calling.
+ */
+export function reduceOrder(o: Order | undefined, e: ExecutionEvent): Order | undefined {
+  if (e.type === 'OrderSubmitted') return o ?? (e.order.status === 'initialized' ? transitionOrder(e.order, 'submitted', e.ts) : e.order);
+  if (e.type === 'OrderAdopted') return o ?? e.order;
+  if (!o) return o;
+  switch (e.type) {
+    case 'OrderAccepted':
+      if (o.status === 'submitted') return transitionOrder(o, 'accepted', e.ts, { venueOrderId: e.venueOrderId });
+      return o.venueOrderId === e.venueOrderId ? o : { ...o, venueOrderId: e.venueOrderId };
+    case 'OrderRejected':
+      return isTerminal(o.status) ? o : transitionOrder(o, 'rejected', e.ts, { rejectReason: e.reason });
+    case 'OrderPartiallyFilled':
+    case 'OrderFilled':
+      return orderWithFill(o, e.fill, e.ts, e.type === 'OrderFilled');
+    case 'OrderCancelRequested':
+      return isLive(o.status) && o.status !== 'pending-cancel' ? transitionOrder(o, 'pending-cancel', e.ts) : o;
+    case 'OrderCancelled':
+      return isTerminal(o.status) ? o : transitionOrder(o, 'cancelled', e.ts);
+    case 'OrderExpired':
+      return isTerminal(o.status) ? o : transitionOrder(o, 'expired', e.ts);
+    case 'OrderCancelRejected':
+      return o.status === 'pending-cancel' ? transitionOrder(o, restingStatus(o), e.ts) : o;
+    case 'OrderAmendRequested':
+      return o.status === 'accepted' || o.status === 'partially-filled' ? transitionOrder(o, 'pending-amend', e.ts) : o;
+    case 'OrderAmended': {
+      if (isTerminal(o.status)) return o;
+      const patch: Partial<Order> = {
+        ...(e.price ? { price: e.price } : {}),
+        ...(e.quantity ? { quantity: e.quantity } : {}),
+        ...(e.venueOrderId ? { venueOrderId: e.venueOrderId } : {}),
+      };
+      // A pending cancel outranks the amend news: the order is still on its way out.
+      const to: OrderStatus = o.status === 'pending-cancel' ? 'pending-cancel' : o.status === 'submitted' ? 'accepted' : restingStatus(o);
+      return transitionOrder(o, to, e.ts, patch);
+    }
+    case 'OrderAmendRejected':
+      return o.status === 'pending-amend' ? transitionOrder(o, restingStatus(o), e.ts) : o;
+    case 'OrderReplaced':
+      return o.replacedByClientOrderId === e.newClientOrderId ? o : { ...o, replacedByClientOrderId: e.newClientOrderId };
+    default:
+      return o;
+  }
+}
+
+/** Where an order returns when a pending amend / cancel ends without closing it. */
+function restingStatus(o: Order): OrderStatus {
+  return o.filledQty.gt(ZERO) ? 'partially-filled' : 'accepted';
+}
+
+function orderWithFill(o: Order, fill: Fill, ts: number, complete: boolean): Order {
+  if (isTerminal(o.status)) {
+    // A fill that happened before the close but is learned after it: count it, keep the status.
+    const filledQty = o.filledQty.plus(fill.quantity);
+    const filledNotional = o.filledNotional.plus(fill.price.mul(fill.quantity));
+    return {
+      ...o,
+      filledQty,
+      filledNotional,
+      avgFillPrice: filledNotional.div(filledQty),
+      fees: { ...o.fees, [fill.feeAsset]: (o.fees[fill.feeAsset] ?? ZERO).plus(fill.fee) },
+      updatedAt: ts,
+    };
+  }
+  const base = o.status === 'initialized' ? transitionOrder(o, 'submitted', ts) : o;
+  const next = applyFillToOrder(base, fill, ts);
+  // The venue says FILLED although our quantity says otherwise (spot market buy by quote amount).
+  return complete && next.status !== 'filled' ? transitionOrder(next, 'filled', ts) : next;
+}
+
+/**
+ * The mutable twin of LocalOrderState for the order manager's hot path (no map copy per event),
+ * applying events through the same reduceOrder().
+ */
+export class OrderStore {
+  private readonly orders = new Map<string, Order>();
+  /** trade id → fill time, pruned with the orders. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(initial?: LocalOrderState) {
+    if (initial) {
+      for (const [k, o] of initial.orders) this.orders.set(k, o);
+      for (const t of initial.seenTradeIds) this.seen.set(t, 0);
+    }
+  }
+
+  /** Applies one event; false when it was a duplicate fill or changed nothing. */
+  apply(e: ExecutionEvent): boolean {
+    const fill = fillOf(e);
+    if (fill) {
+      if (this.seen.has(fill.tradeId)) return false;
+      this.seen.set(fill.tradeId, fill.time);
+    }
+    const cid = eventClientOrderId(e);
+    if (cid === undefined) return fill !== undefined;
+    const before = this.orders.get(cid);
+    const after = reduceOrder(before, e);
+    if (after && after !== before) this.orders.set(cid, after);
+    return fill !== undefined || after !== before;
+  }
+
+  get(cid: string): Order | undefined {
+    return this.orders.get(cid);
+  }
+
+  hasSeenTrade(tradeId: string): boolean {
+    return this.seen.has(tradeId);
+  }
+
+  all(): Order[] {
+    return [...this.orders.values()];
+  }
+
+  live(): Order[] {
+    const out: Order[] = [];
+    for (const o of this.orders.values()) if (isLive(o.status)) out.push(o);
+    return out;
+  }
+
+  byVenueId(venueOrderId: string): Order | undefined {
+    for (const o of this.orders.values()) if (o.venueOrderId === venueOrderId) return o;
+    return undefined;
+  }
+
+  /** A frozen copy for pure functions (reconcile). */
+  snapshot(): LocalOrderState {
+    return { orders: new Map(this.orders), seenTradeIds: new Set(this.seen.keys()) };
+  }
+
+  /** Forgets closed orders and trade ids older than `before` (keeps memory bounded on long runs). */
+  prune(before: number): void {
+    for (const [k, o] of this.orders) if (isTerminal(o.status) && (o.closedAt ?? o.updatedAt) < before) this.orders.delete(k);
+    for (const [t, time] of this.seen) if (time > 0 && time < before) this.seen.delete(t);
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Positions, balances, realised / unrealised PnL, fees and funding, from fills and funding events
+ * (pure arithmetic, deterministic; fills deduplicated by trade id). One Portfolio per book: the
+ * runtime keeps one for the account and one per strategy (fed that strategy's fills).
+ *
+ * Spot: a fill moves the base and quote balances (the fee leaves its own asset) and the `net`
+ * position keeps the average cost for PnL. Contract: a fill moves the position of its leg; realised
+ * PnL, fees and funding move the settle-coin balance. Equity = balances valued in the valuation asset
+ * (spot assets at the mark of `<ASSET><VALUATION>`) + unrealised PnL of contract positions.
+ */
+import { Decimal, ZERO } from '../core/decimal.js';
+import { type InstrumentSymbol, spotSymbol } from '../core/ids.js';
+import type { AccountSnapshot } from '../domain/balance.js';
+import { totalOf } from '../domain/balance.js';
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
+import type { Instrument } from '../domain/instrument.js';
+import type { InstrumentLookup } from '../domain/instrument-registry.js';
+import { flatPosition, type Position, type PositionLeg, positionKey } from '../domain/position.js';
+import { applyFillToPosition, unrealizedPnl } from './position-math.js';
+
+export type MarkLookup = (symbol: InstrumentSymbol) => Decimal | undefined;
+
+export interface EquityPoint {
+  readonly time: number;
+  /** Undefined when a price needed to value a holding is missing. */
+  readonly equity?: Decimal;
+  readonly realized: Decimal;
+  readonly unrealized: Decimal;
+  /** Fees paid in the valuation asset. */
+  readonly fees: Decimal;
+  readonly funding: Decimal;
+}
+
+export class Portfolio {
+  private readonly positionsByKey = new Map<string, Position>();
+  private readonly balanceByAsset = new Map<string, Decimal>();
+  private readonly feeByAsset = new Map<string, Decimal>();
+  private readonly seen = new Set<string>();
+  private realized = ZERO;
+  private funding = ZERO;
+
+  constructor(
+    private readonly instruments: InstrumentLookup,
+    readonly valuationAsset = 'USDT',
+  ) {}
+
+  /** Applies a fill once; false when its trade id was already counted or its instrument is unknown. */
+  applyFill(fill: Fill): boolean {
+    if (this.seen.has(fill.tradeId)) return false;
+    const inst = this.instruments.instrument(fill.symbol);
+    if (!inst) return false;
+    this.seen.add(fill.tradeId);
+    const leg: PositionLeg = fill.positionSide ?? 'net';
+    const key = positionKey(fill.symbol, leg);
+    const pos = this.positionsByKey.get(key) ?? flatPosition(fill.symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), fill.time);
+    const { position, realized } = applyFillToPosition(pos, fill);
+    this.positionsByKey.set(key, position);
+    this.realized = this.realized.plus(realized);
+    if (inst.kind === 'spot') {
+      const notional = fill.price.mul(fill.quantity);
+      this.add(inst.baseAsset, fill.side === 'buy' ? fill.quantity : fill.quantity.neg());
+      this.add(inst.quoteAsset, fill.side === 'buy' ? notional.neg() : notional);
+    } else {
+      this.add(inst.settleCoin, realized);
+    }
+    if (fill.feeAsset && !fill.fee.isZero()) {
+      this.add(fill.feeAsset, fill.fee.neg());
+      this.feeByAsset.set(fill.feeAsset, (this.feeByAsset.get(fill.feeAsset) ?? ZERO).plus(fill.fee));
+    }
+    return true;
+  }
+
+  /** Funding received (+) or paid (−) on a contract position. */
+  applyFunding(symbol: InstrumentSymbol, leg: PositionLeg, amount: Decimal, asset: string, time: number): void {
+    const inst = this.instruments.instrument(symbol);
+    const key = positionKey(symbol, leg);
+    const pos = this.positionsByKey.get(key) ?? (inst ? flatPosition(symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), time) : undefined);
+    if (pos) this.positionsByKey.set(key, { ...pos, funding: pos.funding.plus(amount), updatedAt: time });
+    this.funding = this.funding.plus(amount);
+    this.add(asset, amount);
+  }
+
+  /** Applies the events that move money (fills, funding); others are ignored. */
+  onEvent(e: ExecutionEvent): void {
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.applyFill(e.fill);
+    else if (e.type === 'FundingSettled') this.applyFunding(e.symbol, e.leg, e.amount, e.asset, e.ts);
+  }
+
+  /** Takes the venue's balances as the truth (start-up, periodic balance reconciliation). */
+  adoptBalances(account: AccountSnapshot): void {
+    for (const b of Object.values(account.balances)) this.balanceByAsset.set(b.asset, totalOf(b));
+  }
+
+  /** Takes the venue's position quantity (after a PositionDrift); the entry price comes with it. */
+  adoptPosition(venue: Position): void {
+    const key = positionKey(venue.symbol, venue.leg);
+    const mine = this.positionsByKey.get(key);
+    this.positionsByKey.set(key, mine ? { ...mine, quantity: venue.quantity, entryPrice: venue.entryPrice, updatedAt: venue.updatedAt } : venue);
+  }
+
+  setBalance(asset: string, amount: Decimal): void {
+    this.balanceByAsset.set(asset, amount);
+  }
+
+  balance(asset: string): Decimal {
+    return this.balanceByAsset.get(asset) ?? ZERO;
+  }
+
+  balances(): ReadonlyMap<string, Decimal> {
+    return this.balanceByAsset;
+  }
+
+  position(symbol: InstrumentSymbol, leg: PositionLeg = 'net'): Position | undefined {
+    return this.positionsByKey.get(positionKey(symbol, leg));
+  }
+
+  positions(): Position[] {
+    return [...this.positionsByKey.values()].sort((a, b) => (positionKey(a.symbol, a.leg) < positionKey(b.symbol, b.leg) ? -1 : 1));
+  }
+
+  fees(): ReadonlyMap<string, Decimal> {
+    return this.feeByAsset;
+  }
+
+  realizedPnl(): Decimal {
+    return this.realized;
+  }
+
+  fundingTotal(): Decimal {
+    return this.funding;
+  }
+
+  /** Unrealised PnL over all positions with a mark; `missing` lists positions without one. */
+  unrealized(marks: MarkLookup): { value: Decimal; missing: InstrumentSymbol[] } {
+    let value = ZERO;
+    const missing: InstrumentSymbol[] = [];
+    for (const p of this.positionsByKey.values()) {
+      if (p.quantity.isZero()) continue;
+      const m = marks(p.symbol);
+      if (!m) missing.push(p.symbol);
+      else value = value.plus(unrealizedPnl(p, m));
+    }
+    return { value, missing };
+  }
+
+  /** Balances in the valuation asset plus contract unrealised PnL; undefined when a price is missing. */
+  equity(marks: MarkLookup): Decimal | undefined {
+    let total = ZERO;
+    for (const [asset, amount] of this.balanceByAsset) {
+      if (amount.isZero()) continue;
+      if (asset === this.valuationAsset) {
+        total = total.plus(amount);
+        continue;
+      }
+      const px = this.assetPrice(asset, marks);
+      if (!px) return undefined;
+      total = total.plus(amount.mul(px));
+    }
+    for (const p of this.positionsByKey.values()) {
+      if (p.kind !== 'contract' || p.quantity.isZero()) continue;
+      const m = marks(p.symbol);
+      if (!m) return undefined;
+      const u = unrealizedPnl(p, m);
+      total = total.plus(p.settleAsset === this.valuationAsset ? u : u.mul(this.assetPrice(p.settleAsset, marks) ?? new Decimal(NaN)));
+    }
+    return total.isNaN() ? undefined : total;
+  }
+
+  equityPoint(time: number, marks: MarkLookup): EquityPoint {
+    const eq = this.equity(marks);
+    return {
+      time,
+      ...(eq ? { equity: eq } : {}),
+      realized: this.realized,
+      unrealized: this.unrealized(marks).value,
+      fees: this.feeByAsset.get(this.valuationAsset) ?? ZERO,
+      funding: this.funding,
+    };
+  }
+
+  private assetPrice(asset: string, marks: MarkLookup): Decimal | undefined {
+    try {
+      return marks(spotSymbol(`${asset}${this.valuationAsset}`));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private add(asset: string, amount: Decimal): void {
+    this.balanceByAsset.set(asset, (this.balanceByAsset.get(asset) ?? ZERO).plus(amount));
+  }
+}
+
+const multiplierOf = (i: Instrument): Decimal => (i.kind === 'contract' ? i.contractSize : new Decimal(1));
+const settleOf = (i: Instrument): string => (i.kind === 'contract' ? i.settleCoin : i.quoteAsset);

@@ -1,0 +1,150 @@
+/**
+ * What an intent would put on the book and what it would take off, in one shape for every rule:
+ * a place proposes one order, an amend proposes the changed order and releases the old one, a
+ * desired-quotes intent proposes its quotes and releases the strategy's resting quotes.
+ */
+import { D, Decimal, ZERO } from '../core/decimal.js';
+import type { Instrument } from '../domain/instrument.js';
+import type { DesiredQuote, Intent } from '../domain/intent.js';
+import { isLive, type Order, type OrderSpec, remainingQty } from '../domain/order.js';
+import { bestAsk, bestBid, type MarketSnapshot } from '../domain/snapshot.js';
+import type { RiskState } from './risk-rule.js';
+
+export interface ProposedOrder {
+  readonly spec: OrderSpec;
+  /** Desired-quotes slot, for per-quote denials. */
+  readonly slot?: string;
+  /** The existing order this one changes (amend, chase). */
+  readonly replaces?: Order;
+  /** Quantity already filled on `replaces`: reservations count only what remains. */
+  readonly filledQty: Decimal;
+}
+
+export function quoteSpec(intent: { symbol: OrderSpec['symbol'] }, q: DesiredQuote, kind: OrderSpec['kind']): OrderSpec {
+  return {
+    symbol: intent.symbol,
+    kind,
+    side: q.side,
+    type: 'limit',
+    timeInForce: q.timeInForce ?? 'gtc',
+    price: q.price,
+    quantity: q.quantity,
+    ...(q.positionSide ? { positionSide: q.positionSide } : {}),
+    ...(q.reduceOnly ? { reduceOnly: true } : {}),
+    ...(q.leverage !== undefined ? { leverage: q.leverage } : {}),
+    ...(q.marginMode ? { marginMode: q.marginMode } : {}),
+  };
+}
+
+export function findLiveOrder(state: RiskState, clientOrderId: string): Order | undefined {
+  return state.openOrders.find((o) => o.clientOrderId === clientOrderId && isLive(o.status));
+}
+
+/** Every rule asks for the same intent's proposals: computed once per (intent, state) pair. */
+const proposalCache = new WeakMap<Intent, { state: RiskState; instrument: Instrument | undefined; proposals: ProposedOrder[] }>();
+
+export function proposedOrders(intent: Intent, instrument: Instrument | undefined, state: RiskState): ProposedOrder[] {
+  const hit = proposalCache.get(intent);
+  if (hit && hit.state === state && hit.instrument === instrument) return hit.proposals;
+  const proposals = computeProposals(intent, instrument, state);
+  proposalCache.set(intent, { state, instrument, proposals });
+  return proposals;
+}
+
+function computeProposals(intent: Intent, instrument: Instrument | undefined, state: RiskState): ProposedOrder[] {
+  switch (intent.kind) {
+    case 'place':
+      return [{ spec: intent.order, filledQty: ZERO }];
+    case 'amend': {
+      const old = findLiveOrder(state, intent.clientOrderId);
+      if (!old) return [];
+      return [{ spec: { ...old, price: intent.price ?? old.price, quantity: intent.quantity ?? old.quantity } as OrderSpec, replaces: old, filledQty: old.filledQty }];
+    }
+    case 'chase': {
+      const old = findLiveOrder(state, intent.clientOrderId);
+      if (!old) return [];
+      // The furthest the chase may go is the cap; judge that price (or today's when uncapped).
+      return [{ spec: { ...old, price: intent.priceCap ?? old.price } as OrderSpec, replaces: old, filledQty: old.filledQty }];
+    }
+    case 'desired-quotes': {
+      const kind = instrument?.kind ?? (intent.symbol.includes('_') ? 'contract' : 'spot');
+      return intent.quotes.map((q) => ({ spec: quoteSpec(intent, q, kind), slot: q.slot, filledQty: ZERO }));
+    }
+    default:
+      return [];
+  }
+}
+
+/** Orders whose reservation the intent gives back once it is carried out. */
+export function releasedOrders(intent: Intent, state: RiskState): Order[] {
+  switch (intent.kind) {
+    case 'amend':
+    case 'chase': {
+      const old = findLiveOrder(state, intent.clientOrderId);
+      return old ? [old] : [];
+    }
+    case 'desired-quotes':
+      // Pending cancels are not released: their funds stay held until the venue confirms.
+      return state.openOrders.filter((o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol && isLive(o.status) && o.status !== 'pending-cancel');
+    default:
+      return [];
+  }
+}
+
+/** True when the order adds exposure (contract open sides; any spot order). */
+export function isOpening(spec: OrderSpec): boolean {
+  if (spec.kind === 'spot') return true;
+  if (spec.reduceOnly) return false;
+  if (spec.positionSide === 'long') return spec.side === 'buy';
+  if (spec.positionSide === 'short') return spec.side === 'sell';
+  return true;
+}
+
+/** Average price a market order of `quantity` would get walking the visible book (worst level for the rest). */
+export function estimateMarketPrice(snapshot: MarketSnapshot | undefined, side: 'buy' | 'sell', quantity: Decimal | undefined): Decimal | undefined {
+  const levels = side === 'buy' ? snapshot?.book?.asks : snapshot?.book?.bids;
+  if (!levels || levels.length === 0 || !quantity) return side === 'buy' ? bestAsk(snapshot) : bestBid(snapshot);
+  let left = quantity;
+  let cost = ZERO;
+  let last = levels[0]!.price;
+  for (const l of levels) {
+    if (left.lte(0)) break;
+    const take = Decimal.min(left, l.quantity);
+    cost = cost.plus(take.mul(l.price));
+    left = left.minus(take);
+    last = l.price;
+  }
+  if (left.gt(0)) cost = cost.plus(left.mul(last));
+  return cost.div(quantity);
+}
+
+/** Price to value an order: its limit price, else the book estimate. */
+export function effectivePrice(spec: OrderSpec, snapshot: MarketSnapshot | undefined): Decimal | undefined {
+  if (spec.type === 'limit') return spec.price;
+  return estimateMarketPrice(snapshot, spec.side, spec.quantity);
+}
+
+/** Quantity still to fill of a proposal. */
+export const proposalRemaining = (p: ProposedOrder): Decimal => (p.spec.quantity ? Decimal.max(ZERO, p.spec.quantity.minus(p.filledQty)) : ZERO);
+
+/** Quantity still to fill of a live order (0 for a spot market buy by amount). */
+export const orderRemaining = (o: Order): Decimal => remainingQty(o) ?? ZERO;
+
+export const fmt = (d: Decimal | number): string => (typeof d === 'number' ? String(d) : D(d).toFixed());
+
+export function describe(spec: OrderSpec, slot?: string): string {
+  const qty = spec.quantity ? fmt(spec.quantity) : `${fmt(spec.quoteQuantity ?? ZERO)} quote`;
+  const px = spec.price ? ` @ ${fmt(spec.price)}` : ' at market';
+  return `${spec.side} ${qty}${px}${slot ? ` (slot ${slot})` : ''}`;
+}
+
+/** Nearest the touch first (highest buy, lowest sell; buys before sells at equal rank), so aggregate rules deny the farthest quote. */
+export function byTouchPriority(proposals: readonly ProposedOrder[]): ProposedOrder[] {
+  return [...proposals].sort((a, b) => {
+    const pa = a.spec.price;
+    const pb = b.spec.price;
+    if (!pa || !pb) return 0;
+    if (a.spec.side === b.spec.side) return a.spec.side === 'buy' ? pb.comparedTo(pa) : pa.comparedTo(pb);
+    return 0;
+  });
+}

@@ -1,0 +1,112 @@
+import { Decimal, ZERO } from '../../core/decimal.js';
+import type { Instrument } from '../../domain/instrument.js';
+import { isLive, type OrderSpec } from '../../domain/order.js';
+import { positionKey } from '../../domain/position.js';
+import type { MarketSnapshot } from '../../domain/snapshot.js';
+import { legOf } from '../exposure.js';
+import { byTouchPriority, effectivePrice, fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedOrders } from '../order-proposals.js';
+import type { RiskRule, RiskState } from '../risk-rule.js';
+
+const RULE = 'free-balance';
+
+interface Need {
+  readonly asset: string;
+  readonly amount: Decimal;
+}
+
+/**
+ * Funds an order holds while it rests. Spot: quote for a buy (price·qty, or the quote amount), base for
+ * a sell. Contract, opening only: initial margin price·qty·contractSize / leverage plus the taker fee on
+ * that notional; closing orders hold nothing. Undefined when it cannot be priced (fail closed).
+ */
+export function reservationOf(
+  spec: OrderSpec,
+  remaining: Decimal,
+  instrument: Instrument,
+  snapshot: MarketSnapshot | undefined,
+  leverage: Readonly<Record<string, number>>,
+  quoteLeft?: Decimal,
+): Need | undefined {
+  if (instrument.kind === 'spot') {
+    if (spec.side === 'sell') return { asset: instrument.baseAsset, amount: remaining };
+    if (spec.quoteQuantity && !spec.quantity) return { asset: instrument.quoteAsset, amount: quoteLeft ?? spec.quoteQuantity };
+    const px = effectivePrice({ ...spec, quantity: remaining }, snapshot);
+    return px ? { asset: instrument.quoteAsset, amount: px.mul(remaining) } : undefined;
+  }
+  if (!isOpening(spec)) return { asset: instrument.settleCoin, amount: ZERO };
+  const px = effectivePrice({ ...spec, quantity: remaining }, snapshot);
+  const lev = spec.leverage ?? leverage[positionKey(instrument.symbol, legOf(spec))];
+  if (!px || !lev) return undefined;
+  const notional = px.mul(remaining).mul(instrument.contractSize);
+  return { asset: instrument.settleCoin, amount: notional.div(lev).plus(notional.mul(instrument.takerFeeRate)) };
+}
+
+/** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
+function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument): { held: Decimal; pendingCancel: number } | string {
+  let held = ZERO;
+  let pendingCancel = 0;
+  for (const o of state.openOrders) {
+    if (!isLive(o.status) || o.kind !== instrument.kind) continue;
+    const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
+    if (!inst) return `no instrument rules for ${o.symbol} to value our order ${o.clientOrderId} (fail closed)`;
+    // A limit order is valued at its price; a resting market order elsewhere is valued by nothing we hold.
+    const r = reservationOf(o, orderRemaining(o), inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage, o.quoteQuantity?.minus(o.filledNotional));
+    if (!r) return `cannot value our order ${o.clientOrderId} on ${o.symbol} (no price or leverage; fail closed)`;
+    if (r.asset !== asset) continue;
+    held = held.plus(r.amount);
+    if (o.status === 'pending-cancel') pendingCancel++;
+  }
+  return { held, pendingCancel };
+}
+
+/**
+ * Free balance (spot) or available margin (contract) covers what the intent adds. Available is
+ * min(free, free + locked − held by our live orders): the venue's free figure may not yet reflect
+ * orders we just sent, and our orders pending cancel keep holding funds until the venue confirms.
+ * Orders the intent replaces give their funds back.
+ */
+export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
+  if (!instrument || !state.account) return undefined;
+  const proposals = proposedOrders(intent, instrument, state);
+  if (proposals.length === 0) return undefined;
+  const released = releasedOrders(intent, state);
+  const releasedBy = new Map<string, Decimal>();
+  for (const o of released) {
+    const r = reservationOf(o, orderRemaining(o), instrument, state.snapshot, state.leverage, o.quoteQuantity?.minus(o.filledNotional));
+    if (r) releasedBy.set(r.asset, (releasedBy.get(r.asset) ?? ZERO).plus(r.amount));
+  }
+  const needBy = new Map<string, Decimal>();
+  const countBy = new Map<string, number>();
+  const heldBy = new Map<string, ReturnType<typeof heldByOurOrders>>();
+  for (const p of byTouchPriority(proposals)) {
+    const slot = p.slot ? { slot: p.slot } : {};
+    const r = reservationOf(p.spec, proposalRemaining(p), instrument, state.snapshot, state.leverage);
+    if (!r) return { rule: RULE, reason: `cannot price the funds ${p.spec.side} ${fmt(p.spec.quantity ?? 0)} needs (no price or leverage; fail closed)`, ...slot };
+    if (r.amount.isZero()) continue;
+    const need = (needBy.get(r.asset) ?? ZERO).plus(r.amount);
+    needBy.set(r.asset, need);
+    countBy.set(r.asset, (countBy.get(r.asset) ?? 0) + 1);
+    const b = state.account.balances[r.asset];
+    const free = b?.free ?? ZERO;
+    const locked = b?.locked ?? ZERO;
+    let h = heldBy.get(r.asset);
+    if (h === undefined) {
+      h = heldByOurOrders(r.asset, state, instrument);
+      heldBy.set(r.asset, h);
+    }
+    if (typeof h === 'string') return { rule: RULE, reason: h, ...slot };
+    const { held, pendingCancel } = h;
+    const available = Decimal.min(free, free.plus(locked).minus(held)).plus(releasedBy.get(r.asset) ?? ZERO);
+    if (need.gt(available)) {
+      const n = countBy.get(r.asset)!;
+      return {
+        rule: RULE,
+        reason:
+          `needs ${fmt(need)} ${r.asset} (${n} order${n === 1 ? '' : 's'}) but ${fmt(Decimal.max(available, ZERO))} ${r.asset} is available ` +
+          `(free ${fmt(free)}, locked ${fmt(locked)}, held by our orders ${fmt(held)} incl. ${pendingCancel} pending cancel, released by this intent ${fmt(releasedBy.get(r.asset) ?? ZERO)})`,
+        ...slot,
+      };
+    }
+  }
+  return undefined;
+};

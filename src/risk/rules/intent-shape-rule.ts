@@ -1,0 +1,54 @@
+import { PerpetuaError } from '../../core/errors.js';
+import { SLOT_PATTERN } from '../../domain/intent.js';
+import { validateOrderSpec } from '../../domain/order.js';
+import { fmt } from '../order-proposals.js';
+import type { RiskRule } from '../risk-rule.js';
+
+const RULE = 'intent-shape';
+
+/** Malformed intents never get further (a strategy bug must not reach the venue). */
+export const intentShapeRule: RiskRule = (intent, instrument) => {
+  const deny = (reason: string) => ({ rule: RULE, reason });
+  switch (intent.kind) {
+    case 'place': {
+      try {
+        validateOrderSpec(intent.order);
+      } catch (e) {
+        return deny(e instanceof PerpetuaError ? e.message : String(e));
+      }
+      if (instrument && instrument.kind !== intent.order.kind) return deny(`order kind ${intent.order.kind} but ${instrument.symbol} is a ${instrument.kind} instrument`);
+      if (intent.order.leverage !== undefined && !(Number.isInteger(intent.order.leverage) && intent.order.leverage > 0)) {
+        return deny(`leverage must be a positive integer, got ${intent.order.leverage}`);
+      }
+      return undefined;
+    }
+    case 'amend':
+      if (!intent.price && !intent.quantity) return deny('an amend needs a new price or a new quantity');
+      if (intent.price && intent.price.lte(0)) return deny(`amend price must be > 0, got ${fmt(intent.price)}`);
+      if (intent.quantity && intent.quantity.lte(0)) return deny(`amend quantity must be > 0, got ${fmt(intent.quantity)}`);
+      return undefined;
+    case 'chase':
+      if (!(Number.isInteger(intent.maxReprices) && intent.maxReprices > 0)) return deny(`maxReprices must be a positive integer, got ${intent.maxReprices}`);
+      if (intent.priceCap && intent.priceCap.lte(0)) return deny(`priceCap must be > 0, got ${fmt(intent.priceCap)}`);
+      return undefined;
+    case 'set-leverage':
+      if (!(Number.isInteger(intent.leverage) && intent.leverage > 0)) return deny(`leverage must be a positive integer, got ${intent.leverage}`);
+      return undefined;
+    case 'desired-quotes': {
+      const seen = new Set<string>();
+      for (const q of intent.quotes) {
+        if (!SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
+        if (seen.has(q.slot)) return deny(`quote slot ${q.slot} appears twice`);
+        seen.add(q.slot);
+        if (q.price.lte(0)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
+        if (q.quantity.lte(0)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
+      }
+      return undefined;
+    }
+    case 'attach-tpsl':
+      if (intent.takeProfitPrice?.isNegative() || intent.stopLossPrice?.isNegative()) return deny('TP/SL prices must be ≥ 0 (0 cancels)');
+      return undefined;
+    default:
+      return undefined;
+  }
+};

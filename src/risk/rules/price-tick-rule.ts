@@ -1,0 +1,27 @@
+import type { Decimal } from '../../core/decimal.js';
+import { tickOf } from '../../domain/instrument.js';
+import { fmt, proposedOrders } from '../order-proposals.js';
+import type { RiskRule } from '../risk-rule.js';
+
+const offTick = (price: Decimal, tick: Decimal): boolean => !price.mod(tick).isZero();
+
+/** Every price (limit, take-profit, stop-loss) must be a whole number of ticks. */
+export const priceTickRule: RiskRule = (intent, instrument, state) => {
+  if (!instrument) return undefined;
+  const tick = tickOf(instrument);
+  const check = (label: string, price: Decimal | undefined, slot?: string) => {
+    if (!price || price.isZero() || !offTick(price, tick)) return undefined;
+    const below = price.div(tick).floor().mul(tick);
+    return {
+      rule: 'price-tick',
+      reason: `${label} ${fmt(price)} is not a multiple of the tick ${fmt(tick)} (nearest: ${fmt(below)} or ${fmt(below.plus(tick))})`,
+      ...(slot ? { slot } : {}),
+    };
+  };
+  if (intent.kind === 'attach-tpsl') return check('take-profit price', intent.takeProfitPrice) ?? check('stop-loss price', intent.stopLossPrice);
+  for (const p of proposedOrders(intent, instrument, state)) {
+    const d = check(p.slot ? `quote ${p.slot} price` : 'price', p.spec.price, p.slot) ?? check('take-profit price', p.spec.takeProfitPrice) ?? check('stop-loss price', p.spec.stopLossPrice);
+    if (d) return d;
+  }
+  return undefined;
+};

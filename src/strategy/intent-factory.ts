@@ -1,0 +1,155 @@
+/**
+ * Small builders so strategies write `ctx.intents.limit(sym, 'buy', px, qty)` instead of object
+ * literals with ids. Intent ids are `<strategyId>:<n>`, deterministic per run.
+ */
+import { D, type DecimalLike } from '../core/decimal.js';
+import { type ClientOrderId, type InstrumentSymbol, isContractSymbol, type StrategyId } from '../core/ids.js';
+import type {
+  AmendOrder,
+  AttachTpSl,
+  CancelAll,
+  CancelOrder,
+  ChaseOrder,
+  DesiredQuote,
+  DesiredQuotes,
+  PlaceOrder,
+  PositionModeName,
+  SetLeverage,
+  SetPositionMode,
+} from '../domain/intent.js';
+import type { MarginMode, OrderSide, OrderSpec, PositionSide, TimeInForce, TriggerPriceType } from '../domain/order.js';
+
+export interface OrderOptions {
+  readonly timeInForce?: TimeInForce;
+  readonly reduceOnly?: boolean;
+  readonly positionSide?: PositionSide;
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
+  readonly takeProfitPrice?: DecimalLike;
+  readonly stopLossPrice?: DecimalLike;
+  readonly triggerPriceType?: TriggerPriceType;
+}
+
+export interface QuoteInput {
+  readonly slot: string;
+  readonly side: OrderSide;
+  readonly price: DecimalLike;
+  readonly quantity: DecimalLike;
+  readonly timeInForce?: 'gtc' | 'post-only';
+  readonly positionSide?: PositionSide;
+  readonly reduceOnly?: boolean;
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
+}
+
+export class IntentFactory {
+  private seq = 0;
+
+  constructor(readonly strategyId: StrategyId) {}
+
+  private base(): { intentId: string; strategyId: StrategyId } {
+    this.seq += 1;
+    return { intentId: `${this.strategyId}:${this.seq}`, strategyId: this.strategyId };
+  }
+
+  limit(symbol: InstrumentSymbol, side: OrderSide, price: DecimalLike, quantity: DecimalLike, opts: OrderOptions = {}): PlaceOrder {
+    return { ...this.base(), kind: 'place', order: spec(symbol, side, 'limit', opts, D(price), D(quantity)) };
+  }
+
+  market(symbol: InstrumentSymbol, side: OrderSide, quantity: DecimalLike, opts: OrderOptions = {}): PlaceOrder {
+    return { ...this.base(), kind: 'place', order: spec(symbol, side, 'market', { timeInForce: 'ioc', ...opts }, undefined, D(quantity)) };
+  }
+
+  /** Spot market buy spending a quote amount. */
+  marketBuyQuote(symbol: InstrumentSymbol, quoteAmount: DecimalLike): PlaceOrder {
+    return { ...this.base(), kind: 'place', order: { symbol, kind: 'spot', side: 'buy', type: 'market', timeInForce: 'ioc', quoteQuantity: D(quoteAmount) } };
+  }
+
+  amend(symbol: InstrumentSymbol, clientOrderId: ClientOrderId, change: { price?: DecimalLike; quantity?: DecimalLike }): AmendOrder {
+    return {
+      ...this.base(),
+      kind: 'amend',
+      symbol,
+      clientOrderId,
+      ...(change.price !== undefined ? { price: D(change.price) } : {}),
+      ...(change.quantity !== undefined ? { quantity: D(change.quantity) } : {}),
+    };
+  }
+
+  chase(symbol: InstrumentSymbol, clientOrderId: ClientOrderId, maxReprices: number, priceCap?: DecimalLike): ChaseOrder {
+    return { ...this.base(), kind: 'chase', symbol, clientOrderId, maxReprices, ...(priceCap !== undefined ? { priceCap: D(priceCap) } : {}) };
+  }
+
+  cancel(symbol: InstrumentSymbol, clientOrderId: ClientOrderId): CancelOrder {
+    return { ...this.base(), kind: 'cancel', symbol, clientOrderId };
+  }
+
+  cancelAll(symbol?: InstrumentSymbol, scope: 'strategy' | 'venue' = 'strategy'): CancelAll {
+    return { ...this.base(), kind: 'cancel-all', scope, ...(symbol ? { symbol } : {}) };
+  }
+
+  leverage(symbol: InstrumentSymbol, leverage: number, opts: { positionSide?: PositionSide; marginMode?: MarginMode } = {}): SetLeverage {
+    return { ...this.base(), kind: 'set-leverage', symbol, leverage, ...opts };
+  }
+
+  positionMode(mode: PositionModeName): SetPositionMode {
+    return { ...this.base(), kind: 'set-position-mode', mode };
+  }
+
+  tpsl(
+    symbol: InstrumentSymbol,
+    target: { clientOrderId?: ClientOrderId; positionSide?: PositionSide },
+    prices: { takeProfit?: DecimalLike; stopLoss?: DecimalLike; trigger?: TriggerPriceType },
+  ): AttachTpSl {
+    return {
+      ...this.base(),
+      kind: 'attach-tpsl',
+      symbol,
+      ...target,
+      ...(prices.takeProfit !== undefined ? { takeProfitPrice: D(prices.takeProfit) } : {}),
+      ...(prices.stopLoss !== undefined ? { stopLossPrice: D(prices.stopLoss) } : {}),
+      ...(prices.trigger ? { triggerPriceType: prices.trigger } : {}),
+    };
+  }
+
+  quotes(symbol: InstrumentSymbol, quotes: readonly QuoteInput[]): DesiredQuotes {
+    const qs: DesiredQuote[] = quotes.map((q) => ({
+      slot: q.slot,
+      side: q.side,
+      price: D(q.price),
+      quantity: D(q.quantity),
+      ...(q.timeInForce ? { timeInForce: q.timeInForce } : {}),
+      ...(q.positionSide ? { positionSide: q.positionSide } : {}),
+      ...(q.reduceOnly ? { reduceOnly: true } : {}),
+      ...(q.leverage !== undefined ? { leverage: q.leverage } : {}),
+      ...(q.marginMode ? { marginMode: q.marginMode } : {}),
+    }));
+    return { ...this.base(), kind: 'desired-quotes', symbol, quotes: qs };
+  }
+}
+
+function spec(
+  symbol: InstrumentSymbol,
+  side: OrderSide,
+  type: 'limit' | 'market',
+  opts: OrderOptions,
+  price: ReturnType<typeof D> | undefined,
+  quantity: ReturnType<typeof D>,
+): OrderSpec {
+  return {
+    symbol,
+    kind: isContractSymbol(symbol) ? 'contract' : 'spot',
+    side,
+    type,
+    timeInForce: opts.timeInForce ?? 'gtc',
+    ...(price ? { price } : {}),
+    quantity,
+    ...(opts.reduceOnly ? { reduceOnly: true } : {}),
+    ...(opts.positionSide ? { positionSide: opts.positionSide } : {}),
+    ...(opts.leverage !== undefined ? { leverage: opts.leverage } : {}),
+    ...(opts.marginMode ? { marginMode: opts.marginMode } : {}),
+    ...(opts.takeProfitPrice !== undefined ? { takeProfitPrice: D(opts.takeProfitPrice) } : {}),
+    ...(opts.stopLossPrice !== undefined ? { stopLossPrice: D(opts.stopLossPrice) } : {}),
+    ...(opts.triggerPriceType ? { triggerPriceType: opts.triggerPriceType } : {}),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Drives one strategy: builds its context, calls its hooks and collects the intents it emits and
+ * returns. Intents of another strategy id are refused here (a strategy cannot act for another).
+ */
+import type { Clock } from '../core/clock.js';
+import { ValidationError } from '../core/errors.js';
+import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Intent } from '../domain/intent.js';
+import type { PositionLeg } from '../domain/position.js';
+import type { MarketSnapshot } from '../domain/snapshot.js';
+import { IntentFactory } from './intent-factory.js';
+import type { IntentResult, Strategy } from './strategy.js';
+import type { StrategyContext, TradingStateView } from './strategy-context.js';
+
+export class StrategyRunner {
+  readonly context: StrategyContext;
+  private buffer: Intent[] = [];
+  private started = false;
+
+  constructor(
+    readonly strategyId: StrategyId,
+    readonly strategy: Strategy,
+    view: TradingStateView,
+    clock: Pick<Clock, 'now'>,
+  ) {
+    const intents = new IntentFactory(strategyId);
+    const emit = (...xs: Intent[]): void => {
+      this.buffer.push(...xs);
+    };
+    this.context = Object.freeze({
+      strategyId,
+      clock: Object.freeze({ now: () => clock.now() }),
+      intents,
+      emit,
+      instrument: (s: InstrumentSymbol) => view.instrument(s),
+      position: (s: InstrumentSymbol, leg: PositionLeg = 'net') => view.positions(strategyId).find((p) => p.symbol === s && p.leg === leg),
+      positions: () => view.positions(strategyId),
+      balance: (asset: string) => view.balances().find((b) => b.asset === asset),
+      balances: () => view.balances(),
+      openOrders: (s?: InstrumentSymbol) => view.openOrders(strategyId).filter((o) => s === undefined || o.symbol === s),
+      order: (cid: ClientOrderId) => {
+        const o = view.order(cid);
+        return o && o.strategyId === strategyId ? o : undefined;
+      },
+      lastSnapshot: (s: InstrumentSymbol) => view.lastSnapshot(s),
+    });
+  }
+
+  get isStarted(): boolean {
+    return this.started;
+  }
+
+  async start(): Promise<Intent[]> {
+    const r = await this.strategy.onStart?.(this.context);
+    this.started = true;
+    return this.collect(r);
+  }
+
+  async stop(): Promise<Intent[]> {
+    if (!this.started) return [];
+    const r = await this.strategy.onStop?.(this.context);
+    this.started = false;
+    return this.collect(r);
+  }
+
+  onSnapshot(snapshot: MarketSnapshot): Intent[] {
+    if (!this.started) return [];
+    return this.collect(this.strategy.onSnapshot(snapshot, this.context));
+  }
+
+  /** Only events of this strategy (or with no strategy, like kill switches) reach it. */
+  onExecution(event: ExecutionEvent): Intent[] {
+    if (!this.started || !this.strategy.onExecution) return [];
+    if (event.strategyId !== undefined && event.strategyId !== this.strategyId) return [];
+    return this.collect(this.strategy.onExecution(event, this.context));
+  }
+
+  private collect(returned: IntentResult): Intent[] {
+    const out = this.buffer;
+    this.buffer = [];
+    if (returned) out.push(...returned);
+    for (const i of out) {
+      if (i.strategyId !== this.strategyId) throw new ValidationError('intent.strategyId', this.strategyId, i.strategyId, `strategy ${this.strategyId} emitted an intent for ${i.strategyId}`);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,385 @@
+import { expect } from 'chai';
+import { VirtualClock } from '../../src/core/clock.js';
+import { D } from '../../src/core/decimal.js';
+import { ExchangeUnavailable, InvalidOrder, RateLimited } from '../../src/core/errors.js';
+import { type ClientOrderId, orderId } from '../../src/core/ids.js';
+import type { ExecutionEvent } from '../../src/domain/execution-event.js';
+import type { Instrument } from '../../src/domain/instrument.js';
+import { InstrumentRegistry } from '../../src/domain/instrument-registry.js';
+import { ClientIdCodec, encodeClientId } from '../../src/execution/client-id-codec.js';
+import type { GatewayCapabilities } from '../../src/execution/exchange-gateway.js';
+import { MemoryOrderJournal } from '../../src/execution/order-journal.js';
+import { OrderManager } from '../../src/execution/order-manager.js';
+import { IntentFactory } from '../../src/strategy/intent-factory.js';
+import { BTC_USDT, BTCUSDT, contractInstrument, order, S1, snapshot, spotInstrument } from '../domain/support/builders.js';
+import { CONTRACT_CAPS, FakeGateway, SPOT_CAPS } from './fake-gateway.js';
+
+const T0 = 1_000_000;
+
+function setup(caps: GatewayCapabilities = SPOT_CAPS, instruments: Instrument[] = [spotInstrument(), contractInstrument()]) {
+  const clock = new VirtualClock(T0);
+  const gw = new FakeGateway(caps);
+  const journal = new MemoryOrderJournal();
+  const codec = new ClientIdCodec(clock);
+  codec.register(S1, 'mm1');
+  const om = new OrderManager(gw, journal, clock, codec, new InstrumentRegistry(instruments), { unknownGraceMs: 60_000 });
+  const intents = new IntentFactory(S1);
+  return { clock, gw, journal, codec, om, intents };
+}
+
+const types = (es: readonly ExecutionEvent[]) => es.map((e) => e.type);
+const cidOf = (es: readonly ExecutionEvent[]): ClientOrderId => {
+  const s = es.find((e) => e.type === 'OrderSubmitted');
+  if (!s || s.type !== 'OrderSubmitted') throw new Error('no OrderSubmitted');
+  return s.order.clientOrderId;
+};
+
+describe('OrderManager placement', () => {
+  it('journals_the_order_before_sending_it', async () => {
+    const { gw, journal, om, intents } = setup();
+    let journaledFirst: string | undefined;
+    let eventsJournaled: string[] = [];
+    gw.onPlace = (req) => {
+      journaledFirst = journal.order(req.clientOrderId)?.status;
+      eventsJournaled = journal.events.map((e) => e.type);
+    };
+    const events = await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    // when the request goes out the journal already holds the order (status submitted: sent, answer pending)
+    expect(journaledFirst).to.equal('submitted');
+    expect(eventsJournaled).to.deep.equal(['OrderSubmitted']);
+    expect(types(events)).to.deep.equal(['OrderSubmitted', 'OrderAccepted']);
+    const cid = cidOf(events);
+    expect(om.order(cid)!.status).to.equal('accepted');
+    expect(journal.order(cid)!.status).to.equal('accepted');
+    expect(journal.intents).to.have.length(1);
+  });
+
+  it('encodes_strategy_and_intent_in_the_client_id', async () => {
+    const { om, codec, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    expect(cid.startsWith('ppmm1_p_')).to.equal(true);
+    expect(codec.strategyOf(cid)).to.equal(S1);
+  });
+
+  it('publishes_the_same_events_on_the_stream', async () => {
+    const { om, intents } = setup();
+    const seen: string[] = [];
+    om.events$.subscribe((e) => seen.push(e.type));
+    const events = await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(seen).to.deep.equal(types(events));
+  });
+
+  it('records_a_venue_refusal_as_rejected_with_its_code', async () => {
+    const { gw, om, intents } = setup();
+    gw.script('placeOrder', { kind: 'reject', error: new InvalidOrder('price outside the allowed range', { venueCode: 30087 }) });
+    const events = await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(types(events)).to.deep.equal(['OrderSubmitted', 'OrderRejected']);
+    expect(events[1]).to.include({ venueCode: 30087 });
+    expect(om.order(cidOf(events))!.status).to.equal('rejected');
+  });
+
+  it('records_a_request_refused_before_processing_as_not_sent', async () => {
+    const { gw, om, intents } = setup();
+    gw.script('placeOrder', { kind: 'throw', error: new RateLimited('429', 1000) });
+    const events = await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    const rej = events[1] as Extract<ExecutionEvent, { type: 'OrderRejected' }>;
+    expect(rej.reason.startsWith('not sent: ')).to.equal(true);
+  });
+});
+
+describe('OrderManager outcome unknown', () => {
+  it('finds_the_order_by_client_id_and_never_sends_it_again', async () => {
+    const { gw, om, intents } = setup();
+    gw.script('placeOrder', { kind: 'unknown' });
+    const events = await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(types(events)).to.deep.equal(['OrderSubmitted', 'OrderOutcomeUnknown', 'OrderAccepted']);
+    expect(gw.count('placeOrder')).to.equal(1);
+    expect(gw.count('queryOrder')).to.equal(1);
+    expect(om.unresolved()).to.deep.equal([]);
+  });
+
+  it('keeps_an_order_not_found_as_unknown_until_the_grace_period_has_passed', async () => {
+    const { gw, om, clock, intents } = setup();
+    gw.script('placeOrder', { kind: 'lost' });
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    expect(om.order(cid)!.status).to.equal('submitted');
+    expect(om.unresolved()).to.deep.equal([cid]);
+    clock.advanceBy(59_999);
+    expect(await om.resolveUnknown(cid)).to.equal('unknown');
+    clock.advanceBy(1);
+    expect(await om.resolveUnknown(cid)).to.equal('not-found');
+    expect(om.order(cid)!.status).to.equal('rejected');
+    expect(gw.count('placeOrder')).to.equal(1);
+  });
+
+  it('stays_unknown_while_the_query_fails_and_resolves_on_a_later_pass', async () => {
+    const { gw, om, intents } = setup();
+    gw.script('placeOrder', { kind: 'unknown' });
+    gw.script('queryOrder', { kind: 'throw', error: new ExchangeUnavailable('503') });
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    expect(om.order(cid)!.status).to.equal('submitted');
+    const later = await om.resolvePending();
+    expect(types(later)).to.deep.equal(['OrderAccepted']);
+    expect(om.unresolved()).to.deep.equal([]);
+    expect(gw.count('placeOrder')).to.equal(1);
+  });
+
+  it('reports_a_cancel_whose_outcome_is_unknown_as_refused_when_the_order_still_rests', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    gw.script('cancelOrder', { kind: 'lost' });
+    const events = await om.execute(intents.cancel(BTCUSDT, cid));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderOutcomeUnknown', 'OrderCancelRejected']);
+    expect(om.order(cid)!.status).to.equal('accepted');
+    expect(gw.count('cancelOrder')).to.equal(1);
+  });
+
+  it('takes_a_cancel_whose_answer_was_lost_as_done_when_the_venue_shows_it_cancelled', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    gw.script('cancelOrder', { kind: 'unknown' });
+    const events = await om.execute(intents.cancel(BTCUSDT, cid));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderOutcomeUnknown', 'OrderCancelled']);
+    expect(om.order(cid)!.status).to.equal('cancelled');
+  });
+});
+
+describe('OrderManager cancel and amend', () => {
+  it('reports_a_cancel_of_an_order_it_does_not_hold', async () => {
+    const { gw, om, intents } = setup();
+    const events = await om.execute(intents.cancel(BTCUSDT, 'nope' as ClientOrderId));
+    expect(types(events)).to.deep.equal(['IntentFailed']);
+    expect(gw.count('cancelOrder')).to.equal(0);
+  });
+
+  it('cancels_through_pending_cancel', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    const events = await om.execute(intents.cancel(BTCUSDT, cid));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderCancelled']);
+    expect(gw.orders.get(cid)!.status).to.equal('cancelled');
+  });
+
+  it('records_the_fill_when_the_order_to_cancel_had_filled', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    gw.fill(cid, '0.5', '100');
+    const events = await om.execute(intents.cancel(BTCUSDT, cid));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderFilled']);
+    expect(om.order(cid)!.status).to.equal('filled');
+  });
+
+  it('amends_a_contract_order_in_place', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    const cid = cidOf(await om.execute(intents.limit(BTC_USDT, 'buy', '100', '10', { leverage: 10 })));
+    const events = await om.execute(intents.amend(BTC_USDT, cid, { price: '100.5' }));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderAmended']);
+    expect(om.order(cid)!.price!.toFixed()).to.equal('100.5');
+    expect(gw.orders.get(cid)!.price!.toFixed()).to.equal('100.5');
+    expect(gw.count('placeOrder')).to.equal(1);
+  });
+
+  it('amends_on_spot_by_cancelling_first_then_placing_the_unfilled_rest', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+    gw.fill(cid, '0.3', '100');
+    const events = await om.execute(intents.amend(BTCUSDT, cid, { price: '101' }));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderCancelled', 'OrderPartiallyFilled', 'OrderSubmitted', 'OrderAccepted', 'OrderReplaced']);
+    const replaced = events.find((e) => e.type === 'OrderReplaced') as Extract<ExecutionEvent, { type: 'OrderReplaced' }>;
+    const fresh = om.order(replaced.newClientOrderId)!;
+    // total 1 − filled 0.3 = 0.7 at the new price
+    expect([fresh.quantity!.toFixed(), fresh.price!.toFixed(), fresh.replacesClientOrderId]).to.deep.equal(['0.7', '101', cid]);
+    expect(replaced.newClientOrderId.startsWith('ppmm1_a_')).to.equal(true);
+    expect(om.order(cid)!.status).to.equal('cancelled');
+    expect(om.order(cid)!.filledQty.toFixed()).to.equal('0.3');
+  });
+
+  it('places_nothing_when_the_spot_order_to_amend_filled_first', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+    gw.fill(cid, '1', '100');
+    const events = await om.execute(intents.amend(BTCUSDT, cid, { price: '101' }));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderFilled']);
+    expect(gw.count('placeOrder')).to.equal(1);
+  });
+
+  it('places_nothing_when_the_spot_cancel_outcome_is_unknown', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+    gw.script('cancelOrder', { kind: 'lost' });
+    const events = await om.execute(intents.amend(BTCUSDT, cid, { price: '101' }));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderOutcomeUnknown', 'OrderAmendRejected']);
+    expect(gw.count('placeOrder')).to.equal(1);
+    expect(om.order(cid)!.status).to.equal('accepted');
+  });
+});
+
+describe('OrderManager chase', () => {
+  it('reprices_a_spot_order_toward_the_best_bid_at_most_max_times', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+    await om.onSnapshot(snapshot(BTCUSDT, { bids: [['100.2', '1']], asks: [['100.6', '1']] }));
+    const first = await om.execute(intents.chase(BTCUSDT, cid, 2));
+    const r1 = first.find((e) => e.type === 'OrderReplaced') as Extract<ExecutionEvent, { type: 'OrderReplaced' }>;
+    expect(om.order(r1.newClientOrderId)!.price!.toFixed()).to.equal('100.2');
+    expect(r1.newClientOrderId.startsWith('ppmm1_c_')).to.equal(true);
+    const second = await om.onSnapshot(snapshot(BTCUSDT, { bids: [['100.4', '1']], asks: [['100.6', '1']] }));
+    const r2 = second.find((e) => e.type === 'OrderReplaced') as Extract<ExecutionEvent, { type: 'OrderReplaced' }>;
+    expect(om.order(r2.newClientOrderId)!.price!.toFixed()).to.equal('100.4');
+    const third = await om.onSnapshot(snapshot(BTCUSDT, { bids: [['100.5', '1']], asks: [['100.6', '1']] }));
+    expect(third).to.deep.equal([]);
+    expect(gw.count('placeOrder')).to.equal(3);
+  });
+
+  it('never_chases_past_the_cap', async () => {
+    const { om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+    await om.onSnapshot(snapshot(BTCUSDT, { bids: [['101', '1']], asks: [['101.2', '1']] }));
+    const events = await om.execute(intents.chase(BTCUSDT, cid, 5, '100.5'));
+    const r = events.find((e) => e.type === 'OrderReplaced') as Extract<ExecutionEvent, { type: 'OrderReplaced' }>;
+    expect(om.order(r.newClientOrderId)!.price!.toFixed()).to.equal('100.5');
+    // at the cap: nothing more to do however far the bid runs
+    expect(await om.onSnapshot(snapshot(BTCUSDT, { bids: [['102', '1']], asks: [['102.2', '1']] }))).to.deep.equal([]);
+  });
+
+  it('uses_the_venue_chase_on_contracts', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    const cid = cidOf(await om.execute(intents.limit(BTC_USDT, 'buy', '100', '10', { leverage: 10 })));
+    gw.chaseTo = D('100.3');
+    await om.onSnapshot(snapshot(BTC_USDT, { bids: [['100.3', '5']], asks: [['100.5', '5']] }));
+    const events = await om.execute(intents.chase(BTC_USDT, cid, 1));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderAmended']);
+    expect(gw.count('chaseOrder')).to.equal(1);
+    expect(om.order(cid)!.price!.toFixed()).to.equal('100.3');
+  });
+});
+
+describe('OrderManager desired quotes', () => {
+  it('places_a_new_quote_set_in_one_batch_on_spot_and_then_sends_nothing_while_it_matches', async () => {
+    const { gw, om, intents } = setup();
+    const want = [
+      { slot: 'b0', side: 'buy' as const, price: '99', quantity: '0.1' },
+      { slot: 'a0', side: 'sell' as const, price: '101', quantity: '0.1' },
+    ];
+    const first = await om.execute(intents.quotes(BTCUSDT, want));
+    expect(types(first)).to.deep.equal(['OrderSubmitted', 'OrderSubmitted', 'OrderAccepted', 'OrderAccepted']);
+    expect(gw.count('placeOrders')).to.equal(1);
+    expect(om.liveOrders({ strategyId: S1 }).map((o) => o.slot).sort()).to.deep.equal(['a0', 'b0']);
+    expect(await om.execute(intents.quotes(BTCUSDT, want))).to.deep.equal([]);
+  });
+
+  it('moves_a_spot_quote_by_cancel_and_place', async () => {
+    const { gw, om, intents } = setup();
+    await om.execute(intents.quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '0.1' }]));
+    const events = await om.execute(intents.quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99.5', quantity: '0.1' }]));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderCancelled', 'OrderSubmitted', 'OrderAccepted']);
+    expect(gw.count('cancelOrder')).to.equal(1);
+  });
+
+  it('moves_a_contract_quote_with_one_amend', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    await om.execute(intents.quotes(BTC_USDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '10', leverage: 5 }]));
+    const events = await om.execute(intents.quotes(BTC_USDT, [{ slot: 'b0', side: 'buy', price: '99.5', quantity: '10', leverage: 5 }]));
+    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderAmended']);
+    expect(gw.count('amendOrder')).to.equal(1);
+  });
+
+  it('withdraws_every_quote_with_an_empty_set_in_one_batch_cancel_on_contracts', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    await om.execute(
+      intents.quotes(BTC_USDT, [
+        { slot: 'b0', side: 'buy', price: '99', quantity: '10', leverage: 5 },
+        { slot: 'a0', side: 'sell', price: '101', quantity: '10', leverage: 5 },
+      ]),
+    );
+    await om.execute(intents.quotes(BTC_USDT, []));
+    expect(om.liveOrders({ strategyId: S1 })).to.deep.equal([]);
+    expect(gw.count('cancelOrders')).to.equal(1);
+  });
+});
+
+describe('OrderManager other intents', () => {
+  it('cancels_everything_on_the_symbol_with_the_venue_cancel_all', async () => {
+    const { gw, om, intents } = setup();
+    await om.execute(intents.limit(BTCUSDT, 'buy', '99', '0.1'));
+    await om.execute(intents.limit(BTCUSDT, 'sell', '101', '0.1'));
+    const events = await om.execute(intents.cancelAll(BTCUSDT, 'venue'));
+    expect(types(events).filter((t) => t === 'OrderCancelled')).to.have.length(2);
+    expect(gw.count('cancelAll')).to.equal(1);
+    expect(om.liveOrders()).to.deep.equal([]);
+  });
+
+  it('reports_leverage_set_or_failed', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    expect(types(await om.execute(intents.leverage(BTC_USDT, 20)))).to.deep.equal(['LeverageChanged']);
+    expect(gw.leverage!.leverage).to.equal(20);
+    gw.script('setLeverage', { kind: 'reject', error: new InvalidOrder('leverage too high') });
+    expect(types(await om.execute(intents.leverage(BTC_USDT, 900)))).to.deep.equal(['IntentFailed']);
+  });
+});
+
+describe('OrderManager restart and reconciliation', () => {
+  it('treats_an_order_journaled_but_maybe_unsent_as_unknown_and_rejects_it_after_the_grace_period', async () => {
+    const { journal, gw, om, clock } = setup();
+    journal.recordOrder(order({ clientOrderId: encodeClientId('mm1', 'place', T0 - 10, 0), status: 'initialized', createdAt: T0 - 10 }));
+    await om.restore();
+    expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
+    clock.advanceBy(60_000);
+    expect(types(await om.reconcile([BTCUSDT]))).to.deep.equal(['OrderRejected']);
+    expect(gw.count('placeOrder')).to.equal(0);
+  });
+
+  it('picks_up_a_fill_made_while_down_exactly_once', async () => {
+    const { journal, gw, om } = setup();
+    const o = order({ clientOrderId: encodeClientId('mm1', 'place', T0 - 10, 0), venueOrderId: orderId('V77'), status: 'accepted' });
+    journal.recordOrder(o);
+    gw.addOrder({ venueOrderId: orderId('V77'), clientOrderId: o.clientOrderId, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(100), quantity: D(1), status: 'accepted', filledQty: D(0), filledNotional: D(0) });
+    gw.fill(o.clientOrderId, '0.4', '100', T0 - 5);
+    await om.restore();
+    expect(types(await om.reconcile([BTCUSDT]))).to.deep.equal(['OrderPartiallyFilled']);
+    expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
+    expect(om.order(o.clientOrderId)!.filledQty.toFixed()).to.equal('0.4');
+  });
+
+  it('adopts_an_order_of_ours_the_journal_lost', async () => {
+    const { gw, om } = setup();
+    const cid = encodeClientId('mm1', 'quote', T0 - 10, 0, 'b0');
+    gw.addOrder({ venueOrderId: orderId('V5'), clientOrderId: cid, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(99), quantity: D(1), status: 'accepted', filledQty: D(0) });
+    gw.addOrder({ venueOrderId: orderId('V6'), clientOrderId: 'web-order' as ClientOrderId, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(98), quantity: D(1), status: 'accepted', filledQty: D(0) });
+    await om.restore();
+    const events = await om.reconcile([BTCUSDT]);
+    expect(types(events)).to.deep.equal(['OrderAdopted']);
+    expect(om.order(cid)!.strategyId).to.equal(S1);
+    expect(om.order('web-order')).to.equal(undefined);
+  });
+
+  it('closes_an_order_that_vanished_from_the_venue', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    gw.orders.delete(cid);
+    const events = await om.reconcile([BTCUSDT]);
+    expect(events).to.have.length(1);
+    expect(events[0]).to.include({ type: 'OrderCancelled', reason: 'vanished' });
+  });
+
+  it('cancels_at_the_venue_an_order_it_had_closed_but_the_venue_still_rests', async () => {
+    const { gw, om, intents } = setup();
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    // our cancel was answered OK but the venue kept the order (a venue fault)
+    const v = gw.orders.get(cid)!;
+    await om.execute(intents.cancel(BTCUSDT, cid));
+    gw.orders.set(cid, { ...v, status: 'accepted' });
+    const events = await om.reconcile([BTCUSDT]);
+    expect(types(events)).to.deep.equal(['OrderOrphaned']);
+    expect(gw.orders.get(cid)!.status).to.equal('cancelled');
+    expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
+  });
+
+  it('refuses_to_go_on_when_the_venue_cannot_be_read', async () => {
+    const { gw, om } = setup();
+    gw.script('openOrders', { kind: 'throw', error: new ExchangeUnavailable('503') });
+    let failed = false;
+    await om.reconcile([BTCUSDT]).catch(() => (failed = true));
+    expect(failed).to.equal(true);
+  });
+});
