@@ -328,7 +328,10 @@ export class OrderManager {
     const o = this.store.get(cid)!;
     await this.publish({ type: 'OrderAccepted', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, venueOrderId });
     // Filled or closed on arrival (IOC, FOK, market, crossing): the fills come from the venue's records.
-    if (status && status !== 'accepted' && status !== 'submitted') await this.refresh(cid);
+    // Neither venue's placement answer carries a status, so an order that cannot rest is checked at
+    // once by its type instead of waiting for the next reconcile.
+    const cannotRest = o.type === 'market' || o.timeInForce === 'ioc' || o.timeInForce === 'fok';
+    if ((status && status !== 'accepted' && status !== 'submitted') || cannotRest) await this.refresh(cid);
   }
 
   private async placeFailed(cid: ClientOrderId, e: unknown): Promise<void> {

@@ -69,6 +69,15 @@ describe('OrderManager placement', () => {
     expect(seen).to.deep.equal(types(events));
   });
 
+  it('checks_an_order_that_cannot_rest_at_once_but_not_a_resting_limit', async () => {
+    // Neither venue's placement answer carries a status, so a market order is queried right after its ack.
+    const { gw, om, intents } = setup();
+    await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(gw.count('queryOrder')).to.equal(0);
+    await om.execute(intents.market(BTCUSDT, 'buy', '0.5'));
+    expect(gw.count('queryOrder')).to.equal(1);
+  });
+
   it('records_a_venue_refusal_as_rejected_with_its_code', async () => {
     const { gw, om, intents } = setup();
     gw.script('placeOrder', { kind: 'reject', error: new InvalidOrder('price outside the allowed range', { venueCode: 30087 }) });
