@@ -1,0 +1,177 @@
+/**
+ * Opens report.html in headless Chromium from a file:// URL, as a user would offline, and checks the
+ * page: no console or page errors, charts drawn with a real size, the metrics table holds the run's
+ * numbers, the band and the kline notice are there, the crosshair works, and nothing was fetched.
+ *
+ * Needs /usr/bin/chromium (Debian package `chromium`) and the npm package playwright-core; skips with
+ * a message when either is missing.
+ */
+import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { writeReport } from '../../../src/backtest/report/write-report.js';
+import type { BacktestRun } from '../../../src/backtest/report/backtest-run.js';
+import { syntheticBand } from './support/synthetic-run.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+// The slice of playwright-core this test uses (the package is optional, so no compile-time import).
+interface PwConsoleMessage {
+  type(): string;
+  text(): string;
+}
+interface PwRequest {
+  url(): string;
+}
+interface PwPage {
+  goto(url: string, options?: { waitUntil?: 'load' }): Promise<unknown>;
+  on(event: 'console', fn: (m: PwConsoleMessage) => void): void;
+  on(event: 'pageerror', fn: (e: Error) => void): void;
+  evaluate<T>(expression: string): Promise<T>;
+  mouse: { move(x: number, y: number): Promise<void> };
+}
+interface PwContext {
+  newPage(): Promise<PwPage>;
+  on(event: 'request', fn: (r: PwRequest) => void): void;
+  close(): Promise<void>;
+}
+interface PwChromium {
+  launchPersistentContext(userDataDir: string, options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } }): Promise<PwContext>;
+}
+
+function loadPlaywright(): PwChromium | undefined {
+  try {
+    // createRequire: resolves from node_modules (devDependency) and honours NODE_PATH for local runs.
+    const req = createRequire(import.meta.url);
+    return (req('playwright-core') as { chromium: PwChromium }).chromium;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Box {
+  width: number;
+  height: number;
+}
+
+describe('backtest/report/report-html (headless Chromium)', function () {
+  this.timeout(60_000);
+  let chromium: PwChromium | undefined;
+  let dir: string;
+  let context: PwContext;
+  let page: PwPage;
+  let runs: BacktestRun[];
+  const consoleErrors: string[] = [];
+  const pageErrors: string[] = [];
+  const requests: string[] = [];
+
+  before(async function () {
+    chromium = loadPlaywright();
+    if (!existsSync(CHROMIUM)) {
+      console.log(`      skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+      this.skip();
+    }
+    if (!chromium) {
+      console.log('      skipped: playwright-core is not installed (add it as a devDependency)');
+      this.skip();
+    }
+    dir = await mkdtemp(join(tmpdir(), 'perpetua-report-html-'));
+    // 2 days of minute samples, a round trip every 3 hours, kline-only data.
+    runs = syntheticBand({ minutes: 2 * 24 * 60, holdMinutes: 90, klineOnly: true, strategyName: 'Swing <b>bold</b>' });
+    const paths = await writeReport(runs, join(dir, 'out'));
+    context = await chromium!.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1360, height: 900 } });
+    context.on('request', (r) => requests.push(r.url()));
+    page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(pathToFileURL(paths.html).href, { waitUntil: 'load' });
+  });
+
+  after(async () => {
+    if (context) await context.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('renders_without_console_or_page_errors', () => {
+    expect(pageErrors).to.deep.equal([]);
+    expect(consoleErrors).to.deep.equal([]);
+  });
+
+  it('draws_every_chart_with_a_real_size', async () => {
+    const boxes = await page.evaluate<Record<string, Box>>(
+      `Object.fromEntries([...document.querySelectorAll('figure.chart')].map(f => { const r = f.querySelector('svg').getBoundingClientRect(); return [f.id, { width: r.width, height: r.height }]; }))`,
+    );
+    expect(Object.keys(boxes)).to.include.members(['chart-equity', 'chart-drawdown', 'chart-price-0', 'chart-position-0']);
+    for (const [id, b] of Object.entries(boxes)) {
+      expect(b.width, id).to.be.greaterThan(600);
+      expect(b.height, id).to.be.greaterThan(80);
+    }
+    // the lines are real paths with many points, the band is shaded
+    const segments = await page.evaluate<number>(`document.querySelector('#chart-equity path.series').getAttribute('d').split('L').length`);
+    expect(segments).to.be.greaterThan(500);
+    const band = await page.evaluate<Box>(`(() => { const r = document.querySelector('#chart-equity path.band').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`);
+    expect(band.width).to.be.greaterThan(600);
+    expect(band.height).to.be.greaterThan(1);
+  });
+
+  it('marks_every_fill_on_the_price_chart', async () => {
+    const neutral = runs[0]!;
+    const buys = neutral.fills.filter((f) => f.side === 'buy').length;
+    const sells = neutral.fills.length - buys;
+    const counts = await page.evaluate<{ buy: number; sell: number }>(
+      `({ buy: document.querySelectorAll('#chart-price-0 path.mk.buy').length, sell: document.querySelectorAll('#chart-price-0 path.mk.sell').length })`,
+    );
+    expect(counts).to.deep.equal({ buy: buys, sell: sells });
+    expect(buys).to.be.greaterThan(5);
+  });
+
+  it('shows_the_runs_numbers_in_the_metrics_table', async () => {
+    const neutral = runs[0]!;
+    const cell = (key: string): Promise<string> => page.evaluate<string>(`document.querySelector('tr[data-metric="${key}"] td').textContent`);
+    // total return = last equity / initial capital − 1, as a percent with 2 decimals
+    const last = neutral.samples[neutral.samples.length - 1]!.equity;
+    const pct = last.div(neutral.initialCapital).minus(1).mul(100).toNumber();
+    expect(await cell('totalReturn')).to.equal(`${pct < 0 ? '−' : ''}${Math.abs(pct).toFixed(2)}%`);
+    expect(await cell('trades')).to.equal(String(neutral.fills.length));
+    expect(await cell('orders')).to.equal(String(neutral.orders.length));
+    // spot, buy then sell every time: one round trip per sell
+    expect(await cell('roundTrips')).to.equal(String(neutral.fills.filter((f) => f.side === 'sell').length));
+  });
+
+  it('lists_one_band_row_per_fill_model_and_the_kline_notice', async () => {
+    const models = await page.evaluate<string[]>(`[...document.querySelectorAll('table.band tbody tr')].map(r => r.dataset.model)`);
+    expect(models).to.deep.equal(['optimistic', 'neutral', 'pessimistic']);
+    const notice = await page.evaluate<Box>(`(() => { const r = document.getElementById('kline-notice').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`);
+    expect(notice.height).to.be.greaterThan(10);
+  });
+
+  it('shows_escaped_names_as_text', async () => {
+    expect(await page.evaluate<string>(`document.querySelector('h1').firstChild.textContent.trim()`)).to.equal('Swing <b>bold</b>');
+    expect(await page.evaluate<number>(`document.querySelectorAll('h1 b').length`)).to.equal(0);
+  });
+
+  it('shows_a_crosshair_read_out_on_hover', async () => {
+    const r = await page.evaluate<{ x: number; y: number; width: number; height: number }>(
+      `(() => { const b = document.querySelector('#chart-equity svg').getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height }; })()`,
+    );
+    await page.evaluate(`window.scrollTo(0, 0)`);
+    await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
+    const tip = await page.evaluate<{ hidden: boolean; text: string }>(`(() => { const t = document.querySelector('#chart-equity .tip'); return { hidden: t.hidden, text: t.textContent }; })()`);
+    expect(tip.hidden).to.equal(false);
+    expect(tip.text).to.match(/^2024-03-0\d \d\d:\d\d:\d\d UTC/);
+    expect(tip.text).to.contain('pessimistic');
+  });
+
+  it('makes_no_request_outside_the_page', () => {
+    const outside = requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:'));
+    expect(outside).to.deep.equal([]);
+    expect(requests.filter((u) => u.startsWith('file://'))).to.have.length(1); // report.html itself
+  });
+});
