@@ -22,6 +22,8 @@ export const ContractVenueCode = {
   LEVERAGE_INCONSISTENT: 2021,
   ORDER_NOT_EXIST: 2040,
   ORDER_NOT_CANCELLABLE: 2041,
+  /** Trigger price type (trend) other than 1 latest, 2 fair, 3 index (contract-api.md §4.5). */
+  PRICE_TYPE_ERROR: 3001,
   RISK_LEVEL_CHANGE_DISABLED: 8817,
 } as const;
 export type ContractVenueCode = (typeof ContractVenueCode)[keyof typeof ContractVenueCode];

@@ -16,6 +16,7 @@ import type {
   LiquidationView,
   TransferRecordView,
 } from './contract-views.js';
+import type { PlanOrderView, StopOrderView, TrackOrderView } from './triggers/trigger-views.js';
 
 export interface OrderAccepted {
   readonly type: 'OrderAccepted';
@@ -104,6 +105,27 @@ export interface PositionModeChanged {
   readonly positionMode: PositionMode;
 }
 
+/** A TP/SL (stop) order was created or changed state, legs, volume or reverse outcome. */
+export interface StopOrderChanged {
+  readonly type: 'StopOrderChanged';
+  readonly time: number;
+  readonly stopOrder: StopOrderView;
+}
+
+/** A trigger (plan) order was created, changed, fired, failed, expired or was cancelled. */
+export interface PlanOrderChanged {
+  readonly type: 'PlanOrderChanged';
+  readonly time: number;
+  readonly planOrder: PlanOrderView;
+}
+
+/** A trailing order was created, changed, activated, fired, failed or was cancelled (not on each benchmark move). */
+export interface TrackOrderChanged {
+  readonly type: 'TrackOrderChanged';
+  readonly time: number;
+  readonly trackOrder: TrackOrderView;
+}
+
 export type ContractVenueEvent =
   | OrderAccepted
   | OrderRejected
@@ -116,7 +138,10 @@ export type ContractVenueEvent =
   | PositionLiquidated
   | MarginAutoAdded
   | FundsTransferred
-  | PositionModeChanged;
+  | PositionModeChanged
+  | StopOrderChanged
+  | PlanOrderChanged
+  | TrackOrderChanged;
 
 export type ContractVenueListener = (event: ContractVenueEvent) => void;
 

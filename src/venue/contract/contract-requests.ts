@@ -21,9 +21,17 @@ export interface PlaceOrderRequest {
   /** One-way mode only. */
   readonly reduceOnly?: boolean | undefined;
   readonly stpMode?: ContractStpMode | undefined;
-  /** Not supported yet (trigger orders are a later issue): a request carrying them is refused. */
-  readonly stopLossPrice?: DecimalLike | undefined;
-  readonly takeProfitPrice?: DecimalLike | undefined;
+  /**
+   * Take-profit / stop-loss of an opening order: a stop order that follows the order's fills
+   * (triggers/stop-orders.ts). null, '' or 0 means none.
+   */
+  readonly stopLossPrice?: DecimalLike | null | undefined;
+  readonly takeProfitPrice?: DecimalLike | null | undefined;
+  /** Price each leg watches: 1 latest (default), 2 fair, 3 index. */
+  readonly lossTrend?: number | undefined;
+  readonly profitTrend?: number | undefined;
+  /** 1 or 0 (default): reported on the stop order. */
+  readonly priceProtect?: number | undefined;
 }
 
 export interface ChangeLimitOrderRequest {

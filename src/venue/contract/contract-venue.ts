@@ -31,8 +31,11 @@
  * remainder is covered by it. The account's open orders are cancelled first. The fund is a one-way,
  * margin-exempt account that is never liquidated; its positions pay and receive funding.
  *
- * Triggers (plan, TP/SL, trailing orders) are a later issue: `addPriceWatcher` delivers every fair,
- * index and last price so a trigger engine can sit beside the venue and call `placeOrder`.
+ * Triggers (TP/SL stop orders, plan orders, trailing orders) live in a TriggerBook beside the book
+ * (triggers/): it watches every fair, index and last price, fires through `placeOrder` like a user,
+ * and hears synchronously about fills, final orders and closed positions, so venue and triggers
+ * agree after every event. Its commands are venue methods below, so they journal and replay as any
+ * other command.
  */
 import type { Clock } from '../../core/clock.js';
 import { D, Decimal, type DecimalLike } from '../../core/decimal.js';
@@ -105,6 +108,23 @@ import { tierForVol } from './risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from './contract-invariants.js';
 import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from './liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
+import { TriggerBook } from './triggers/trigger-book.js';
+import type {
+  CancelAllStopOrdersRequest,
+  CancelTrackOrdersRequest,
+  ChangePlanStopOrderRequest,
+  ChangeStopPlanPriceRequest,
+  ChangeStopPriceRequest,
+  ChangeTrackOrderRequest,
+  PlacePlanOrderRequest,
+  PlaceStopOrderRequest,
+  PlaceTrackOrderRequest,
+  PlanOrderRef,
+  PlanOrdersQuery,
+  StopOrdersQuery,
+  TrackOrdersQuery,
+} from './triggers/trigger-requests.js';
+import type { PlanOrderView, StopOrderView, TrackOrderView } from './triggers/trigger-views.js';
 
 export interface FeeRates {
   readonly maker: Decimal;
@@ -141,12 +161,14 @@ export interface ContractVenueOptions {
   readonly historyLimit?: number;
   /** First order / position id is idBase + 1 (default 0). */
   readonly idBase?: number;
+  /** First stop / plan / trailing order id is triggerIdBase + 1 (default idBase + 500000000, apart from order ids). */
+  readonly triggerIdBase?: number;
   readonly defaultPositionMode?: PositionMode;
 }
 
 export const INSURANCE_ACCOUNT_ID: AccountId = toAccountId('__insurance__');
 
-type QueueItem = { kind: 'event'; build: () => ContractVenueEvent } | { kind: 'price'; update: PriceUpdate };
+type QueueItem = { kind: 'event'; build: () => ContractVenueEvent } | { kind: 'price'; update: PriceUpdate } | { kind: 'task'; run: () => void };
 
 interface FillEffect {
   readonly openLots: number;
@@ -215,6 +237,7 @@ export class ContractVenue {
   private transferSeq = 0;
   /** Count of fills whose booking fell short of margin by rounding or an out-of-band price (diagnostics). */
   private shortfalls = 0;
+  private readonly triggers: TriggerBook;
 
   constructor(private readonly options: ContractVenueOptions) {
     this.clock = options.clock;
@@ -236,6 +259,14 @@ export class ContractVenue {
       this.insuranceSeed.set(currency, a);
     }
     for (const i of options.instruments ?? []) this.addInstrument(i);
+    this.triggers = new TriggerBook({
+      venue: this,
+      clock: this.clock,
+      emit: (build) => this.emit(build),
+      defer: (task) => this.queue.push({ kind: 'task', run: task }),
+      historyLimit: this.historyLimit,
+      idBase: options.triggerIdBase ?? this.idBase + 500_000_000,
+    });
   }
 
   // ─────────────────────────────────────────────── setup and inputs
@@ -379,10 +410,17 @@ export class ContractVenue {
 
   // ─────────────────────────────────────────────── orders
 
+  /** POST order/create; a take-profit / stop-loss it carries becomes a stop order that follows its fills. */
   placeOrder(accountIdIn: string, req: PlaceOrderRequest): VenueResult<ContractOrderView> {
     let result: VenueResult<ContractOrderView> | undefined;
     this.run(() => {
+      const tpsl = this.triggers.stops.prepareAttached(accountIdIn, req);
+      if (tpsl !== undefined && !tpsl.ok) {
+        result = this.reject(accountIdIn, tpsl.code, tpsl.message);
+        return;
+      }
       result = this.place(accountIdIn, req, OrderCategory.LIMIT);
+      if (tpsl !== undefined && result.ok) this.triggers.stops.attach(toAccountId(accountIdIn), result.value, tpsl.value);
     });
     return result!;
   }
@@ -512,6 +550,10 @@ export class ContractVenue {
         result = this.refuse(ContractVenueCode.ACTIVE_OPEN_POSITION, 'open positions exist');
         return;
       }
+      if (this.triggers.hasPending(acct.id)) {
+        result = this.refuse(ContractVenueCode.ACTIVE_OPEN_POSITION, 'plan or trailing orders exist');
+        return;
+      }
       if (acct.positionMode !== mode) {
         acct.positionMode = mode;
         // Settings are keyed per side in hedged mode and per contract in one-way mode; neither
@@ -580,6 +622,100 @@ export class ContractVenue {
       }
     });
     return out;
+  }
+
+  // ─────────────────────────────────────────────── trigger orders (triggers/)
+
+  /** POST stoporder/place: TP/SL on an open position. */
+  placeStopOrder(accountIdIn: string, req: PlaceStopOrderRequest): VenueResult<StopOrderView> {
+    return this.runValue(() => this.triggers.stops.place(accountIdIn, req));
+  }
+
+  /** POST stoporder/change_price: set, replace or (both prices empty / 0) cancel the TP/SL of a limit order. */
+  changeStopPrice(accountIdIn: string, req: ChangeStopPriceRequest): VenueResult<StopOrderView | undefined> {
+    return this.runValue(() => this.triggers.stops.changeStopPrice(accountIdIn, req));
+  }
+
+  /** POST stoporder/change_plan_price. */
+  changeStopPlanPrice(accountIdIn: string, req: ChangeStopPlanPriceRequest): VenueResult<StopOrderView> {
+    return this.runValue(() => this.triggers.stops.changePlanPrice(accountIdIn, req));
+  }
+
+  /** POST stoporder/cancel: per element 0, 2040 or 2041. */
+  cancelStopOrders(accountIdIn: string, ids: readonly (string | number)[]): CancelResultEntry[] {
+    return this.runValue(() => this.triggers.stops.cancel(accountIdIn, ids));
+  }
+
+  /** POST stoporder/cancel_all; answers how many were cancelled. */
+  cancelAllStopOrders(accountIdIn: string, req: CancelAllStopOrdersRequest = {}): number {
+    return this.runValue(() => this.triggers.stops.cancelAll(accountIdIn, req));
+  }
+
+  /** GET stoporder/list/orders, newest first. */
+  stopOrders(accountIdIn: string, q: StopOrdersQuery = {}): Page<StopOrderView> {
+    return this.triggers.stops.list(accountIdIn, q);
+  }
+
+  /** GET stoporder/open_orders: untriggered, newest first. */
+  openStopOrders(accountIdIn: string, symbol?: string): StopOrderView[] {
+    return this.triggers.stops.open(accountIdIn, symbol);
+  }
+
+  stopOrder(accountIdIn: string, id: string | number): StopOrderView | undefined {
+    return this.triggers.stops.get(accountIdIn, id);
+  }
+
+  /** POST planorder/place, place/v2 (executeCycle in hours). */
+  placePlanOrder(accountIdIn: string, req: PlacePlanOrderRequest): VenueResult<PlanOrderView> {
+    return this.runValue(() => this.triggers.plans.place(accountIdIn, req));
+  }
+
+  /** POST planorder/change_stop_order: the TP/SL a plan order's order will carry. */
+  changePlanStopOrder(accountIdIn: string, req: ChangePlanStopOrderRequest): VenueResult<PlanOrderView> {
+    return this.runValue(() => this.triggers.plans.changeStopOrder(accountIdIn, req));
+  }
+
+  /** POST planorder/cancel: per element 0, 2040 or 2041. */
+  cancelPlanOrders(accountIdIn: string, refs: readonly PlanOrderRef[]): CancelResultEntry[] {
+    return this.runValue(() => this.triggers.plans.cancel(accountIdIn, refs));
+  }
+
+  /** POST planorder/cancel_all: one contract, or all when symbol is empty / omitted. */
+  cancelAllPlanOrders(accountIdIn: string, symbol?: string): number {
+    return this.runValue(() => this.triggers.plans.cancelAll(accountIdIn, symbol || undefined));
+  }
+
+  /** GET planorder/list/orders, newest first. */
+  planOrders(accountIdIn: string, q: PlanOrdersQuery = {}): Page<PlanOrderView> {
+    return this.triggers.plans.list(accountIdIn, q);
+  }
+
+  planOrder(accountIdIn: string, id: string | number): PlanOrderView | undefined {
+    return this.triggers.plans.get(accountIdIn, id);
+  }
+
+  /** POST trackorder/place. */
+  placeTrackOrder(accountIdIn: string, req: PlaceTrackOrderRequest): VenueResult<TrackOrderView> {
+    return this.runValue(() => this.triggers.tracks.place(accountIdIn, req));
+  }
+
+  /** POST trackorder/change_order. */
+  changeTrackOrder(accountIdIn: string, req: ChangeTrackOrderRequest): VenueResult<TrackOrderView> {
+    return this.runValue(() => this.triggers.tracks.change(accountIdIn, req));
+  }
+
+  /** POST trackorder/cancel: one by id, or every live one of a contract / the account; answers how many. */
+  cancelTrackOrders(accountIdIn: string, req: CancelTrackOrdersRequest = {}): VenueResult<number> {
+    return this.runValue(() => this.triggers.tracks.cancel(accountIdIn, req));
+  }
+
+  /** GET trackorder/list/orders, newest first. */
+  trackOrders(accountIdIn: string, q: TrackOrdersQuery = {}): Page<TrackOrderView> {
+    return this.triggers.tracks.list(accountIdIn, q);
+  }
+
+  trackOrder(accountIdIn: string, id: string | number): TrackOrderView | undefined {
+    return this.triggers.tracks.get(accountIdIn, id);
   }
 
   // ─────────────────────────────────────────────── queries
@@ -749,7 +885,8 @@ export class ContractVenue {
     const acct = this.accounts.get(accountIdIn);
     let n = 0;
     if (acct) for (const o of acct.openOrders.values()) if (!symbol || o.market.spec.symbol === symbol) n++;
-    return { sumCount: n, limitOrderCount: n, stopOrderCount: 0, planOrderCount: 0, trackOrderCount: 0 };
+    const t = this.triggers.counts(accountIdIn, symbol);
+    return { sumCount: n + t.stop + t.plan + t.track, limitOrderCount: n, stopOrderCount: t.stop, planOrderCount: t.plan, trackOrderCount: t.track };
   }
 
   depth(symbol: string, limit = 20): ContractDepthView {
@@ -834,7 +971,7 @@ export class ContractVenue {
 
   /** The invariant list (empty when consistent): no crossed book, funds conserved, … */
   checkInvariants(): string[] {
-    return checkContractInvariants(this.probe());
+    return [...checkContractInvariants(this.probe()), ...this.triggers.checkInvariants()];
   }
 
   // ─────────────────────────────────────────────── placement internals
@@ -1160,6 +1297,7 @@ export class ContractVenue {
       time: now,
     };
     pushCapped(acct.fills, fillRec, this.historyLimit);
+    this.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.closePosition(acct, p);
     this.emit(() => ({ type: 'OrderFilled', time: now, order: this.orderView(o), fill: this.fillView(acct, fillRec) }));
     for (const p of touchedPositions) this.emitPosition(acct, p);
@@ -1315,6 +1453,7 @@ export class ContractVenue {
     }
     const dropped = pushCapped(acct.history, o, this.historyLimit);
     if (dropped) this.orders.delete(dropped.id);
+    this.triggers.onOrderFinal(acct.id, o.id);
   }
 
   /**
@@ -1466,6 +1605,7 @@ export class ContractVenue {
     if (!acct.positions.has(posKey(p.spec.symbol, PositionType.LONG)) && !acct.positions.has(posKey(p.spec.symbol, PositionType.SHORT))) m.holders.delete(acct);
     const dropped = pushCapped(acct.historyPositions, p, this.historyLimit);
     if (dropped) this.positionFills.delete(dropped.positionId);
+    this.triggers.onPositionClosed(p.positionId);
   }
 
   private journal(p: ContractPosition, opened: number, closed: number): void {
@@ -2233,6 +2373,14 @@ export class ContractVenue {
     this.queue.push({ kind: 'event', build: () => event });
   }
 
+  private runValue<T>(fn: () => T): T {
+    let out: T | undefined;
+    this.run(() => {
+      out = fn();
+    });
+    return out as T;
+  }
+
   /** Runs a command and then delivers its events (a command started by a listener nests). */
   private run(fn: () => void): void {
     this.nesting++;
@@ -2253,6 +2401,8 @@ export class ContractVenue {
         if (item.kind === 'event') {
           const event = item.build();
           for (const l of [...this.listeners]) l(event);
+        } else if (item.kind === 'task') {
+          item.run();
         } else {
           for (const w of [...this.watchers]) w(item.update);
         }

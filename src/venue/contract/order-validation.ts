@@ -68,9 +68,6 @@ export function validateOrderRequest(req: PlaceOrderRequest, spec: ContractSpec,
   ) {
     return refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open type not supported by the contract');
   }
-  if (isSet(req.stopLossPrice) || isSet(req.takeProfitPrice)) {
-    return refuse(ContractVenueCode.PARAMETER, 'take-profit / stop-loss on order create is not supported by this venue yet');
-  }
   const stpMode = req.stpMode ?? ContractStpMode.NONE;
   if (![0, 1, 2, 3].includes(stpMode)) return refuse(ContractVenueCode.PARAMETER, 'stpMode must be 0–3');
   if (req.positionMode !== undefined && req.positionMode !== mode) {
@@ -129,7 +126,7 @@ export function parseTicks(spec: ContractSpec, price: DecimalLike | undefined): 
   }
 }
 
-export function safeDecimal(v: DecimalLike | undefined): Decimal | undefined {
+export function safeDecimal(v: DecimalLike | null | undefined): Decimal | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   try {
     const d = D(v);

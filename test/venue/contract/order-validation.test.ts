@@ -44,7 +44,6 @@ describe('order-validation', () => {
       [{ vol: 0 }, 2015],
       [{ leverage: 0 }, 2006],
       [{ leverage: 2.5 }, 2006],
-      [{ stopLossPrice: '49000' }, 600],
       [{ positionMode: PositionMode.ONE_WAY }, 600],
       [{ reduceOnly: true }, 600],
       [{ stpMode: 9 as never }, 600],
