@@ -1,0 +1,372 @@
+/**
+ * The HTTP front of the emulator on node:http. One request runs through:
+ *
+ *   route (catalogue path template) → fault injection (before) → body (size limit) → parameters
+ *   (spot: query, then form body; contract: query for GET/DELETE, JSON body for POST) → per-IP weight →
+ *   authentication (spot or contract rules) → per-account buckets → request schema → handler →
+ *   envelope → fault injection (after) → response
+ *
+ * Nothing a client sends can throw out of this function: every failure becomes the venue's error body,
+ * and anything unexpected is a 500 in the API's shape (the engines' state is only touched by handlers,
+ * after validation).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { z } from 'zod';
+import type { EndpointDef } from '../api/endpoint.js';
+import type { Clock } from '../core/clock.js';
+import { parseJsonKeepingLongInts } from '../client/json-codec.js';
+import type { AccountRegistry, EmulatorAccount } from './auth/account-registry.js';
+import { authenticateSpot } from './auth/spot-authenticator.js';
+import { authenticateContract } from './auth/contract-authenticator.js';
+import type { RateLimits } from './limits/rate-limits.js';
+import type { FaultInjector } from './faults/fault-injector.js';
+import type { FaultRule } from './emulator-config.js';
+import { readBody } from './http/body-reader.js';
+import { fastOrderParams } from './http/fast-order-params.js';
+import { CONTRACT_FORM_ERRORS, mergeQueryAndBody, parseForm, SPOT_FORM_ERRORS } from './http/form-params.js';
+import type { RouteTable } from './http/route-table.js';
+import { ContractError, errorBody, SpotError, WireError, type WireApi } from './http/wire-error.js';
+import { NO_DATA, SpotWrapped, type ApiCall, type HandlerTable } from './handlers/handler.js';
+
+export interface EmulatorServerDeps {
+  /** The venue's clock (system or virtual): server time, auth windows, rate-limit windows. */
+  readonly clock: Clock;
+  /** Wall-clock timers for injected delays (real latency, whatever the venue's clock). */
+  readonly latencyClock: Clock;
+  readonly routes: RouteTable;
+  readonly handlers: HandlerTable;
+  readonly accounts: AccountRegistry;
+  readonly limits: RateLimits;
+  readonly faults: FaultInjector;
+  readonly maxBodyBytes: number;
+  /** Called before each request is handled (virtual clock stepping). */
+  readonly beforeRequest?: () => void;
+  /** Called after a request changed state (persistence). */
+  readonly afterMutation?: () => void;
+  /** Unexpected errors (a bug in a handler); never receives secrets. */
+  readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
+}
+
+const SPOT_TRANSPORT = ['signature', 'timestamp', 'recvWindow'];
+
+/** Request validation that skips the schema when the input is already canonical (http/fast-order-params.ts). */
+const FAST_PARAMS: Readonly<Record<string, (p: Record<string, unknown>) => Record<string, unknown> | undefined>> = {
+  'spot.newOrder': fastOrderParams,
+  'spot.testNewOrder': fastOrderParams,
+};
+const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export class EmulatorServer {
+  private readonly server: Server;
+  /** Connections held open by the `drop` fault; destroyed on close(). */
+  private readonly hanging = new Set<Socket>();
+  private closing = false;
+
+  constructor(private readonly deps: EmulatorServerDeps) {
+    this.server = createServer({ keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 }, (req, res) => {
+      void this.handle(req, res);
+    });
+    this.server.keepAliveTimeout = 65_000;
+    // A client may reset mid-request; that is its business, not a crash.
+    this.server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const onError = (e: Error) => reject(e);
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.removeListener('error', onError);
+        const addr = this.server.address();
+        resolve(typeof addr === 'object' && addr ? addr.port : port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const s of this.hanging) s.destroy();
+    this.hanging.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const api: WireApi = path.startsWith('/api/v1/') ? 'contract' : 'spot';
+    let def: EndpointDef | undefined;
+    try {
+      this.deps.beforeRequest?.();
+      const route = this.deps.routes.match(method, path);
+      if (route.kind !== 'found') {
+        req.resume();
+        throw route.kind === 'not-found'
+          ? api === 'spot'
+            ? SpotError.notFound()
+            : ContractError.notFound()
+          : api === 'spot'
+            ? SpotError.methodNotAllowed()
+            : ContractError.methodNotAllowed();
+      }
+      def = route.def;
+      const fault = this.deps.faults.pick({ method, path, endpointId: def.id });
+      if (fault) {
+        if (fault.kind === 'delay' && fault.delayMs > 0) await this.deps.latencyClock.sleep(fault.delayMs);
+        if (fault.kind === 'rateLimit') {
+          req.resume();
+          throw def.api === 'spot' ? SpotError.rateLimited(fault.retryAfterSec) : ContractError.rateLimited(fault.retryAfterSec);
+        }
+        if (fault.kind === 'error5xx' && fault.phase === 'before') {
+          req.resume();
+          throw def.api === 'spot' ? SpotError.unavailable(fault.status) : ContractError.unavailable(fault.status);
+        }
+      }
+      const body = await readBody(req, this.deps.maxBodyBytes);
+      if (!body.ok) {
+        if (body.reason === 'aborted') return;
+        res.shouldKeepAlive = false;
+        throw def.api === 'spot' ? SpotError.tooLarge(this.deps.maxBodyBytes) : ContractError.tooLarge(this.deps.maxBodyBytes);
+      }
+      const ip = req.socket.remoteAddress ?? 'unknown';
+      const answer =
+        def.api === 'spot'
+          ? await this.spot(def, route.pathParams, method, rawQuery, body.body, req, ip)
+          : await this.contract(def, route.pathParams, method, rawQuery, body.body, req, ip);
+      if (fault) this.afterEffect(fault, def, req, res, answer);
+      else this.write(res, answer);
+    } catch (e) {
+      if (e instanceof WireError) {
+        this.write(res, { status: e.httpStatus, body: JSON.stringify(errorBody(e)), headers: e.headers });
+        return;
+      }
+      this.deps.onInternalError?.(e, def?.id);
+      const err = (def?.api ?? api) === 'spot' ? SpotError.internal() : ContractError.internal();
+      this.write(res, { status: err.httpStatus, body: JSON.stringify(errorBody(err)) });
+    }
+  }
+
+  private afterEffect(fault: FaultRule, def: EndpointDef, req: IncomingMessage, res: ServerResponse, answer: Answer): void {
+    switch (fault.kind) {
+      case 'drop': {
+        // The effect happened; the answer never comes. The socket stays open until the client gives up.
+        const socket = req.socket;
+        this.hanging.add(socket);
+        socket.once('close', () => this.hanging.delete(socket));
+        if (this.closing) socket.destroy();
+        return;
+      }
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'error5xx': {
+        if (fault.phase === 'after') {
+          const err = def.api === 'spot' ? SpotError.unavailable(fault.status) : ContractError.unavailable(fault.status);
+          this.write(res, { status: err.httpStatus, body: JSON.stringify(errorBody(err)) });
+          return;
+        }
+        this.write(res, answer);
+        return;
+      }
+      default:
+        this.write(res, answer);
+    }
+  }
+
+  private write(res: ServerResponse, a: Answer): void {
+    if (res.headersSent || res.destroyed) return;
+    const headers: (string | number)[] = ['Content-Type', JSON_CONTENT_TYPE, 'Content-Length', Buffer.byteLength(a.body)];
+    if (a.headers) for (const k in a.headers) headers.push(k, a.headers[k]!);
+    res.writeHead(a.status, headers as unknown as Record<string, string>);
+    res.end(a.body);
+  }
+
+  // ---------- spot ----------
+
+  private async spot(def: EndpointDef, pathParams: Readonly<Record<string, string>>, method: string, rawQuery: string, rawBody: Buffer, req: IncomingMessage, ip: string): Promise<Answer> {
+    const now = this.deps.clock.now();
+    // Bytes outside printable ASCII in the raw URL are not legal (clients percent-encode them).
+    if (/[^\x21-\x7e]/.test(rawQuery)) throw SpotError.illegalCharacters('query');
+    const query = parseForm(rawQuery, SPOT_FORM_ERRORS);
+    let bodyText = '';
+    let params = query;
+    if (method !== 'GET' && rawBody.length > 0) {
+      try {
+        bodyText = utf8.decode(rawBody);
+      } catch {
+        throw SpotError.illegalCharacters('body');
+      }
+      params = mergeQueryAndBody(query, parseForm(bodyText, SPOT_FORM_ERRORS));
+    }
+    const business: Record<string, unknown> = {};
+    for (const [k, v] of params) if (!SPOT_TRANSPORT.includes(k)) business[k] = v;
+
+    this.deps.limits.checkIp(def, business, ip);
+    let account: EmulatorAccount | undefined;
+    if (def.auth === 'signed') {
+      account = authenticateSpot(def, { apiKey: header(req, 'x-mexc-apikey'), rawQuery, rawBody: bodyText, params, now }, this.deps.accounts);
+      this.deps.limits.checkAccount(def, account.id);
+    } else {
+      this.deps.limits.checkAccount(def, ip);
+    }
+    const parsed = (FAST_PARAMS[def.id]?.(business) ?? validate(def.request, business, (issues) => spotIssueError(issues, params))) as unknown;
+    const result = await this.invoke(def, { def, params: parsed, raw: params, pathParams, account, now, ip, headers: req.headers });
+    if (def.envelope === 'spot-wrapped') {
+      const w = result instanceof SpotWrapped ? result : new SpotWrapped(result);
+      const env: Record<string, unknown> = { code: w.code, msg: w.msg };
+      if (!w.omitData) env.data = w.data;
+      env.timestamp = this.deps.clock.now();
+      return { status: 200, body: JSON.stringify(env) };
+    }
+    return { status: 200, body: JSON.stringify(result ?? {}) };
+  }
+
+  // ---------- contract ----------
+
+  private async contract(def: EndpointDef, pathParams: Readonly<Record<string, string>>, method: string, rawQuery: string, rawBody: Buffer, req: IncomingMessage, ip: string): Promise<Answer> {
+    const now = this.deps.clock.now();
+    if (/[^\x21-\x7e]/.test(rawQuery)) throw ContractError.paramError('illegal characters in the query string');
+    const query = parseForm(rawQuery, CONTRACT_FORM_ERRORS);
+    let bodyText = '';
+    let body: unknown;
+    if (method === 'POST' && rawBody.length > 0) {
+      try {
+        bodyText = utf8.decode(rawBody);
+      } catch {
+        throw ContractError.paramError('the body is not UTF-8');
+      }
+      if (bodyText.trim() !== '') {
+        try {
+          body = parseJsonKeepingLongInts(bodyText);
+        } catch {
+          throw ContractError.paramError('the body is not valid JSON');
+        }
+      }
+    }
+    let input: unknown;
+    if (method === 'POST') {
+      if (def.encoding === 'json-array') {
+        if (!Array.isArray(body)) throw ContractError.paramError('the body must be a JSON array');
+        input = body;
+      } else {
+        if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw ContractError.paramError('the body must be a JSON object');
+        input = { ...((body as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(query), ...pathParams };
+      }
+    } else {
+      input = { ...Object.fromEntries(query), ...pathParams };
+    }
+    const forWeight = Array.isArray(input) ? {} : (input as Record<string, unknown>);
+    this.deps.limits.checkIp(def, forWeight, ip);
+    let account: EmulatorAccount | undefined;
+    if (def.auth === 'signed') {
+      account = authenticateContract(
+        def,
+        {
+          method,
+          apiKey: header(req, 'apikey'),
+          requestTime: header(req, 'request-time'),
+          signature: header(req, 'signature'),
+          recvWindow: header(req, 'recv-window'),
+          rawQuery,
+          query,
+          rawBody: bodyText,
+          now,
+        },
+        this.deps.accounts,
+      );
+      if (def.marketMakerOnly && !account.marketMaker) throw ContractError.marketMakerOnly();
+      this.deps.limits.checkAccount(def, account.id);
+    } else {
+      this.deps.limits.checkAccount(def, ip);
+    }
+    const parsed = validate(def.request, input, (issues) => contractIssueError(issues, input));
+    const result = await this.invoke(def, { def, params: parsed, raw: input, pathParams, account, now, ip, headers: req.headers });
+    const env: Record<string, unknown> = { success: true, code: 0 };
+    if (result !== NO_DATA && result !== undefined) env.data = result;
+    return { status: 200, body: JSON.stringify(env, bigintSafe) };
+  }
+
+  private async invoke(def: EndpointDef, call: ApiCall<unknown>): Promise<unknown> {
+    const handler = this.deps.handlers.get(def.id);
+    if (!handler) throw def.api === 'spot' ? SpotError.notSupported(def.path) : ContractError.notSupported(def.path);
+    const out = await handler(call as ApiCall<never>);
+    if (def.method !== 'GET') this.deps.afterMutation?.();
+    return out;
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function bigintSafe(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? v.toString() : v;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * Runs the request schema. Parameters the schema does not know are dropped and the rest checked again:
+ * the venue ignores unknown parameters, and clients of the real venue send some (ccxt adds its own).
+ */
+function validate(schema: z.ZodType, input: unknown, toError: (issues: readonly Issue[]) => WireError): unknown {
+  let r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const unknownKeys = unknownKeysOf(r.error.issues);
+  if (unknownKeys.length > 0 && input && typeof input === 'object' && !Array.isArray(input)) {
+    const trimmed: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+    for (const k of unknownKeys) delete trimmed[k];
+    r = schema.safeParse(trimmed);
+    if (r.success) return r.data;
+  }
+  const real = r.error.issues.filter((i) => !isUnknownKeyIssue(i));
+  throw toError(real.length ? real : r.error.issues);
+}
+
+const isUnknownKeyIssue = (i: Issue): boolean => i.code === 'unrecognized_keys' || (i.path.length === 1 && /^no such parameter/.test(i.message));
+
+/** Top-level parameters the schema does not know (spot: "no such parameter" issues; contract: strict objects). */
+function unknownKeysOf(issues: readonly Issue[]): string[] {
+  const out: string[] = [];
+  for (const i of issues) {
+    if (i.code === 'unrecognized_keys' && i.path.length === 0) out.push(...i.keys);
+    else if (i.path.length === 1 && /^no such parameter/.test(i.message)) out.push(String(i.path[0]));
+  }
+  return out;
+}
+
+function spotIssueError(issues: readonly Issue[], raw: ReadonlyMap<string, string>): WireError {
+  const iss = issues[0];
+  if (!iss) return SpotError.paramError('invalid request');
+  const param = iss.path.length ? String(iss.path[0]) : 'parameters';
+  if (/-1128/.test(iss.message)) return SpotError.combination();
+  if (param === 'orderId' && !raw.has('orderId') && !raw.has('origClientOrderId')) return SpotError.orderIdOrClientId();
+  if (param === 'symbol' && iss.path.length === 1 && raw.get('symbol')) return SpotError.invalidSymbol();
+  return SpotError.mandatory(param);
+}
+
+function contractIssueError(issues: readonly Issue[], input: unknown): WireError {
+  const iss = issues[0];
+  if (!iss) return ContractError.paramError();
+  const param = iss.path.map(String).join('.');
+  const rec = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  if (iss.path.length === 1 && iss.path[0] === 'symbol' && rec.symbol !== undefined && rec.symbol !== '') return ContractError.contractNotExist();
+  return ContractError.paramError(param ? `${param}: expected ${iss.message}` : `expected ${iss.message}`);
+}

@@ -1,0 +1,229 @@
+/**
+ * The perpetual side of the emulator: one ContractVenue (matching, margin, positions, funding,
+ * liquidation), a TapeAggregator per contract fed by its trade events (deals, candles, 24h ticker),
+ * and the crowd's LiquidityPort.
+ *
+ * Funding and marking are driven from the market model, not from venue timers, so that they are
+ * commands like any other and replay from the journal: after each model step the fair and index
+ * prices are pushed into the venue, and each settlement of the model's funding cycle becomes
+ * setFundingRate + settleFunding.
+ *
+ * The crowd trades in one-way mode (buys and sells net out, so its position stays bounded) from a few
+ * maker accounts per contract taken round-robin, because one-way accounts may hold at most
+ * maxNumOrders[1] (50 on the captured contracts) open orders per contract.
+ */
+import type { Clock } from '../../core/clock.js';
+import { Decimal } from '../../core/decimal.js';
+import { accountId as toAccountId, type AccountId } from '../../core/ids.js';
+import { ContractOrderState, ContractOrderType, ContractSide, OpenType, PositionMode } from '../../domain/contract-enums.js';
+import type { ContractInstrument } from '../../domain/instrument.js';
+import { ContractVenue } from '../../venue/contract/contract-venue.js';
+import { TRIGGER_COMMANDS } from '../../venue/contract/triggers/trigger-commands.js';
+import type { ContractVenueEvent } from '../../venue/contract/contract-events.js';
+import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
+import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
+import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
+import { journaled, type CommandJournal } from './command-journal.js';
+
+export const CONTRACT_CROWD_TAKER = 'crowd-ctaker';
+const MAKERS_PER_CONTRACT = 4;
+export const contractCrowdMaker = (symbol: string, k: number): string => `crowd-cmaker:${symbol}:${k}`;
+const CROWD_DEPOSIT = '1000000000000';
+const CROWD_LEVERAGE = 20;
+const ZERO_FEES = { maker: new Decimal(0), taker: new Decimal(0) };
+
+/** Venue methods that change state: journaled and replayed. */
+export const CONTRACT_COMMANDS = [
+  'setFairPrice',
+  'setIndexPrice',
+  'setFundingRate',
+  'settleFunding',
+  'openAccount',
+  'deposit',
+  'withdraw',
+  'placeOrder',
+  'changeLimitOrder',
+  'chaseLimitOrder',
+  'cancelOrders',
+  'cancelWithExternal',
+  'cancelAll',
+  'changeMargin',
+  'changeAutoAddIm',
+  'changeLeverage',
+  'changePositionMode',
+  'reversePosition',
+  'closeAll',
+  ...TRIGGER_COMMANDS,
+] as const;
+
+export interface ContractEngineOptions {
+  readonly clock: Clock;
+  readonly instruments: readonly ContractInstrument[];
+  readonly collectCycleHours: number;
+  readonly journal?: CommandJournal;
+  /** Fee rates of the non-crowd accounts (fee schedules, discounts); default: the instrument's rates. */
+  readonly feeRates?: (account: AccountId, instrument: ContractInstrument) => { maker: Decimal; taker: Decimal };
+  /** Accounts sharing an STP group (market-maker blacklists); default: the same account only. */
+  readonly sameStpGroup?: (a: AccountId, b: AccountId) => boolean;
+}
+
+export class ContractEngine {
+  readonly reader: ContractVenue;
+  readonly venue: ContractVenue;
+  readonly tapes = new Map<string, TapeAggregator>();
+  readonly port: LiquidityPort;
+  private readonly tradeSeq = new Map<string, number>();
+  private readonly unsubscribers: (() => void)[] = [];
+
+  constructor(private readonly opts: ContractEngineOptions) {
+    this.reader = new ContractVenue({
+      clock: opts.clock,
+      instruments: opts.instruments,
+      autoFunding: false,
+      collectCycleHours: opts.collectCycleHours,
+      insuranceFund: { USDT: '1000000' },
+      feeRates: (account: AccountId, i: ContractInstrument) => (account.startsWith('crowd-') ? ZERO_FEES : opts.feeRates ? opts.feeRates(account, i) : { maker: i.makerFeeRate, taker: i.takerFeeRate }),
+      ...(opts.sameStpGroup ? { sameStpGroup: opts.sameStpGroup } : {}),
+      // The crowd lays its book before the first fair price is known; the band applies from then on.
+      enforceApiAllowed: true,
+    });
+    this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal, () => opts.clock.now());
+    for (const i of opts.instruments) {
+      this.tapes.set(i.symbol, new TapeAggregator({ tick: i.priceUnit, step: i.volUnit, contractSize: i.contractSize }));
+      this.tradeSeq.set(i.symbol, 0);
+    }
+    this.reader.on((e) => this.onEvent(e));
+    this.port = new ContractCrowdPort(this);
+  }
+
+  /** Opens and funds the crowd accounts (first start only; later starts replay it). */
+  fundCrowd(): void {
+    const settle = new Set(this.opts.instruments.map((i) => i.settleCoin));
+    const ids = [CONTRACT_CROWD_TAKER, ...this.opts.instruments.flatMap((i) => Array.from({ length: MAKERS_PER_CONTRACT }, (_, k) => contractCrowdMaker(i.symbol, k)))];
+    for (const id of ids) {
+      this.venue.openAccount(id, PositionMode.ONE_WAY);
+      for (const c of settle) this.venue.deposit(id, c, CROWD_DEPOSIT);
+    }
+  }
+
+  /** Cancels the crowd's resting orders (after a restart the new model lays its own book). */
+  clearCrowd(): void {
+    for (const i of this.opts.instruments) for (let k = 0; k < MAKERS_PER_CONTRACT; k++) this.venue.cancelAll(contractCrowdMaker(i.symbol, k), i.symbol);
+  }
+
+  tape(symbol: string): TapeAggregator | undefined {
+    return this.tapes.get(symbol);
+  }
+
+  /** Follows a price board: fair / index into the venue after each model step, settlements as funding. */
+  follow(symbol: string, board: ContractPriceBoard, clock: Clock, stepMs: number): void {
+    let lastFair: string | undefined;
+    let lastIndex: string | undefined;
+    const push = () => {
+      const fair = board.fair()?.price;
+      const index = board.index()?.price;
+      if (fair && fair.gt(0) && fair.toFixed() !== lastFair) {
+        lastFair = fair.toFixed();
+        this.venue.setFairPrice(symbol, lastFair);
+      }
+      if (index && index.gt(0) && index.toFixed() !== lastIndex) {
+        lastIndex = index.toFixed();
+        this.venue.setIndexPrice(symbol, lastIndex);
+      }
+    };
+    push();
+    const timer = clock.setInterval(stepMs, push);
+    this.unsubscribers.push(() => clock.clearTimer(timer));
+    this.unsubscribers.push(
+      board.onSettlement((s) => {
+        push();
+        this.venue.setFundingRate(symbol, s.rate.toFixed());
+        this.venue.settleFunding(symbol);
+      }),
+    );
+  }
+
+  stop(): void {
+    for (const u of this.unsubscribers.splice(0)) u();
+    this.reader.dispose();
+  }
+
+  private onEvent(e: ContractVenueEvent): void {
+    if (e.type !== 'TradeExecuted') return;
+    const t = e.trade;
+    const seq = (this.tradeSeq.get(t.symbol) ?? 0) + 1;
+    this.tradeSeq.set(t.symbol, seq);
+    this.tapes.get(t.symbol)?.onTrade({
+      id: seq,
+      time: t.time,
+      priceTicks: t.priceTicks,
+      lots: t.lots,
+      takerSide: t.takerSide === 1 ? 'buy' : 'sell',
+      takerOrderId: t.takerOrderId,
+      selfTrade: t.selfTrade,
+      openFlag: t.openFlag,
+    });
+  }
+}
+
+class ContractCrowdPort implements LiquidityPort {
+  private readonly owners = new Map<string, string>();
+  private turn = 0;
+
+  constructor(private readonly engine: ContractEngine) {}
+
+  place(symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
+    const inst = this.engine.reader.instrument(symbol);
+    if (!inst) return { id: undefined, filledLots: 0 };
+    const account = kind === 'limit' ? contractCrowdMaker(symbol, this.turn++ % MAKERS_PER_CONTRACT) : CONTRACT_CROWD_TAKER;
+    const r = this.engine.venue.placeOrder(account, {
+      symbol,
+      price: inst.priceUnit.mul(priceTicks).toFixed(),
+      vol: inst.volUnit.mul(lots).toFixed(),
+      leverage: CROWD_LEVERAGE,
+      // One-way accounts: "open long" buys and "open short" sells, netting against what they hold.
+      side: side === 'buy' ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
+      type: kind === 'limit' ? ContractOrderType.LIMIT : ContractOrderType.IOC,
+      openType: OpenType.CROSS,
+    });
+    if (!r.ok) return { id: undefined, filledLots: 0 };
+    const o = r.value;
+    const filledLots = o.dealVol.div(inst.volUnit).toNumber();
+    if (o.state !== ContractOrderState.UNCOMPLETED) return { id: undefined, filledLots };
+    this.owners.set(o.orderId, account);
+    return { id: o.orderId, filledLots };
+  }
+
+  cancel(symbol: string, id: string): void {
+    const owner = this.owners.get(id);
+    if (owner === undefined) return;
+    this.owners.delete(id);
+    this.engine.venue.cancelOrders(owner, [id]);
+  }
+
+  remaining(_symbol: string, id: string): number {
+    const owner = this.owners.get(id);
+    if (owner === undefined) return 0;
+    const o = this.engine.reader.getOrder(owner, id);
+    if (!o || o.state !== ContractOrderState.UNCOMPLETED) {
+      this.owners.delete(id);
+      return 0;
+    }
+    const inst = this.engine.reader.instrument(o.symbol)!;
+    return o.vol.minus(o.dealVol).div(inst.volUnit).toNumber();
+  }
+
+  bestBid(symbol: string): number | undefined {
+    const p = this.engine.reader.bestBid(symbol);
+    const inst = this.engine.reader.instrument(symbol);
+    return p === undefined || !inst ? undefined : p.div(inst.priceUnit).toNumber();
+  }
+
+  bestAsk(symbol: string): number | undefined {
+    const p = this.engine.reader.bestAsk(symbol);
+    const inst = this.engine.reader.instrument(symbol);
+    return p === undefined || !inst ? undefined : p.div(inst.priceUnit).toNumber();
+  }
+}
+
+export const crowdAccountId = (id: string): AccountId => toAccountId(id);

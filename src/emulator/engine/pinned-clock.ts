@@ -1,0 +1,45 @@
+/**
+ * The engines' view of time: the emulator's clock, except while the command journal is replayed at
+ * start-up, when `now()` answers each command's recorded time so the engines rebuild exactly the state
+ * they had (order times, history windows, funding times). Timers always run on the underlying clock.
+ */
+import type { Clock, TimerHandle } from '../../core/clock.js';
+
+export class PinnedClock implements Clock {
+  private pinned: number | undefined;
+
+  constructor(private readonly base: Clock) {}
+
+  /** Freezes now() at `time` (replay); unpin() returns to the underlying clock. */
+  pin(time: number): void {
+    this.pinned = time;
+  }
+
+  unpin(): void {
+    this.pinned = undefined;
+  }
+
+  get isPinned(): boolean {
+    return this.pinned !== undefined;
+  }
+
+  now(): number {
+    return this.pinned ?? this.base.now();
+  }
+
+  setTimer(at: number, fn: () => void): TimerHandle {
+    return this.base.setTimer(at, fn);
+  }
+
+  setInterval(periodMs: number, fn: () => void): TimerHandle {
+    return this.base.setInterval(periodMs, fn);
+  }
+
+  clearTimer(handle: TimerHandle | undefined): void {
+    this.base.clearTimer(handle);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return this.base.sleep(ms);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Reads a request body up to a limit. A declared or actual size above the limit is refused (413)
+ * without buffering the rest, so a huge upload cannot exhaust memory.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+
+const EMPTY = Buffer.alloc(0);
+
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
+  // No length and no chunked encoding: HTTP/1.1 says there is no body (the usual signed GET, DELETE
+  // and query-string POST), so there is nothing to wait for.
+  if (declared === '0' || (declared === undefined && req.headers['transfer-encoding'] === undefined)) {
+    req.resume();
+    return Promise.resolve({ ok: true, body: EMPTY });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (r: BodyResult) => {
+      if (done) return;
+      done = true;
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('error', onError);
+      req.removeListener('aborted', onAborted);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        // Stop buffering; the rest is discarded while the 413 goes out.
+        req.resume();
+        finish({ ok: false, reason: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size) });
+    const onError = () => finish({ ok: false, reason: 'aborted' });
+    const onAborted = () => finish({ ok: false, reason: 'aborted' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}

@@ -1,0 +1,306 @@
+/**
+ * Builds and starts an emulator from a config: clock, accounts, instruments, engines and market model,
+ * the route table from both catalogues, and the HTTP server on 127.0.0.1.
+ *
+ *   const emu = await startEmulator({ accounts: [...] });   // port 0 → any free port
+ *   … new SpotClient({ baseUrl: emu.url, … }) …
+ *   await emu.stop();
+ *
+ * With `persistence.path` the engines' commands are journaled (engine/command-journal.ts) and replayed
+ * at the next start, so paper accounts, open orders, positions, history and the tape survive a restart.
+ */
+import { SystemClock, VirtualClock, type Clock } from '../core/clock.js';
+import { ConfigError } from '../core/errors.js';
+import { SeededRandom } from '../core/random.js';
+import { allEndpoints } from '../api/catalogue.js';
+import type { ContractInstrument, SpotInstrument } from '../domain/instrument.js';
+import type { LiquidityPort } from '../venue/market/liquidity-port.js';
+import { AccountRegistry } from './auth/account-registry.js';
+import { parseEmulatorConfig, type EmulatorConfig, type EmulatorConfigInput } from './emulator-config.js';
+import { toContractInstrument, toSpotInstrument } from './config/instrument-schemas.js';
+import type { EmulatorContext } from './emulator-context.js';
+import { EmulatorServer } from './emulator-server.js';
+import { FaultInjector } from './faults/fault-injector.js';
+import { RateLimits } from './limits/rate-limits.js';
+import { RouteTable } from './http/route-table.js';
+import type { EndpointHandler } from './handlers/handler.js';
+import { spotReferenceHandlers } from './handlers/spot-reference-handlers.js';
+import { spotMarketHandlers } from './handlers/spot-market-handlers.js';
+import { spotTradeHandlers } from './handlers/spot-trade-handlers.js';
+import { PinnedClock } from './engine/pinned-clock.js';
+import { CommandJournal } from './engine/command-journal.js';
+import { SpotEngine } from './engine/spot-engine.js';
+import { ContractEngine } from './engine/contract-engine.js';
+import { MarketDriver } from './engine/market-driver.js';
+import { DEFAULT_START_PRICES } from './config/instrument-presets.js';
+import { contractMarketHandlers } from './handlers/contract-market-handlers.js';
+import { CONTRACT_NOT_YET, contractTradeHandlers } from './handlers/contract-trade-handlers.js';
+import { contractTriggerHandlers } from './handlers/contract-trigger-handlers.js';
+import { SPOT_NOT_YET, spotStpHandlers } from './handlers/spot-stp-handlers.js';
+import { AccountExtServices } from './handlers/account-ext-services.js';
+import { applyFeeSchedules } from './config/account-ext-config.js';
+import { spotAccountExtHandlers } from './handlers/spot-account-ext-handlers.js';
+import { contractAccountExtHandlers } from './handlers/contract-account-ext-handlers.js';
+import { ContractError, SpotError } from './http/wire-error.js';
+
+export interface StartEmulatorOptions {
+  /** Overrides the config's clock (a test that drives its own VirtualClock). */
+  readonly clock?: Clock;
+  /** Unexpected handler errors; default: written to stderr without request data. */
+  readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
+  /** Leave the market model stopped (tests that want a book with only their own orders). */
+  readonly marketStopped?: boolean;
+}
+
+export interface RunningEmulator {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly config: EmulatorConfig;
+  readonly clock: Clock;
+  /** Present when the clock is virtual: tests move time with advance(). */
+  readonly virtualClock: VirtualClock | undefined;
+  readonly context: EmulatorContext;
+  readonly accounts: AccountRegistry;
+  readonly faults: FaultInjector;
+  readonly limits: RateLimits;
+  readonly spot: SpotEngine;
+  readonly contract: ContractEngine;
+  readonly market: MarketDriver;
+  /** STP groups, blacklists, fee schedules and the PnL analysis (handlers/account-ext-services.ts). */
+  readonly accountExt: AccountExtServices;
+  /** Commands replayed from the journal at start-up (0 on a fresh start or without persistence). */
+  readonly replayed: number;
+  /** Moves virtual time forward (firing the market model's timers); throws on a system clock. */
+  advance(ms: number): void;
+  /** Every engine consistency rule (books, ledgers, orders); empty when all hold. */
+  checkInvariants(): string[];
+  stop(): Promise<void>;
+}
+
+const ACCOUNTS_META = 'initialisedAccounts';
+const INSTRUMENTS_META = 'instruments';
+
+export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput = {}, options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const config = isParsed(input) ? input : parseEmulatorConfig(input);
+  const virtualClock = options.clock instanceof VirtualClock ? options.clock : !options.clock && config.clock.mode === 'virtual' ? new VirtualClock(config.clock.start) : undefined;
+  const baseClock: Clock = options.clock ?? virtualClock ?? new SystemClock();
+  const clock = new PinnedClock(baseClock);
+  const latencyClock = new SystemClock();
+  const random = new SeededRandom(config.seed);
+
+  const spotList: SpotInstrument[] = config.instruments.spot.map((s) => toSpotInstrument(s, config.fees.spot));
+  const contractList: ContractInstrument[] = applyFeeSchedules(
+    config.instruments.contract.map((c) => toContractInstrument(c, config.fees.contract)),
+    config.fees.contractSchedules,
+  );
+  const spotInstruments = new Map(spotList.map((i) => [i.symbol as string, i]));
+  const contractInstruments = new Map(contractList.map((i) => [i.symbol as string, i]));
+  const contractIds = new Map(config.instruments.contract.map((c, i) => [c.symbol, c.id ?? 1000 + i]));
+
+  const accounts = new AccountRegistry(config.accounts);
+  const context: EmulatorContext = { config, clock, accounts, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
+
+  const journal = config.persistence ? openJournal(config.persistence.path, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
+  const accountExt = new AccountExtServices({
+    clock,
+    accounts,
+    contractInstruments: contractList,
+    fees: config.fees,
+    settings: (id) => {
+      const a = config.accounts.find((x) => x.name === id);
+      return { master: a?.master, contractFeeDeduct: a?.contract.feeDeduct };
+    },
+  });
+  const spot = new SpotEngine({ clock, instruments: spotList, maxOpenOrders: config.limits.maxOpenOrders, ...(journal ? { journal } : {}) });
+  const contract = new ContractEngine({
+    clock,
+    instruments: contractList,
+    collectCycleHours: config.funding.cycleHours,
+    ...(journal ? { journal } : {}),
+    feeRates: accountExt.contractFeeRates,
+    sameStpGroup: accountExt.contractSameStpGroup,
+  });
+  // Before the journal is replayed or anyone is funded: the fee model and the PnL recorder see every event.
+  accountExt.attach(spot, contract);
+
+  // ---- state: replay the journal, or fund a fresh venue
+  const { count: replayed, lastTime } = journal ? replay(journal, clock, { spot: spot.reader, contract: contract.reader }, config.persistence!.path) : { count: 0, lastTime: -Infinity };
+  if (virtualClock && replayed > 0) {
+    // Virtual time resumes where the last run stopped (or, after a crash, at its last command).
+    const last = Math.max(Number(journal!.meta('lastTime') ?? -Infinity), lastTime);
+    if (last > virtualClock.now()) virtualClock.advanceTo(last);
+  }
+  if (replayed === 0) {
+    spot.fundCrowd();
+    contract.fundCrowd();
+    for (const s of spotList) {
+      const p = startPriceOf(config, s.baseAsset, s.symbol);
+      if (p !== undefined) spot.venue.setReferencePrice(s.symbol, p);
+    }
+  } else {
+    // The new market model lays its own book; the old crowd orders would be orphans.
+    spot.clearCrowd();
+    contract.clearCrowd();
+  }
+  const initialised = new Set<string>(JSON.parse(journal?.meta(ACCOUNTS_META) ?? '[]') as string[]);
+  for (const a of accounts.all()) {
+    if (initialised.has(a.id)) continue;
+    for (const [asset, amount] of Object.entries(a.initialSpotBalances)) if (Number(amount) > 0) spot.venue.deposit(a.id, asset, amount);
+    contract.venue.openAccount(a.id);
+    for (const [asset, amount] of Object.entries(a.initialContractBalances)) if (Number(amount) > 0) contract.venue.deposit(a.id, asset, amount);
+    initialised.add(a.id);
+  }
+  journal?.setMeta(ACCOUNTS_META, JSON.stringify([...initialised]));
+
+  // ---- market model
+  const startPrices = new Map<string, number>();
+  for (const tapes of [spot.tapes, contract.tapes]) {
+    for (const [symbol, tape] of tapes) {
+      const t = tape.lastPriceTicks();
+      if (t !== undefined) startPrices.set(symbol, tape.price(t).toNumber());
+    }
+  }
+  const ports = new Map<string, LiquidityPort>();
+  for (const s of spotList) ports.set(s.symbol, spot.port);
+  for (const c of contractList) ports.set(c.symbol, contract.port);
+  const market = new MarketDriver({ config, clock, spot: spotList, contract: contractList, ports, startPrices });
+  const stepMs = config.market.source === 'synthetic' ? config.market.stepMs : 1000;
+  if (!options.marketStopped) {
+    market.start();
+    for (const c of contractList) {
+      const board = market.contractPrices(c.symbol);
+      if (board) contract.follow(c.symbol, board, clock, stepMs);
+    }
+  }
+
+  // ---- HTTP
+  const handlers = new Map<string, EndpointHandler>(
+    Object.entries({
+      ...spotReferenceHandlers(context),
+      ...spotMarketHandlers(context, spot),
+      ...spotTradeHandlers(context, spot),
+      ...spotStpHandlers(context, spot),
+      ...contractMarketHandlers(context, contract, market),
+      ...contractTradeHandlers(context, contract),
+      ...contractTriggerHandlers(context, contract),
+      ...spotAccountExtHandlers(context, spot, accountExt),
+      ...contractAccountExtHandlers(context, contract, accountExt),
+    }),
+  );
+  for (const id of SPOT_NOT_YET) handlers.set(id, notYet(() => SpotError.notSupported(id)));
+  for (const id of CONTRACT_NOT_YET) handlers.set(id, notYet(() => ContractError.notSupported(id)));
+  const faults = new FaultInjector(random.fork('faults'), config.faults.rules);
+  const limits = new RateLimits(clock, config.rateLimits);
+  const requestStepMs = config.clock.mode === 'virtual' ? config.clock.stepMs : 0;
+  const server = new EmulatorServer({
+    clock,
+    latencyClock,
+    routes: new RouteTable(allEndpoints),
+    handlers,
+    accounts,
+    limits,
+    faults,
+    maxBodyBytes: config.limits.maxBodyBytes,
+    ...(virtualClock && requestStepMs > 0 ? { beforeRequest: () => virtualClock.advanceBy(requestStepMs) } : {}),
+    onInternalError:
+      options.onInternalError ??
+      ((err, id) => {
+        process.stderr.write(`emulator: internal error in ${id ?? 'request'}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      }),
+  });
+  let port: number;
+  try {
+    port = await server.listen(config.host, config.port);
+  } catch (e) {
+    market.stop();
+    contract.stop();
+    journal?.close();
+    throw e;
+  }
+  let stopped = false;
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    port,
+    config,
+    clock,
+    virtualClock,
+    context,
+    accounts,
+    faults,
+    limits,
+    spot,
+    contract,
+    market,
+    accountExt,
+    replayed,
+    advance(ms: number) {
+      if (!virtualClock) throw new Error('advance() needs a virtual clock (clock.mode: virtual)');
+      virtualClock.advanceBy(ms);
+    },
+    checkInvariants() {
+      return [...spot.reader.checkInvariants().map((m) => `spot: ${m}`), ...contract.reader.checkInvariants().map((m) => `contract: ${m}`)];
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      market.stop();
+      accountExt.stop();
+      contract.stop();
+      await server.close();
+      if (journal) {
+        journal.setMeta('lastTime', String(clock.now()));
+        journal.close();
+      }
+      latencyClock.unrefAll();
+    },
+  };
+}
+
+function startPriceOf(config: EmulatorConfig, base: string, symbol: string): string | undefined {
+  if (config.market.source !== 'synthetic') return undefined;
+  return config.market.underlyings[base]?.price ?? DEFAULT_START_PRICES[symbol] ?? DEFAULT_START_PRICES[`${base}USDT`];
+}
+
+function notYet(error: () => Error): EndpointHandler {
+  return () => {
+    throw error();
+  };
+}
+
+/** Re-runs every journaled command through the bare engines at its recorded time. */
+function replay(journal: CommandJournal, clock: PinnedClock, targets: Record<string, object>, path: string): { count: number; lastTime: number } {
+  let n = 0;
+  let lastTime = -Infinity;
+  try {
+    for (const e of journal.entries()) {
+      const target = targets[e.target] as Record<string, (...a: unknown[]) => unknown> | undefined;
+      const fn = target?.[e.method];
+      if (!target || typeof fn !== 'function') throw new ConfigError(path, `journal entry ${e.seq} names ${e.target}.${e.method}, which this build does not know`);
+      clock.pin(e.time);
+      fn.apply(target, e.args);
+      n++;
+      if (e.time > lastTime) lastTime = e.time;
+    }
+  } finally {
+    clock.unpin();
+  }
+  return { count: n, lastTime };
+}
+
+function openJournal(path: string, instruments: string): CommandJournal {
+  const j = new CommandJournal(path);
+  const stored = j.meta(INSTRUMENTS_META);
+  if (stored !== undefined && stored !== instruments) {
+    j.close();
+    throw new ConfigError('persistence.path', `expected a journal written for instruments ${instruments}; ${path} holds ${stored} (move it away or restore the config)`);
+  }
+  j.setMeta(INSTRUMENTS_META, instruments);
+  return j;
+}
+
+function isParsed(c: EmulatorConfig | EmulatorConfigInput): c is EmulatorConfig {
+  // A parsed config has every section filled in; an input may leave them out.
+  const x = c as Partial<EmulatorConfig>;
+  return x.rateLimits !== undefined && x.limits !== undefined && x.clock !== undefined && x.instruments !== undefined && x.faults !== undefined && x.market !== undefined && Array.isArray(x.accounts);
+}
