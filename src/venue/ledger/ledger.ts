@@ -185,6 +185,21 @@ export class Ledger {
     if (sellerQuote !== buyerQuote) this.changed(t.seller, t.quoteAsset, sellerQuote, 'trade');
   }
 
+  /**
+   * Takes a fee from the FREE balance in an asset other than the one a fill delivers (platform-token
+   * deduction). False, and nothing changes, when the free balance is short.
+   */
+  chargeFee(accountId: string, asset: string, units: bigint): boolean {
+    if (units < 0n) throw new RangeError(`fee must not be negative, got ${units}`);
+    if (units === 0n) return true;
+    const b = this.books.get(accountId)?.get(asset);
+    if (!b || b.free < units) return false;
+    b.free -= units;
+    this.fee(accountId, asset, units);
+    this.changed(accountId, asset, b, 'trade');
+    return true;
+  }
+
   /** Fees the venue has collected in `asset`. */
   feesCollected(asset: string): bigint {
     return this.totals.get(asset)?.fees ?? 0n;

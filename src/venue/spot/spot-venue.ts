@@ -9,7 +9,7 @@
  *   testOrder(req)               every check of placeOrder, nothing changes (POST /api/v3/order/test)
  *   cancelOrder / cancelAllOrders
  *   deposit / withdraw           paper accounts
- *   setAccountFees, setReferencePrice, addInstrument
+ *   setAccountFees, setFeePayer, setReferencePrice, addInstrument
  * Queries: getOrder, openOrders, allOrders, myTrades, balances, depth, book, lastPrice, orderView,
  * ownTradeView. Rejections are returned as `{ ok: false, code, msg }` values (spot-rejections.ts).
  *
@@ -103,6 +103,17 @@ export interface SpotVenueOptions {
   readonly tradeRetentionMs?: number;
   /** Run the retention sweep every this many commands (0: only when pruneHistory() is called). */
   readonly pruneEveryCommands?: number;
+  /** Pays fees some other way than in kind (platform-token deduction); default: always in kind. */
+  readonly feePayer?: SpotFeePayer;
+}
+
+/**
+ * Decides, per side of each fill, whether the fee is paid in another asset instead of being taken from
+ * what the side receives. The venue then takes `units` of `asset` from the account's FREE balance as
+ * the fee; when that balance is short it falls back to the fee in kind.
+ */
+export interface SpotFeePayer {
+  alternative(accountId: string, symbol: string, feeAsset: string, feeUnits: bigint, ledgerScale: number): { readonly asset: string; readonly units: bigint } | undefined;
 }
 
 interface FeeOverride {
@@ -130,6 +141,7 @@ export class SpotVenue {
   private readonly orders = new SeqStore<SpotOrderState>();
   private readonly accounts = new Map<string, SpotAccountState>();
   private readonly sameStpGroup: SameStpGroup;
+  private feePayer: SpotFeePayer | undefined;
   private readonly maxOpen: number;
   private readonly orderIds: CounterIds;
   private readonly tradeIds: CounterIds;
@@ -149,6 +161,7 @@ export class SpotVenue {
     this.ledger = opts.ledger ?? new Ledger();
     this.stpGroups = opts.stpGroups ?? new StpGroups();
     this.sameStpGroup = opts.sameStpGroup ?? this.stpGroups.sameGroup;
+    this.feePayer = opts.feePayer;
     this.maxOpen = opts.maxOpenOrdersPerAccount ?? 500;
     this.orderIds = new CounterIds(opts.orderIdPrefix ?? '', opts.firstOrderId ?? 1);
     this.tradeIds = new CounterIds(opts.tradeIdPrefix ?? '', opts.firstTradeId ?? 1);
@@ -201,6 +214,11 @@ export class SpotVenue {
     if (rates.taker !== undefined) o.taker = feeRate(rates.taker);
     if (symbol === undefined) acct.fees = o;
     else (acct.feesBySymbol ??= new Map()).set(symbol, o);
+  }
+
+  /** Installs (or removes) the fee payer after construction (the emulator wires it once its accounts are known). */
+  setFeePayer(payer: SpotFeePayer | undefined): void {
+    this.feePayer = payer;
   }
 
   /** Effective rates of an account on a symbol. */
@@ -612,8 +630,13 @@ export class SpotVenue {
     const buyerLockedQuote = buyer.priceTicks > 0 ? BigInt(buyer.priceTicks) * BigInt(lots) * m.quoteUnitsPerTickLot : quoteUnits;
     const takerRate = this.rate(taker.accountId, m, false);
     const makerRate = this.rate(maker.accountId, m, true);
-    const buyerFee = feeOn(baseUnits, takerBuys ? takerRate : makerRate);
-    const sellerFee = feeOn(quoteUnits, takerBuys ? makerRate : takerRate);
+    let buyerFee = feeOn(baseUnits, takerBuys ? takerRate : makerRate);
+    let sellerFee = feeOn(quoteUnits, takerBuys ? makerRate : takerRate);
+    // Paid in another asset (platform token): charged from free funds now, so the side receives in full.
+    const buyerAlt = this.payElsewhere(buyer.accountId, m.symbol, m.baseAsset, buyerFee);
+    if (buyerAlt) buyerFee = 0n;
+    const sellerAlt = this.payElsewhere(seller.accountId, m.symbol, m.quoteAsset, sellerFee);
+    if (sellerAlt) sellerFee = 0n;
     this.ledger.settleTrade({
       buyer: buyer.accountId,
       seller: seller.accountId,
@@ -638,10 +661,12 @@ export class SpotVenue {
     const tradeId = this.tradeIds.take();
     this.tradeCount++;
     const isSelfTrade = taker.accountId === maker.accountId;
-    const takerFee = takerBuys ? buyerFee : sellerFee;
-    const makerFee = takerBuys ? sellerFee : buyerFee;
-    const takerFeeAsset = takerBuys ? m.baseAsset : m.quoteAsset;
-    const makerFeeAsset = takerBuys ? m.quoteAsset : m.baseAsset;
+    const buyerPaid = buyerAlt ?? { asset: m.baseAsset, units: buyerFee };
+    const sellerPaid = sellerAlt ?? { asset: m.quoteAsset, units: sellerFee };
+    const takerFee = takerBuys ? buyerPaid.units : sellerPaid.units;
+    const makerFee = takerBuys ? sellerPaid.units : buyerPaid.units;
+    const takerFeeAsset = takerBuys ? buyerPaid.asset : sellerPaid.asset;
+    const makerFeeAsset = takerBuys ? sellerPaid.asset : buyerPaid.asset;
     this.recordTrade(m, maker, tradeId, price, lots, quoteUnits, makerFee, makerFeeAsset, !takerBuys, true, isSelfTrade, now);
     this.recordTrade(m, taker, tradeId, price, lots, quoteUnits, takerFee, takerFeeAsset, takerBuys, false, isSelfTrade, now);
 
@@ -756,6 +781,14 @@ export class SpotVenue {
       if (r !== undefined) return r;
     }
     return maker ? m.makerFee : m.takerFee;
+  }
+
+  /** The fee charged in another asset, when the fee payer asks for it and the account's free balance covers it. */
+  private payElsewhere(accountId: string, symbol: string, feeAsset: string, feeUnits: bigint): { asset: string; units: bigint } | undefined {
+    if (this.feePayer === undefined || feeUnits === 0n) return undefined;
+    const alt = this.feePayer.alternative(accountId, symbol, feeAsset, feeUnits, this.ledger.scale);
+    if (alt === undefined || alt.asset === feeAsset || alt.units <= 0n) return undefined;
+    return this.ledger.chargeFee(accountId, alt.asset, alt.units) ? { asset: alt.asset, units: alt.units } : undefined;
   }
 
   private stpCheckFor(accountId: string, mode: SpotStpMode): SelfTradeCheck<SpotOrderState, number> {
