@@ -362,11 +362,15 @@ function spotIssueError(issues: readonly Issue[], raw: ReadonlyMap<string, strin
   return SpotError.mandatory(param);
 }
 
+const PRICE_TYPE_FIELDS: ReadonlySet<string> = new Set(['lossTrend', 'profitTrend']);
+
 function contractIssueError(issues: readonly Issue[], input: unknown): WireError {
   const iss = issues[0];
   if (!iss) return ContractError.paramError();
   const param = iss.path.map(String).join('.');
   const rec = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   if (iss.path.length === 1 && iss.path[0] === 'symbol' && rec.symbol !== undefined && rec.symbol !== '') return ContractError.contractNotExist();
+  // A bad trigger price type is its own code on the venue (contract-api.md §4.5 change_stop_order rule 1).
+  if (iss.path.length === 1 && PRICE_TYPE_FIELDS.has(String(iss.path[0]))) return ContractError.priceTypeError();
   return ContractError.paramError(param ? `${param}: expected ${iss.message}` : `expected ${iss.message}`);
 }

@@ -52,6 +52,12 @@ describe('emulator contract authentication', () => {
     expect(res.json).to.deep.equal({ success: false, code: 602, message: 'Signature verification failed!' });
   });
 
+  it('answers_3001_for_a_stop_price_with_a_bad_price_type', async () => {
+    // change_stop_order rule 1: stopLossPrice > 0 needs lossTrend 1, 2 or 3, else 3001 (not 600).
+    const res = await contractSigned(emu.url, 'POST', '/api/v1/private/planorder/change_stop_order', { symbol: 'BTC_USDT', orderId: '1', stopLossPrice: 86000, lossTrend: 7 }, { requestTime: T0 });
+    expect(res.json).to.deep.equal({ success: false, code: 3001, message: 'Price type error' });
+  });
+
   it('answers_513_for_a_request_time_that_is_not_an_integer', async () => {
     const res = await raw(emu.url, 'GET', '/api/v1/private/account/assets', {
       headers: { ApiKey: ALICE.apiKey, 'Request-Time': 'soon', Signature: hmac(ALICE.secret, `${ALICE.apiKey}soon`) },

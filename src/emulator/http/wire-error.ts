@@ -68,6 +68,7 @@ export const ContractError = {
   insufficientBalance: () => contract(2005, 'Insufficient balance!'),
   positionNotExist: () => contract(2009, 'Position is not exists or closed.'),
   orderNotExist: () => contract(2040, 'order not exist'),
+  priceTypeError: () => contract(3001, 'Price type error'),
   riskLevelDisabled: () => contract(8817, 'The risk limit feature has been upgraded, please use the leverage adjustment instead'),
   marketMakerOnly: () => contract(704, 'Only market-maker accounts may use this endpoint'),
   notSupported: (what: string) => contract(9999, `${what} is not supported by the emulator yet`),
