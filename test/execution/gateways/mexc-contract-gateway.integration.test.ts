@@ -128,10 +128,10 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
     expect(await rejection(gw.setPositionMode('one-way'))).to.be.instanceOf(ExchangeError);
   });
 
-  it('passes_the_venue_refusal_of_tp_sl_through', async () => {
-    // The emulator does not serve stoporder/place yet (answers its "not supported" error).
-    const e = await rejection(gw.attachTpSl({ symbol: BTC, positionSide: 'long', stopLossPrice: D(50000) }));
-    expect(e).to.be.instanceOf(ExchangeError);
+  it('attaches_a_position_stop_loss_that_the_venue_then_lists', async () => {
+    await gw.attachTpSl({ symbol: BTC, positionSide: 'long', stopLossPrice: D(50000) });
+    const stops = await rig.contract.openStopOrders({ symbol: BTC });
+    expect(stops.map((s) => [s.stopLossPrice?.toString(), s.positionType, s.state])).to.deep.equal([['50000', 1, 1]]);
   });
 
   it('switches_to_one_way_when_flat_and_places_reduce_only_there', async () => {
