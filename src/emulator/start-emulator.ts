@@ -39,7 +39,7 @@ import { contractTriggerHandlers } from './handlers/contract-trigger-handlers.js
 import { SPOT_NOT_YET, spotStpHandlers } from './handlers/spot-stp-handlers.js';
 import { AccountExtServices } from './handlers/account-ext-services.js';
 import { applyFeeSchedules } from './config/account-ext-config.js';
-import { spotAccountExtHandlers } from './handlers/spot-account-ext-handlers.js';
+import { SPOT_ACCOUNT_EXT_ROUTES, spotAccountExtHandlers } from './handlers/spot-account-ext-handlers.js';
 import { contractAccountExtHandlers } from './handlers/contract-account-ext-handlers.js';
 import { ContractError, SpotError } from './http/wire-error.js';
 
@@ -196,7 +196,7 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const server = new EmulatorServer({
     clock,
     latencyClock,
-    routes: new RouteTable(allEndpoints),
+    routes: new RouteTable([...allEndpoints, ...SPOT_ACCOUNT_EXT_ROUTES]),
     handlers,
     accounts,
     limits,

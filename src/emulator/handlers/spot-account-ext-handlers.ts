@@ -8,6 +8,8 @@
  * Deletions answer `data: true` with msg "delete success" (the document: "a msg field holds the
  * delete status"). tradeGroupId goes out as a number, as in the samples.
  */
+import type { EndpointDef } from '../../api/endpoint.js';
+import { spotStpGroupEndpoints } from '../../api/spot/stp-groups.js';
 import type { StpGroupRecord, StpGroupRefusal } from '../../venue/spot/stp-groups.js';
 import type { SpotEngine } from '../engine/spot-engine.js';
 import { spotInstrumentOf, type EmulatorContext } from '../emulator-context.js';
@@ -77,6 +79,12 @@ export function spotAccountExtHandlers(ctx: EmulatorContext, engine: SpotEngine,
     },
   };
 }
+
+/**
+ * Extra routes: add-UID is listed as GET in the document's path line and as POST in its example, so
+ * the emulator answers both (the catalogue, and so our client, uses POST).
+ */
+export const SPOT_ACCOUNT_EXT_ROUTES: readonly EndpointDef[] = [{ ...spotStpGroupEndpoints.addStpGroupUid, method: 'GET' }];
 
 /** Endpoint ids this module serves (the emulator's not-yet list drops them). */
 export const SPOT_ACCOUNT_EXT_IDS = ['spot.createStpGroup', 'spot.queryStpGroups', 'spot.deleteStpGroup', 'spot.addStpGroupUid', 'spot.deleteStpGroupUid', 'spot.offlineSymbols', 'spot.tradeFee'] as const;

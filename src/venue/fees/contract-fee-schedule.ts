@@ -4,7 +4,9 @@
  *   NORMAL    the contract's makerFeeRate / takerFeeRate;
  *   LEVERAGE  the tier whose [minLeverage, maxLeverage] holds the leverage of the account on the
  *             contract (the document lists the tiers but not their bounds: each tier here carries
- *             minLeverage / maxLeverage, sent on the wire as extra fields); outside every tier → NORMAL;
+ *             minLeverage / maxLeverage, sent on the wire as extra fields); outside every tier → NORMAL.
+ *             The venue's fee hook does not pass the order, so the emulator uses the higher of the
+ *             account's long and short leverage on the contract;
  *   TIERED    the tier whose [minTieredDealAmount, maxTieredDealAmount) holds the account's traded
  *             amount (Σ price · vol · contractSize) over the statistic window: ROLLING = the last
  *             `tieredEffectiveDay` days (default 30) up to now, FIXED = [fixedStartTime, fixedEndTime].
