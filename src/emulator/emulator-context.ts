@@ -8,10 +8,21 @@ import type { AccountRegistry } from './auth/account-registry.js';
 import type { EmulatorConfig } from './emulator-config.js';
 import { ContractError, SpotError } from './http/wire-error.js';
 
+/** Account settings the API changes (journaled, so they survive a restart). */
+export interface AccountSettingsCommands {
+  setPlatformDeduct(accountId: string, enabled: boolean): boolean;
+}
+
 export interface EmulatorContext {
   readonly config: EmulatorConfig;
   readonly clock: Clock;
   readonly accounts: AccountRegistry;
+  readonly accountSettings: AccountSettingsCommands;
+  /**
+   * When this venue first started (kept in the journal, so the same after a restart): the listing time
+   * of the contracts and the creation time of configured fee discounts.
+   */
+  readonly startedAt: number;
   readonly spotInstruments: ReadonlyMap<string, SpotInstrument>;
   readonly contractInstruments: ReadonlyMap<string, ContractInstrument>;
   /** Numeric contract ids (ticker contractId, detail id). */

@@ -6,15 +6,16 @@
  *   … new SpotClient({ baseUrl: emu.url, … }) …
  *   await emu.stop();
  *
- * With `persistence.path` the engines' commands are journaled (engine/command-journal.ts) and replayed
- * at the next start, so paper accounts, open orders, positions, history and the tape survive a restart.
+ * With `persistence.path` every change is journaled (engine/command-journal.ts) and replayed at the next
+ * start: the engines' commands, the account settings, STP groups and blacklists the API changes, the
+ * midnight equity snapshots, and the market model as its epochs and steps (engine/market-epochs.ts), so
+ * paper accounts, open and trigger orders, positions, history and the tape survive a restart.
  */
 import { SystemClock, VirtualClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { SeededRandom } from '../core/random.js';
 import { allEndpoints } from '../api/catalogue.js';
 import type { ContractInstrument, SpotInstrument } from '../domain/instrument.js';
-import type { LiquidityPort } from '../venue/market/liquidity-port.js';
 import { AccountRegistry } from './auth/account-registry.js';
 import { parseEmulatorConfig, type EmulatorConfig, type EmulatorConfigInput } from './emulator-config.js';
 import { toContractInstrument, toSpotInstrument } from './config/instrument-schemas.js';
@@ -23,25 +24,18 @@ import { EmulatorServer } from './emulator-server.js';
 import { FaultInjector } from './faults/fault-injector.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { RouteTable } from './http/route-table.js';
-import type { EndpointHandler } from './handlers/handler.js';
-import { spotReferenceHandlers } from './handlers/spot-reference-handlers.js';
-import { spotMarketHandlers } from './handlers/spot-market-handlers.js';
-import { spotTradeHandlers } from './handlers/spot-trade-handlers.js';
+import { emulatorHandlers } from './handlers/emulator-handlers.js';
 import { PinnedClock } from './engine/pinned-clock.js';
-import { CommandJournal } from './engine/command-journal.js';
+import { CommandJournal, journaled } from './engine/command-journal.js';
+import { replayJournal } from './engine/journal-replay.js';
+import { EmulatorTimeline } from './engine/emulator-timeline.js';
+import { MarketEpochs } from './engine/market-epochs.js';
 import { SpotEngine } from './engine/spot-engine.js';
 import { ContractEngine } from './engine/contract-engine.js';
-import { MarketDriver } from './engine/market-driver.js';
 import { DEFAULT_START_PRICES } from './config/instrument-presets.js';
-import { contractMarketHandlers } from './handlers/contract-market-handlers.js';
-import { CONTRACT_NOT_YET, contractTradeHandlers } from './handlers/contract-trade-handlers.js';
-import { contractTriggerHandlers } from './handlers/contract-trigger-handlers.js';
-import { SPOT_NOT_YET, spotStpHandlers } from './handlers/spot-stp-handlers.js';
 import { AccountExtServices } from './handlers/account-ext-services.js';
 import { applyFeeSchedules } from './config/account-ext-config.js';
-import { SPOT_ACCOUNT_EXT_ROUTES, spotAccountExtHandlers } from './handlers/spot-account-ext-handlers.js';
-import { contractAccountExtHandlers } from './handlers/contract-account-ext-handlers.js';
-import { ContractError, SpotError } from './http/wire-error.js';
+import { SPOT_ACCOUNT_EXT_ROUTES } from './handlers/spot-account-ext-handlers.js';
 
 export interface StartEmulatorOptions {
   /** Overrides the config's clock (a test that drives its own VirtualClock). */
@@ -66,7 +60,8 @@ export interface RunningEmulator {
   readonly limits: RateLimits;
   readonly spot: SpotEngine;
   readonly contract: ContractEngine;
-  readonly market: MarketDriver;
+  /** The market model over its epochs (engine/market-epochs.ts): contract price boards of the current one. */
+  readonly market: MarketEpochs;
   /** STP groups, blacklists, fee schedules and the PnL analysis (handlers/account-ext-services.ts). */
   readonly accountExt: AccountExtServices;
   /** Commands replayed from the journal at start-up (0 on a fresh start or without persistence). */
@@ -80,6 +75,7 @@ export interface RunningEmulator {
 
 const ACCOUNTS_META = 'initialisedAccounts';
 const INSTRUMENTS_META = 'instruments';
+const STARTED_META = 'firstStart';
 
 export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput = {}, options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const config = isParsed(input) ? input : parseEmulatorConfig(input);
@@ -99,14 +95,25 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const contractIds = new Map(config.instruments.contract.map((c, i) => [c.symbol, c.id ?? 1000 + i]));
 
   const accounts = new AccountRegistry(config.accounts);
-  const context: EmulatorContext = { config, clock, accounts, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
-
   const journal = config.persistence ? openJournal(config.persistence.path, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
+  const now = () => clock.now();
+  const startedAt = Number(journal?.meta(STARTED_META) ?? clock.now());
+  journal?.setMeta(STARTED_META, String(startedAt));
+  const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal, now);
+  const context: EmulatorContext = { config, clock, accounts, accountSettings, startedAt, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
+  const reportError =
+    options.onInternalError ??
+    ((err: unknown, id: string | undefined) => {
+      process.stderr.write(`emulator: internal error in ${id ?? 'request'}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    });
+
   const accountExt = new AccountExtServices({
     clock,
     accounts,
     contractInstruments: contractList,
     fees: config.fees,
+    journal,
+    createdAt: startedAt,
     settings: (id) => {
       const a = config.accounts.find((x) => x.name === id);
       return { master: a?.master, contractFeeDeduct: a?.contract.feeDeduct };
@@ -123,9 +130,21 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   });
   // Before the journal is replayed or anyone is funded: the fee model and the PnL recorder see every event.
   accountExt.attach(spot, contract);
+  const market = new MarketEpochs({
+    config,
+    clock,
+    spot,
+    contract,
+    spotInstruments: spotList,
+    contractInstruments: contractList,
+    journal,
+    onError: (e) => reportError(e, 'market.tick'),
+  });
 
   // ---- state: replay the journal, or fund a fresh venue
-  const { count: replayed, lastTime } = journal ? replay(journal, clock, { spot: spot.reader, contract: contract.reader }, config.persistence!.path) : { count: 0, lastTime: -Infinity };
+  const { count: replayed, lastTime } = journal
+    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() })
+    : { count: 0, lastTime: -Infinity };
   if (virtualClock && replayed > 0) {
     // Virtual time resumes where the last run stopped (or, after a crash, at its last command).
     const last = Math.max(Number(journal!.meta('lastTime') ?? -Infinity), lastTime);
@@ -138,10 +157,6 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
       const p = startPriceOf(config, s.baseAsset, s.symbol);
       if (p !== undefined) spot.venue.setReferencePrice(s.symbol, p);
     }
-  } else {
-    // The new market model lays its own book; the old crowd orders would be orphans.
-    spot.clearCrowd();
-    contract.clearCrowd();
   }
   const initialised = new Set<string>(JSON.parse(journal?.meta(ACCOUNTS_META) ?? '[]') as string[]);
   for (const a of accounts.all()) {
@@ -153,43 +168,22 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   }
   journal?.setMeta(ACCOUNTS_META, JSON.stringify([...initialised]));
 
-  // ---- market model
-  const startPrices = new Map<string, number>();
-  for (const tapes of [spot.tapes, contract.tapes]) {
-    for (const [symbol, tape] of tapes) {
-      const t = tape.lastPriceTicks();
-      if (t !== undefined) startPrices.set(symbol, tape.price(t).toNumber());
-    }
-  }
-  const ports = new Map<string, LiquidityPort>();
-  for (const s of spotList) ports.set(s.symbol, spot.port);
-  for (const c of contractList) ports.set(c.symbol, contract.port);
-  const market = new MarketDriver({ config, clock, spot: spotList, contract: contractList, ports, startPrices });
-  const stepMs = config.market.source === 'synthetic' ? config.market.stepMs : 1000;
-  if (!options.marketStopped) {
-    market.start();
-    for (const c of contractList) {
-      const board = market.contractPrices(c.symbol);
-      if (board) contract.follow(c.symbol, board, clock, stepMs);
-    }
+  // ---- market model and the timeline (midnight snapshots, model steps)
+  const timeline = new EmulatorTimeline({
+    clock,
+    midnight: (at) => accountExt.takeMidnightSnapshot(at),
+    onError: (e, job) => reportError(e, job === 'step' ? 'market.tick' : 'pnl.midnight'),
+  });
+  if (options.marketStopped) {
+    market.openStopped(replayed);
+    timeline.start();
+  } else {
+    const schedule = market.open(replayed);
+    timeline.start({ ...schedule, run: () => market.step() });
   }
 
   // ---- HTTP
-  const handlers = new Map<string, EndpointHandler>(
-    Object.entries({
-      ...spotReferenceHandlers(context),
-      ...spotMarketHandlers(context, spot),
-      ...spotTradeHandlers(context, spot),
-      ...spotStpHandlers(context, spot),
-      ...contractMarketHandlers(context, contract, market),
-      ...contractTradeHandlers(context, contract),
-      ...contractTriggerHandlers(context, contract),
-      ...spotAccountExtHandlers(context, spot, accountExt),
-      ...contractAccountExtHandlers(context, contract, accountExt),
-    }),
-  );
-  for (const id of SPOT_NOT_YET) handlers.set(id, notYet(() => SpotError.notSupported(id)));
-  for (const id of CONTRACT_NOT_YET) handlers.set(id, notYet(() => ContractError.notSupported(id)));
+  const handlers = emulatorHandlers({ context, spot, contract, prices: market, accountExt }).table();
   const faults = new FaultInjector(random.fork('faults'), config.faults.rules);
   const limits = new RateLimits(clock, config.rateLimits);
   const requestStepMs = config.clock.mode === 'virtual' ? config.clock.stepMs : 0;
@@ -203,17 +197,15 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     faults,
     maxBodyBytes: config.limits.maxBodyBytes,
     ...(virtualClock && requestStepMs > 0 ? { beforeRequest: () => virtualClock.advanceBy(requestStepMs) } : {}),
-    onInternalError:
-      options.onInternalError ??
-      ((err, id) => {
-        process.stderr.write(`emulator: internal error in ${id ?? 'request'}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      }),
+    onInternalError: reportError,
   });
   let port: number;
   try {
     port = await server.listen(config.host, config.port);
   } catch (e) {
-    market.stop();
+    timeline.stop();
+    market.close();
+    accountExt.stop();
     contract.stop();
     journal?.close();
     throw e;
@@ -244,7 +236,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     async stop() {
       if (stopped) return;
       stopped = true;
-      market.stop();
+      timeline.stop();
+      market.close();
       accountExt.stop();
       contract.stop();
       await server.close();
@@ -260,32 +253,6 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
 function startPriceOf(config: EmulatorConfig, base: string, symbol: string): string | undefined {
   if (config.market.source !== 'synthetic') return undefined;
   return config.market.underlyings[base]?.price ?? DEFAULT_START_PRICES[symbol] ?? DEFAULT_START_PRICES[`${base}USDT`];
-}
-
-function notYet(error: () => Error): EndpointHandler {
-  return () => {
-    throw error();
-  };
-}
-
-/** Re-runs every journaled command through the bare engines at its recorded time. */
-function replay(journal: CommandJournal, clock: PinnedClock, targets: Record<string, object>, path: string): { count: number; lastTime: number } {
-  let n = 0;
-  let lastTime = -Infinity;
-  try {
-    for (const e of journal.entries()) {
-      const target = targets[e.target] as Record<string, (...a: unknown[]) => unknown> | undefined;
-      const fn = target?.[e.method];
-      if (!target || typeof fn !== 'function') throw new ConfigError(path, `journal entry ${e.seq} names ${e.target}.${e.method}, which this build does not know`);
-      clock.pin(e.time);
-      fn.apply(target, e.args);
-      n++;
-      if (e.time > lastTime) lastTime = e.time;
-    }
-  } finally {
-    clock.unpin();
-  }
-  return { count: n, lastTime };
 }
 
 function openJournal(path: string, instruments: string): CommandJournal {

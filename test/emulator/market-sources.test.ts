@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { SystemClock } from '../../src/core/clock.js';
 import { encodeRecordLines } from '../../src/marketdata/record/json-lines-codec.js';
 import type { MarketRecord } from '../../src/marketdata/record/record.js';
+import { stringify } from 'yaml';
+import { emulatorCommand } from '../../src/emulator/emulator-command.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { T0, raw, testConfig } from './support/emulator-kit.js';
 
@@ -31,6 +33,41 @@ describe('emulator market sources', () => {
         // The recorded buy took 0.5 of the 2 resting at the ask: 1.5 left.
         const after = (await raw(emu.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { asks: string[][] };
         expect(after.asks[0]).to.deep.equal(['87001.00', '1.50000000']);
+        expect(emu.checkInvariants()).to.deep.equal([]);
+      } finally {
+        await emu.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('replays_a_recording_named_in_a_yaml_config', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'emu-replay-yaml-'));
+    try {
+      const recording = join(dir, 'btc.jsonl');
+      const records: MarketRecord[] = [
+        { s: 'depth.snapshot', m: 'contract', i: 'BTC_USDT', et: 1000, lt: 1000, u: 1, b: [['86990.0', '100']], a: [['87010.0', '120']] },
+        { s: 'trade', m: 'contract', i: 'BTC_USDT', et: 3000, lt: 3000, p: '87010.0', q: '20', ts: 'buy' },
+      ];
+      await writeFile(recording, encodeRecordLines(records));
+      const file = join(dir, 'replay.yaml');
+      await writeFile(file, stringify({ ...testConfig({ instruments: { spot: [], contract: ['BTC_USDT'] } }), market: { source: 'replay', file: recording, speed: 2 } }));
+      const emu = await emulatorCommand({ config: file, port: 0, detach: true, out: () => undefined });
+      try {
+        // Speed 2: the book at +0 s, the trade (2 s later in the recording) at +1 s.
+        emu.advance(500);
+        const depth = (await raw(emu.url, 'GET', '/api/v1/contract/depth/BTC_USDT?limit=1')).json as { data: { bids: number[][]; asks: number[][] } };
+        expect([depth.data.bids[0]!.slice(0, 2), depth.data.asks[0]!.slice(0, 2)]).to.deep.equal([
+          [86990, 100],
+          [87010, 120],
+        ]);
+        emu.advance(1000);
+        const deals = (await raw(emu.url, 'GET', '/api/v1/contract/deals/BTC_USDT')).json as { data: { p: number; v: number; T: number }[] };
+        expect(deals.data.map((d) => [d.p, d.v, d.T])).to.deep.equal([[87010, 20, 1]]);
+        // 120 − 20 left at the ask.
+        const after = (await raw(emu.url, 'GET', '/api/v1/contract/depth/BTC_USDT?limit=1')).json as { data: { asks: number[][] } };
+        expect(after.data.asks[0]!.slice(0, 2)).to.deep.equal([87010, 100]);
         expect(emu.checkInvariants()).to.deep.equal([]);
       } finally {
         await emu.stop();

@@ -11,7 +11,7 @@ const CAROL = { apiKey: 'mx0vglCarolKey01', secret: 'carol-secret-0123456789abcd
 
 /**
  * Paper accounts survive a restart: the journal of one run is replayed by the next, with the market
- * model running (its crowd orders are journaled too) on a virtual clock.
+ * model running (journaled as its steps, which replay its crowd orders) on a virtual clock.
  */
 describe('emulator persistence', () => {
   let dir: string;

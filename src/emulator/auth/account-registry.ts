@@ -53,6 +53,17 @@ export class AccountRegistry {
     }
   }
 
+  /**
+   * POST /api/v3/platformDeduct/enable. A command like the engines' (journaled and replayed), so the
+   * switch survives a restart; answers the new setting, false for an unknown account.
+   */
+  setPlatformDeduct(accountId: string, enabled: boolean): boolean {
+    const a = this.byId.get(accountId);
+    if (!a) return false;
+    a.settings.platformDeduct = enabled;
+    return enabled;
+  }
+
   byApiKey(apiKey: string): EmulatorAccount | undefined {
     return this.byKey.get(apiKey);
   }

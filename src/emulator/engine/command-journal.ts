@@ -3,14 +3,22 @@
  *
  * Why a journal and not a state snapshot: the engines (spot and contract venues) are deterministic
  * functions of their commands and the clock, and keep their state private. Recording every state-
- * changing call — user orders, crowd orders of the market model, deposits, funding settlements — with
- * its time, and replaying the calls through the same engines at start-up, rebuilds balances, open
+ * changing call — user orders and settings, deposits, the market model's steps — with its time, and
+ * replaying the calls through the same engines at start-up, rebuilds balances, open
  * orders with their ids and fills, positions, order and trade history and the tape exactly, with no
  * second (serialised) representation of engine internals to keep in sync. SQLite gives a durable,
  * atomic append per command (WAL), so a crash loses at most the command in flight, which a whole-file
  * snapshot rewritten on a timer cannot promise.
  *
  * Arguments are stored as JSON; bigint values are tagged so they come back as bigint.
+ *
+ * Compaction: what happens on a timer — a market model step with every crowd order it places and
+ * cancels, the fair / index prices and funding pushed after it, the 00:00 UTC equity snapshots — is a
+ * deterministic function of the state and the time. Such a call is journaled ONCE (`runRecorded`) and
+ * runs with the journal muted, so replay re-runs the call instead of its effects: one row per model
+ * step instead of hundreds of crowd commands (engine/market-epochs.ts). Measured with the default
+ * market (4 instruments, 10 levels, 1 s steps): 124 MB and 1 007 189 rows per simulated hour before,
+ * 128 KB and 3 628 rows after (test/emulator/support/measure-journal.ts).
  */
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -46,6 +54,8 @@ export class CommandJournal {
   private readonly getMeta: Statement<[string], { value: string }>;
   private readonly putMeta: Statement<[string, string]>;
   private closed = false;
+  /** > 0 while a recorded call (or the replay) runs: its effects are not journaled again. */
+  private muted = 0;
 
   constructor(readonly path: string) {
     this.db = new Database(path);
@@ -67,8 +77,28 @@ export class CommandJournal {
   }
 
   append(time: number, target: string, method: string, args: readonly unknown[]): void {
-    if (this.closed) return;
+    if (this.closed || this.muted > 0) return;
     this.insert.run(time, target, method, JSON.stringify(args, replacer));
+  }
+
+  /** Runs `fn` with appends switched off (replay, and the effects of a recorded call). */
+  suppress<T>(fn: () => T): T {
+    this.muted++;
+    try {
+      return fn();
+    } finally {
+      this.muted--;
+    }
+  }
+
+  /**
+   * Journals the call `target.method(args)` at `time`, then runs `fn` (which makes it) with the journal
+   * muted. Recorded before it runs: if it throws halfway, replay re-runs it and fails the same way, so
+   * the rebuilt state is the state the run had. Inside another recorded call it only runs.
+   */
+  runRecorded<T>(time: number, target: string, method: string, args: readonly unknown[], fn: () => T): T {
+    this.append(time, target, method, args);
+    return this.suppress(fn);
   }
 
   /** Every entry in order (streamed, so a long journal does not sit in memory twice). */

@@ -3,10 +3,9 @@
  * liquidation), a TapeAggregator per contract fed by its trade events (deals, candles, 24h ticker),
  * and the crowd's LiquidityPort.
  *
- * Funding and marking are driven from the market model, not from venue timers, so that they are
- * commands like any other and replay from the journal: after each model step the fair and index
- * prices are pushed into the venue, and each settlement of the model's funding cycle becomes
- * setFundingRate + settleFunding.
+ * Funding and marking are driven from the market model, not from venue timers, so that they replay
+ * from the journal: after each model step the fair and index prices are pushed into the venue, and each
+ * settlement of the model's funding cycle becomes setFundingRate + settleFunding.
  *
  * The crowd trades in one-way mode (buys and sells net out, so its position stays bounded) from a few
  * maker accounts per contract taken round-robin, because one-way accounts may hold at most
@@ -56,6 +55,13 @@ export const CONTRACT_COMMANDS = [
   ...TRIGGER_COMMANDS,
 ] as const;
 
+/** A contract following its price board (ContractEngine.follow). */
+export interface PriceFollower {
+  /** Fair and index price into the venue, when they changed. */
+  push(): void;
+  dispose(): void;
+}
+
 export interface ContractEngineOptions {
   readonly clock: Clock;
   readonly instruments: readonly ContractInstrument[];
@@ -73,7 +79,7 @@ export class ContractEngine {
   readonly tapes = new Map<string, TapeAggregator>();
   readonly port: LiquidityPort;
   private readonly tradeSeq = new Map<string, number>();
-  private readonly unsubscribers: (() => void)[] = [];
+  private readonly unsubscribers = new Set<() => void>();
 
   constructor(private readonly opts: ContractEngineOptions) {
     this.reader = new ContractVenue({
@@ -115,8 +121,12 @@ export class ContractEngine {
     return this.tapes.get(symbol);
   }
 
-  /** Follows a price board: fair / index into the venue after each model step, settlements as funding. */
-  follow(symbol: string, board: ContractPriceBoard, clock: Clock, stepMs: number): void {
+  /**
+   * Follows a price board: `push()` moves its fair / index prices into the venue (the emulator's
+   * timeline calls it after each model step), and each settlement of the model's funding cycle becomes
+   * setFundingRate + settleFunding. `dispose()` stops listening (the market epoch ended).
+   */
+  follow(symbol: string, board: ContractPriceBoard): PriceFollower {
     let lastFair: string | undefined;
     let lastIndex: string | undefined;
     const push = () => {
@@ -131,20 +141,23 @@ export class ContractEngine {
         this.venue.setIndexPrice(symbol, lastIndex);
       }
     };
-    push();
-    const timer = clock.setInterval(stepMs, push);
-    this.unsubscribers.push(() => clock.clearTimer(timer));
-    this.unsubscribers.push(
-      board.onSettlement((s) => {
-        push();
-        this.venue.setFundingRate(symbol, s.rate.toFixed());
-        this.venue.settleFunding(symbol);
-      }),
-    );
+    const unsubscribe = board.onSettlement((s) => {
+      push();
+      this.venue.setFundingRate(symbol, s.rate.toFixed());
+      this.venue.settleFunding(symbol);
+    });
+    this.unsubscribers.add(unsubscribe);
+    return {
+      push,
+      dispose: () => {
+        if (this.unsubscribers.delete(unsubscribe)) unsubscribe();
+      },
+    };
   }
 
   stop(): void {
-    for (const u of this.unsubscribers.splice(0)) u();
+    for (const u of this.unsubscribers) u();
+    this.unsubscribers.clear();
     this.reader.dispose();
   }
 

@@ -10,6 +10,12 @@
  * Cost: the model re-lays every level that left its band, and at realistic volatility the touch moves
  * further than the book is deep on most 1 s steps, so each step replaces most of the crowd book
  * (≈ 2 × levels cancels and places per symbol). `levels` is the knob that bounds it.
+ *
+ * Stepping: the synthetic models do not run their own timers here. `start()` makes their first step
+ * (the crowd book is laid) and `step()` each later one, called by the emulator's timeline, so a step can
+ * be journaled as one entry and replayed (engine/market-epochs.ts). Replay and mirror sources keep their
+ * own timers: their input (a file, a remote venue) is not part of the journal, so their crowd orders
+ * are journaled one by one.
  */
 import type { Clock } from '../../core/clock.js';
 import { ConfigError } from '../../core/errors.js';
@@ -38,19 +44,36 @@ export interface MarketDriverDeps {
   readonly ports: ReadonlyMap<string, LiquidityPort>;
   /** Starting prices that override the config (after a restart: the last traded prices). */
   readonly startPrices?: ReadonlyMap<string, number>;
+  /**
+   * Appended to the config's seed (a later market epoch after a restart gets its own random streams
+   * instead of repeating the first epoch's).
+   */
+  readonly seedSuffix?: string;
 }
+
+/** The market config's synthetic form. */
+type SyntheticMarketSettings = Extract<EmulatorConfig['market'], { source: 'synthetic' }>;
 
 /** All sources of the emulator behind one handle. */
 export class MarketDriver {
+  /** True for the seeded synthetic model: its steps are a function of seed, state and time alone. */
+  readonly deterministic: boolean;
   private readonly sources: MarketSource[] = [];
+  private readonly models: SyntheticMarket[] = [];
   private readonly clients: { close(): Promise<void> }[] = [];
+  private started = false;
 
   constructor(deps: MarketDriverDeps) {
     const m = deps.config.market;
+    this.deterministic = m.source === 'synthetic';
     if (m.source !== 'synthetic') {
       this.recordedOrMirrored(deps);
       return;
     }
+    this.synthetic(deps, m);
+  }
+
+  private synthetic(deps: MarketDriverDeps, m: SyntheticMarketSettings): void {
     const byBase = new Map<string, { spot: SpotInstrument[]; contract: ContractInstrument[] }>();
     const group = (base: string) => {
       let g = byBase.get(base);
@@ -71,10 +94,10 @@ export class MarketDriver {
         ...g.contract.map((c) => bookConfig(c.symbol, 'contract', c.priceUnit.toNumber(), c.volUnit.toNumber(), c.contractSize.toNumber(), price, m.books[c.symbol] ?? {}, c.priceUnit.toFixed())),
       ];
       const funding = deps.config.funding;
-      this.sources.push(
+      this.models.push(
         new SyntheticMarket(
           {
-            seed: `${String(deps.config.seed)}:${base}`,
+            seed: `${String(deps.config.seed)}${deps.seedSuffix ?? ''}:${base}`,
             stepMs: m.stepMs,
             initialPrice: price,
             volatilityPerYear: u.volatilityPerYear ?? m.volatilityPerYear,
@@ -93,11 +116,22 @@ export class MarketDriver {
     }
   }
 
+  /** Synthetic: the first step of every model (lays the crowd book). Replay / mirror: starts their timers. */
   start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const m of this.models) m.step();
     for (const s of this.sources) s.start();
   }
 
+  /** One step of every synthetic model at the clock's time (no-op for replay / mirror). */
+  step(): void {
+    if (!this.started) return;
+    for (const m of this.models) m.step();
+  }
+
   stop(): void {
+    this.started = false;
     for (const s of this.sources) s.stop();
     for (const c of this.clients.splice(0)) void c.close();
   }
@@ -136,7 +170,7 @@ export class MarketDriver {
 
   /** Index / fair / funding board of a perpetual. */
   contractPrices(symbol: string): ContractPriceBoard | undefined {
-    for (const s of this.sources) {
+    for (const s of [...this.models, ...this.sources]) {
       const b = s.contractPrices(symbol);
       if (b) return b;
     }

@@ -9,6 +9,10 @@
  *
  * Build it before the engines (the contract engine takes the fee and STP hooks at construction), then
  * `attach` the engines before anything is replayed or funded, so every event is seen.
+ *
+ * Persistence: the changes the API makes here (STP groups, blacklists) go through journaled handles
+ * (`stpGroups`, `blacklists`), and the midnight snapshots are taken by the emulator's timeline through a
+ * journaled call, so all of it is rebuilt by the journal's replay (`replayTargets`).
  */
 import type { Clock } from '../../core/clock.js';
 import { Decimal } from '../../core/decimal.js';
@@ -24,6 +28,7 @@ import type { AccountRegistry, EmulatorAccount } from '../auth/account-registry.
 import { toContractFeeOverride, toDeductConfigs, toDiscountConfigs, type FeeExtensionsConfig } from '../config/account-ext-config.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import type { SpotEngine } from '../engine/spot-engine.js';
+import { journaled, type CommandJournal } from '../engine/command-journal.js';
 import { MarketMakerBlacklists } from './market-maker-blacklists.js';
 
 /** Per-account settings of these services (from the account config). */
@@ -40,13 +45,24 @@ export interface AccountExtServicesOptions {
   readonly settings: (accountId: string) => AccountExtSettings;
   readonly contractInstruments: readonly ContractInstrument[];
   readonly fees: FeeExtensionsConfig;
+  /** Where the API's changes are journaled (persistence on). */
+  readonly journal?: CommandJournal | undefined;
+  /** Creation time of the configured fee discounts (the venue's first start; default: now). */
+  readonly createdAt?: number;
 }
+
+/** Methods of the STP registry and the blacklists that change state (journaled, replayed). */
+const STP_GROUP_COMMANDS = ['create', 'delete', 'addUids', 'removeUids'] as const;
+const BLACKLIST_COMMANDS = ['create', 'update', 'delete'] as const;
 
 const isCrowd = (id: string): boolean => id.startsWith('crowd-') || id.startsWith('__');
 
 export class AccountExtServices {
   readonly contractFees: ContractFeeModel;
+  /** The handle the API uses (journaled). */
   readonly blacklists: MarketMakerBlacklists;
+  private readonly blacklistStore: MarketMakerBlacklists;
+  private spotGroupStore: StpGroupRegistry | undefined;
   private spotGroups: StpGroupRegistry | undefined;
   private spotDeduction: PlatformTokenDeduction | undefined;
   private recorder: PnlRecorder | undefined;
@@ -63,7 +79,8 @@ export class AccountExtServices {
       if (opts.settings(master).master !== undefined) throw new ConfigError(`accounts.${a.id}.master`, `expected a master account; ${master} is itself a sub-account`);
     }
     const now = () => opts.clock.now();
-    this.blacklists = new MarketMakerBlacklists({ now, accountOfUid: (uid) => this.byUid.get(uid)?.id, masterOf: (id) => this.masterOf(id) });
+    this.blacklistStore = new MarketMakerBlacklists({ now, accountOfUid: (uid) => this.byUid.get(uid)?.id, masterOf: (id) => this.masterOf(id) });
+    this.blacklists = journaled(this.blacklistStore, 'blacklists', BLACKLIST_COMMANDS, opts.journal, now);
     const overrides = Object.fromEntries(Object.entries(opts.fees.contractSchedules).map(([sym, c]) => [sym, toContractFeeOverride(c)]));
     for (const sym of Object.keys(overrides)) {
       if (!opts.contractInstruments.some((i) => i.symbol === sym)) throw new ConfigError(`fees.contractSchedules.${sym}`, 'expected a contract listed under instruments.contract');
@@ -74,7 +91,7 @@ export class AccountExtServices {
       overrides,
       leverageOf: (account, symbol) => this.leverageOf(account, symbol),
       deductConfigs: toDeductConfigs(opts.fees.contractDeduct),
-      discountConfigs: toDiscountConfigs(opts.fees.contractDiscounts, opts.clock.now()),
+      discountConfigs: toDiscountConfigs(opts.fees.contractDiscounts, opts.createdAt ?? opts.clock.now()),
       deductEnabled: (id) => opts.settings(id).contractFeeDeduct === true,
       exempt: isCrowd,
     });
@@ -84,7 +101,7 @@ export class AccountExtServices {
   readonly contractFeeRates = (account: AccountId, instrument: ContractInstrument): { maker: Decimal; taker: Decimal } => this.contractFees.feeRates(account, instrument);
 
   /** The contract venue's sameStpGroup hook: one account, or two accounts of one MM blacklist. */
-  readonly contractSameStpGroup = (a: AccountId, b: AccountId): boolean => a === b || this.blacklists.sameGroup(a, b);
+  readonly contractSameStpGroup = (a: AccountId, b: AccountId): boolean => a === b || this.blacklistStore.sameGroup(a, b);
 
   /** Wires the engines: spot STP membership and fee payer, contract fee learning and PnL recording. */
   attach(spot: SpotEngine, contract: ContractEngine): void {
@@ -97,14 +114,17 @@ export class AccountExtServices {
       prices: spot.reader,
     });
     spot.reader.setFeePayer(this.spotDeduction);
-    this.spotGroups = new StpGroupRegistry({
-      now: () => this.opts.clock.now(),
+    const now = () => this.opts.clock.now();
+    this.spotGroupStore = new StpGroupRegistry({
+      now,
       membership: spot.reader.stpGroups,
       memberOfUid: (uid) => this.memberOfUid(uid),
       masterOf: (id) => this.masterOf(id),
     });
+    this.spotGroups = journaled(this.spotGroupStore, 'stpGroups', STP_GROUP_COMMANDS, this.opts.journal, now);
     contract.reader.on(this.contractFees.observe);
-    this.recorder = new PnlRecorder({ clock: this.opts.clock, venue: contract.reader, accounts: () => this.opts.accounts.all().map((a) => a.id) });
+    // No timer of its own: the emulator's timeline takes the midnight snapshots as journaled calls.
+    this.recorder = new PnlRecorder({ clock: this.opts.clock, venue: contract.reader, accounts: () => this.opts.accounts.all().map((a) => a.id), midnightTimer: false });
     this.recorder.start();
     const reference = this.opts.contractInstruments.find((i) => i.symbol === 'BTC_USDT')?.symbol ?? this.opts.contractInstruments[0]?.symbol;
     this.pnlAnalysis = new PnlAnalysis(this.recorder, {
@@ -117,6 +137,19 @@ export class AccountExtServices {
 
   stop(): void {
     this.recorder?.stop();
+  }
+
+  /** The bare objects the journal's entries of these services replay on. */
+  replayTargets(): Record<string, object> {
+    if (!this.spotGroupStore || !this.recorder) throw new Error('AccountExtServices.attach() was not called');
+    return { stpGroups: this.spotGroupStore, blacklists: this.blacklistStore, pnl: this.recorder };
+  }
+
+  /** Takes the 00:00 UTC equity snapshots (journaled as `pnl.takeMidnightSnapshot`). */
+  takeMidnightSnapshot(at: number): void {
+    const j = this.opts.journal;
+    if (j) j.runRecorded(this.opts.clock.now(), 'pnl', 'takeMidnightSnapshot', [at], () => this.pnl.takeMidnightSnapshot(at));
+    else this.pnl.takeMidnightSnapshot(at);
   }
 
   get stpGroups(): StpGroupRegistry {

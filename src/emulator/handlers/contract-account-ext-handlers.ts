@@ -313,29 +313,3 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
 function blacklistWire(g: { groupName: string; uids: readonly string[]; createTime: number; updateTime: number }): Record<string, unknown> {
   return { groupName: g.groupName, blackList: [...g.uids], createTime: g.createTime, updateTime: g.updateTime };
 }
-
-/** Endpoint ids this module serves. */
-export const CONTRACT_ACCOUNT_EXT_IDS = [
-  'contract.feeDeductConfigs',
-  'contract.contractFeeDiscountConfig',
-  'contract.discountType',
-  'contract.orderDealFeeTotal',
-  'contract.contractFeeRate',
-  'contract.zeroFeeRate',
-  'contract.tieredFeeRate',
-  'contract.feeDetails',
-  'contract.profitRate',
-  'contract.assetAnalysis',
-  'contract.yesterdayPnl',
-  'contract.assetAnalysisV3',
-  'contract.calendarDailyPnl',
-  'contract.calendarMonthlyPnl',
-  'contract.recentPnl',
-  'contract.todayPnl',
-  'contract.exportAnalysis',
-  'contract.stpBlacklist',
-  'contract.searchStpBlacklist',
-  'contract.createStpBlacklist',
-  'contract.updateStpBlacklist',
-  'contract.deleteStpBlacklist',
-] as const;

@@ -9,7 +9,7 @@ import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
 import { fromContractInterval } from '../../venue/market/kline-interval.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
-import type { MarketDriver } from '../engine/market-driver.js';
+import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import type { ApiCall, EndpointHandler } from './handler.js';
 import { detailWire, n } from './contract-wire.js';
@@ -21,8 +21,14 @@ interface CandleParams {
   end?: number;
 }
 
-export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEngine, market: MarketDriver): Record<string, EndpointHandler> {
-  const createTime = ctx.clock.now();
+/** The price boards of the running market model (engine/market-epochs.ts). */
+export interface ContractPriceSource {
+  contractPrices(symbol: string): ContractPriceBoard | undefined;
+}
+
+export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEngine, market: ContractPriceSource): Record<string, EndpointHandler> {
+  // The listing time: the venue's first start, the same after every restart.
+  const createTime = ctx.startedAt;
   const idOf = (i: ContractInstrument): number => ctx.contractIds.get(i.symbol) ?? 0;
   const fair = (s: string): Decimal | undefined => market.contractPrices(s)?.fair()?.price ?? engine.reader.fairPrice(s);
   const index = (s: string): Decimal | undefined => market.contractPrices(s)?.index()?.price ?? engine.reader.indexPrice(s);

@@ -1,23 +1,23 @@
 /**
- * Signed contract endpoints on the engine: assets, transfers, fee settings, risk limits, order
- * queries, positions and their settings, placement, amend, chase, cancel, cancel all, close all.
+ * Signed contract endpoints on the engine: assets, transfers, risk limits, order queries, positions
+ * and their settings, placement (with its TP/SL prices and their price types), amend, chase, cancel,
+ * cancel all, close all. Fees and PnL analysis: contract-account-ext-handlers.ts; trigger orders:
+ * contract-trigger-handlers.ts.
  * The venue's refusals are values and go out as `{success:false, code, message}`; the per-order cancel
  * answers carry errorCode 0 / 2040 / 2041 per element.
  *
  * Accounts whose config says `contract.tradingAllowed: false` are refused placement with 1002, as the
  * real venue refuses most API keys.
  */
-import { Decimal } from '../../core/decimal.js';
 import type { PositionMode, PositionType, OpenType, ContractSide, ContractOrderType, ContractStpMode, MarginChangeType } from '../../domain/contract-enums.js';
 import type { PlaceOrderRequest, Rejected } from '../../venue/contract/contract-requests.js';
-import type { LeverageView } from '../../venue/contract/contract-views.js';
+import type { ContractOrderView, LeverageView } from '../../venue/contract/contract-views.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import { ContractError, WireError } from '../http/wire-error.js';
 import { NO_DATA, type ApiCall, type EndpointHandler } from './handler.js';
 import { assetWire, idValue, n, orderWire, pageWire, positionWire } from './contract-wire.js';
 
-const DAY_MS = 86_400_000;
 const refused = (r: Rejected): WireError => new WireError('contract', r.code, r.message, 200);
 
 interface Paging {
@@ -39,6 +39,9 @@ interface CreateParams {
   reduceOnly?: boolean;
   stopLossPrice?: number;
   takeProfitPrice?: number;
+  lossTrend?: number;
+  profitTrend?: number;
+  priceProtect?: number;
   stpMode?: ContractStpMode;
 }
 
@@ -61,9 +64,10 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
   const venue = engine.venue;
   const reader = engine.reader;
   const paging = (p: Paging) => ({ pageNum: p.page_num ?? 1, pageSize: p.page_size ?? 20 });
-  const orderOrMissing = (v: ReturnType<typeof reader.getOrder>) => {
+  const wire = (o: ContractOrderView) => orderWire(o, reader.orderTpSl(o.accountId, o.orderId));
+  const orderOrMissing = (v: ContractOrderView | undefined) => {
     if (!v) throw ContractError.orderNotExist();
-    return orderWire(v);
+    return wire(v);
   };
   const mayTrade = (c: { readonly account: ApiCall["account"] }) => {
     if (!c.account!.contractTradingAllowed) throw ContractError.contractNotAllowed();
@@ -83,6 +87,9 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     stpMode: p.stpMode,
     stopLossPrice: p.stopLossPrice,
     takeProfitPrice: p.takeProfitPrice,
+    lossTrend: p.lossTrend,
+    profitTrend: p.profitTrend,
+    priceProtect: p.priceProtect,
   });
   const cancelWire = (list: readonly { orderId: string; errorCode: number; errorMsg: string }[]) =>
     list.map((e) => ({ orderId: idValue(e.orderId), errorCode: e.errorCode, errorMsg: e.errorMsg }));
@@ -106,36 +113,6 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
         createTime: t.createTime,
         updateTime: t.updateTime,
       })),
-    'contract.feeDeductConfigs': () => [],
-    'contract.contractFeeDiscountConfig': () => [],
-    'contract.discountType': () => ({ useFeeDiscount: false, useFeeDeduct: false }),
-    'contract.orderDealFeeTotal': (c: ApiCall) => {
-      const since = c.now - 30 * DAY_MS;
-      const fills = reader.fills(c.account!.id, { startTime: since, pageNum: 1, pageSize: 1_000_000 }).resultList;
-      const total = fills.reduce((s, f) => s.plus(f.fee), new Decimal(0));
-      return { totalFee: n(total.toDecimalPlaces(4)), saveFee: 0 };
-    },
-    'contract.contractFeeRate': (c: ApiCall<{ symbol?: string }>) => {
-      const list = c.params.symbol === undefined ? [...ctx.contractInstruments.values()] : [contractInstrumentOf(ctx, c.params.symbol)];
-      return list.map((i) => ({
-        contractId: ctx.contractIds.get(i.symbol),
-        symbol: i.symbol,
-        isZeroFeeRate: i.isZeroFee ?? false,
-        maxLeverage: i.maxLeverage,
-        feeRateMode: i.feeRateMode,
-        takerFeeRate: n(i.takerFeeRate),
-        makerFeeRate: n(i.makerFeeRate),
-        leverageFeeRates: [],
-        tieredFeeRates: [],
-        agentFee: 0,
-        isMaxLeverage: false,
-        countryConfigContractMaxLeverage: 0,
-      }));
-    },
-    'contract.zeroFeeRate': (c: ApiCall<{ symbol?: string }>) => {
-      const list = c.params.symbol === undefined ? [...ctx.contractInstruments.values()] : [contractInstrumentOf(ctx, c.params.symbol)];
-      return { contracts: list.filter((i) => i.isZeroFee).map((i) => ({ contractId: ctx.contractIds.get(i.symbol), ifHotTag: false })), hotRecs: [] };
-    },
     'contract.riskLimit': (c: ApiCall<{ symbol?: string }>) => {
       if (c.params.symbol !== undefined) contractInstrumentOf(ctx, c.params.symbol);
       const out: Record<string, unknown> = {};
@@ -149,27 +126,18 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     },
 
     // ---------- order queries
-    'contract.feeDetails': (c: ApiCall<Paging & { symbol: string; ids?: string; start_time?: number; end_time?: number }>) => {
-      contractInstrumentOf(ctx, c.params.symbol);
-      const start = c.params.start_time ?? c.now - 7 * DAY_MS;
-      const ids = c.params.ids ? new Set(c.params.ids.split(',')) : undefined;
-      const page = reader.fills(c.account!.id, { symbol: c.params.symbol, startTime: start, endTime: c.params.end_time, ...paging(c.params) });
-      return page.resultList
-        .filter((f) => !ids || ids.has(f.tradeId))
-        .map((f) => ({ id: idValue(f.tradeId), symbol: f.symbol, orderId: f.orderId, feeCurrency: f.feeCurrency, fee: n(f.fee), deductType: 0, deductFeeCurrency: '', deductFee: 0, timestamp: f.time }));
-    },
     'contract.orderByExternalOid': (c: ApiCall<{ symbol: string; external_oid: string }>) => {
       contractInstrumentOf(ctx, c.params.symbol);
       return orderOrMissing(reader.getOrderByExternalOid(c.account!.id, c.params.symbol, c.params.external_oid));
     },
     'contract.getOrder': (c: ApiCall<{ orderId: string }>) => orderOrMissing(reader.getOrder(c.account!.id, c.params.orderId)),
-    'contract.batchQuery': (c: ApiCall<{ order_ids: string }>) => reader.getOrders(c.account!.id, c.params.order_ids.split(',')).map(orderWire),
+    'contract.batchQuery': (c: ApiCall<{ order_ids: string }>) => reader.getOrders(c.account!.id, c.params.order_ids.split(',')).map(wire),
     'contract.batchQueryWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) =>
       c.params.flatMap((r) => {
         const v = reader.getOrderByExternalOid(c.account!.id, r.symbol, r.externalOid);
-        return v ? [orderWire(v)] : [];
+        return v ? [wire(v)] : [];
       }),
-    'contract.openOrders': (c: ApiCall<Paging & { symbol?: string }>) => reader.openOrders(c.account!.id, { ...paging(c.params), symbol: c.params.symbol }).resultList.map(orderWire),
+    'contract.openOrders': (c: ApiCall<Paging & { symbol?: string }>) => reader.openOrders(c.account!.id, { ...paging(c.params), symbol: c.params.symbol }).resultList.map(wire),
     'contract.openOrderTotalCount': (c: ApiCall) => ({ ...reader.openOrderCount(c.account!.id) }),
     'contract.historyOrders': (c: ApiCall<Paging & { symbol?: string; states?: string; category?: number; side?: number; start_time?: number; end_time?: number }>) =>
       reader
@@ -182,7 +150,7 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
           startTime: c.params.start_time,
           endTime: c.params.end_time,
         })
-        .resultList.map(orderWire),
+        .resultList.map(wire),
 
     // ---------- positions
     'contract.historyPositions': (c: ApiCall<Paging & { symbol?: string; type?: PositionType; position_type?: PositionType; start_time?: number; end_time?: number }>) =>
@@ -282,15 +250,5 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
       return NO_DATA;
     },
 
-    // ---------- trigger orders (a later issue): nothing can be placed, so the lists are empty
-    'contract.stopOrders': () => [],
-    'contract.openStopOrders': () => [],
-    'contract.planOrders': () => [],
-    'contract.trackOrders': () => [],
-    'contract.cancelAllStopOrders': () => NO_DATA,
-    'contract.cancelAllPlanOrders': () => NO_DATA,
   };
 }
-
-/** Contract endpoints not served yet: none (fees, analysis and MM blacklists: contract-account-ext-handlers.ts). */
-export const CONTRACT_NOT_YET: readonly string[] = [];

@@ -1,9 +1,8 @@
 /**
  * Signed contract endpoints of the trigger orders, on the venue's trigger book
  * (venue/contract/triggers): TP/SL (stoporder/*, planorder/change_stop_order), trigger (plan) orders
- * (planorder/*) and trailing orders (trackorder/*). Also order/create, to hand its lossTrend /
- * profitTrend / priceProtect to the venue with the TP/SL prices (the plain handler passes the prices
- * only); it is otherwise the same call.
+ * (planorder/*) and trailing orders (trackorder/*). TP/SL attached at order/create goes through the
+ * plain placement (contract-trade-handlers.ts), which hands the venue its prices and price types.
  *
  * Choices where the document is silent:
  * - planorder/place and place/v2 take executeCycle as the request code 1 (24 hours) or 2 (7 days);
@@ -17,7 +16,7 @@
  * - Accounts whose contract trading is switched off are refused placements with 1002, as order/create.
  */
 import type { ContractOrderType, ContractSide, OpenType, PositionMode } from '../../domain/contract-enums.js';
-import type { CancelResultEntry, PlaceOrderRequest, Rejected } from '../../venue/contract/contract-requests.js';
+import type { CancelResultEntry, Rejected } from '../../venue/contract/contract-requests.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import { ContractError, WireError } from '../http/wire-error.js';
@@ -35,26 +34,6 @@ interface Paging {
 }
 
 type Price = number | null | undefined;
-
-interface CreateParams {
-  symbol: string;
-  price?: number;
-  vol: number;
-  leverage?: number;
-  side: ContractSide;
-  type: ContractOrderType;
-  openType: OpenType;
-  externalOid?: string;
-  positionId?: string;
-  positionMode?: PositionMode;
-  reduceOnly?: boolean;
-  stopLossPrice?: number;
-  takeProfitPrice?: number;
-  lossTrend?: number;
-  profitTrend?: number;
-  priceProtect?: number;
-  stpMode?: 0 | 1 | 2 | 3;
-}
 
 interface PlanParams {
   symbol: string;
@@ -85,27 +64,6 @@ interface TpSlChange {
   takeProfitReverse?: number;
   stopLossReverse?: number;
 }
-
-/** Catalogue ids this file serves. */
-export const CONTRACT_TRIGGER_IDS = [
-  'contract.changeStopPrice',
-  'contract.changePlanPrice',
-  'contract.stopOrders',
-  'contract.openStopOrders',
-  'contract.placeStopOrder',
-  'contract.cancelStopOrders',
-  'contract.cancelAllStopOrders',
-  'contract.changeStopOrder',
-  'contract.placePlanOrder',
-  'contract.placePlanOrderV2',
-  'contract.cancelPlanOrders',
-  'contract.cancelAllPlanOrders',
-  'contract.planOrders',
-  'contract.placeTrackOrder',
-  'contract.cancelTrackOrder',
-  'contract.changeTrackOrder',
-  'contract.trackOrders',
-] as const;
 
 export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEngine): Record<string, EndpointHandler> {
   const venue = engine.venue;
@@ -150,35 +108,6 @@ export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEn
   };
 
   return {
-    // ---------- order/create with its TP/SL trends
-    'contract.createOrder': (c: ApiCall<CreateParams>) => {
-      mayTrade(c);
-      contractInstrumentOf(ctx, c.params.symbol);
-      const p = c.params;
-      const req: PlaceOrderRequest = {
-        symbol: p.symbol,
-        price: p.price,
-        vol: p.vol,
-        leverage: p.leverage,
-        side: p.side,
-        type: p.type,
-        openType: p.openType,
-        externalOid: p.externalOid === '' ? undefined : p.externalOid,
-        positionId: p.positionId,
-        positionMode: p.positionMode,
-        reduceOnly: p.reduceOnly,
-        stpMode: p.stpMode,
-        stopLossPrice: p.stopLossPrice,
-        takeProfitPrice: p.takeProfitPrice,
-        lossTrend: p.lossTrend,
-        profitTrend: p.profitTrend,
-        priceProtect: p.priceProtect,
-      };
-      const r = venue.placeOrder(c.account!.id, req);
-      if (!r.ok) throw refused(r);
-      return { orderId: r.value.orderId, ts: r.value.createTime };
-    },
-
     // ---------- TP/SL (stop) orders
     'contract.changeStopPrice': (c: ApiCall<TpSlChange & { orderId: string }>) => {
       mayTrade(c);

@@ -6,6 +6,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { ContractInstrument, FeeTier } from '../../domain/instrument.js';
 import type { ContractAssetView, ContractOrderView, ContractPositionView, Page } from '../../venue/contract/contract-views.js';
+import type { StopOrderView } from '../../venue/contract/triggers/trigger-views.js';
 
 export const n = (d: Decimal | undefined): number => (d === undefined ? 0 : d.toNumber());
 
@@ -29,7 +30,12 @@ export function idValue(id: string | undefined): number | string | undefined {
   return Number.isSafeInteger(v) ? v : id;
 }
 
-export function orderWire(o: ContractOrderView): Record<string, unknown> {
+/**
+ * An order record. `tpsl` is the take-profit / stop-loss the order carries (ContractVenue.orderTpSl):
+ * its prices, price types (1 latest, 2 fair, 3 index) and priceProtect appear only then, as on the
+ * venue, where an order without TP/SL leaves them out.
+ */
+export function orderWire(o: ContractOrderView, tpsl?: StopOrderView): Record<string, unknown> {
   const fees = o.takerFee.plus(o.makerFee);
   return {
     orderId: o.orderId,
@@ -61,7 +67,18 @@ export function orderWire(o: ContractOrderView): Record<string, unknown> {
     positionMode: o.positionMode,
     reduceOnly: o.reduceOnly,
     stpMode: o.stpMode,
+    ...(tpsl ? tpslWire(tpsl) : {}),
     version: 1,
+  };
+}
+
+function tpslWire(t: StopOrderView): Record<string, unknown> {
+  return {
+    ...(t.takeProfitPrice !== undefined ? { takeProfitPrice: n(t.takeProfitPrice) } : {}),
+    ...(t.stopLossPrice !== undefined ? { stopLossPrice: n(t.stopLossPrice) } : {}),
+    profitTrend: t.profitTrend,
+    lossTrend: t.lossTrend,
+    priceProtect: t.priceProtect,
   };
 }
 

@@ -85,6 +85,3 @@ export function spotAccountExtHandlers(ctx: EmulatorContext, engine: SpotEngine,
  * the emulator answers both (the catalogue, and so our client, uses POST).
  */
 export const SPOT_ACCOUNT_EXT_ROUTES: readonly EndpointDef[] = [{ ...spotStpGroupEndpoints.addStpGroupUid, method: 'GET' }];
-
-/** Endpoint ids this module serves (the emulator's not-yet list drops them). */
-export const SPOT_ACCOUNT_EXT_IDS = ['spot.createStpGroup', 'spot.queryStpGroups', 'spot.deleteStpGroup', 'spot.addStpGroupUid', 'spot.deleteStpGroupUid', 'spot.offlineSymbols', 'spot.tradeFee'] as const;

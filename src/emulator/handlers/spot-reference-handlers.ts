@@ -1,12 +1,11 @@
 /**
  * Spot endpoints answered from configuration and account settings alone (no engine): ping, time,
- * defaultSymbols, offline symbols, exchangeInfo, KYC status, UID, selfSymbols, tradeFee and the
- * platform-token deduction switch. Shapes follow the captures (exchangeInfo: `status` "1",
+ * defaultSymbols, exchangeInfo, KYC status, UID, selfSymbols and the platform-token deduction switch
+ * (offline symbols and tradeFee: spot-account-ext-handlers.ts). Shapes follow the captures (exchangeInfo: `status` "1",
  * `tradeSideType` a number, PERCENT_PRICE_BY_SIDE filter; defaultSymbols: code 0, msg "success").
  */
 import type { SpotInstrument } from '../../domain/instrument.js';
 import { spotInstrumentOf, type EmulatorContext } from '../emulator-context.js';
-import { SpotError } from '../http/wire-error.js';
 import type { ApiCall, EndpointHandler } from './handler.js';
 
 export function exchangeInfoSymbol(i: SpotInstrument): Record<string, unknown> {
@@ -53,7 +52,6 @@ export function spotReferenceHandlers(ctx: EmulatorContext): Record<string, Endp
     'spot.ping': () => ({}),
     'spot.serverTime': (c: ApiCall) => ({ serverTime: c.now }),
     'spot.defaultSymbols': () => apiSymbols(),
-    'spot.offlineSymbols': () => ({ data: ctx.offlineSymbols.map((o) => ({ ...o })) }),
     'spot.exchangeInfo': (c: ApiCall<{ symbol?: string; symbols?: string }>) => {
       let list: SpotInstrument[];
       if (c.params.symbol !== undefined) list = [spotInstrumentOf(ctx, c.params.symbol)];
@@ -64,23 +62,9 @@ export function spotReferenceHandlers(ctx: EmulatorContext): Record<string, Endp
     'spot.kycStatus': (c: ApiCall) => ({ status: c.account!.kycStatus }),
     'spot.uid': (c: ApiCall) => ({ uid: c.account!.uid }),
     'spot.selfSymbols': () => apiSymbols(),
-    'spot.tradeFee': (c: ApiCall<{ symbol: string }>) => {
-      const i = spotInstrumentOf(ctx, c.params.symbol);
-      // The venue answers rates as numbers in this endpoint.
-      return { makerCommission: i.makerCommission.toNumber(), takerCommission: i.takerCommission.toNumber() };
-    },
-    'spot.enablePlatformDeduct': (c: ApiCall<{ platformDeductEnable: string }>) => {
-      const acc = c.account!;
-      acc.settings.platformDeduct = c.params.platformDeductEnable === 'true';
-      return { platformDeductEnable: acc.settings.platformDeduct };
-    },
+    'spot.enablePlatformDeduct': (c: ApiCall<{ platformDeductEnable: string }>) => ({
+      platformDeductEnable: ctx.accountSettings.setPlatformDeduct(c.account!.id, c.params.platformDeductEnable === 'true'),
+    }),
     'spot.platformDeductStatus': (c: ApiCall) => ({ platformDeductEnable: c.account!.settings.platformDeduct }),
-  };
-}
-
-/** Thrown by handlers of endpoints the emulator does not implement yet, in the venue's shape. */
-export function spotNotSupported(what: string): EndpointHandler {
-  return () => {
-    throw SpotError.notSupported(what);
   };
 }

@@ -14,8 +14,9 @@
  * takes them as it crosses midnight) the equity per settle coin and the unrealised PnL per contract of
  * every tracked account are stored, with the index and fair prices of every contract. An account also
  * gets a baseline snapshot when it is first seen (after its first funding), which stands in for the
- * day-start equity until the first midnight. Snapshots are not rebuilt by a journal replay (timers do
- * not fire while commands are replayed): after a restart, periods before it fall back to the baseline.
+ * day-start equity until the first midnight. An owner that must rebuild the snapshots after a restart
+ * (the emulator journals each one) switches the timer off (`midnightTimer: false`) and calls
+ * takeMidnightSnapshot itself.
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { Decimal } from '../../core/decimal.js';
@@ -70,6 +71,8 @@ export interface PnlRecorderOptions {
   readonly venue: PnlVenue;
   /** Accounts whose history is kept (the configured ones; never the crowd or the insurance fund). */
   readonly accounts: () => readonly string[];
+  /** false: no timer; the owner calls takeMidnightSnapshot at each 00:00 UTC. Default true. */
+  readonly midnightTimer?: boolean;
 }
 
 export const netOf = (p: PnlParts): Decimal => p.realised.sub(p.fee).add(p.funding).add(p.liquidation);
@@ -94,7 +97,7 @@ export class PnlRecorder {
     // Accounts funded before the recorder started get their baseline now.
     const now = this.opts.clock.now();
     for (const a of this.tracked) if (!this.firstSeen.has(a) && this.opts.venue.assets(a).some((x) => !x.equity.isZero())) this.baseline(a, now);
-    this.scheduleMidnight();
+    if (this.opts.midnightTimer !== false) this.scheduleMidnight();
   }
 
   stop(): void {

@@ -665,6 +665,15 @@ export class ContractVenue {
     return this.triggers.stops.get(accountIdIn, id);
   }
 
+  /**
+   * The take-profit / stop-loss a limit order carries (attached at order/create or with
+   * stoporder/change_price), in whatever state it is now; undefined when it carries none or it was
+   * cancelled on purpose. Order records show its prices and price types.
+   */
+  orderTpSl(accountIdIn: string, orderId: string): StopOrderView | undefined {
+    return this.triggers.stops.carried(accountIdIn, orderId);
+  }
+
   /** POST planorder/place, place/v2 (executeCycle in hours). */
   placePlanOrder(accountIdIn: string, req: PlacePlanOrderRequest): VenueResult<PlanOrderView> {
     return this.runValue(() => this.triggers.plans.place(accountIdIn, req));

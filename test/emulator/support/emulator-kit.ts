@@ -136,6 +136,8 @@ export interface ContractSignOptions {
   readonly recvWindow?: string;
   readonly signature?: string;
   readonly omit?: 'ApiKey' | 'Request-Time' | 'Signature';
+  /** Extra request headers (e.g. timezone-login of the analysis export). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A signed contract request built by hand (GET/DELETE: sorted query; POST: JSON body as sent). */
@@ -159,6 +161,7 @@ export async function contractSigned(baseUrl: string, method: 'GET' | 'POST' | '
     'Content-Type': 'application/json',
   };
   if (o.recvWindow !== undefined) headers['Recv-Window'] = o.recvWindow;
+  if (o.headers) Object.assign(headers, o.headers);
   if (o.omit) delete headers[o.omit];
   return raw(baseUrl, method, pathAndQuery, { headers, ...(body !== undefined && body !== '' ? { body } : {}) });
 }

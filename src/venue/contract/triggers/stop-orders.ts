@@ -118,6 +118,12 @@ export class StopOrders {
   private readonly store: RecordStore<StopRecord>;
   /** Untriggered stop orders by the limit order they wait for / came with. */
   private readonly byParent = new Map<string, StopRecord>();
+  /**
+   * The TP/SL each limit order carries, in any state, for the order's own record (order queries show
+   * its prices and price types). Forgotten when the TP/SL is cancelled on purpose (stoporder/cancel,
+   * change_price with no prices) or drops out of the history.
+   */
+  private readonly carriedBy = new Map<string, StopRecord>();
   /** Untriggered stop orders bound to a position, by position id. */
   private readonly byPosition = new Map<string, Set<StopRecord>>();
   /** Executed stop orders waiting for their close order to end before they reverse, by close order id. */
@@ -195,6 +201,7 @@ export class StopOrders {
     };
     this.store.add(rec);
     this.byParent.set(order.orderId, rec);
+    this.carriedBy.set(order.orderId, rec);
     this.reg.activate(rec);
     this.countPastFills(rec);
     const o = this.reg.host.venue.getOrder(accountId, order.orderId);
@@ -211,6 +218,7 @@ export class StopOrders {
     const existing = this.byParent.get(o.orderId);
     if (!hasPrice(req.stopLossPrice) && !hasPrice(req.takeProfitPrice)) {
       if (existing) this.finish(existing, StopOrderState.CANCELLED);
+      this.carriedBy.delete(o.orderId);
       return { ok: true, value: undefined };
     }
     const spec = this.reg.spec(o.symbol)!;
@@ -389,6 +397,7 @@ export class StopOrders {
       if (rec === undefined) return cancelEntry(String(raw), CancelErrorCode.NOT_EXIST);
       if (rec.state !== StopOrderState.UNTRIGGERED) return cancelEntry(rec.id, CancelErrorCode.NOT_CANCELLABLE);
       this.finish(rec, StopOrderState.CANCELLED);
+      if (rec.orderId !== undefined && this.carriedBy.get(rec.orderId) === rec) this.carriedBy.delete(rec.orderId);
       return cancelEntry(rec.id, CancelErrorCode.OK);
     });
   }
@@ -401,6 +410,7 @@ export class StopOrders {
       if (q.symbol && rec.symbol !== q.symbol) continue;
       if (q.positionId !== undefined && q.positionId !== '' && rec.positionId !== String(q.positionId)) continue;
       this.finish(rec, StopOrderState.CANCELLED);
+      if (rec.orderId !== undefined && this.carriedBy.get(rec.orderId) === rec) this.carriedBy.delete(rec.orderId);
       n++;
     }
     return n;
@@ -436,6 +446,12 @@ export class StopOrders {
   get(accountId: string, id: string | number): StopOrderView | undefined {
     const r = this.store.get(accountId, id);
     return r ? this.view(r) : undefined;
+  }
+
+  /** The TP/SL a limit order of the account carries (see carriedBy), undefined when none. */
+  carried(accountId: string, orderId: string): StopOrderView | undefined {
+    const r = this.carriedBy.get(orderId);
+    return r !== undefined && r.account === accountId ? this.view(r) : undefined;
   }
 
   count(accountId: string, symbol?: string): number {
@@ -631,7 +647,8 @@ export class StopOrders {
     this.unbind(rec);
     if (rec.orderId !== undefined && this.byParent.get(rec.orderId) === rec) this.byParent.delete(rec.orderId);
     this.reg.deactivate(rec);
-    this.store.finished(rec);
+    const dropped = this.store.finished(rec);
+    if (dropped?.orderId !== undefined && this.carriedBy.get(dropped.orderId) === dropped) this.carriedBy.delete(dropped.orderId);
     this.touch(rec);
   }
 

@@ -64,18 +64,22 @@ export class RecordStore<R extends TriggerRecord> {
     return this.byId.values();
   }
 
-  /** Call once when a record becomes final; drops the account's oldest final records beyond the limit. */
-  finished(r: R): void {
+  /**
+   * Call once when a record becomes final; drops the account's oldest final records beyond the limit
+   * and answers the one it dropped, if any (so indexes kept beside the store can forget it).
+   */
+  finished(r: R): R | undefined {
     const n = (this.finals.get(r.account) ?? 0) + 1;
     if (n <= this.limit) {
       this.finals.set(r.account, n);
-      return;
+      return undefined;
     }
     const list = this.byAccount.get(r.account)!;
     const i = list.findIndex((x) => this.isFinal(x));
     const [dropped] = list.splice(i, 1);
     this.byId.delete(dropped!.id);
     this.finals.set(r.account, n - 1);
+    return dropped;
   }
 }
 
