@@ -198,15 +198,18 @@ export class MirrorMarketSource implements MarketSource {
     const c = this.cursors.get(inst)!;
     // Venues list newest first; reversing before a stable sort keeps their order among equal times.
     const sorted = [...trades].reverse().sort((a, b) => a.time - b.time);
-    if (sorted.length === 0) return [];
-    const newest = sorted[sorted.length - 1]!.time;
     if (!c.initialised) {
+      // The first poll's trades happened before we mirrored; an empty first poll still starts the
+      // cursor, or the first trade after it would be taken for history and swallowed.
       c.initialised = true;
-      c.lastTime = newest;
-      c.seenAtLast = countKeys(sorted.filter((t) => t.time === newest));
+      if (sorted.length === 0) return [];
+      c.lastTime = sorted[sorted.length - 1]!.time;
+      c.seenAtLast = countKeys(sorted.filter((t) => t.time === c.lastTime));
       return [];
     }
-    if (sorted[0]!.time > c.lastTime) this.mirrorStats.possiblyMissed++;
+    if (sorted.length === 0) return [];
+    const newest = sorted[sorted.length - 1]!.time;
+    if (Number.isFinite(c.lastTime) && sorted[0]!.time > c.lastTime) this.mirrorStats.possiblyMissed++;
     const budget = new Map(c.seenAtLast);
     const fresh: MirrorTrade[] = [];
     for (const t of sorted) {

@@ -69,6 +69,17 @@ describe('MirrorMarketSource', () => {
     expect(feed.calls).to.include.members(['depth BTCUSDT 50', 'trades BTCUSDT 20']);
   });
 
+  it('prints_the_first_trade_after_a_first_poll_with_an_empty_tape', async () => {
+    // A venue that had not traded yet when mirroring began: its first trade is new, not history.
+    const feed = new ScriptedFeed();
+    feed.books = [book(1, [['99.00', '1']], [['101.00', '1']])];
+    feed.tradeLists = [[], [tr(1000, '100.00', '0.001', 'buy')]];
+    const { source } = setup(feed);
+    await source.pollOnce();
+    await source.pollOnce();
+    expect(source.mirrorStats).to.include({ newTrades: 1, possiblyMissed: 0 });
+  });
+
   it('tells_repeated_id_less_trades_at_the_same_time_apart_by_count', async () => {
     const feed = new ScriptedFeed();
     feed.books = [book(1, [['99.00', '1']], [['101.00', '1']])];
