@@ -1,0 +1,103 @@
+/**
+ * Config errors as a user reads them: the YAML path, what was expected and what was found, one line
+ * per problem, every problem at once (`strategies[0].params.spreadBps: expected a number > 0,
+ * received "x"`). The expectation is worded from the schema at that path (schema-introspect.ts), so
+ * it names the bound that failed rather than zod's generic "expected number".
+ */
+import type { z } from 'zod';
+import { ConfigError } from '../../core/errors.js';
+import { mask, SENSITIVE_NAMES } from '../../core/redact.js';
+import { describeExpected, knownKeysAt, schemaAt } from './schema-introspect.js';
+
+export interface ConfigIssue {
+  /** `strategies[0].params.spreadBps` (empty for the document itself). */
+  readonly path: string;
+  /** `expected a number > 0, received "x"`. */
+  readonly message: string;
+}
+
+/** A config with one or more problems; `issues` lists them all, the message holds the first. */
+export class ConfigInvalid extends ConfigError {
+  constructor(
+    readonly source: string,
+    readonly issues: readonly ConfigIssue[],
+  ) {
+    const first = issues[0];
+    super(first?.path ?? '', `${first?.message ?? 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : ''} in ${source}`);
+  }
+
+  /** Every issue, one per line. */
+  lines(): string[] {
+    return this.issues.map(formatIssue);
+  }
+}
+
+export const formatIssue = (i: ConfigIssue): string => (i.path ? `${i.path}: ${i.message}` : i.message);
+
+/** `a.b[0].c` from a path. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** How a found value is shown: strings quoted, containers by kind, secrets masked. */
+export function describeReceived(value: unknown, path: readonly PropertyKey[] = []): string {
+  const last = path[path.length - 1];
+  const sensitive = typeof last === 'string' && (SENSITIVE_NAMES.has(last.toLowerCase()) || /secret/i.test(last));
+  if (typeof value === 'string') {
+    if (sensitive) return JSON.stringify(mask(value));
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  }
+  if (value === null) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return sensitive ? '***' : String(value);
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  return String(value);
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * Issues of a failed parse, worded against `schema`. `prefix` is prepended to every path (strategy
+ * params are parsed on their own and reported under `strategies[i].params`); `root` is the value that
+ * was parsed, used to show what was found when zod did not keep the input.
+ */
+export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root: unknown, prefix: readonly PropertyKey[] = []): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  const seen = new Set<string>();
+  const push = (path: readonly PropertyKey[], message: string): void => {
+    const p = formatPath([...prefix, ...path]);
+    const key = `${p}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ path: p, message });
+  };
+  for (const iss of issues) {
+    const path = iss.path as readonly PropertyKey[];
+    if (iss.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, path);
+      for (const k of iss.keys) push([...path, k], `unknown key${known?.length ? ` (expected one of: ${known.join(', ')})` : ''}`);
+      continue;
+    }
+    if (iss.code === 'custom') {
+      push(path, iss.message);
+      continue;
+    }
+    const at = schemaAt(schema, path);
+    const expected = at ? describeExpected(at) : iss.message.replace(/^Invalid (input|option): expected /, '');
+    const found = 'input' in iss ? (iss as { input?: unknown }).input : valueAt(root, path);
+    if (found === undefined) push(path, `expected ${expected} (missing)`);
+    else push(path, `expected ${expected}, received ${describeReceived(found, path)}`);
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}

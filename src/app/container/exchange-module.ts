@@ -1,0 +1,129 @@
+/**
+ * Everything that talks to the venue, the same for live and paper (only VenueAccess differs): the
+ * spot and contract clients (only for the kinds the config trades), the instrument rules read from
+ * the venue, the client-id codec, one gateway and one order manager per account kind, and the REST
+ * pollers behind the MarketDataSource.
+ */
+import { ContainerModule, type ResolutionContext } from 'inversify';
+import { ContractClient } from '../../client/contract-client.js';
+import { SpotClient } from '../../client/spot-client.js';
+import type { ClientOptions } from '../../client/catalogue-client.js';
+import { type InstrumentSymbol, isContractSymbol } from '../../core/ids.js';
+import { SeededRandom } from '../../core/random.js';
+import { TOKENS } from '../../core/tokens.js';
+import type { PositionModeName } from '../../domain/intent.js';
+import { ClientIdCodec } from '../../execution/client-id-codec.js';
+import { MexcContractGateway } from '../../execution/gateways/mexc-contract-gateway.js';
+import { MexcSpotGateway } from '../../execution/gateways/mexc-spot-gateway.js';
+import { OrderManager } from '../../execution/order-manager.js';
+import { MexcContractMarketFetcher, MexcSpotMarketFetcher } from '../../marketdata/poll/mexc-market-fetcher.js';
+import { PollingMarketDataSource } from '../../marketdata/poll/polling-market-data-source.js';
+import { toOrderManagerConfig, toPollConfig } from '../config/runtime-settings.js';
+import { KindJournal } from '../runtime/kind-journal.js';
+import type { ExecutionVenue } from '../runtime/trading-runtime.js';
+import { loadInstruments } from '../venue/load-instruments.js';
+import { APP_TOKENS } from './app-tokens.js';
+
+export function exchangeModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(APP_TOKENS.SpotClient)
+      .toDynamicValue(async (ctx) => {
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        if (!config.instruments.some((s) => !isContractSymbol(s))) return undefined;
+        const access = await ctx.getAsync(APP_TOKENS.VenueAccess);
+        return new SpotClient(await clientOptions(ctx, access.spotUrl, 'spot'));
+      })
+      .inSingletonScope();
+
+    bind(APP_TOKENS.ContractClient)
+      .toDynamicValue(async (ctx) => {
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        if (!config.instruments.some((s) => isContractSymbol(s))) return undefined;
+        const access = await ctx.getAsync(APP_TOKENS.VenueAccess);
+        return new ContractClient(await clientOptions(ctx, access.contractUrl, 'contract'));
+      })
+      .inSingletonScope();
+
+    bind(APP_TOKENS.InstrumentRegistry)
+      .toDynamicValue(async (ctx) => {
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        const spot = await ctx.getAsync(APP_TOKENS.SpotClient);
+        const contract = await ctx.getAsync(APP_TOKENS.ContractClient);
+        return loadInstruments(config.instruments as InstrumentSymbol[], { ...(spot ? { spot } : {}), ...(contract ? { contract } : {}) });
+      })
+      .inSingletonScope();
+    bind(TOKENS.Instruments).toService(APP_TOKENS.InstrumentRegistry);
+
+    bind(APP_TOKENS.PositionMode)
+      .toDynamicValue(async (ctx): Promise<PositionModeName | undefined> => {
+        const contract = await ctx.getAsync(APP_TOKENS.ContractClient);
+        if (!contract) return undefined;
+        // 1 hedged, 2 one-way (contract-api.md 4.4).
+        return (await contract.positionMode()) === 1 ? 'hedged' : 'one-way';
+      })
+      .inSingletonScope();
+
+    bind(TOKENS.ClientIdCodec)
+      .toDynamicValue((ctx) => {
+        const codec = new ClientIdCodec(ctx.get(TOKENS.Clock));
+        for (const s of ctx.get(APP_TOKENS.LoadedConfig).strategies) codec.register(s.id, s.tag);
+        return codec;
+      })
+      .inSingletonScope();
+
+    bind(APP_TOKENS.Venues)
+      .toDynamicValue(async (ctx): Promise<readonly ExecutionVenue[]> => {
+        const clock = ctx.get(TOKENS.Clock);
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        const journal = await ctx.getAsync(APP_TOKENS.Journal);
+        const instruments = await ctx.getAsync(APP_TOKENS.InstrumentRegistry);
+        const codec = ctx.get(TOKENS.ClientIdCodec);
+        const omConfig = toOrderManagerConfig(config);
+        const venues: ExecutionVenue[] = [];
+        const spot = await ctx.getAsync(APP_TOKENS.SpotClient);
+        if (spot) {
+          const gateway = new MexcSpotGateway({ client: spot, instruments, clock });
+          venues.push({ kind: 'spot', gateway, orders: new OrderManager(gateway, new KindJournal(journal, 'spot'), clock, codec, instruments, omConfig) });
+        }
+        const contract = await ctx.getAsync(APP_TOKENS.ContractClient);
+        if (contract) {
+          const positionMode = await ctx.getAsync(APP_TOKENS.PositionMode);
+          const gateway = new MexcContractGateway({ client: contract, instruments, clock, ...(positionMode ? { positionMode } : {}) });
+          venues.push({ kind: 'contract', gateway, orders: new OrderManager(gateway, new KindJournal(journal, 'contract'), clock, codec, instruments, omConfig) });
+        }
+        return venues;
+      })
+      .inSingletonScope();
+
+    bind(TOKENS.MarketDataSource)
+      .toDynamicValue(async (ctx) => {
+        const clock = ctx.get(TOKENS.Clock);
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        const spot = await ctx.getAsync(APP_TOKENS.SpotClient);
+        const contract = await ctx.getAsync(APP_TOKENS.ContractClient);
+        const timeoutMs = config.venue.requestTimeoutMs;
+        return new PollingMarketDataSource({
+          clock,
+          config: toPollConfig(config),
+          ...(spot ? { spot: new MexcSpotMarketFetcher(spot, { timeoutMs }) } : {}),
+          ...(contract ? { contract: new MexcContractMarketFetcher(contract, clock, { timeoutMs }) } : {}),
+        });
+      })
+      .inSingletonScope();
+  });
+}
+
+async function clientOptions(ctx: ResolutionContext, baseUrl: string, api: 'spot' | 'contract'): Promise<ClientOptions> {
+  const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+  const access = await ctx.getAsync(APP_TOKENS.VenueAccess);
+  return {
+    baseUrl,
+    clock: ctx.get(TOKENS.Clock),
+    ...(access.credentials ? { credentials: access.credentials } : {}),
+    recvWindow: config.venue.recvWindowMs,
+    timeouts: { requestMs: config.venue.requestTimeoutMs },
+    // Retry jitter only; seeded per API so two runs back off alike.
+    random: new SeededRandom(`perpetua:${api}`),
+    logger: ctx.get(APP_TOKENS.Logger),
+  };
+}

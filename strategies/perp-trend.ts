@@ -1,0 +1,217 @@
+/**
+ * Reference perpetual strategy: EMA-cross trend following with leverage and take-profit / stop-loss.
+ *
+ *  - At start: sets the position mode (optional) and the leverage of every instrument it trades.
+ *  - On each newly CLOSED bar (venue klines of `interval`, or bars sampled from the fair price every
+ *    `barSeconds`): fast EMA crossing above the slow one → go long; below → go short (`allowShort`).
+ *    An opposite position is closed first (reduce-only), the new one is opened on the next signal bar.
+ *  - Once a position is open: TP/SL is attached to it at entry ± takeProfitPct / stopLossPct
+ *    (AttachTpSl), and — because a venue may refuse position TP/SL, and a professional does not rely
+ *    on one line of defence — the strategy also closes the position itself when the fair price
+ *    crosses either level (`protectiveExit`).
+ *  - One order at a time: nothing new is sent while an order of its own is still open or unanswered.
+ */
+import 'reflect-metadata';
+import { inject, injectable, optional } from 'inversify';
+import { z } from 'zod';
+import { D, type Decimal, roundToTick, ZERO } from '../src/core/decimal.js';
+import type { InstrumentSymbol } from '../src/core/ids.js';
+import { TOKENS } from '../src/core/tokens.js';
+import { CONTRACT_KLINE_INTERVALS } from '../src/domain/contract-enums.js';
+import type { ExecutionEvent } from '../src/domain/execution-event.js';
+import type { ContractInstrument } from '../src/domain/instrument.js';
+import type { Intent } from '../src/domain/intent.js';
+import { isTerminal, type OrderSide, type PositionSide } from '../src/domain/order.js';
+import { fairPrice, lastPrice, type MarketSnapshot, midPrice } from '../src/domain/snapshot.js';
+import type { IntentResult, Strategy } from '../src/strategy/strategy.js';
+import type { StrategyContext } from '../src/strategy/strategy-context.js';
+import { decimalParam } from './param-types.js';
+import { BarSampler, type Cross, emaCross } from './trend-signal.js';
+
+export const perpTrendParams = z
+  .strictObject({
+    leverage: z.number().int().min(1).max(500).default(5).describe('Leverage set at start and sent with every opening order.'),
+    marginMode: z.enum(['isolated', 'cross']).default('isolated').describe('Margin mode of the positions.'),
+    positionMode: z.enum(['one-way', 'hedged']).default('one-way').describe('Position mode the strategy trades in.'),
+    setPositionMode: z.boolean().default(true).describe('Ask the venue for `positionMode` at start (refused while positions or orders are open).'),
+    interval: z.enum(CONTRACT_KLINE_INTERVALS).default('Min1').describe('Kline interval of the bars (the market data config must poll it).'),
+    barSeconds: z.number().int().min(1).max(86_400).optional().describe('Sample bars from the fair price every this many seconds instead of reading klines.'),
+    fastPeriod: z.number().int().min(1).max(500).default(9).describe('Fast EMA period, bars.'),
+    slowPeriod: z.number().int().min(2).max(1000).default(21).describe('Slow EMA period, bars.'),
+    size: decimalParam().describe('Contracts per entry.'),
+    takeProfitPct: z.number().positive().max(1000).default(1).describe('Take-profit distance from the entry price, percent.'),
+    stopLossPct: z.number().positive().max(100).default(0.5).describe('Stop-loss distance from the entry price, percent.'),
+    allowShort: z.boolean().default(true).describe('Also sell a cross down (otherwise only close longs).'),
+    protectiveExit: z.boolean().default(true).describe('Close the position itself when the fair price crosses TP or SL (in case the venue holds no TP/SL).'),
+  })
+  .refine((p) => p.fastPeriod < p.slowPeriod, { message: 'expected fastPeriod < slowPeriod', path: ['fastPeriod'] });
+
+export type PerpTrendParams = z.output<typeof perpTrendParams>;
+
+interface SymbolState {
+  /** Open time of the newest bar judged (klines), or the count of sampled bars judged. */
+  lastBar?: number;
+  sampler?: BarSampler;
+  /** Intent whose order is not settled yet. */
+  awaiting?: string;
+  /** TP/SL levels of the current position (set when it was first seen open). */
+  tp?: Decimal;
+  sl?: Decimal;
+  /** The venue refused position TP/SL (only the protective exit guards the position). */
+  venueTpslRefused: boolean;
+}
+
+@injectable()
+export class PerpTrend implements Strategy {
+  static readonly strategyName = 'perp-trend';
+  static readonly description = 'Perpetual EMA-cross trend follower: leverage set at start, market entries, TP/SL attached to each position plus a protective exit.';
+  static readonly paramsSchema = perpTrendParams;
+
+  private readonly state = new Map<string, SymbolState>();
+
+  constructor(
+    @inject(TOKENS.StrategyParams) private readonly params: PerpTrendParams,
+    @inject(TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
+  ) {}
+
+  onStart(ctx: StrategyContext): IntentResult {
+    const p = this.params;
+    const out: Intent[] = [];
+    if (p.setPositionMode) out.push(ctx.intents.positionMode(p.positionMode));
+    for (const symbol of this.instruments ?? []) {
+      if (ctx.instrument(symbol)?.kind !== 'contract') continue;
+      if (p.positionMode === 'hedged') {
+        for (const side of ['long', 'short'] as const) out.push(ctx.intents.leverage(symbol, p.leverage, { positionSide: side, marginMode: p.marginMode }));
+      } else out.push(ctx.intents.leverage(symbol, p.leverage, { marginMode: p.marginMode }));
+    }
+    return out;
+  }
+
+  onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
+    const inst = ctx.instrument(snapshot.symbol);
+    if (!inst || inst.kind !== 'contract') return;
+    const st = this.stateOf(snapshot.symbol);
+    const mark = fairPrice(snapshot) ?? lastPrice(snapshot) ?? midPrice(snapshot);
+    const cross = this.nextCross(snapshot, st, mark);
+    if (!mark || this.busy(ctx, st, snapshot.symbol)) return;
+
+    const { qty, entry } = this.position(ctx, snapshot.symbol);
+    if (qty.isZero()) {
+      delete st.tp;
+      delete st.sl;
+    } else {
+      if (!st.tp || !st.sl) return this.protect(ctx, st, inst, qty, entry);
+      if (this.params.protectiveExit) {
+        const long = qty.gt(0);
+        const hit = long ? mark.gte(st.tp) || mark.lte(st.sl) : mark.lte(st.tp) || mark.gte(st.sl);
+        if (hit) return this.send(st, this.close(ctx, snapshot.symbol, qty));
+      }
+    }
+    if (!cross) return;
+    if (cross === 'up') {
+      if (qty.lt(0)) return this.send(st, this.close(ctx, snapshot.symbol, qty));
+      if (qty.isZero()) return this.send(st, this.open(ctx, snapshot.symbol, 'buy'));
+    } else {
+      if (qty.gt(0)) return this.send(st, this.close(ctx, snapshot.symbol, qty));
+      if (qty.isZero() && this.params.allowShort) return this.send(st, this.open(ctx, snapshot.symbol, 'sell'));
+    }
+    return;
+  }
+
+  onExecution(event: ExecutionEvent, ctx: StrategyContext): IntentResult {
+    if (event.type === 'IntentDenied' || event.type === 'IntentFailed') {
+      const symbol = 'symbol' in event.intent ? event.intent.symbol : undefined;
+      if (!symbol) return;
+      const st = this.stateOf(symbol);
+      if (st.awaiting === event.intent.intentId) delete st.awaiting;
+      if (event.intent.kind === 'attach-tpsl') st.venueTpslRefused = true;
+      return;
+    }
+    if (!('clientOrderId' in event) || !('symbol' in event) || event.clientOrderId === undefined) return;
+    const st = this.stateOf(event.symbol);
+    const order = ctx.order(event.clientOrderId);
+    if (order && st.awaiting !== undefined && order.intentId === st.awaiting && isTerminal(order.status)) delete st.awaiting;
+    return;
+  }
+
+  /** The cross on a newly closed bar (each bar judged once), else undefined. */
+  private nextCross(snapshot: MarketSnapshot, st: SymbolState, mark: Decimal | undefined): Cross {
+    const p = this.params;
+    if (p.barSeconds !== undefined) {
+      st.sampler ??= new BarSampler(p.barSeconds * 1000, p.slowPeriod * 4);
+      if (!mark || !st.sampler.add(snapshot.pollTime, mark)) return undefined;
+      return emaCross(st.sampler.closed(), p.fastPeriod, p.slowPeriod);
+    }
+    const klines = snapshot.klines?.[p.interval];
+    if (!klines || klines.length < 2) return undefined;
+    // The newest kline is still forming: judge the ones before it.
+    const closed = klines.slice(0, -1);
+    const newest = closed[closed.length - 1]!.openTime;
+    if (st.lastBar !== undefined && newest <= st.lastBar) return undefined;
+    st.lastBar = newest;
+    return emaCross(
+      closed.map((k) => k.close.toNumber()),
+      p.fastPeriod,
+      p.slowPeriod,
+    );
+  }
+
+  private busy(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol): boolean {
+    if (st.awaiting !== undefined) return true;
+    return ctx.openOrders(symbol).length > 0;
+  }
+
+  /** Net position over the legs (the strategy holds one direction at a time) and its entry price. */
+  private position(ctx: StrategyContext, symbol: InstrumentSymbol): { qty: Decimal; entry: Decimal } {
+    let qty = ZERO;
+    let entry = ZERO;
+    for (const leg of this.params.positionMode === 'hedged' ? (['long', 'short'] as const) : (['net'] as const)) {
+      const p = ctx.position(symbol, leg);
+      if (!p || p.quantity.isZero()) continue;
+      qty = qty.plus(p.quantity);
+      entry = p.entryPrice;
+    }
+    return { qty, entry };
+  }
+
+  private protect(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {
+    const long = qty.gt(0);
+    const tpMove = D(this.params.takeProfitPct).div(100);
+    const slMove = D(this.params.stopLossPct).div(100);
+    // Rounded toward the entry: a level is never further away than asked.
+    st.tp = roundToTick(entry.mul(long ? D(1).plus(tpMove) : D(1).minus(tpMove)), inst.priceUnit, long ? 'down' : 'up');
+    st.sl = roundToTick(entry.mul(long ? D(1).minus(slMove) : D(1).plus(slMove)), inst.priceUnit, long ? 'up' : 'down');
+    if (st.venueTpslRefused) return;
+    const positionSide: PositionSide | undefined = this.params.positionMode === 'hedged' ? (long ? 'long' : 'short') : undefined;
+    return [ctx.intents.tpsl(inst.symbol, positionSide ? { positionSide } : {}, { takeProfit: st.tp, stopLoss: st.sl, trigger: 'fair' })];
+  }
+
+  private open(ctx: StrategyContext, symbol: InstrumentSymbol, side: OrderSide): Intent {
+    const p = this.params;
+    return ctx.intents.market(symbol, side, p.size, {
+      leverage: p.leverage,
+      marginMode: p.marginMode,
+      ...(p.positionMode === 'hedged' ? { positionSide: side === 'buy' ? ('long' as const) : ('short' as const) } : {}),
+    });
+  }
+
+  private close(ctx: StrategyContext, symbol: InstrumentSymbol, qty: Decimal): Intent {
+    const p = this.params;
+    const long = qty.gt(0);
+    return ctx.intents.market(symbol, long ? 'sell' : 'buy', qty.abs(), {
+      marginMode: p.marginMode,
+      ...(p.positionMode === 'hedged' ? { positionSide: long ? ('long' as const) : ('short' as const) } : { reduceOnly: true }),
+    });
+  }
+
+  private send(st: SymbolState, intent: Intent): IntentResult {
+    st.awaiting = intent.intentId;
+    return [intent];
+  }
+
+  private stateOf(symbol: string): SymbolState {
+    let s = this.state.get(symbol);
+    if (!s) this.state.set(symbol, (s = { venueTpslRefused: false }));
+    return s;
+  }
+}

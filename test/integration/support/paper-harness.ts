@@ -1,0 +1,164 @@
+/**
+ * Integration harness: an emulator in this process (system clock, synthetic market) and the whole
+ * runtime against it over real HTTP, assembled by the same container as `perpetua run`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SystemClock } from '../../../src/core/clock.js';
+import { ZERO } from '../../../src/core/decimal.js';
+import type { ExecutionEvent } from '../../../src/domain/execution-event.js';
+import type { Fill } from '../../../src/domain/fill.js';
+import type { EmulatorConfigInput } from '../../../src/emulator/emulator-config.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/start-emulator.js';
+import type { StrategyClass } from '../../../src/strategy/strategy.js';
+import { parseRunConfig, type LoadedRunConfig } from '../../../src/app/config/load-run-config.js';
+import { APP_TOKENS } from '../../../src/app/container/app-tokens.js';
+import { buildContainer } from '../../../src/app/container/build-container.js';
+import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
+import type { RunSummary, TradingRuntime } from '../../../src/app/runtime/trading-runtime.js';
+import { createLogger } from '../../../src/app/logger.js';
+import type { SqliteJournal } from '../../../src/persistence/sqlite-journal.js';
+import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';
+
+/** The account the bot trades as. Its keys open nothing but the test's own emulator. */
+export const IT_ACCOUNT = { name: 'it', apiKey: 'mx0vglItDemo0001', secretKey: 'it-demo-secret-0123456789abcdef' } as const;
+
+export const clock = new SystemClock();
+
+/** BTCUSDT + BTC_USDT around 87 500, a crowd 20 USDT wide and three takers a second: quotes inside it fill. */
+export function emulatorConfig(over: Partial<EmulatorConfigInput> = {}): EmulatorConfigInput {
+  return {
+    seed: 11,
+    clock: { mode: 'system' },
+    instruments: { spot: ['BTCUSDT'], contract: ['BTC_USDT'] },
+    market: {
+      source: 'synthetic',
+      stepMs: 250,
+      volatilityPerYear: 0.8,
+      underlyings: { BTC: { price: '87500' } },
+      books: {
+        BTCUSDT: { spreadTicks: 2000, levels: 12, levelGapTicks: 300, touchNotional: 40000, takerArrivalPerSec: 3, takerMeanNotional: 600 },
+        BTC_USDT: { spreadTicks: 200, levels: 12, levelGapTicks: 30, touchNotional: 40000, takerArrivalPerSec: 3, takerMeanNotional: 600 },
+      },
+    },
+    accounts: [
+      {
+        name: IT_ACCOUNT.name,
+        apiKey: IT_ACCOUNT.apiKey,
+        secretKey: IT_ACCOUNT.secretKey,
+        spot: { balances: { USDT: '50000', BTC: '0.5' } },
+        contract: { balances: { USDT: '50000' } },
+      },
+    ],
+    ...over,
+  };
+}
+
+export async function startTestEmulator(over: Partial<EmulatorConfigInput> = {}): Promise<RunningEmulator> {
+  return startEmulator(emulatorConfig(over), { onInternalError: (e, id) => process.stderr.write(`emulator internal error in ${id}: ${String(e)}\n`) });
+}
+
+/** A run config document for a running emulator, trading as IT_ACCOUNT. */
+export function runDoc(emuUrl: string, journalPath: string, body: Record<string, unknown>): Record<string, unknown> {
+  return {
+    mode: 'paper',
+    paper: { emulatorUrl: emuUrl },
+    venue: { apiKey: IT_ACCOUNT.apiKey, apiSecret: IT_ACCOUNT.secretKey, requestTimeoutMs: 2000, ...((body.venue as object | undefined) ?? {}) },
+    marketData: { maxSnapshotAgeMs: 3000, spot: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker24h: {} } } },
+    execution: { reconcileIntervalMs: 2000 },
+    journal: { path: journalPath },
+    ...Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'venue')),
+  };
+}
+
+export interface PaperRun {
+  readonly runtime: TradingRuntime;
+  readonly journal: SqliteJournal;
+  readonly loaded: LoadedRunConfig;
+  /** Stops the runtime (cancel on exit per config) and releases the clients; the journal stays readable. */
+  stop(reason?: string): Promise<RunSummary>;
+  /** Closes the journal. */
+  dispose(): void;
+}
+
+export async function startRun(doc: Record<string, unknown>, strategyClasses: readonly StrategyClass[] = REFERENCE_STRATEGIES): Promise<PaperRun> {
+  const loaded = parseRunConfig(doc, strategyCatalog(strategyClasses), 'test config');
+  const logger = process.env.PERPETUA_TEST_LOG ? createLogger({ level: process.env.PERPETUA_TEST_LOG }) : createLogger({ quiet: true });
+  const container = buildContainer(loaded, { env: {}, logger, clock, strategyClasses });
+  const runtime = await container.getAsync(APP_TOKENS.Runtime);
+  const journal = await container.getAsync(APP_TOKENS.Journal);
+  const spot = await container.getAsync(APP_TOKENS.SpotClient);
+  const contract = await container.getAsync(APP_TOKENS.ContractClient);
+  await runtime.start();
+  let stopped: RunSummary | undefined;
+  return {
+    runtime,
+    journal,
+    loaded,
+    async stop(reason = 'test') {
+      if (stopped) return stopped;
+      stopped = await runtime.stop(reason);
+      await spot?.close();
+      await contract?.close();
+      return stopped;
+    },
+    dispose() {
+      journal.close();
+    },
+  };
+}
+
+/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
+export async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs: number, what: string): Promise<T> {
+  const until = clock.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (clock.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await clock.sleep(100);
+  }
+}
+
+export function tempDir(label: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), `perpetua-${label}-`));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Fills in the journal against the emulator's records, as problems (empty = consistent): no trade id
+ * twice, every real fill is a venue trade, each order's journaled quantity is the venue's executed
+ * quantity, and every venue trade is in the journal by id — or covered by a synthetic fill of its
+ * order (reconcile makes one when the venue's cumulative quantity runs ahead of the trades it has
+ * read; the quantity is exact, the trade id is not the venue's).
+ */
+export function fillProblems(journalFills: readonly Fill[], emu: RunningEmulator, account: string, symbol: string): string[] {
+  const problems: string[] = [];
+  const ids = journalFills.map((f) => f.tradeId as string);
+  const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+  if (dupes.length) problems.push(`trade ids counted twice: ${dupes.join(', ')}`);
+  const trades = emu.spot.reader.myTrades(account, symbol, { limit: 100 });
+  if (trades.length >= 100) problems.push('more than 100 venue trades: the check would need paging');
+  const venueIds = new Set(trades.map((t) => t.tradeId));
+  for (const f of journalFills) if (!f.synthetic && !venueIds.has(f.tradeId)) problems.push(`journal fill ${f.tradeId} is no venue trade`);
+  const synthetic = new Set(journalFills.filter((f) => f.synthetic).map((f) => f.clientOrderId as string));
+  const orders = emu.spot.reader.allOrders(account, symbol, { limit: 1000 });
+  const byOrderId = new Map(orders.map((o) => [o.orderId, o]));
+  const journalIds = new Set(ids);
+  for (const t of trades) {
+    if (journalIds.has(t.tradeId)) continue;
+    const cid = byOrderId.get(t.orderId)?.clientOrderId ?? t.clientOrderId;
+    if (!cid || !synthetic.has(cid)) problems.push(`venue trade ${t.tradeId} (order ${cid ?? t.orderId}) is missing from the journal`);
+  }
+  for (const o of orders) {
+    const executed = emu.spot.reader.orderView(o).executedQty;
+    const journaled = journalFills.filter((f) => f.clientOrderId === o.clientOrderId).reduce((s, f) => s.plus(f.quantity), ZERO);
+    if (!journaled.eq(executed)) problems.push(`${o.clientOrderId}: journal fills ${journaled.toFixed()}, venue executed ${executed.toFixed()}`);
+  }
+  return problems;
+}
+
+/** The fills of a journal's fill events, in order. */
+export function journalFills(events: readonly ExecutionEvent[]): Fill[] {
+  return events.filter((e): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled').map((e) => e.fill);
+}
