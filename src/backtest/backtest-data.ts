@@ -1,0 +1,233 @@
+/**
+ * The records a backtest replays, from where the config says: record store folders, JSON-lines record
+ * files, or raw files put through the importers (klines, mark / index candles, funding history,
+ * trades, Binance L2 recordings) — in memory, merged into one time-ordered list (exchange time; equal
+ * times keep the order of the sources, then of the files).
+ *
+ * An instrument with a depth stream ignores bookTicker records in the replay (replay-market.ts), so
+ * they are dropped here: on the Binance recordings they are three quarters of the lines.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { BinanceL2Importer } from '../marketdata/import/binance-l2-importer.js';
+import { importFundingFile } from '../marketdata/import/funding-csv-importer.js';
+import { ImportStats } from '../marketdata/import/import-stats.js';
+import { importKlineFile } from '../marketdata/import/kline-csv-importer.js';
+import { importRecordLinesFile } from '../marketdata/import/record-lines-importer.js';
+import { importTradeFile } from '../marketdata/import/trade-csv-importer.js';
+import { instrumentKey, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
+import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
+import type { BacktestConfig, DataSource } from './backtest-config.js';
+import { replayScale, type ReplayEvent } from './replay-market.js';
+
+export interface LoadDataOptions {
+  /** Relative paths resolve against this folder. Default: the working directory. */
+  readonly cwd?: string;
+  readonly from?: number;
+  readonly to?: number;
+  /** Record instrument keys (`spot:BTCUSDT`) to keep; default all. */
+  readonly instruments?: readonly string[];
+}
+
+export interface LoadedData {
+  readonly records: DataRecord[];
+  /** Files (or store folders) read. */
+  readonly inputs: readonly string[];
+  readonly stats: ImportStats;
+}
+
+/** Where the shared recordings are expected, for the message when they are not there. */
+export const SHARED_DATA_HINT = 'the recorded data set is expected at ../shared/data next to the project (see ../shared/data/SOURCES.md); point backtest.data at your own files or record store otherwise';
+
+export function resolveDataPath(p: string, cwd = process.cwd()): string {
+  return resolve(cwd, p);
+}
+
+function requireExisting(path: string, what: 'file' | 'folder', configPath: string, shown: string): void {
+  if (!existsSync(path)) throw new ConfigError(configPath, `${shown} does not exist (${path}); ${SHARED_DATA_HINT}`);
+  const st = statSync(path);
+  if (what === 'file' ? !st.isFile() : !st.isDirectory()) throw new ConfigError(configPath, `${shown} is not a ${what}`);
+}
+
+/** Checks that every input exists before anything is read (a clear message instead of an I/O error midway). */
+export function checkDataSources(sources: readonly DataSource[], cwd = process.cwd()): string[] {
+  const inputs: string[] = [];
+  sources.forEach((d, i) => {
+    if (d.kind === 'store') {
+      const p = resolveDataPath(d.path!, cwd);
+      requireExisting(p, 'folder', `backtest.data[${i}].path`, d.path!);
+      inputs.push(p);
+      return;
+    }
+    const files = d.files ?? [d.path!];
+    files.forEach((f, k) => {
+      const p = resolveDataPath(f, cwd);
+      requireExisting(p, 'file', d.files ? `backtest.data[${i}].files[${k}]` : `backtest.data[${i}].path`, f);
+      inputs.push(p);
+    });
+  });
+  return inputs;
+}
+
+export async function loadBacktestData(sources: readonly DataSource[], opts: LoadDataOptions = {}): Promise<LoadedData> {
+  const cwd = opts.cwd ?? process.cwd();
+  const inputs = checkDataSources(sources, cwd);
+  const stats = new ImportStats();
+  const wanted = opts.instruments ? new Set(opts.instruments) : undefined;
+  const from = opts.from ?? -Infinity;
+  const to = opts.to ?? Infinity;
+  const all: DataRecord[] = [];
+  const keep = (r: MarketRecord): void => {
+    if (!isDataRecord(r)) return;
+    if (r.et < from || r.et >= to) return;
+    if (wanted && !wanted.has(instrumentKey(r.m, r.i))) return;
+    all.push(r);
+  };
+  for (const d of sources) {
+    if (d.kind === 'store') {
+      const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
+      try {
+        for (const r of reader.records({ ...(opts.from !== undefined ? { from: opts.from } : {}), ...(opts.to !== undefined ? { to: opts.to } : {}), ...(opts.instruments ? { instruments: opts.instruments } : {}) })) keep(r);
+      } finally {
+        reader.close();
+      }
+      continue;
+    }
+    const files = (d.files ?? [d.path!]).map((f) => resolveDataPath(f, cwd));
+    const common = { market: d.market ?? 'spot', ...(d.symbol !== undefined ? { symbol: d.symbol } : {}) } as const;
+    const l2 = d.kind === 'l2' ? new BinanceL2Importer(common, stats) : undefined;
+    for (const file of files) {
+      let it: AsyncGenerator<MarketRecord>;
+      switch (d.kind) {
+        case 'klines':
+          it = importKlineFile(file, { ...common, ...(d.interval ? { interval: d.interval } : {}), stream: 'kline' }, stats);
+          break;
+        case 'mark':
+        case 'index':
+          it = importKlineFile(file, { ...common, ...(d.interval ? { interval: d.interval } : {}), stream: d.kind === 'mark' ? 'fair' : 'index', ...(d.pricePoint ? { pricePoint: d.pricePoint } : {}) }, stats);
+          break;
+        case 'funding':
+          it = importFundingFile(file, { ...common, ...(d.cycleHours !== undefined ? { cycleHours: d.cycleHours } : {}) }, stats);
+          break;
+        case 'trades':
+          it = importTradeFile(file, common, stats);
+          break;
+        case 'l2':
+          it = l2!.importFile(file);
+          break;
+        case 'records':
+          it = importRecordLinesFile(file, {}, stats);
+          break;
+      }
+      for await (const r of it) keep(r);
+    }
+    if (l2) for (const r of l2.finish()) keep(r);
+  }
+  return { records: sortAndTrim(all), inputs, stats };
+}
+
+/**
+ * Time order (stable), no bookTicker for instruments that have depth, and the run cut to the span of
+ * the market streams (book, trades, bars — a bar from its open): funding, mark and index history
+ * around it only stretches the run. The last such record before the span is kept, moved to the
+ * span's start, so the rate or price in force is known from the first moment.
+ */
+export function sortAndTrim(records: DataRecord[]): DataRecord[] {
+  const withDepth = new Set<string>();
+  for (const r of records) if (r.s === 'depth.snapshot' || r.s === 'depth.diff') withDepth.add(instrumentKey(r.m, r.i));
+  let out = withDepth.size === 0 ? records : records.filter((r) => r.s !== 'bookTicker' || !withDepth.has(instrumentKey(r.m, r.i)));
+  let sorted = true;
+  for (let i = 1; i < out.length && sorted; i++) if (out[i]!.et < out[i - 1]!.et) sorted = false;
+  if (!sorted) out = out.slice().sort((a, b) => a.et - b.et);
+  let start = Infinity;
+  let end = -Infinity;
+  for (const r of out) {
+    if (!MARKET_STREAMS.has(r.s)) continue;
+    const t = r.s === 'kline' ? r.ot : r.et;
+    if (t < start) start = t;
+    if (r.et > end) end = r.et;
+  }
+  if (start === Infinity) return out;
+  const before = new Map<string, DataRecord>();
+  const kept: DataRecord[] = [];
+  for (const r of out) {
+    if (MARKET_STREAMS.has(r.s)) {
+      kept.push(r);
+      continue;
+    }
+    if (r.et < start) before.set(`${instrumentKey(r.m, r.i)}|${r.s}`, r);
+    else if (r.et <= end) kept.push(r);
+  }
+  if (before.size === 0) return kept;
+  const carried = [...before.values()].map((r) => ({ ...r, et: start, lt: Math.max(r.lt, start) }) as DataRecord);
+  return [...carried, ...kept].sort((a, b) => a.et - b.et);
+}
+
+const MARKET_STREAMS: ReadonlySet<string> = new Set(['depth.snapshot', 'depth.diff', 'trade', 'bookTicker', 'kline']);
+
+/** Which streams each record instrument has (to tell kline-only instruments apart). */
+export function streamsByInstrument(records: Iterable<DataRecord>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const r of records) {
+    const k = instrumentKey(r.m, r.i);
+    let s = out.get(k);
+    if (!s) out.set(k, (s = new Set()));
+    s.add(r.s === 'kline' ? `kline:${r.iv}` : r.s);
+  }
+  return out;
+}
+
+export interface StoreRecords {
+  /**
+   * Time-ordered records, read chunk by chunk as the replay goes (not loaded whole); with `compileFor`,
+   * the depth and trade records of the run's instruments come as compiled replay events.
+   */
+  readonly records: IterableIterator<DataRecord | ReplayEvent>;
+  /** Streams per record instrument, from the store's index. */
+  readonly streams: Map<string, Set<string>>;
+  close(): void;
+}
+
+/**
+ * A record store read as the replay goes (the from-disk path of a backtest): the store's own k-way
+ * merge in exchange-time order, bookTicker left out for instruments that have depth.
+ */
+export function openRecordStore(dir: string, opts: Omit<LoadDataOptions, 'cwd'> & { readonly compileFor?: BacktestConfig } = {}): StoreRecords {
+  const reader = RecordStoreReader.open(dir);
+  const streams = new Map<string, Set<string>>();
+  for (const inst of reader.summary().instruments) {
+    const key = instrumentKey(inst.market, inst.symbol);
+    if (opts.instruments && !opts.instruments.includes(key)) continue;
+    streams.set(key, new Set(inst.streams.map((s) => s.stream)));
+  }
+  const wanted = new Set<string>();
+  for (const s of streams.values()) for (const x of s) if (x !== 'bookTicker' || !(s.has('depth.snapshot') || s.has('depth.diff'))) wanted.add(x);
+  // Kline intervals are only known per record: `kline:*` until the replay meets the first bar.
+  for (const s of streams.values()) {
+    if (s.delete('kline')) s.add('kline:*');
+  }
+  const query = {
+    ...(opts.from !== undefined ? { from: opts.from } : {}),
+    ...(opts.to !== undefined ? { to: opts.to } : {}),
+    ...(opts.instruments ? { instruments: opts.instruments } : {}),
+    streams: [...wanted] as DataRecord['s'][],
+  };
+  // The replay of a config: its instruments' book and trades decoded straight into ticks and lots
+  // (what prepareReplay() does for records in memory), without the decimal strings in between.
+  const scale = opts.compileFor ? new Map(opts.compileFor.instruments.map((bi) => [instrumentKey(bi.source.market, bi.source.symbol), replayScale({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })])) : undefined;
+  const records: IterableIterator<DataRecord | ReplayEvent> = scale ? reader.scaledRecords(query, scale) : reader.records(query);
+  const withIntervals = (function* (): IterableIterator<DataRecord | ReplayEvent> {
+    for (const r of records) {
+      if (r.s === 'kline') {
+        const s = streams.get(instrumentKey(r.m, r.i));
+        if (s && !s.has(`kline:${r.iv}`)) {
+          s.delete('kline:*');
+          s.add(`kline:${r.iv}`);
+        }
+      }
+      yield r;
+    }
+  })();
+  return { records: withIntervals, streams, close: () => reader.close() };
+}

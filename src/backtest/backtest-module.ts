@@ -1,0 +1,96 @@
+/**
+ * The backtest's container module (ARCHITECTURE rules 2, 9): where live binds the MEXC clients,
+ * gateways and REST pollers (app/container/exchange-module.ts), a backtest binds the simulated
+ * exchange's gateways and the replay snapshot source. Everything else — strategies, risk, order
+ * managers, the journal (in memory), the trading runtime — comes from the app's own modules:
+ *
+ *   core(virtual clock) · strategies · risk · BACKTEST (venue, market data, in-memory journal) · runtime
+ */
+import { ContainerModule } from 'inversify';
+import type { ServiceIdentifier } from 'inversify';
+import { TOKENS } from '../core/tokens.js';
+import type { InstrumentRegistry } from '../domain/instrument-registry.js';
+import type { PositionModeName } from '../domain/intent.js';
+import { ClientIdCodec } from '../execution/client-id-codec.js';
+import { OrderManager } from '../execution/order-manager.js';
+import { toOrderManagerConfig } from '../app/config/runtime-settings.js';
+import { APP_TOKENS } from '../app/container/app-tokens.js';
+import { KindJournal } from '../app/runtime/kind-journal.js';
+import type { ExecutionVenue } from '../app/runtime/trading-runtime.js';
+import type { VenueAccess } from '../app/venue/venue-access.js';
+import type { ReplayMarket } from './replay-market.js';
+import { MemoryRunJournal } from './memory-run-journal.js';
+import type { SqliteJournal } from '../persistence/sqlite-journal.js';
+import type { ReplaySnapshotSource } from './replay-snapshot-source.js';
+import type { SimulatedExchange } from './simulated-exchange.js';
+import { SimulatedGateway, type SimVenueOps } from './simulated-gateway.js';
+
+export const BACKTEST_TOKENS = {
+  Market: Symbol.for('perpetua.backtest.Market') as ServiceIdentifier<ReplayMarket>,
+  Exchange: Symbol.for('perpetua.backtest.Exchange') as ServiceIdentifier<SimulatedExchange>,
+  SnapshotSource: Symbol.for('perpetua.backtest.SnapshotSource') as ServiceIdentifier<ReplaySnapshotSource>,
+} as const;
+
+export interface BacktestModuleParts {
+  readonly market: ReplayMarket;
+  readonly exchange: SimulatedExchange;
+  readonly source: ReplaySnapshotSource;
+  readonly instruments: InstrumentRegistry;
+  /** Venue operations per account kind traded. */
+  readonly spot?: SimVenueOps;
+  readonly contract?: SimVenueOps;
+  readonly positionMode?: PositionModeName;
+}
+
+/** The venue "access" of a backtest: a simulated exchange made for this run (nothing to resume). */
+export const BACKTEST_VENUE_ACCESS: VenueAccess = Object.freeze({
+  label: 'backtest (simulated exchange over recorded market data)',
+  spotUrl: '',
+  contractUrl: '',
+  credentialSource: 'none (simulated)',
+  fresh: true,
+  close: async (): Promise<void> => {},
+});
+
+export function backtestModule(parts: BacktestModuleParts): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(BACKTEST_TOKENS.Market).toConstantValue(parts.market);
+    bind(BACKTEST_TOKENS.Exchange).toConstantValue(parts.exchange);
+    bind(BACKTEST_TOKENS.SnapshotSource).toConstantValue(parts.source);
+    bind(APP_TOKENS.VenueAccess).toConstantValue(BACKTEST_VENUE_ACCESS);
+    bind(APP_TOKENS.InstrumentRegistry).toConstantValue(parts.instruments);
+    bind(TOKENS.Instruments).toService(APP_TOKENS.InstrumentRegistry);
+    bind(APP_TOKENS.PositionMode).toConstantValue(parts.positionMode);
+    bind(APP_TOKENS.SpotClient).toConstantValue(undefined);
+    bind(APP_TOKENS.ContractClient).toConstantValue(undefined);
+    bind(TOKENS.MarketDataSource).toService(BACKTEST_TOKENS.SnapshotSource);
+    // The runtime takes the SQLite journal's interface; a backtest keeps it in memory (memory-run-journal.ts).
+    bind(APP_TOKENS.Journal).toConstantValue(new MemoryRunJournal() as unknown as SqliteJournal);
+    bind(TOKENS.OrderJournal).toService(APP_TOKENS.Journal);
+
+    bind(TOKENS.ClientIdCodec)
+      .toDynamicValue((ctx) => {
+        const codec = new ClientIdCodec(ctx.get(TOKENS.Clock));
+        for (const s of ctx.get(APP_TOKENS.LoadedConfig).strategies) codec.register(s.id, s.tag);
+        return codec;
+      })
+      .inSingletonScope();
+
+    bind(APP_TOKENS.Venues)
+      .toDynamicValue(async (ctx): Promise<readonly ExecutionVenue[]> => {
+        const clock = ctx.get(TOKENS.Clock);
+        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
+        const journal = await ctx.getAsync(APP_TOKENS.Journal);
+        const codec = ctx.get(TOKENS.ClientIdCodec);
+        const omConfig = toOrderManagerConfig(config);
+        const venues: ExecutionVenue[] = [];
+        for (const [kind, ops] of [['spot', parts.spot], ['contract', parts.contract]] as const) {
+          if (!ops) continue;
+          const gateway = new SimulatedGateway(parts.exchange, ops);
+          venues.push({ kind, gateway, orders: new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig) });
+        }
+        return venues;
+      })
+      .inSingletonScope();
+  });
+}

@@ -1,0 +1,414 @@
+/**
+ * Runs one backtest: the recorded market replayed on a virtual clock the data drives, the same trading
+ * runtime as `perpetua run` (app/runtime/trading-runtime.ts: strategy → risk → order manager, built by
+ * the app's container modules with backtest-module.ts in place of the exchange module), the simulated
+ * exchange under the gateway, and a BacktestRun for the report.
+ *
+ * The loop (ARCHITECTURE rules 1 and 8): the next thing to happen is either the next record or
+ * something due — a request reaching the venue or its answer reaching the bot (latency), a poll cycle
+ * or its delivery, a clock timer (the runtime's reconciliation tick), an equity sample. Due things at
+ * or before the next record's time go first; the clock moves to each time in turn and never back.
+ * After anything that may wake the runtime, the loop lets the runtime's promise chains run until they
+ * finish or wait for a later virtual time (a setImmediate turn: nothing in the chain does real I/O),
+ * so one snapshot's work completes before the market moves on, as it would live.
+ *
+ * Shutdown at the end of the data: the runtime stops (strategy onStop, cancel on exit, last
+ * reconciliation) with the clock held at the last record's time and requests answered at once.
+ * The last equity sample is taken after that, at the last record's time.
+ */
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import { VirtualClock } from '../core/clock.js';
+import { SeededRandom } from '../core/random.js';
+import { D, type Decimal, ZERO } from '../core/decimal.js';
+import { ValidationError } from '../core/errors.js';
+import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
+import type { ClientLogger } from '../client/catalogue-client.js';
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
+import { InstrumentRegistry } from '../domain/instrument-registry.js';
+import type { Order } from '../domain/order.js';
+import { instrumentKey, type DataRecord } from '../marketdata/record/record.js';
+import { Portfolio } from '../portfolio/portfolio.js';
+import type { StrategyClass } from '../strategy/strategy.js';
+import { toPollConfig } from '../app/config/runtime-settings.js';
+import { APP_TOKENS } from '../app/container/app-tokens.js';
+import { coreModule } from '../app/container/core-module.js';
+import { riskModule } from '../app/container/risk-module.js';
+import { runtimeModule } from '../app/container/runtime-module.js';
+import { strategyModule } from '../app/container/strategy-module.js';
+import { canonicalJson, configHash, type BacktestRun, type RunFunding, type RunInstrument, type RunOrder, type RunSample } from './report/backtest-run.js';
+import type { BacktestConfig } from './backtest-config.js';
+import { streamsByInstrument } from './backtest-data.js';
+import { backtestModule } from './backtest-module.js';
+import type { FillModel } from './fill-model.js';
+import { replayCursor } from './replay-feed.js';
+import { ReplayMarket, type ReplayEvent, type ReplayInstrumentSpec, type ReplayStats } from './replay-market.js';
+import { NO_TAPE, ReplaySnapshotSource, tapeNeeds, type SnapshotSourceStats } from './replay-snapshot-source.js';
+import { SimulatedExchange, type ExchangeStats } from './simulated-exchange.js';
+import type { SimVenueOps } from './simulated-gateway.js';
+import { SpotSimVenue } from './spot-sim-venue.js';
+import { ContractSimVenue } from './contract-sim-venue.js';
+
+export interface BacktestRunOptions {
+  readonly config: BacktestConfig;
+  /**
+   * Records in time order (an array can be replayed again: one run per fill model), or the events
+   * prepareReplay() compiled from them (then `streams` is required).
+   */
+  readonly records: Iterable<DataRecord | ReplayEvent>;
+  readonly fillModel: FillModel;
+  readonly strategyClasses?: readonly StrategyClass[];
+  readonly logger?: ClientLogger;
+  /** Called every `progressEvery` events (default 50 000) with the events applied and the virtual time. */
+  readonly onProgress?: (events: number, time: number) => void;
+  readonly progressEvery?: number;
+  /** Streams per record instrument (`spot:BTCUSDT` → {trade, depth.diff, kline:1m …}); default: scanned from `records`. */
+  readonly streams?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+export interface BacktestStats {
+  /** Market events applied (records and intra-bar path points). */
+  readonly events: number;
+  /** Records among them (path points excluded). */
+  readonly records: number;
+  readonly replay: ReplayStats;
+  readonly exchange: ExchangeStats;
+  readonly source: SnapshotSourceStats;
+  readonly runtime: { readonly snapshots: number; readonly staleSnapshots: number; readonly reconciles: number; readonly strategyErrors: number };
+  /** Runtime log lines at warn / error (rejections, failures), capped. */
+  readonly warnings: readonly string[];
+}
+
+export interface BacktestResult {
+  readonly run: BacktestRun;
+  readonly stats: BacktestStats;
+}
+
+const SILENT: ClientLogger = { debug() {}, info() {}, warn() {}, error() {} };
+const MAX_WARNINGS = 200;
+
+/** Lets the runtime's promise chains run until they finish or wait on a later virtual time. */
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestResult> {
+  const cfg = opts.config;
+  const bt = cfg.backtest;
+  const model = opts.fillModel;
+  const valuationAsset = cfg.run.config.risk.valuationAsset;
+  const streams = opts.streams ?? (Array.isArray(opts.records) ? streamsByInstrument((opts.records as (DataRecord | ReplayEvent)[]).filter((r): r is DataRecord => 'm' in r)) : new Map<string, Set<string>>());
+  const pollConfig = toPollConfig(cfg.run.config);
+  const specs = replayInstrumentSpecs(cfg, streams);
+  const barInterval: Record<string, NonNullable<(typeof cfg.instruments)[number]['barInterval']>> = {};
+  for (const bi of cfg.instruments) if (bi.barInterval) barInterval[instrumentKey(bi.source.market, bi.source.symbol)] = bi.barInterval;
+
+  const market = new ReplayMarket(specs);
+  const feedCount = { records: 0 };
+  const cursor = replayCursor(opts.records, market, { ...(bt.from !== undefined ? { from: bt.from } : {}), ...(bt.to !== undefined ? { to: bt.to } : {}), barInterval, counter: feedCount });
+  let next = cursor.next();
+  if (next === undefined) throw new ValidationError('backtest.data', `records of ${cfg.instruments.map((i) => i.source.symbol).join(', ')}${bt.from !== undefined || bt.to !== undefined ? ' inside backtest.from / to' : ''}`, 'none');
+  const firstTime = next.et;
+  const clock = new VirtualClock(firstTime);
+  const exchange = new SimulatedExchange(clock, market, model, new SeededRandom(`${bt.seed}:${model.name}`));
+  const registry = new InstrumentRegistry(cfg.instruments.map((i) => i.instrument));
+  const spotInstruments = cfg.instruments.filter((i) => i.instrument.kind === 'spot');
+  const contractInstruments = cfg.instruments.filter((i) => i.instrument.kind === 'contract');
+  const feesOf = (list: typeof cfg.instruments) => list.find((i) => i.fees)?.fees;
+  let spot: SpotSimVenue | undefined;
+  let contract: ContractSimVenue | undefined;
+  if (spotInstruments.length > 0) {
+    const fees = feesOf(spotInstruments);
+    spot = new SpotSimVenue({ exchange, instruments: spotInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'spot' }>), deposits: { [valuationAsset]: bt.initialCapital }, ...(fees ? { fees } : {}) });
+  }
+  if (contractInstruments.length > 0) {
+    const fees = feesOf(contractInstruments);
+    contract = new ContractSimVenue({
+      exchange,
+      instruments: contractInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'contract' }>),
+      // Spot and contract accounts are separate wallets: a run trading both splits nothing, so the
+      // capital goes where the strategy trades (contract when it trades any contract).
+      deposits: spot ? {} : { [valuationAsset]: bt.initialCapital },
+      venueTpsl: bt.venueTpsl,
+      ...(fees ? { fees } : {}),
+    });
+  }
+  const source = new ReplaySnapshotSource({ clock, market, config: pollConfig, latencyMs: bt.pollLatencyMs });
+
+  const warnings: string[] = [];
+  const base = opts.logger ?? SILENT;
+  const logger: ClientLogger = {
+    debug: (m, x) => base.debug(m, x),
+    info: (m, x) => base.info(m, x),
+    warn: (m, x) => {
+      if (warnings.length < MAX_WARNINGS) warnings.push(`warn ${m}`);
+      base.warn(m, x);
+    },
+    error: (m, x) => {
+      if (warnings.length < MAX_WARNINGS) warnings.push(`error ${m}${x?.error ? `: ${String(x.error)}` : ''}`);
+      base.error(m, x);
+    },
+  };
+
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(APP_TOKENS.Container).toConstantValue(container);
+  const runOptions = { env: {}, logger, clock, ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}) };
+  container.load(
+    coreModule(cfg.run, runOptions, clock),
+    strategyModule(opts.strategyClasses),
+    riskModule(cfg.run.config),
+    backtestModule({ market, exchange, source, instruments: registry, ...(spot ? { spot } : {}), ...(contract ? { contract, positionMode: 'one-way' as const } : {}) }),
+    runtimeModule(),
+  );
+  const runtime = await container.getAsync(APP_TOKENS.Runtime);
+  const venues = await container.getAsync(APP_TOKENS.Venues);
+  const journal = await container.getAsync(APP_TOKENS.Journal);
+
+  // Every order the run made, latest state, in creation order.
+  const orders = new Map<string, Order>();
+  for (const v of venues) {
+    v.orders.events$.subscribe((e: ExecutionEvent) => {
+      const cid = 'clientOrderId' in e && e.clientOrderId !== undefined ? e.clientOrderId : e.type === 'OrderSubmitted' || e.type === 'OrderAdopted' ? e.order.clientOrderId : undefined;
+      if (cid === undefined) return;
+      const o = v.orders.order(cid);
+      if (o) orders.set(cid, o);
+    });
+  }
+
+  // Ground truth for the equity curve: every fill and funding payment the venue made, as it happened.
+  const truth = new Portfolio(registry, valuationAsset);
+  truth.setBalance(valuationAsset, D(bt.initialCapital));
+  const ops: SimVenueOps[] = [spot, contract].filter((x): x is SpotSimVenue | ContractSimVenue => x !== undefined);
+  const applied = ops.map(() => 0);
+  const funding: RunFunding[] = [];
+  let fundingApplied = 0;
+  const catchUp = (): void => {
+    ops.forEach((o, k) => {
+      const fills = o.fills;
+      for (let i = applied[k]!; i < fills.length; i++) truth.applyFill(fills[i]!);
+      applied[k] = fills.length;
+    });
+    if (contract) {
+      const list = contract.funding;
+      for (; fundingApplied < list.length; fundingApplied++) {
+        const f = list[fundingApplied]!;
+        truth.applyFunding(f.symbol as InstrumentSymbol, f.leg, f.amount, f.asset, f.time);
+        funding.push({ time: f.time, symbol: f.symbol, amount: f.amount, asset: f.asset, ...(f.rate ? { rate: f.rate } : {}) });
+      }
+    }
+  };
+  const samples: RunSample[] = [];
+  const symbols = cfg.instruments.map((i) => i.instrument.symbol);
+  const sampled = symbols.map((s) => ({ symbol: s, inst: market.instrument(s) }));
+  /** Fills and funding applied to `truth` so far: positions only change with them. */
+  const truthVersion = (): number => applied.reduce((a, b) => a + b, 0) + fundingApplied;
+  let positionsAt = -1;
+  let positions: Record<string, Decimal> = {};
+  const sample = (time: number): void => {
+    catchUp();
+    const marks: Record<string, Decimal> = {};
+    for (const { symbol, inst } of sampled) {
+      const m = inst?.markPrice();
+      if (m) marks[symbol] = m;
+    }
+    const lookup = (s: InstrumentSymbol): Decimal | undefined => marks[s];
+    const equity = truth.equity(lookup) ?? samples[samples.length - 1]?.equity ?? D(bt.initialCapital);
+    // Samples are immutable records: one positions object serves every sample until a fill moves it.
+    const version = truthVersion();
+    if (version !== positionsAt) {
+      positionsAt = version;
+      positions = {};
+      for (const p of truth.positions()) {
+        if (p.quantity.isZero()) continue;
+        positions[p.symbol] = (positions[p.symbol] ?? ZERO).plus(p.quantity);
+      }
+    }
+    if (samples[samples.length - 1]?.time === time) samples.pop();
+    samples.push({ time, equity, cash: truth.balance(valuationAsset), positions, marks });
+  };
+
+  // ---------------------------------------------------------------- the loop
+  let failure: unknown;
+  const fail = (e: unknown): void => {
+    failure ??= e;
+  };
+  source.begin(firstTime);
+  const started = runtime.start().catch(fail);
+  let eventCount = 0;
+  const every = opts.progressEvery ?? 50_000;
+  let nextSample = firstTime;
+  let lastTime = firstTime;
+  const dueAt = (): number => Math.min(exchange.nextDueAt() ?? Infinity, source.nextDueAt() ?? Infinity, clock.nextTimerAt() ?? Infinity, nextSample);
+  await settle();
+  let due = dueAt();
+  while (failure === undefined) {
+    const e: ReplayEvent | undefined = next;
+    const tRec = e ? e.et : Infinity;
+    if (due <= tRec && due !== Infinity) {
+      // After the last record, what is still due belongs to the shutdown (below).
+      if (e === undefined && due > lastTime) break;
+      const t = Math.max(due, clock.now());
+      const timersDue = (clock.nextTimerAt() ?? Infinity) <= t;
+      clock.advanceTo(t);
+      const answered = exchange.runDue(t);
+      const delivered = source.runDue(t);
+      while (nextSample <= t) {
+        sample(nextSample);
+        nextSample += bt.samplePeriodMs;
+      }
+      // Only timers, venue answers and snapshot deliveries start promise work in the runtime; a poll
+      // capture or an equity sample alone does not, and then there is nothing to let run.
+      if (timersDue || answered > 0 || delivered > 0) await settle();
+      due = dueAt();
+      continue;
+    }
+    if (e === undefined) break;
+    // Every event before the next due thing, in one go: nothing in between can make something due
+    // earlier (only the runtime schedules, and it runs in the settle turns above).
+    let x: ReplayEvent | undefined = e;
+    let now = clock.now();
+    const progress = opts.onProgress;
+    do {
+      const t = x.et;
+      if (t > now) {
+        clock.advanceTo(t);
+        now = t;
+      }
+      market.apply(x);
+      lastTime = t;
+      eventCount++;
+      if (progress && eventCount % every === 0) progress(eventCount, t);
+      x = cursor.next();
+    } while (x !== undefined && x.et < due);
+    next = x;
+  }
+  // A start still waiting at the end of the data (data shorter than the first poll cycle: the first
+  // snapshot, which the start waits for, would come after the last record) never finishes; the run
+  // goes on to its shutdown instead of waiting for it forever.
+  await Promise.race([started, settle()]);
+  if (failure !== undefined) {
+    container.unbindAll();
+    throw failure;
+  }
+  opts.onProgress?.(eventCount, lastTime);
+
+  // ---------------------------------------------------------------- shutdown at the last record's time
+  if (clock.now() < lastTime) clock.advanceTo(lastTime);
+  let stopped = false;
+  const stopping = runtime
+    .stop('end of data')
+    .catch(fail)
+    .finally(() => {
+      stopped = true;
+    });
+  for (let guard = 0; !stopped && guard < 100_000; guard++) {
+    await settle();
+    exchange.flush();
+  }
+  await stopping;
+  if (failure !== undefined) throw failure;
+  sample(lastTime);
+  const status = runtime.stats;
+  journal.close();
+
+  const strategy = cfg.run.strategies[0]!;
+  const document = canonicalJson(cfg.document) as Record<string, unknown>;
+  const fills: Fill[] = ops.flatMap((o) => o.fills).sort((a, b) => a.time - b.time);
+  const instruments: RunInstrument[] = cfg.instruments.map((i) => ({
+    symbol: i.instrument.symbol,
+    kind: i.instrument.kind,
+    multiplier: i.instrument.kind === 'contract' ? i.instrument.contractSize : D(1),
+    settleAsset: i.instrument.kind === 'contract' ? i.instrument.settleCoin : i.instrument.quoteAsset,
+  }));
+  const streamNames = new Set<string>();
+  for (const s of specs) for (const x of streams.get(instrumentKey(s.source.market, s.source.symbol)) ?? []) streamNames.add(x);
+  const run: BacktestRun = {
+    config: document,
+    configHash: configHash(document),
+    strategy: { id: strategy.id as StrategyId, name: strategy.name, params: canonicalJson(strategy.params) as Record<string, unknown> },
+    seed: bt.seed,
+    fillModel: model.name,
+    dataRange: {
+      firstTime,
+      lastTime,
+      instruments: symbols,
+      streams: [...streamNames].sort(),
+      recordCount: feedCount.records,
+      klineOnlyIntraBar: specs.some((s) => s.klineOnly),
+    },
+    instruments,
+    initialCapital: D(bt.initialCapital),
+    valuationAsset,
+    orders: [...orders.values()] as RunOrder[],
+    fills,
+    funding,
+    totalFees: totalFees(fills, valuationAsset),
+    samplePeriodMs: bt.samplePeriodMs,
+    samples,
+    ...(bt.riskFreeRate !== undefined ? { riskFreeRate: bt.riskFreeRate } : {}),
+  };
+  return {
+    run,
+    stats: {
+      events: eventCount,
+      records: feedCount.records,
+      replay: { ...market.stats },
+      exchange: { ...exchange.stats },
+      source: { ...source.stats },
+      runtime: { snapshots: status.snapshots, staleSnapshots: status.staleSnapshots, reconciles: status.reconciles, strategyErrors: status.strategyErrors },
+      warnings,
+    },
+  };
+}
+
+/**
+ * The replay's instruments for a config: kline-only ones (their bars become intra-bar paths) told
+ * apart by their streams, and each tape keeping only what the config's polls read (tapeNeeds()).
+ * `streams` as in BacktestRunOptions.
+ */
+export function replayInstrumentSpecs(cfg: BacktestConfig, streams: ReadonlyMap<string, ReadonlySet<string>>): ReplayInstrumentSpec[] {
+  const needs = tapeNeeds(toPollConfig(cfg.run.config));
+  return cfg.instruments.map((bi) => {
+    const key = instrumentKey(bi.source.market, bi.source.symbol);
+    const s = streams.get(key);
+    const klineOnly = s !== undefined && [...s].some((x) => x.startsWith('kline:')) && !s.has('trade') && !s.has('depth.snapshot') && !s.has('depth.diff') && !s.has('bookTicker');
+    return { instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor, klineOnly, tape: needs.get(bi.instrument.symbol) ?? NO_TAPE, ...(bi.path ? { path: bi.path } : {}) };
+  });
+}
+
+export interface PreparedReplay {
+  /** Depth and trade records compiled to ticks and lots; the rest as read. */
+  readonly events: readonly ReplayEvent[];
+  readonly streams: Map<string, Set<string>>;
+}
+
+/**
+ * Converts the records' prices and sizes once for every run of the same config (the fill-model band,
+ * a sweep): replaying compiled events parses no decimal strings.
+ */
+export function prepareReplay(config: BacktestConfig, records: readonly DataRecord[]): PreparedReplay {
+  const market = new ReplayMarket(config.instruments.map((bi) => ({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })));
+  return { events: market.compile(records), streams: streamsByInstrument(records) };
+}
+
+/** Fees in the valuation asset: a fee in another asset (spot buys pay in the base) at the fill's price. */
+export function totalFees(fills: readonly Fill[], valuationAsset: string): Decimal {
+  let t = ZERO;
+  for (const f of fills) {
+    if (f.fee.isZero()) continue;
+    t = t.plus(f.feeAsset === valuationAsset || f.feeAsset === '' ? f.fee : f.fee.mul(f.price));
+  }
+  return t;
+}
+
+/**
+ * The config's whole fill-model band over the same records (compiled once): neutral first — the run
+ * a report is about — then the others in config order; writeReport(results.map((r) => r.run), dir).
+ */
+export async function runFillModelBand(opts: Omit<BacktestRunOptions, 'fillModel' | 'records' | 'streams'> & { readonly records: readonly DataRecord[] }): Promise<BacktestResult[]> {
+  const prepared = prepareReplay(opts.config, opts.records);
+  const models = opts.config.fillModels;
+  const neutral = models.find((m) => m.name === 'neutral') ?? models[0]!;
+  const out: BacktestResult[] = [];
+  for (const fillModel of [neutral, ...models.filter((m) => m !== neutral)]) out.push(await runBacktest({ ...opts, records: prepared.events, streams: prepared.streams, fillModel }));
+  return out;
+}

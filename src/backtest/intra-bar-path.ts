@@ -1,0 +1,123 @@
+/**
+ * Kline-only data: the price path assumed inside each bar, so orders can fill between the bars.
+ *
+ * The path goes open → the NEARER extreme → the other extreme → close (a tie goes to the low first on
+ * a bar that closes at or above its open, to the high first otherwise). Each of the three legs is cut
+ * into `stepsPerLeg` equal price steps (rounded to the tick), so the path has 3·stepsPerLeg + 1 points,
+ * spread evenly over [open time, close time − 1 ms]. At every point:
+ *  - a synthetic book is laid around the price: `levels` levels per side, `levelLots` each, one tick
+ *    apart, the price itself on the side the path is coming from (a rising path trades at the ask);
+ *  - a synthetic trade prints at the price, taker side = the direction of the move; the bar's volume
+ *    is shared evenly (the remainder goes to the last point), so the tape rebuilds the bar's OHLCV.
+ * Runs that use this say so (BacktestRun.dataRange.klineOnlyIntraBar): fills on it are a model, not
+ * a recording.
+ */
+import type { Side } from './replay-book.js';
+
+export interface IntraBarPathOptions {
+  /** Price steps per leg. Default 1 (four points: open, extreme, extreme, close). */
+  readonly stepsPerLeg?: number;
+  /** Levels per side of the synthetic book. Default 10. */
+  readonly levels?: number;
+  /** Lots per synthetic level; default: the volume of one path point (at least 1). */
+  readonly levelLots?: number;
+}
+
+export interface BarTicks {
+  readonly openTime: number;
+  /** Exclusive end (= next bar's open). */
+  readonly closeTime: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  /** Volume in our lots. */
+  readonly volumeLots: number;
+}
+
+/** One point of the path: the synthetic book at `time`, then a print there. */
+export interface PathPoint {
+  readonly s: 'path';
+  /** Record instrument key (`spot:BTCUSDT`). */
+  readonly key: string;
+  readonly et: number;
+  readonly priceTicks: number;
+  /** Lots printed (0: the bar had no volume; only the book moves). */
+  readonly lots: number;
+  readonly takerSide: Side;
+  readonly levels: number;
+  readonly levelLots: number;
+}
+
+/** The extremes in the order the path visits them. */
+export function extremesInOrder(open: number, high: number, low: number, close: number): [number, number] {
+  const toLow = open - low;
+  const toHigh = high - open;
+  if (toLow < toHigh) return [low, high];
+  if (toHigh < toLow) return [high, low];
+  return close >= open ? [low, high] : [high, low];
+}
+
+/** The path's prices, in ticks, open first and close last. */
+export function pathPrices(bar: Pick<BarTicks, 'open' | 'high' | 'low' | 'close'>, stepsPerLeg = 1): number[] {
+  const [first, second] = extremesInOrder(bar.open, bar.high, bar.low, bar.close);
+  const corners = [bar.open, first, second, bar.close];
+  const out: number[] = [bar.open];
+  for (let leg = 0; leg < 3; leg++) {
+    const a = corners[leg]!;
+    const b = corners[leg + 1]!;
+    for (let k = 1; k <= stepsPerLeg; k++) out.push(Math.round(a + ((b - a) * k) / stepsPerLeg));
+  }
+  return out;
+}
+
+export function intraBarPath(key: string, bar: BarTicks, opts: IntraBarPathOptions = {}): PathPoint[] {
+  const steps = Math.max(1, Math.floor(opts.stepsPerLeg ?? 1));
+  const prices = pathPrices(bar, steps);
+  const n = prices.length;
+  const span = Math.max(0, bar.closeTime - 1 - bar.openTime);
+  const each = Math.floor(Math.max(0, bar.volumeLots) / n);
+  const rest = Math.max(0, bar.volumeLots) - each * n;
+  const levelLots = Math.max(1, Math.floor(opts.levelLots ?? Math.max(each, 1)));
+  const levels = Math.max(1, Math.floor(opts.levels ?? 10));
+  const out: PathPoint[] = new Array<PathPoint>(n);
+  // Direction of the first move decides the side of a flat start.
+  let dir: Side = 'buy';
+  for (let i = 1; i < n; i++) {
+    if (prices[i]! !== prices[0]!) {
+      dir = prices[i]! > prices[0]! ? 'buy' : 'sell';
+      break;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    const p = prices[i]!;
+    if (i > 0 && p !== prices[i - 1]!) dir = p > prices[i - 1]! ? 'buy' : 'sell';
+    out[i] = {
+      s: 'path',
+      key,
+      et: bar.openTime + (n === 1 ? 0 : Math.floor((span * i) / (n - 1))),
+      priceTicks: p,
+      lots: i === n - 1 ? each + rest : each,
+      takerSide: dir,
+      levels,
+      levelLots,
+    };
+  }
+  return out;
+}
+
+/**
+ * Levels of the synthetic book at a path point: the traded price sits on the side the taker hits
+ * (asks when buying), the other side starts one tick away.
+ */
+export function syntheticBook(p: Pick<PathPoint, 'priceTicks' | 'takerSide' | 'levels' | 'levelLots'>): { bids: [number, number][]; asks: [number, number][] } {
+  const bestAsk = p.takerSide === 'buy' ? p.priceTicks : p.priceTicks + 1;
+  const bestBid = bestAsk - 1;
+  const bids: [number, number][] = [];
+  const asks: [number, number][] = [];
+  for (let k = 0; k < p.levels; k++) {
+    if (bestBid - k > 0) bids.push([bestBid - k, p.levelLots]);
+    asks.push([bestAsk + k, p.levelLots]);
+  }
+  return { bids, asks };
+}

@@ -1,0 +1,92 @@
+/**
+ * The journal of a backtest: the SqliteJournal's interface held in memory. A backtest has nothing to
+ * survive (the venue is rebuilt for every run), and writing every order and event through SQLite
+ * costs more than the strategy, the risk checks and the order manager together — so the runtime gets
+ * the same calls, answered from arrays and maps.
+ */
+import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Intent } from '../domain/intent.js';
+import { isTerminal, type Order } from '../domain/order.js';
+import { positionKey, type Position } from '../domain/position.js';
+import type { JournalSnapshot, OrderJournal } from '../execution/order-journal.js';
+import type { RunInfo } from '../persistence/sqlite-journal.js';
+
+export class MemoryRunJournal implements OrderJournal {
+  private readonly runList: RunInfo[] = [];
+  private readonly orderMap = new Map<string, Order>();
+  private readonly eventList: ExecutionEvent[] = [];
+  private readonly positionMap = new Map<string, Position>();
+  private readonly trades = new Set<string>();
+  private lastFillTime: number | undefined;
+  intents = 0;
+
+  startRun(configHash: string, mode: string, startedAt: number): RunInfo {
+    const run: RunInfo = { id: this.runList.length + 1, startedAt, configHash, mode };
+    this.runList.push(run);
+    return run;
+  }
+
+  endRun(endedAt: number, exitReason: string): void {
+    const i = this.runList.length - 1;
+    if (i >= 0) this.runList[i] = { ...this.runList[i]!, endedAt, exitReason };
+  }
+
+  runs(): RunInfo[] {
+    return [...this.runList];
+  }
+
+  lastUncleanRun(): RunInfo | undefined {
+    return this.runList.filter((r) => r.endedAt === undefined).at(-1);
+  }
+
+  recordIntent(_intent: Intent, _ts: number): void {
+    this.intents++;
+  }
+
+  recordOrder(order: Order): void {
+    this.orderMap.set(order.clientOrderId, order);
+  }
+
+  recordEvent(event: ExecutionEvent): void {
+    this.eventList.push(event);
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+      this.trades.add(event.fill.tradeId);
+      this.lastFillTime = Math.max(this.lastFillTime ?? 0, event.fill.time);
+    }
+  }
+
+  recordPosition(position: Position): void {
+    this.positionMap.set(positionKey(position.symbol, position.leg), position);
+  }
+
+  restore(): JournalSnapshot {
+    return {
+      orders: [...this.orderMap.values()].filter((o) => !isTerminal(o.status)),
+      seenTradeIds: [...this.trades],
+      ...(this.lastFillTime !== undefined ? { lastFillTime: this.lastFillTime } : {}),
+    };
+  }
+
+  positions(): Position[] {
+    return [...this.positionMap.values()];
+  }
+
+  order(clientOrderId: string): Order | undefined {
+    return this.orderMap.get(clientOrderId);
+  }
+
+  /** Every order, in the order it was first recorded. */
+  orders(): Order[] {
+    return [...this.orderMap.values()];
+  }
+
+  fillCount(): number {
+    return this.trades.size;
+  }
+
+  events(): ExecutionEvent[] {
+    return [...this.eventList];
+  }
+
+  close(): void {}
+}

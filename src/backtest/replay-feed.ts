@@ -1,0 +1,200 @@
+/**
+ * The events a replay applies, in time order: the records as they come (already in time order: the
+ * record store and the loaders sort them), with the bars of kline-only instruments expanded into
+ * their intra-bar paths.
+ *
+ * A bar's record is stamped with its CLOSE time (no look-ahead: the importers do that), but its path
+ * runs from its open time, so records of other streams read before it may belong after some of its
+ * points. A reorder heap over a window of the longest bar restores time order (ties keep read order).
+ * Without kline-only instruments the feed is a plain pass-through.
+ */
+import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../venue/market/kline-interval.js';
+import type { DataRecord, KlineRecord } from '../marketdata/record/record.js';
+import { intraBarPath } from './intra-bar-path.js';
+import type { ReplayEvent, ReplayInstrument, ReplayMarket } from './replay-market.js';
+
+export interface ReplayFeedOptions {
+  /** Inclusive start, ms (event time). */
+  readonly from?: number;
+  /** Exclusive end, ms. */
+  readonly to?: number;
+  /** Kline interval expanded into paths per record instrument key (default: the first seen). */
+  readonly barInterval?: Readonly<Record<string, KlineInterval>>;
+  /** Counts the source records read inside [from, to) (a bar counts once, not per path point). */
+  readonly counter?: { records: number };
+}
+
+/** Records held while waiting for a path instrument's first bar (one with no bars at all must not hold the run). */
+const MAX_HELD = 1_000_000;
+
+interface Pending {
+  readonly t: number;
+  readonly seq: number;
+  readonly e: ReplayEvent;
+}
+
+const intervalMs = (iv: string): number => {
+  const internal = (iv in FIXED_INTERVAL_MS ? iv : fromContractInterval(iv as never)) as Exclude<KlineInterval, '1M'>;
+  const ms = FIXED_INTERVAL_MS[internal];
+  if (ms === undefined) throw new RangeError(`kline interval ${iv} has no fixed length (monthly bars cannot drive an intra-bar path)`);
+  return ms;
+};
+
+/** replayEvents() pulled one event at a time: next() returns undefined at the end. */
+export interface ReplayCursor {
+  next(): ReplayEvent | undefined;
+}
+
+/**
+ * replayEvents() as a cursor. The runner's loop pulls once per event; over an array of events
+ * without intra-bar paths this is an index walk (no generator, no iterator result per event).
+ */
+export function replayCursor(records: Iterable<DataRecord | ReplayEvent>, market: ReplayMarket, opts: ReplayFeedOptions = {}): ReplayCursor {
+  const counter = opts.counter ?? { records: 0 };
+  if (Array.isArray(records) && !market.instruments.some((i) => i.spec.klineOnly)) return new ArrayCursor(records, opts.from ?? -Infinity, opts.to ?? Infinity, counter);
+  return new IteratorCursor(replayEvents(records, market, { ...opts, counter })[Symbol.iterator]());
+}
+
+class ArrayCursor implements ReplayCursor {
+  private i = 0;
+
+  constructor(
+    private readonly list: readonly (DataRecord | ReplayEvent)[],
+    private readonly from: number,
+    private readonly to: number,
+    private readonly counter: { records: number },
+  ) {}
+
+  next(): ReplayEvent | undefined {
+    const list = this.list;
+    while (this.i < list.length) {
+      const r = list[this.i++]!;
+      const t = r.et;
+      if (t < this.from) continue;
+      if (t >= this.to) {
+        this.i = list.length;
+        return undefined;
+      }
+      this.counter.records++;
+      return r;
+    }
+    return undefined;
+  }
+}
+
+class IteratorCursor implements ReplayCursor {
+  private done = false;
+
+  constructor(private readonly it: Iterator<ReplayEvent>) {}
+
+  next(): ReplayEvent | undefined {
+    if (this.done) return undefined;
+    const n = this.it.next();
+    if (n.done) {
+      this.done = true;
+      return undefined;
+    }
+    return n.value;
+  }
+}
+
+export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, market: ReplayMarket, opts: ReplayFeedOptions = {}): Generator<ReplayEvent> {
+  const from = opts.from ?? -Infinity;
+  const to = opts.to ?? Infinity;
+  const counter = opts.counter ?? { records: 0 };
+  const pathInstruments = market.instruments.filter((i) => i.spec.klineOnly);
+  if (pathInstruments.length === 0) {
+    for (const r of records) {
+      const t = r.et;
+      if (t < from) continue;
+      if (t >= to) return;
+      counter.records++;
+      yield r;
+    }
+    return;
+  }
+  const chosen = new Map<string, string>(Object.entries(opts.barInterval ?? {}));
+  const heap: Pending[] = [];
+  let seq = 0;
+  let window = 0;
+  // Until each path instrument's first bar has been read, its window (the bar length) is unknown:
+  // nothing leaves the heap before then (a bar's path starts one bar before its record).
+  const unseen = new Set(pathInstruments.map((i) => i.key));
+  let newest = -Infinity;
+  const push = (e: ReplayEvent): void => {
+    const t = e.et;
+    if (t > newest) newest = t;
+    heap.push({ t, seq: seq++, e });
+    up(heap, heap.length - 1);
+  };
+  for (const r of records) {
+    if (r.s === 'kline') {
+      const inst = market.byRecordKey(r.m === 'spot' ? `spot:${r.i}` : `contract:${r.i}`);
+      if (inst?.spec.klineOnly) {
+        const want = chosen.get(inst.key);
+        if (want === undefined) chosen.set(inst.key, r.iv);
+        else if (want !== r.iv) continue;
+        const len = intervalMs(r.iv);
+        if (len > window) window = len;
+        unseen.delete(inst.key);
+        if (r.ot >= from && r.ot < to) counter.records++;
+        for (const p of expandBar(inst, r, len)) if (p.et >= from && p.et < to) push(p);
+        continue;
+      }
+    }
+    if (r.et >= from && r.et < to) {
+      counter.records++;
+      push(r);
+    }
+    if (unseen.size > 0 && heap.length < MAX_HELD) continue;
+    while (heap.length > 0 && heap[0]!.t <= newest - window) yield pop(heap).e;
+  }
+  while (heap.length > 0) yield pop(heap).e;
+}
+
+function expandBar(inst: ReplayInstrument, r: KlineRecord, len: number): ReplayEvent[] {
+  return intraBarPath(
+    inst.key,
+    {
+      openTime: r.ot,
+      closeTime: r.ot + len,
+      open: inst.ticks(r.o),
+      high: inst.ticks(r.h),
+      low: inst.ticks(r.l),
+      close: inst.ticks(r.c),
+      volumeLots: inst.lots(r.v),
+    },
+    inst.spec.path,
+  );
+}
+
+const before = (a: Pending, b: Pending): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
+
+function up(h: Pending[], i: number): void {
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(h[i]!, h[parent]!)) return;
+    [h[i], h[parent]] = [h[parent]!, h[i]!];
+    i = parent;
+  }
+}
+
+function pop(h: Pending[]): Pending {
+  const top = h[0]!;
+  const last = h.pop()!;
+  if (h.length > 0) {
+    h[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && before(h[l]!, h[m]!)) m = l;
+      if (r < h.length && before(h[r]!, h[m]!)) m = r;
+      if (m === i) break;
+      [h[i], h[m]] = [h[m]!, h[i]!];
+      i = m;
+    }
+  }
+  return top;
+}

@@ -1,0 +1,527 @@
+/**
+ * The backtest's MarketDataSource: the snapshots the live pollers (marketdata/poll) would have made
+ * from the recorded market, with their cadence and their staleness.
+ *
+ * Cadence: the same poll config (resolvePollConfig), the same rules as InstrumentPoller — a cycle per
+ * `cycleMs` per instrument, each stream fetched in the cycles where its `everyMs` has passed since its
+ * last fetch and carried over otherwise, one snapshot per cycle, `seq` counting per instrument.
+ *
+ * Staleness: a cycle scheduled at s reads the market as it stood at s (the requests reach the venue)
+ * and its snapshot arrives at s + latencyMs with pollTime = s + latencyMs; so a snapshot taken at poll
+ * time t reflects the market as of t − latencyMs. The next cycle is scheduled at s + cycleMs, or when
+ * the previous answer arrived if that is later (cycles never overlap).
+ *
+ * Driven by the runner on the virtual clock (synchronous, ARCHITECTURE rule 8): `nextDueAt()` says when
+ * something is due, `runDue(now)` captures / delivers what is due; delivery calls subscribers
+ * synchronously. No timers, no RxJS time operators.
+ */
+import { Observable, Subject, filter, share } from 'rxjs';
+import type { Clock } from '../core/clock.js';
+import { D, type Decimal } from '../core/decimal.js';
+import { ConfigError } from '../core/errors.js';
+import type { InstrumentSymbol } from '../core/ids.js';
+import type { BookLevel, BookTicker, ContractTicker, FundingRateInfo, Kline, MarketTrade, OrderBookSnapshot, PricePoint, Ticker24h } from '../domain/snapshot.js';
+import type { MarketDataSource } from '../marketdata/market-data-source.js';
+import type { PolledSnapshot } from '../marketdata/poll/market-data-events.js';
+import { resolvePollConfig, type MarketPollConfig, type ResolvedInstrumentPoll, type ResolvedStream, type StreamName } from '../marketdata/poll/poll-config.js';
+import type { AveragePrice } from '../marketdata/poll/snapshot-records.js';
+import { fromContractInterval, type KlineInterval } from '../venue/market/kline-interval.js';
+import type { KlineBar } from '../venue/market/kline-store.js';
+import type { TapeTrade } from '../venue/market/tape-aggregator.js';
+import type { ReplayInstrument, ReplayMarket, ReplayTapeNeeds } from './replay-market.js';
+
+export interface ReplaySnapshotSourceOptions {
+  readonly clock: Clock;
+  readonly market: ReplayMarket;
+  /** What to poll and how often (the live config's marketData, mapped by the app or the backtest config). */
+  readonly config: MarketPollConfig;
+  /** A snapshot arrives this long after the market state it shows. Default 0. */
+  readonly latencyMs?: number;
+  /** Root of config paths in error messages. */
+  readonly configPath?: string;
+}
+
+type Records = { -readonly [K in keyof PolledSnapshot]?: PolledSnapshot[K] };
+
+interface PollState {
+  readonly poll: ResolvedInstrumentPoll;
+  readonly inst: ReplayInstrument;
+  readonly lastFetched: Map<StreamName, number>;
+  readonly records: Records;
+  seq: number;
+  /** Scheduled time of the next cycle. */
+  nextCycle: number;
+  /** A cycle captured and waiting to be delivered. */
+  pending: { readonly deliverAt: number; readonly scheduledAt: number; readonly records: Records } | undefined;
+  /** Closed bars already converted, per interval name. */
+  readonly klineCache: Map<string, Map<number, Kline>>;
+  /** The prints of the last poll, in id order (see trades()). */
+  tradeCache: TickTrade[];
+  /** The depth levels of the last poll per side, by price (see levels()). */
+  readonly levelCache: { buy: TickLevel[]; sell: TickLevel[] };
+}
+
+export interface SnapshotSourceStats {
+  cycles: number;
+  snapshots: number;
+  /** Cycles skipped because the instrument had no market data yet. */
+  empty: number;
+}
+
+/**
+ * What the polls of `config` read from each symbol's tape (the streams fetch() answers from it), so a
+ * replay keeps only that: kline intervals polled, the 24h window for tickers, the average-price window,
+ * and as many recent prints as the largest trades / deals limit.
+ */
+export function tapeNeeds(config: MarketPollConfig, configPath = 'marketData'): Map<string, ReplayTapeNeeds> {
+  const out = new Map<string, ReplayTapeNeeds>();
+  for (const poll of resolvePollConfig(config, configPath)) {
+    const intervals = new Set<KlineInterval>();
+    let ticker24h = false;
+    let avgPrice = false;
+    let recentTrades = 0;
+    for (const s of poll.streams) {
+      switch (s.name) {
+        case 'klines':
+          for (const r of s.requests) {
+            const name = r.params.interval as string;
+            intervals.add(poll.kind === 'contract' ? fromContractInterval(name as never) : (name as KlineInterval));
+          }
+          break;
+        case 'ticker24h':
+        case 'ticker':
+          ticker24h = true;
+          break;
+        case 'avgPrice':
+          avgPrice = true;
+          break;
+        case 'trades':
+        case 'deals':
+          for (const r of s.requests) recentTrades = Math.max(recentTrades, r.params.limit as number);
+          break;
+        default:
+          break;
+      }
+    }
+    const prev = out.get(poll.symbol);
+    out.set(poll.symbol, {
+      klineIntervals: [...new Set([...(prev?.klineIntervals ?? []), ...intervals])],
+      ticker24h: ticker24h || (prev?.ticker24h ?? false),
+      avgPrice: avgPrice || (prev?.avgPrice ?? false),
+      recentTrades: Math.max(recentTrades, prev?.recentTrades ?? 0),
+    });
+  }
+  return out;
+}
+
+/** A run that polls nothing of an instrument reads nothing of its tape. */
+export const NO_TAPE: ReplayTapeNeeds = Object.freeze({ klineIntervals: [], ticker24h: false, avgPrice: false, recentTrades: 0 });
+
+export class ReplaySnapshotSource implements MarketDataSource {
+  readonly symbols: readonly InstrumentSymbol[];
+  readonly stats: SnapshotSourceStats = { cycles: 0, snapshots: 0, empty: 0 };
+  private readonly latency: number;
+  private readonly polls: PollState[];
+  private readonly subject = new Subject<PolledSnapshot>();
+  private readonly all$: Observable<PolledSnapshot>;
+  private readonly perSymbol = new Map<string, Observable<PolledSnapshot>>();
+  private state: 'idle' | 'running' | 'stopped' = 'idle';
+  private begun = false;
+
+  constructor(private readonly opts: ReplaySnapshotSourceOptions) {
+    const root = opts.configPath ?? 'marketData';
+    this.latency = opts.latencyMs ?? 0;
+    if (!Number.isSafeInteger(this.latency) || this.latency < 0) throw new ConfigError(`${root}.latencyMs`, `expected a whole number of ms >= 0, got ${this.latency}`);
+    const resolved = resolvePollConfig(opts.config, root);
+    this.polls = resolved.map((poll, i) => {
+      const inst = opts.market.instrument(poll.symbol);
+      if (!inst) throw new ConfigError(`${root}.instruments[${i}].symbol`, `${poll.symbol} has no market data in this backtest`);
+      if (inst.kind !== poll.kind) throw new ConfigError(`${root}.instruments[${i}].kind`, `${poll.symbol} is a ${inst.kind} instrument`);
+      return { poll, inst, lastFetched: new Map(), records: {}, seq: 0, nextCycle: Infinity, pending: undefined, klineCache: new Map(), tradeCache: [], levelCache: { buy: [], sell: [] } };
+    });
+    this.symbols = this.polls.map((p) => p.poll.symbol);
+    this.all$ = this.subject.pipe(share());
+    for (const s of this.symbols) this.perSymbol.set(s, this.all$.pipe(filter((x) => x.symbol === s), share()));
+  }
+
+  snapshots(symbol?: InstrumentSymbol): Observable<PolledSnapshot> {
+    if (symbol === undefined) return this.all$;
+    const s = this.perSymbol.get(symbol);
+    if (!s) throw new ConfigError('marketData.instruments', `${symbol} is not polled (polled: ${this.symbols.join(', ') || 'none'})`);
+    return s;
+  }
+
+  async start(): Promise<void> {
+    if (this.state === 'stopped') throw new ConfigError('marketData', 'a stopped market data source cannot be restarted; build a new one');
+    this.state = 'running';
+  }
+
+  async stop(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.state = 'stopped';
+    this.subject.complete();
+  }
+
+  /** The first cycle of every instrument is at `at` (the first record's time). */
+  begin(at: number): void {
+    if (this.begun) return;
+    this.begun = true;
+    for (const p of this.polls) p.nextCycle = at;
+  }
+
+  nextDueAt(): number | undefined {
+    if (this.state !== 'running') return undefined;
+    let best = Infinity;
+    for (const p of this.polls) {
+      const t = p.pending ? p.pending.deliverAt : p.nextCycle;
+      if (t < best) best = t;
+    }
+    return best === Infinity ? undefined : best;
+  }
+
+  /**
+   * Captures the cycles due at `now` and delivers the snapshots due at `now`; returns how many were
+   * delivered (a capture alone reads the market and wakes nobody).
+   */
+  runDue(now: number): number {
+    if (this.state !== 'running') return 0;
+    let delivered = 0;
+    for (const p of this.polls) {
+      // A capture and its delivery may both be due now (no latency): capture first.
+      if (!p.pending && p.nextCycle <= now) this.capture(p, p.nextCycle);
+      if (p.pending && p.pending.deliverAt <= now) {
+        this.deliver(p);
+        delivered++;
+      }
+    }
+    return delivered;
+  }
+
+  private capture(p: PollState, scheduledAt: number): void {
+    this.stats.cycles++;
+    const inst = p.inst;
+    if (inst.lastTradeTicks === undefined && inst.book.bestBid() === undefined && inst.book.bestAsk() === undefined) {
+      // Nothing recorded yet: the venue would answer empty records; the poller would see a failed cycle.
+      this.stats.empty++;
+      p.nextCycle = scheduledAt + p.poll.cycleMs;
+      return;
+    }
+    const now = this.opts.clock.now();
+    const fresh: Records = {};
+    for (const s of p.poll.streams) {
+      const last = p.lastFetched.get(s.name);
+      if (last !== undefined && scheduledAt - last < s.everyMs) continue;
+      Object.assign(fresh, this.fetch(p, s, now));
+      p.lastFetched.set(s.name, scheduledAt);
+    }
+    p.pending = { deliverAt: scheduledAt + this.latency, scheduledAt, records: fresh };
+  }
+
+  private deliver(p: PollState): void {
+    const pending = p.pending!;
+    p.pending = undefined;
+    Object.assign(p.records, pending.records);
+    const pollTime = pending.deliverAt;
+    p.nextCycle = Math.max(pending.scheduledAt + p.poll.cycleMs, pollTime);
+    const r = p.records;
+    let exchangeTime: number | undefined;
+    for (const rec of [r.book, r.bookTicker, r.ticker24h, r.fundingRate, r.fairPrice, r.indexPrice, r.contractTicker]) {
+      const t = rec?.exchangeTime;
+      if (t !== undefined && (exchangeTime === undefined || t > exchangeTime)) exchangeTime = t;
+    }
+    const snapshot: PolledSnapshot = {
+      symbol: p.poll.symbol,
+      kind: p.poll.kind,
+      pollTime,
+      ...(exchangeTime !== undefined ? { exchangeTime } : {}),
+      seq: ++p.seq,
+      ...r,
+    };
+    this.stats.snapshots++;
+    this.subject.next(snapshot);
+  }
+
+  // ------------------------------------------------------------------ records, as the fetchers would map them
+
+  private fetch(p: PollState, s: ResolvedStream, now: number): Records {
+    const inst = p.inst;
+    const params = s.requests[0]!.params;
+    switch (s.name) {
+      case 'depth':
+        return { book: this.depth(p, params.limit as number) };
+      case 'bookTicker':
+        return { bookTicker: this.bookTicker(inst) };
+      case 'trades':
+      case 'deals':
+        return { trades: this.trades(p, params.limit as number) };
+      case 'klines': {
+        const out: Record<string, readonly Kline[]> = {};
+        for (const r of s.requests) {
+          const name = r.params.interval as string;
+          out[name] = this.klines(p, name, r.params.limit as number, now);
+        }
+        return { klines: out };
+      }
+      case 'ticker24h':
+        return { ticker24h: this.ticker24h(inst, now) };
+      case 'avgPrice': {
+        const a = inst.tape.avgPrice(now);
+        return a ? { avgPrice: { price: a.price, windowMinutes: a.mins } satisfies AveragePrice } : {};
+      }
+      case 'ticker':
+        return { contractTicker: this.contractTicker(inst, now) };
+      case 'fundingRate': {
+        const f = this.funding(inst);
+        return f ? { fundingRate: f } : {};
+      }
+      case 'fairPrice': {
+        const f = this.fair(inst);
+        return f ? { fairPrice: f } : {};
+      }
+      case 'indexPrice': {
+        const x = inst.index ? { price: D(inst.index.price), exchangeTime: inst.index.time } : this.fair(inst);
+        return x ? { indexPrice: x } : {};
+      }
+    }
+  }
+
+  private depth(p: PollState, limit: number): OrderBookSnapshot {
+    const book = p.inst.book;
+    return {
+      bids: this.levels(p, 'buy', limit),
+      asks: this.levels(p, 'sell', limit),
+      ...(book.updateId !== undefined ? { sequence: String(book.updateId) } : {}),
+      ...(book.updateTime !== undefined ? { exchangeTime: book.updateTime } : {}),
+    };
+  }
+
+  /**
+   * Up to `limit` visible levels, best first, as lazy views (TickLevel). A level seen at the last poll
+   * with the same size is the same view again, so a Decimal once read is not made twice; both lists
+   * are in price order, so one pass over the last one finds them.
+   */
+  private levels(p: PollState, side: 'buy' | 'sell', limit: number): BookLevel[] {
+    const prev = p.levelCache[side];
+    const inst = p.inst;
+    const n = inst.book.visibleTop(side, limit, this.scratchPrices, this.scratchLots);
+    const out = new Array<TickLevel>(n);
+    const bid = side === 'buy';
+    let j = 0;
+    for (let k = 0; k < n; k++) {
+      const price = this.scratchPrices[k]!;
+      const lots = this.scratchLots[k]!;
+      // Skip the old levels better than this price (gone since the last poll).
+      while (j < prev.length && (bid ? prev[j]!.ticks > price : prev[j]!.ticks < price)) j++;
+      const old = j < prev.length ? prev[j]! : undefined;
+      out[k] = old !== undefined && old.ticks === price && old.lots === lots ? old : new TickLevel(inst, price, lots);
+    }
+    p.levelCache[side] = out;
+    return out;
+  }
+
+  private readonly scratchPrices: number[] = [];
+  private readonly scratchLots: number[] = [];
+
+  private bookTicker(inst: ReplayInstrument): BookTicker {
+    const [b] = inst.book.top('buy', 1);
+    const [a] = inst.book.top('sell', 1);
+    const zero = D(0);
+    return { bidPrice: b ? inst.price(b[0]) : zero, bidQty: b ? inst.qty(b[1]) : zero, askPrice: a ? inst.price(a[0]) : zero, askQty: a ? inst.qty(a[1]) : zero };
+  }
+
+  private trades(p: PollState, limit: number): MarketTrade[] {
+    const inst = p.inst;
+    // Both lists are in id order: one pass over the last poll's finds the prints seen before.
+    const prev = p.tradeCache;
+    const out: TickTrade[] = [];
+    let j = 0;
+    inst.visitRecentTrades(limit, (id, time, priceTicks, lots, takerSide) => {
+      while (j < prev.length && prev[j]!.seq < id) j++;
+      out.push(j < prev.length && prev[j]!.seq === id ? prev[j]! : new TickTrade(inst, id, time, priceTicks, lots, takerSide));
+    });
+    p.tradeCache = out;
+    return out;
+  }
+
+  private klines(p: PollState, name: string, limit: number, now: number): Kline[] {
+    const inst = p.inst;
+    const interval: KlineInterval = inst.kind === 'contract' ? fromContractInterval(name as never) : (name as KlineInterval);
+    const bars = inst.tape.klineBars(interval, { limit }, now);
+    let cache = p.klineCache.get(name);
+    if (!cache) p.klineCache.set(name, (cache = new Map()));
+    const out: Kline[] = new Array<Kline>(bars.length);
+    for (let i = 0; i < bars.length; i++) {
+      const b = bars[i]!;
+      const closed = b.closeTime <= now;
+      let k = closed ? cache.get(b.openTime) : undefined;
+      if (!k) {
+        k = this.kline(inst, b);
+        if (closed) cache.set(b.openTime, k);
+      }
+      out[i] = k;
+    }
+    if (cache.size > limit * 2) {
+      const keep = new Set(out.map((k) => k.openTime));
+      for (const t of [...cache.keys()]) if (!keep.has(t)) cache.delete(t);
+    }
+    return out;
+  }
+
+  private kline(inst: ReplayInstrument, b: KlineBar): Kline {
+    return {
+      openTime: b.openTime,
+      closeTime: b.closeTime,
+      open: inst.price(b.open),
+      high: inst.price(b.high),
+      low: inst.price(b.low),
+      close: inst.price(b.close),
+      volume: inst.qty(b.volume),
+      quoteVolume: inst.tape.quote(b.quote),
+    };
+  }
+
+  private ticker24h(inst: ReplayInstrument, now: number): Ticker24h {
+    const t = inst.tape.ticker24h(now);
+    const last = t.last ?? (inst.lastTradeTicks !== undefined ? inst.price(inst.lastTradeTicks) : D(0));
+    const [b] = inst.book.top('buy', 1);
+    const [a] = inst.book.top('sell', 1);
+    return {
+      lastPrice: last,
+      ...(t.open !== undefined ? { openPrice: t.open } : {}),
+      ...(t.high !== undefined ? { highPrice: t.high } : {}),
+      ...(t.low !== undefined ? { lowPrice: t.low } : {}),
+      volume: t.volume,
+      quoteVolume: t.quoteVolume,
+      ...(t.priceChangePercent !== undefined ? { priceChangePercent: t.priceChangePercent } : {}),
+      ...(b ? { bidPrice: inst.price(b[0]) } : {}),
+      ...(a ? { askPrice: inst.price(a[0]) } : {}),
+      exchangeTime: t.closeTime,
+    };
+  }
+
+  private fair(inst: ReplayInstrument): PricePoint | undefined {
+    if (inst.fair) return { price: D(inst.fair.price), exchangeTime: inst.fair.time };
+    // No mark-price stream recorded: the venue's fair price follows its last trade.
+    return inst.lastTradeTicks !== undefined ? { price: inst.price(inst.lastTradeTicks), ...(inst.lastTradeTime !== undefined ? { exchangeTime: inst.lastTradeTime } : {}) } : undefined;
+  }
+
+  private funding(inst: ReplayInstrument): FundingRateInfo | undefined {
+    const f = inst.funding;
+    if (!f) return undefined;
+    return {
+      rate: D(f.rate),
+      ...(f.max !== undefined ? { maxRate: D(f.max) } : {}),
+      ...(f.min !== undefined ? { minRate: D(f.min) } : {}),
+      ...(f.cycleHours !== undefined ? { collectCycleHours: f.cycleHours } : {}),
+      ...(f.nextSettleTime !== undefined ? { nextSettleTime: f.nextSettleTime } : {}),
+      exchangeTime: f.time,
+    };
+  }
+
+  private contractTicker(inst: ReplayInstrument, now: number): ContractTicker {
+    const t = inst.tape.ticker24h(now);
+    const last: Decimal = t.last ?? (inst.lastTradeTicks !== undefined ? inst.price(inst.lastTradeTicks) : D(0));
+    const [b] = inst.book.top('buy', 1);
+    const [a] = inst.book.top('sell', 1);
+    const fair = this.fair(inst);
+    const f = inst.funding;
+    return {
+      lastPrice: last,
+      ...(b ? { bid1: inst.price(b[0]) } : {}),
+      ...(a ? { ask1: inst.price(a[0]) } : {}),
+      volume24: t.volume,
+      amount24: t.quoteVolume,
+      ...(fair ? { fairPrice: fair.price } : {}),
+      ...(inst.index ? { indexPrice: D(inst.index.price) } : fair ? { indexPrice: fair.price } : {}),
+      ...(f ? { fundingRate: D(f.rate) } : {}),
+      exchangeTime: now,
+    };
+  }
+}
+
+
+/*
+ * Snapshot views whose Decimals are made on first read. A poll copies the top of the book and the
+ * recent prints every cycle, but a strategy typically reads one or two of those values (the mid);
+ * converting every level and print to Decimal was most of a snapshot's cost and most of the replay's
+ * garbage. `price` and `quantity` are getters that convert once and keep the value; they are
+ * enumerable (for…in, deep equality see the same keys as on the record a poller builds) and toJSON
+ * gives the plain record. The internal state is in private fields, invisible to reflection.
+ */
+class TickLevel implements BookLevel {
+  readonly #inst: ReplayInstrument;
+  readonly #ticks: number;
+  readonly #lots: number;
+  #price: Decimal | undefined;
+  #quantity: Decimal | undefined;
+
+  constructor(inst: ReplayInstrument, ticks: number, lots: number) {
+    this.#inst = inst;
+    this.#ticks = ticks;
+    this.#lots = lots;
+  }
+
+  /** Price ticks and visible lots (not part of the record: getters on the prototype, not enumerable). */
+  get ticks(): number {
+    return this.#ticks;
+  }
+
+  get lots(): number {
+    return this.#lots;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= this.#inst.price(this.#ticks));
+  }
+
+  get quantity(): Decimal {
+    return (this.#quantity ??= this.#inst.qty(this.#lots));
+  }
+
+  toJSON(): BookLevel {
+    return { price: this.price, quantity: this.quantity };
+  }
+}
+
+class TickTrade implements MarketTrade {
+  readonly id: string;
+  readonly takerSide: TapeTrade['takerSide'];
+  readonly time: number;
+  readonly #inst: ReplayInstrument;
+  readonly #ticks: number;
+  readonly #lots: number;
+  readonly #seq: number;
+  #price: Decimal | undefined;
+  #quantity: Decimal | undefined;
+
+  /** The print's number in the replay (the id as a number; a getter, not part of the record). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  constructor(inst: ReplayInstrument, id: number, time: number, priceTicks: number, lots: number, takerSide: TapeTrade['takerSide']) {
+    this.#seq = id;
+    this.id = String(id);
+    this.takerSide = takerSide;
+    this.time = time;
+    this.#inst = inst;
+    this.#ticks = priceTicks;
+    this.#lots = lots;
+  }
+
+  get price(): Decimal {
+    return (this.#price ??= this.#inst.price(this.#ticks));
+  }
+
+  get quantity(): Decimal {
+    return (this.#quantity ??= this.#inst.qty(this.#lots));
+  }
+
+  toJSON(): MarketTrade {
+    return { id: this.id, price: this.price, quantity: this.quantity, takerSide: this.takerSide, time: this.time };
+  }
+}
+
+for (const cls of [TickLevel, TickTrade]) {
+  for (const key of ['price', 'quantity']) Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(cls.prototype, key)!, enumerable: true });
+}

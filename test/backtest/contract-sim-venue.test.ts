@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { VirtualClock } from '../../src/core/clock.js';
+import { D } from '../../src/core/decimal.js';
+import { clientOrderId, type ContractSymbol } from '../../src/core/ids.js';
+import { CONTRACT_PRESETS } from '../../src/emulator/config/instrument-presets.js';
+import { contractInstrumentSchema, toContractInstrument } from '../../src/emulator/config/instrument-schemas.js';
+import type { DataRecord } from '../../src/marketdata/record/record.js';
+import { ContractSimVenue } from '../../src/backtest/contract-sim-venue.js';
+import { resolveFillModel } from '../../src/backtest/fill-model.js';
+import { ReplayMarket } from '../../src/backtest/replay-market.js';
+import { SimulatedExchange } from '../../src/backtest/simulated-exchange.js';
+import { SimulatedGateway } from '../../src/backtest/simulated-gateway.js';
+import { loadBacktestData } from '../../src/backtest/backtest-data.js';
+import { runBacktest } from '../../src/backtest/backtest-runner.js';
+import { perpTrendConfig } from './support/backtest-fixtures.js';
+
+const SYM = 'BTC_USDT' as ContractSymbol;
+const head = (et: number) => ({ m: 'contract' as const, i: 'BTC_USDT', et, lt: et });
+
+function setup() {
+  const clock = new VirtualClock(1_000);
+  const inst = toContractInstrument(contractInstrumentSchema.parse(CONTRACT_PRESETS.BTC_USDT));
+  const market = new ReplayMarket([{ instrument: inst, source: { market: 'contract', symbol: 'BTC_USDT' } }]);
+  const exchange = new SimulatedExchange(clock, market, resolveFillModel('optimistic'));
+  const venue = new ContractSimVenue({ exchange, instruments: [inst], deposits: { USDT: '1000' }, fees: { maker: '0', taker: '0' } });
+  const gateway = new SimulatedGateway(exchange, venue);
+  const apply = (r: DataRecord): void => {
+    if (r.et > clock.now()) clock.advanceTo(r.et);
+    market.apply(r);
+  };
+  // book 59999.9 / 60000.0, 500 contracts a side; fair 60000
+  apply({ s: 'depth.snapshot', ...head(1_000), u: 1, b: [['59999.9', '500']], a: [['60000', '500']] });
+  apply({ s: 'fair', ...head(1_000), p: '60000' });
+  return { clock, venue, gateway, apply };
+}
+
+describe('simulated perpetual venue', () => {
+  it('settles_the_announced_funding_rate_on_an_open_position', async () => {
+    const { venue, gateway, apply } = setup();
+    await gateway.setLeverage({ symbol: SYM, leverage: 10, marginMode: 'isolated' });
+    await gateway.placeOrder({ clientOrderId: clientOrderId('pptrend_p_00000000001'), order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' } });
+    expect(venue.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed()])).to.deep.equal([['buy', '60000', '10']]);
+    // 0.001 announced for 8:00; at 8:00 the next record announces 16:00, so 0.001 settles then.
+    apply({ s: 'funding', ...head(2_000), r: '0.001', nt: 28_800_000 });
+    expect(venue.funding).to.have.length(0);
+    apply({ s: 'funding', ...head(28_800_000), r: '0.0002', nt: 57_600_000 });
+    // a long pays: 10 contracts · 0.0001 BTC · 60000 (fair) · 0.001 = 0.06 USDT
+    expect(venue.funding.map((f) => [f.amount.toFixed(), f.asset, f.leg])).to.deep.equal([['-0.06', 'USDT', 'net']]);
+  });
+
+  it('turns_a_liquidation_into_a_fill_of_ours', async () => {
+    const { venue, gateway, apply } = setup();
+    await gateway.setLeverage({ symbol: SYM, leverage: 100, marginMode: 'isolated' });
+    await gateway.placeOrder({ clientOrderId: clientOrderId('pptrend_p_00000000002'), order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' } });
+    // 100× isolated: initial margin 1 %; a 3 % fall of the fair price is far past maintenance
+    apply({ s: 'fair', ...head(2_000), p: '58200' });
+    const liq = venue.fills.filter((f) => f.tradeId.startsWith('liq-'));
+    expect(liq).to.have.length(1);
+    expect(liq[0]!.side).to.equal('sell');
+    expect(liq[0]!.quantity.toFixed()).to.equal('10');
+    expect(await gateway.positions(SYM)).to.deep.equal([]);
+  });
+
+  it('refuses_position_tpsl_unless_the_run_simulates_it', async () => {
+    const { gateway } = setup();
+    let err: unknown;
+    await gateway.attachTpSl({ symbol: SYM, takeProfitPrice: D(61000) }).catch((e: unknown) => (err = e));
+    expect((err as Error).name).to.equal('FeatureDisabled');
+  });
+
+  it('runs_the_trend_strategy_on_kline_only_bars_and_says_so', async function () {
+    this.timeout(60_000);
+    const config = perpTrendConfig();
+    const { records } = await loadBacktestData(config.backtest.data);
+    const r = await runBacktest({ config, records, fillModel: config.fillModels.find((m) => m.name === 'neutral')! });
+    expect(r.run.dataRange.klineOnlyIntraBar).to.equal(true);
+    expect(r.run.dataRange.streams).to.deep.equal(['funding', 'kline:1m']);
+    // 600 one-minute bars replayed as 4 path points each, plus the funding records in the span
+    expect(r.stats.events - r.stats.records).to.equal(3 * 600);
+    expect(r.run.fills.length).to.be.greaterThan(0);
+    expect(r.run.fills.every((f) => f.liquidity === 'taker')).to.equal(true);
+    expect(r.run.instruments).to.deep.equal([{ symbol: 'BTC_USDT', kind: 'contract', multiplier: D('0.0001'), settleAsset: 'USDT' }]);
+  });
+});

@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { ReplayBook, type Side } from '../../src/backtest/replay-book.js';
+
+/** The obvious model: a map per side, sorted on demand. */
+class NaiveBook {
+  readonly sides = { buy: new Map<number, number>(), sell: new Map<number, number>() };
+  set(side: Side, p: number, q: number): void {
+    if (q <= 0) this.sides[side].delete(p);
+    else this.sides[side].set(p, q);
+  }
+  top(side: Side, n: number): [number, number][] {
+    return [...this.sides[side].entries()].sort((a, b) => (side === 'buy' ? b[0] - a[0] : a[0] - b[0])).slice(0, n);
+  }
+}
+
+describe('replay book', () => {
+  it('keeps_the_same_levels_in_the_same_order_as_a_sorted_map', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 600 }), fc.integer({ min: 0, max: 3 })), { maxLength: 2000 }), (ops) => {
+        const book = new ReplayBook();
+        const naive = new NaiveBook();
+        for (const [bid, p, q] of ops) {
+          const side: Side = bid ? 'buy' : 'sell';
+          book.setLevel(side, p, q);
+          naive.set(side, p, q);
+        }
+        for (const side of ['buy', 'sell'] as const) {
+          expect(book.top(side, 1000)).to.deep.equal(naive.top(side, 1000));
+          expect(book.levelCount(side)).to.equal(naive.sides[side].size);
+          const all = naive.top(side, 1000);
+          for (let k = 0; k < all.length; k += 37) expect(book.levelPrice(side, k)).to.equal(all[k]![0]);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps_the_sorted_map_order_for_levels_far_apart_and_a_touch_that_travels', () => {
+    // Prices spread over ±2 000 000 ticks around a touch that walks by up to 300 000 ticks: levels land
+    // both inside and outside the book's dense window, and the window has to follow the market. The
+    // small window (1024 ticks, checked every 4 misses) makes it move many times per run.
+    fc.assert(
+      fc.property(
+        fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: -300_000, max: 300_000 }), fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.boolean(), fc.integer({ min: 0, max: 3 })), { minLength: 200, maxLength: 3000, size: 'max' }),
+        (opts, ops) => {
+          const book = new ReplayBook(opts);
+          const naive = new NaiveBook();
+          let touch = 5_000_000;
+          for (const [bid, move, offset, near, q] of ops) {
+            touch += move >> 6;
+            const side: Side = bid ? 'buy' : 'sell';
+            // Half the updates near the touch, half anywhere on the side.
+            const distance = near ? Math.abs(offset) % 64 : Math.abs(offset);
+            const p = bid ? touch - distance : touch + 1 + distance;
+            book.setLevel(side, p, q);
+            naive.set(side, p, q);
+          }
+          for (const side of ['buy', 'sell'] as const) {
+            const all = naive.top(side, 100_000);
+            expect(book.top(side, 100_000)).to.deep.equal(all);
+            expect(book.levelCount(side)).to.equal(all.length);
+            expect(side === 'buy' ? book.bestBid() : book.bestAsk()).to.equal(all[0]?.[0]);
+            for (let k = 0; k < all.length; k += 41) expect(book.levelPrice(side, k)).to.equal(all[k]![0]);
+            for (const [p, q] of all.slice(0, 50)) expect(book.recordedLots(side, p)).to.equal(q);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('hides_consumed_lots_in_every_view_until_the_level_is_reported_again', () => {
+    // Random sets, takes (consume) at the touch and deep, with small windows: top(), visibleTop(),
+    // bestVisible() and visibleLots() against a model that subtracts what was taken until the
+    // level is set again.
+    fc.assert(
+      fc.property(
+        fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 4 })), { minLength: 100, maxLength: 1500, size: 'max' }),
+        (opts, ops) => {
+          const book = new ReplayBook(opts);
+          const naive = new NaiveBook();
+          const taken = { buy: new Map<number, number>(), sell: new Map<number, number>() };
+          for (const [bid, take, d, q] of ops) {
+            const side: Side = bid ? 'buy' : 'sell';
+            // Prices up to 3000 ticks from 1 000 000: beyond the 1024-tick window when small.
+            const p = bid ? 1_000_000 - d : 1_000_001 + d;
+            if (take) {
+              const best = naive.top(side, 1)[0];
+              // Half the takes at the best level, half anywhere.
+              const at = q % 2 === 0 && best ? best[0] : p;
+              if ((naive.sides[side].get(at) ?? 0) > 0 && q > 0) taken[side].set(at, (taken[side].get(at) ?? 0) + q);
+              book.consume(side, at, q);
+            } else {
+              book.setLevel(side, p, q);
+              naive.set(side, p, q);
+              taken[side].delete(p);
+            }
+          }
+          for (const side of ['buy', 'sell'] as const) {
+            const visible = naive
+              .top(side, 100_000)
+              .map(([p, l]): [number, number] => [p, Math.max(0, l - (taken[side].get(p) ?? 0))])
+              .filter(([, v]) => v > 0);
+            expect(book.top(side, 100_000)).to.deep.equal(visible);
+            const prices: number[] = [];
+            const lots: number[] = [];
+            const n = book.visibleTop(side, 20, prices, lots);
+            expect(prices.slice(0, n).map((p, k) => [p, lots[k]])).to.deep.equal(visible.slice(0, 20));
+            expect(book.bestVisible(side)).to.equal(visible[0]?.[0]);
+            for (const [p, v] of visible.slice(0, 30)) expect(book.visibleLots(side, p)).to.equal(v);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('moves_its_window_to_a_snapshot_far_from_the_last_one', () => {
+    // 10 000 000 ticks apart: the second snapshot lies wholly outside the first one's window.
+    const book = new ReplayBook({ windowBits: 10 });
+    book.replace([[1_000_000, 1], [999_990, 2]], [[1_000_010, 3]]);
+    book.replace([[11_000_000, 4], [10_999_000, 5]], [[11_000_001, 6], [11_500_000, 7]]);
+    expect(book.top('buy', 5)).to.deep.equal([[11_000_000, 4], [10_999_000, 5]]);
+    expect(book.top('sell', 5)).to.deep.equal([[11_000_001, 6], [11_500_000, 7]]);
+    expect(book.recordedLots('buy', 1_000_000)).to.equal(0);
+    book.setLevel('buy', 11_000_000, 0);
+    expect(book.bestBid()).to.equal(10_999_000);
+  });
+
+  it('keeps_sizes_beyond_32_bits_and_fractions_exactly', () => {
+    // The window holds sizes as 32-bit integers; anything else is kept aside, exactly.
+    const book = new ReplayBook();
+    const seen: string[] = [];
+    book.onLevel = (side, p, prev, now) => seen.push(`${side} ${p} ${prev}→${now}`);
+    book.replace([[100, 5_000_000_000], [99, 2.5]], [[101, 4_294_967_295]]);
+    book.setLevels('buy', [100, 7, 99, 9_007_199_254_740_991]);
+    book.setLevel('sell', 101, 0);
+    expect(book.top('buy', 5)).to.deep.equal([
+      [100, 7],
+      [99, 9_007_199_254_740_991],
+    ]);
+    expect(book.levelCount('sell')).to.equal(0);
+    expect(seen).to.deep.equal([
+      'buy 100 0→5000000000',
+      'buy 99 0→2.5',
+      'sell 101 0→4294967295',
+      'buy 100 5000000000→7',
+      'buy 99 2.5→9007199254740991',
+      'sell 101 4294967295→0',
+    ]);
+  });
+
+  it('reports_each_level_change_with_its_old_and_new_size', () => {
+    const book = new ReplayBook();
+    const seen: string[] = [];
+    book.onLevel = (side, p, prev, now) => seen.push(`${side} ${p} ${prev}→${now}`);
+    book.replace([[100, 5]], [[101, 7]]);
+    book.setLevel('buy', 100, 3);
+    book.setLevel('buy', 100, 3); // unchanged: not reported
+    book.replace([[99, 2]], [[101, 7]]);
+    expect(seen).to.deep.equal(['buy 100 0→5', 'sell 101 0→7', 'buy 100 5→3', 'buy 100 3→0', 'buy 99 0→2']);
+  });
+
+  it('hides_what_our_takers_consumed_until_the_level_is_reported_again', () => {
+    const book = new ReplayBook();
+    book.replace([[99, 4]], [[101, 2], [102, 5]]);
+    book.consume('sell', 101, 2);
+    expect(book.bestVisible('sell')).to.equal(102);
+    expect(book.top('sell', 2)).to.deep.equal([[102, 5]]);
+    book.setLevel('sell', 101, 2);
+    expect(book.bestVisible('sell')).to.equal(101);
+  });
+});

@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import type { DataRecord, KlineRecord } from '../../src/marketdata/record/record.js';
+import { sortAndTrim } from '../../src/backtest/backtest-data.js';
+import { replayEvents } from '../../src/backtest/replay-feed.js';
+import { ReplayMarket } from '../../src/backtest/replay-market.js';
+import { SYMBOL, testInstrument } from './support/exchange-kit.js';
+
+const bar = (ot: number, o: number, h: number, l: number, c: number, v: number): KlineRecord => ({ s: 'kline', m: 'spot', i: SYMBOL, et: ot + 60_000, lt: ot + 60_000, iv: '1m', ot, o: String(o), h: String(h), l: String(l), c: String(c), v: String(v), x: true });
+const funding = (et: number, r: string, nt: number): DataRecord => ({ s: 'funding', m: 'spot', i: SYMBOL, et, lt: et, r, nt });
+
+describe('replay feed', () => {
+  it('expands_kline_only_bars_into_paths_in_time_order', () => {
+    const market = new ReplayMarket([{ instrument: testInstrument(), source: { market: 'spot', symbol: SYMBOL }, klineOnly: true }]);
+    // The bar 0–60000 arrives stamped 60000; a funding record at 30000 was read before it.
+    const records: DataRecord[] = [funding(30_000, '0.0001', 90_000), bar(0, 100, 110, 97, 105, 8), bar(60_000, 105, 106, 104, 104, 4)];
+    const events = [...replayEvents(records, market)];
+    expect(events.map((e) => [e.s, e.et])).to.deep.equal([
+      ['path', 0],
+      ['path', 19_999],
+      ['funding', 30_000],
+      ['path', 39_999],
+      ['path', 59_999],
+      ['path', 60_000],
+      ['path', 79_999],
+      ['path', 99_999],
+      ['path', 119_999],
+    ]);
+    expect(events.filter((e) => e.s === 'path').map((e) => (e.s === 'path' ? e.priceTicks : 0))).to.deep.equal([100, 97, 110, 105, 105, 106, 104, 104]);
+  });
+
+  it('cuts_funding_history_to_the_span_of_the_market_data', () => {
+    const records: DataRecord[] = [funding(0, '0.1', 1_000), funding(500, '0.2', 2_000), bar(2_000, 1, 1, 1, 1, 1), funding(2_500, '0.3', 3_000), funding(99_999_999, '0.4', 100_000_000)];
+    const out = sortAndTrim(records);
+    // the bar spans 2000 (its open) to 62000 (its close); the 500 record is carried to 2000
+    expect(out.map((r) => [r.s, r.et, r.s === 'funding' ? r.r : ''])).to.deep.equal([
+      ['funding', 2_000, '0.2'],
+      ['funding', 2_500, '0.3'],
+      ['kline', 62_000, ''],
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { VirtualClock } from '../../src/core/clock.js';
+import { D } from '../../src/core/decimal.js';
+import type { PolledSnapshot } from '../../src/marketdata/poll/market-data-events.js';
+import { ReplayMarket } from '../../src/backtest/replay-market.js';
+import { ReplaySnapshotSource } from '../../src/backtest/replay-snapshot-source.js';
+import { book, diff, SYMBOL, testInstrument, trade } from './support/exchange-kit.js';
+
+function setup(latencyMs: number) {
+  const clock = new VirtualClock(1_000);
+  const market = new ReplayMarket([{ instrument: testInstrument(), source: { market: 'spot', symbol: SYMBOL } }]);
+  const source = new ReplaySnapshotSource({
+    clock,
+    market,
+    latencyMs,
+    config: { instruments: [{ kind: 'spot', symbol: SYMBOL, cycleMs: 1_000, streams: { depth: { limit: 5 }, trades: { everyMs: 2_000, limit: 3 } } }] },
+  });
+  const got: PolledSnapshot[] = [];
+  source.snapshots().subscribe((s) => got.push(s));
+  const step = (t: number): void => {
+    for (let due = source.nextDueAt(); due !== undefined && due <= t; due = source.nextDueAt()) {
+      clock.advanceTo(due);
+      source.runDue(due);
+    }
+    clock.advanceTo(t);
+  };
+  return { clock, market, source, got, step };
+}
+
+describe('replay snapshot source', () => {
+  it('shows_the_book_as_of_poll_time_minus_latency', async () => {
+    const { market, source, got, step } = setup(100);
+    await source.start();
+    market.apply(book(1_000, 1, [[100, 5]], [[102, 7]]));
+    source.begin(1_000);
+    step(1_000); // captured at 1000, on its way
+    market.apply(diff(1_050, 2, [[100, 9]], [])); // happens after the capture
+    step(1_100);
+    expect(got).to.have.length(1);
+    expect(got[0]!.pollTime).to.equal(1_100);
+    expect(got[0]!.book!.bids.map((l) => [l.price.toNumber(), l.quantity.toNumber()])).to.deep.equal([[100, 5]]);
+    expect(got[0]!.book!.exchangeTime).to.equal(1_000);
+    step(2_100); // the next cycle (scheduled 2000) sees the change
+    expect(got[1]!.book!.bids[0]!.quantity.toNumber()).to.equal(9);
+    expect(got.map((s) => s.seq)).to.deep.equal([1, 2]);
+  });
+
+  it('polls_each_stream_at_its_own_cadence_and_carries_the_rest', async () => {
+    const { market, source, got, step } = setup(0);
+    await source.start();
+    market.apply(book(1_000, 1, [[100, 5]], [[102, 7]]));
+    market.apply(trade(1_000, 'buy', 102, 1));
+    source.begin(1_000);
+    step(1_000);
+    market.apply(trade(1_500, 'sell', 100, 2));
+    step(2_000); // trades not due (everyMs 2000): the 1000 list is carried
+    step(3_000); // due again
+    expect(got.map((s) => s.pollTime)).to.deep.equal([1_000, 2_000, 3_000]);
+    expect(got.map((s) => s.trades!.length)).to.deep.equal([1, 1, 2]);
+    expect(got[2]!.trades!.map((t) => [t.takerSide, t.price.toNumber(), t.quantity.toNumber()])).to.deep.equal([
+      ['buy', 102, 1],
+      ['sell', 100, 2],
+    ]);
+  });
+
+  it('gives_levels_and_prints_that_read_compare_and_serialise_like_plain_records', async () => {
+    const { market, source, got, step } = setup(0);
+    await source.start();
+    market.apply(book(1_000, 1, [[100, 5], [99, 4]], [[102, 7]]));
+    market.apply(trade(1_000, 'buy', 102, 1));
+    source.begin(1_000);
+    step(1_000);
+    const s = got[0]!;
+    // What a poller would have built from the venue's answers (tick 1, step 1 in the test instrument).
+    const plainBids = [
+      { price: D(100), quantity: D(5) },
+      { price: D(99), quantity: D(4) },
+    ];
+    expect(s.book!.bids).to.deep.equal(plainBids);
+    expect(JSON.stringify(s.book)).to.equal(JSON.stringify({ bids: plainBids, asks: [{ price: D(102), quantity: D(7) }], sequence: '1', exchangeTime: 1_000 }));
+    const plainTrade = { id: '1', price: D(102), quantity: D(1), takerSide: 'buy', time: 1_000 };
+    expect(s.trades).to.deep.equal([plainTrade]);
+    expect(JSON.stringify(s.trades)).to.equal(JSON.stringify([plainTrade]));
+  });
+
+  it('reuses_a_level_unchanged_since_the_last_poll_and_replaces_a_changed_one', async () => {
+    const { market, source, got, step } = setup(0);
+    await source.start();
+    market.apply(book(1_000, 1, [[100, 5], [99, 4]], [[102, 7]]));
+    market.apply(trade(1_000, 'buy', 102, 1));
+    source.begin(1_000);
+    step(1_000);
+    market.apply(diff(1_500, 2, [[101, 1], [100, 6]], []));
+    market.apply(trade(1_600, 'sell', 100, 2));
+    step(2_000);
+    const [first, second] = [got[0]!.book!, got[1]!.book!];
+    expect(second.bids.map((l) => l.price.toNumber())).to.deep.equal([101, 100, 99]);
+    expect(second.bids[1]).to.not.equal(first.bids[0]);
+    expect(second.bids[1]!.quantity.toNumber()).to.equal(6);
+    expect(second.bids[2]).to.equal(first.bids[1]);
+    expect(second.asks[0]).to.equal(first.asks[0]);
+    // trades are polled every 2000 ms in this setup: the third poll lists both prints, the first one reused.
+    step(3_000);
+    const [t1, t3] = [got[0]!.trades!, got[2]!.trades!];
+    expect(t3.map((t) => t.id)).to.deep.equal(['1', '2']);
+    expect(t3[0]).to.equal(t1[0]);
+  });
+
+  it('stays_quiet_until_the_market_has_data', async () => {
+    const { source, got, step } = setup(0);
+    await source.start();
+    source.begin(1_000);
+    step(3_000);
+    expect(got).to.have.length(0);
+    expect(source.stats.empty).to.equal(3);
+  });
+
+  it('completes_its_streams_on_stop', async () => {
+    const { source } = setup(0);
+    let completed = false;
+    source.snapshots(SYMBOL).subscribe({ complete: () => (completed = true) });
+    await source.start();
+    await source.stop();
+    expect(completed).to.equal(true);
+    expect(source.nextDueAt()).to.equal(undefined);
+  });
+});
