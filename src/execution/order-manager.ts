@@ -173,7 +173,14 @@ export class OrderManager {
   }
 
   /** Keeps the latest snapshot (chase targets) and moves chased orders. */
-  async onSnapshot(snapshot: MarketSnapshot): Promise<ExecutionEvent[]> {
+  onSnapshot(snapshot: MarketSnapshot): Promise<ExecutionEvent[]> {
+    // The common case, once per snapshot: nothing of ours in flight and nothing to chase on the
+    // symbol. Queued behind nothing, the snapshot would be stored at once and nothing would be sent:
+    // do just that, without a trip through the queue.
+    if (this.inFlight === 0 && !this.chasing(snapshot.symbol)) {
+      this.lastSnapshots.set(snapshot.symbol, snapshot);
+      return Promise.resolve([]);
+    }
     return this.serial(() =>
       this.collect(async () => {
         this.lastSnapshots.set(snapshot.symbol, snapshot);
@@ -574,7 +581,7 @@ export class OrderManager {
       }
     }
     const report: VenueReport = { symbols: [o.symbol], openOrders: [], queriedOrders: venue ? [venue] : [], notFound: venue ? [] : [cid], fills };
-    await this.applyReconcile(reconcilePure(this.store.snapshot(), report, this.clock.now(), this.reconcileOptions()));
+    await this.applyReconcile(reconcilePure(this.store.view(), report, this.clock.now(), this.reconcileOptions()));
     return venue ? 'found' : 'not-found';
   }
 
@@ -628,7 +635,7 @@ export class OrderManager {
         else notFound.push(o.clientOrderId);
       }
       const report: VenueReport = { symbols, openOrders, queriedOrders, notFound, fills, ...(opts.positions ? { positions } : {}) };
-      const events = reconcilePure(this.store.snapshot(), report, now, { ...this.reconcileOptions(), ...(opts.localPositions ? { localPositions: opts.localPositions } : {}) });
+      const events = reconcilePure(this.store.view(), report, now, { ...this.reconcileOptions(), ...(opts.localPositions ? { localPositions: opts.localPositions } : {}) });
       await this.applyReconcile(events);
       for (const s of symbols) {
         const newest = fills.filter((f) => f.symbol === s).reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredFillTime ?? 0);
@@ -694,7 +701,22 @@ export class OrderManager {
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
+    // Counted on a side branch: the queue and the caller's promise keep their timing.
+    this.inFlight++;
+    run.then(this.settled, this.settled);
     return run;
+  }
+
+  /** Operations queued or running (see onSnapshot). */
+  private inFlight = 0;
+  private readonly settled = (): void => {
+    this.inFlight--;
+  };
+
+  private chasing(symbol: InstrumentSymbol): boolean {
+    if (this.chases.size === 0) return false;
+    for (const p of this.chases.values()) if (p.symbol === symbol) return true;
+    return false;
   }
 }
 

@@ -126,12 +126,21 @@ function orderWithFill(o: Order, fill: Fill, ts: number, complete: boolean): Ord
  */
 export class OrderStore {
   private readonly orders = new Map<string, Order>();
+  /**
+   * The live ones among `orders`, in the same order (an order is live from its first event until it
+   * closes, and never again): asked for several times per snapshot, while `orders` keeps every
+   * closed order for hours.
+   */
+  private readonly liveOrders = new Map<string, Order>();
   /** trade id → fill time, pruned with the orders. */
   private readonly seen = new Map<string, number>();
 
   constructor(initial?: LocalOrderState) {
     if (initial) {
-      for (const [k, o] of initial.orders) this.orders.set(k, o);
+      for (const [k, o] of initial.orders) {
+        this.orders.set(k, o);
+        if (isLive(o.status)) this.liveOrders.set(k, o);
+      }
       for (const t of initial.seenTradeIds) this.seen.set(t, 0);
     }
   }
@@ -142,12 +151,21 @@ export class OrderStore {
     if (fill) {
       if (this.seen.has(fill.tradeId)) return false;
       this.seen.set(fill.tradeId, fill.time);
+      if (fill.time > 0 && fill.time < this.oldestSeen) this.oldestSeen = fill.time;
     }
     const cid = eventClientOrderId(e);
     if (cid === undefined) return fill !== undefined;
     const before = this.orders.get(cid);
     const after = reduceOrder(before, e);
-    if (after && after !== before) this.orders.set(cid, after);
+    if (after && after !== before) {
+      this.orders.set(cid, after);
+      if (isLive(after.status)) this.liveOrders.set(cid, after);
+      else this.liveOrders.delete(cid);
+      if (isTerminal(after.status)) {
+        const t = after.closedAt ?? after.updatedAt;
+        if (t < this.oldestClosed) this.oldestClosed = t;
+      }
+    }
     return fill !== undefined || after !== before;
   }
 
@@ -164,9 +182,7 @@ export class OrderStore {
   }
 
   live(): Order[] {
-    const out: Order[] = [];
-    for (const o of this.orders.values()) if (isLive(o.status)) out.push(o);
-    return out;
+    return [...this.liveOrders.values()];
   }
 
   byVenueId(venueOrderId: string): Order | undefined {
@@ -179,9 +195,77 @@ export class OrderStore {
     return { orders: new Map(this.orders), seenTradeIds: new Set(this.seen.keys()) };
   }
 
-  /** Forgets closed orders and trade ids older than `before` (keeps memory bounded on long runs). */
+  /**
+   * The book as LocalOrderState WITHOUT copying, for a pure function called synchronously (nothing
+   * can change the store while it runs): reconcile runs every few seconds over every retained order,
+   * and copying them all each time cost more than the reconciliation.
+   */
+  view(): LocalOrderState {
+    return { orders: this.orders, seenTradeIds: this.seenView };
+  }
+
+  private readonly seenView: ReadonlySet<string> = new KeySetView(this.seen);
+
+  /**
+   * Forgets closed orders and trade ids older than `before` (keeps memory bounded on long runs). Runs
+   * at every reconciliation over everything kept for hours: a pass is skipped while nothing can be
+   * old enough (the oldest time seen since the last pass is a lower bound).
+   */
   prune(before: number): void {
-    for (const [k, o] of this.orders) if (isTerminal(o.status) && (o.closedAt ?? o.updatedAt) < before) this.orders.delete(k);
-    for (const [t, time] of this.seen) if (time > 0 && time < before) this.seen.delete(t);
+    if (before > this.oldestClosed) {
+      let oldest = Infinity;
+      this.orders.forEach((o, k) => {
+        if (!isTerminal(o.status)) return;
+        const t = o.closedAt ?? o.updatedAt;
+        if (t < before) this.orders.delete(k);
+        else if (t < oldest) oldest = t;
+      });
+      this.oldestClosed = oldest;
+    }
+    if (before > this.oldestSeen) {
+      let oldest = Infinity;
+      this.seen.forEach((time, t) => {
+        if (time > 0 && time < before) this.seen.delete(t);
+        else if (time > 0 && time < oldest) oldest = time;
+      });
+      this.oldestSeen = oldest;
+    }
+  }
+
+  /** Lower bounds of the close times of terminal orders and of the times of seen trades (see prune). */
+  private oldestClosed = -Infinity;
+  private oldestSeen = -Infinity;
+}
+
+/** The keys of a Map as a ReadonlySet (live, not a copy). */
+class KeySetView<K> implements ReadonlySet<K> {
+  constructor(private readonly map: ReadonlyMap<K, unknown>) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  has(key: K): boolean {
+    return this.map.has(key);
+  }
+
+  forEach(fn: (value: K, key: K, set: ReadonlySet<K>) => void, thisArg?: unknown): void {
+    for (const k of this.map.keys()) fn.call(thisArg, k, k, this);
+  }
+
+  keys(): SetIterator<K> {
+    return this.map.keys() as SetIterator<K>;
+  }
+
+  values(): SetIterator<K> {
+    return this.map.keys() as SetIterator<K>;
+  }
+
+  *entries(): SetIterator<[K, K]> {
+    for (const k of this.map.keys()) yield [k, k];
+  }
+
+  [Symbol.iterator](): SetIterator<K> {
+    return this.map.keys() as SetIterator<K>;
   }
 }

@@ -53,10 +53,18 @@ export interface ReconcileOptions {
 export function reconcile(local: LocalOrderState, venue: VenueReport, now: number, opts: ReconcileOptions): ExecutionEvent[] {
   const events: ExecutionEvent[] = [];
   const inScope = new Set<string>(venue.symbols);
-  const byVenueId = new Map<string, Order>();
-  for (const o of local.orders.values()) if (o.venueOrderId) byVenueId.set(o.venueOrderId, o);
+  // Built on first use: most passes find every order by client id (or have nothing to look up), and
+  // the local book holds every order retained for hours.
+  let byVenueIdMap: Map<string, Order> | undefined;
+  const byVenueId = (): Map<string, Order> => {
+    if (!byVenueIdMap) {
+      byVenueIdMap = new Map<string, Order>();
+      for (const o of local.orders.values()) if (o.venueOrderId) byVenueIdMap.set(o.venueOrderId, o);
+    }
+    return byVenueIdMap;
+  };
   const find = (v: { clientOrderId?: string | undefined; venueOrderId?: string | undefined }): Order | undefined =>
-    (v.clientOrderId ? local.orders.get(v.clientOrderId) : undefined) ?? (v.venueOrderId ? byVenueId.get(v.venueOrderId) : undefined);
+    (v.clientOrderId ? local.orders.get(v.clientOrderId) : undefined) ?? (v.venueOrderId ? byVenueId().get(v.venueOrderId) : undefined);
 
   // The venue's latest word per order: open list wins over a query (it is the fresher listing).
   const venueOrders = new Map<string, VenueOrder>();
@@ -86,7 +94,7 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     if (strategyId === undefined) continue;
     const adopted = adoptedOrder(v, strategyId, now);
     events.push({ type: 'OrderAdopted', ts: now, strategyId, order: adopted });
-    byVenueId.set(v.venueOrderId, adopted);
+    byVenueId().set(v.venueOrderId, adopted);
     track(adopted);
   }
   const findAny = (v: { clientOrderId?: string | undefined; venueOrderId?: string | undefined }): Order | undefined => {
@@ -210,27 +218,30 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
   }
 
   // 5. Our live orders the venue neither lists nor reports a status for.
-  const reported = new Set<string>();
-  for (const v of venueOrders.values()) {
-    const o = findAny(v);
-    if (o) reported.add(o.clientOrderId);
-  }
-  const notFound = new Set<string>(venue.notFound);
-  const ours = [...local.orders.values()].filter((o) => inScope.has(o.symbol) && isLive(o.status) && !reported.has(o.clientOrderId)).sort((a, b) => cmp(a.clientOrderId, b.clientOrderId));
-  for (const o of ours) {
-    if (!notFound.has(o.clientOrderId)) continue; // no word from the venue: wait, never guess
-    const base = { ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
-    // Never acknowledged (no venue id, no fill seen in this pass): the request may still be on its way
-    // until the grace period is over; after it, the order was never placed.
-    const neverAcked = o.venueOrderId === undefined && !cum.has(o.clientOrderId);
-    if (neverAcked) {
-      const age = now - (o.submittedAt ?? o.createdAt);
-      if (age < opts.unknownGraceMs) continue;
-      const reason = `not found at the venue ${age} ms after sending: never placed`;
-      if (o.status === 'submitted') events.push({ ...base, type: 'OrderRejected', reason });
-      else events.push({ ...base, type: 'OrderCancelled', reason });
-    } else {
-      events.push({ ...base, type: 'OrderCancelled', reason: 'vanished' });
+  // Only orders the venue said it does not know can be closed here: nothing to do without any.
+  if (venue.notFound.length > 0) {
+    const reported = new Set<string>();
+    for (const v of venueOrders.values()) {
+      const o = findAny(v);
+      if (o) reported.add(o.clientOrderId);
+    }
+    const notFound = new Set<string>(venue.notFound);
+    const ours = [...local.orders.values()].filter((o) => inScope.has(o.symbol) && isLive(o.status) && !reported.has(o.clientOrderId)).sort((a, b) => cmp(a.clientOrderId, b.clientOrderId));
+    for (const o of ours) {
+      if (!notFound.has(o.clientOrderId)) continue; // no word from the venue: wait, never guess
+      const base = { ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
+      // Never acknowledged (no venue id, no fill seen in this pass): the request may still be on its way
+      // until the grace period is over; after it, the order was never placed.
+      const neverAcked = o.venueOrderId === undefined && !cum.has(o.clientOrderId);
+      if (neverAcked) {
+        const age = now - (o.submittedAt ?? o.createdAt);
+        if (age < opts.unknownGraceMs) continue;
+        const reason = `not found at the venue ${age} ms after sending: never placed`;
+        if (o.status === 'submitted') events.push({ ...base, type: 'OrderRejected', reason });
+        else events.push({ ...base, type: 'OrderCancelled', reason });
+      } else {
+        events.push({ ...base, type: 'OrderCancelled', reason: 'vanished' });
+      }
     }
   }
 

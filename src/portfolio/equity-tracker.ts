@@ -5,6 +5,7 @@
 import type { Decimal } from '../core/decimal.js';
 
 const DAY_MS = 86_400_000;
+const NO_REJECTS: readonly number[] = Object.freeze([]);
 
 export interface EquitySample {
   readonly time: number;
@@ -24,7 +25,11 @@ export class EquityTracker {
   private dayStart: Decimal | undefined;
   private day: number | undefined;
   private last: Decimal | undefined;
-  private readonly curve: EquitySample[] = [];
+  /** The kept curve is curve[head…]: dropping the oldest point moves `head` (no array shift per update). */
+  private curve: EquitySample[] = [];
+  private head = 0;
+  /** metrics() without reject times, until the next update (the runtime asks once per snapshot). */
+  private cached: EquityMetrics | undefined;
 
   /** `maxPoints` bounds the kept curve (oldest dropped). */
   constructor(private readonly maxPoints = 100_000) {}
@@ -37,28 +42,41 @@ export class EquityTracker {
     }
     if (!this.peak || equity.gt(this.peak)) this.peak = equity;
     this.last = equity;
+    this.cached = undefined;
     this.curve.push({ time, equity });
-    if (this.curve.length > this.maxPoints) this.curve.shift();
+    if (this.curve.length - this.head > this.maxPoints) {
+      this.head++;
+      // Compact in batches: O(1) amortised per update instead of moving the whole curve each time.
+      if (this.head >= this.maxPoints) this.compact();
+    }
   }
 
   metrics(rejectTimes: readonly number[] = []): EquityMetrics {
-    return {
-      ...(this.last ? { equity: this.last } : {}),
-      ...(this.peak ? { peakEquity: this.peak } : {}),
-      ...(this.dayStart ? { dayStartEquity: this.dayStart } : {}),
-      rejectTimes,
-    };
+    if (rejectTimes.length === 0 && this.cached) return this.cached;
+    // Built field by field: asked once per snapshot, and spreading optional parts costs more than the rest.
+    const m: { equity?: Decimal; peakEquity?: Decimal; dayStartEquity?: Decimal; rejectTimes: readonly number[] } = { rejectTimes: rejectTimes.length === 0 ? NO_REJECTS : rejectTimes };
+    if (this.last) m.equity = this.last;
+    if (this.peak) m.peakEquity = this.peak;
+    if (this.dayStart) m.dayStartEquity = this.dayStart;
+    if (rejectTimes.length === 0) this.cached = m;
+    return m;
   }
 
   points(): readonly EquitySample[] {
+    if (this.head > 0) this.compact();
     return this.curve;
+  }
+
+  private compact(): void {
+    this.curve = this.curve.slice(this.head);
+    this.head = 0;
   }
 
   /** Largest peak-to-trough fall of the kept curve, as a fraction of the peak. */
   maxDrawdown(): Decimal | undefined {
     let peak: Decimal | undefined;
     let worst: Decimal | undefined;
-    for (const p of this.curve) {
+    for (const p of this.points()) {
       if (!peak || p.equity.gt(peak)) peak = p.equity;
       if (peak.gt(0)) {
         const dd = peak.minus(p.equity).div(peak);

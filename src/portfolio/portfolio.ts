@@ -146,17 +146,20 @@ export class Portfolio {
 
   /** Balances in the valuation asset plus contract unrealised PnL; undefined when a price is missing. */
   equity(marks: MarkLookup): Decimal | undefined {
-    let total = ZERO;
+    // Valued at every snapshot and equity sample: the first term is taken as it is (0 + x is x).
+    let total: Decimal | undefined;
     for (const [asset, amount] of this.balanceByAsset) {
       if (amount.isZero()) continue;
-      if (asset === this.valuationAsset) {
-        total = total.plus(amount);
-        continue;
+      let value: Decimal;
+      if (asset === this.valuationAsset) value = amount;
+      else {
+        const px = this.assetPrice(asset, marks);
+        if (!px) return undefined;
+        value = amount.mul(px);
       }
-      const px = this.assetPrice(asset, marks);
-      if (!px) return undefined;
-      total = total.plus(amount.mul(px));
+      total = total === undefined ? value : total.plus(value);
     }
+    if (total === undefined) total = ZERO;
     for (const p of this.positionsByKey.values()) {
       if (p.kind !== 'contract' || p.quantity.isZero()) continue;
       const m = marks(p.symbol);
@@ -180,12 +183,29 @@ export class Portfolio {
   }
 
   private assetPrice(asset: string, marks: MarkLookup): Decimal | undefined {
+    const symbol = this.valuationSymbol(asset);
+    if (symbol === undefined) return undefined;
     try {
-      return marks(spotSymbol(`${asset}${this.valuationAsset}`));
+      return marks(symbol);
     } catch {
       return undefined;
     }
   }
+
+  /** `<ASSET><VALUATION>` when that is a spot symbol (asked at every valuation: kept per asset). */
+  private valuationSymbol(asset: string): InstrumentSymbol | undefined {
+    if (this.valuationSymbols.has(asset)) return this.valuationSymbols.get(asset);
+    let symbol: InstrumentSymbol | undefined;
+    try {
+      symbol = spotSymbol(`${asset}${this.valuationAsset}`);
+    } catch {
+      symbol = undefined;
+    }
+    this.valuationSymbols.set(asset, symbol);
+    return symbol;
+  }
+
+  private readonly valuationSymbols = new Map<string, InstrumentSymbol | undefined>();
 
   private add(asset: string, amount: Decimal): void {
     this.balanceByAsset.set(asset, (this.balanceByAsset.get(asset) ?? ZERO).plus(amount));

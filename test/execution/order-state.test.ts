@@ -93,6 +93,41 @@ describe('order state reducer', () => {
     expect(applied).to.deep.equal([true, true, true, false, true, true]);
   });
 
+  it('lists_live_orders_in_creation_order_as_they_open_and_close', () => {
+    // Restored: c-a live, c-b filled, c-c live; then two new ones; then c-a and one new one close.
+    const a = order({ status: 'accepted' });
+    const b = order({ status: 'filled', closedAt: 10 });
+    const c = order({ status: 'accepted' });
+    const store = new OrderStore(orderStateOf([a, b, c]));
+    const d = order({ status: 'submitted' });
+    const e = order({ status: 'submitted' });
+    store.apply({ type: 'OrderSubmitted', ts: 20, strategyId: S1, order: d });
+    store.apply({ type: 'OrderSubmitted', ts: 21, strategyId: S1, order: e });
+    expect(store.live().map((o) => o.clientOrderId)).to.deep.equal([a, c, d, e].map((o) => o.clientOrderId));
+    store.apply({ ...base(a), type: 'OrderCancelled', reason: 'user' });
+    store.apply({ ...base(d), type: 'OrderRejected', reason: 'no' });
+    store.apply({ ...base(e), type: 'OrderAccepted', venueOrderId: orderId('v9') });
+    expect(store.live().map((o) => [o.clientOrderId, o.status])).to.deep.equal([
+      [c.clientOrderId, 'accepted'],
+      [e.clientOrderId, 'accepted'],
+    ]);
+    expect(store.live()).to.deep.equal(store.all().filter((o) => o.status === 'accepted' || o.status === 'submitted'));
+  });
+
+  it('prunes_an_order_that_closed_after_an_earlier_pass', () => {
+    // A pass at 100 finds nothing old enough; the order closed at 150 goes at the pass at 200.
+    const a = order({ status: 'submitted' });
+    const store = new OrderStore();
+    store.apply({ type: 'OrderSubmitted', ts: 10, strategyId: S1, order: a });
+    store.apply({ ...base(a), type: 'OrderAccepted', venueOrderId: orderId('v1') });
+    store.prune(100);
+    store.apply({ ...base(a), ts: 150, type: 'OrderCancelled', reason: 'user' });
+    store.prune(150);
+    expect(store.get(a.clientOrderId)?.status).to.equal('cancelled');
+    store.prune(200);
+    expect(store.get(a.clientOrderId)).to.equal(undefined);
+  });
+
   it('prunes_closed_orders_but_keeps_live_ones', () => {
     const store = new OrderStore(orderStateOf([order({ status: 'filled', closedAt: 10 }), order({ status: 'accepted' })]));
     store.prune(100);

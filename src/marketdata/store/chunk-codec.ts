@@ -27,6 +27,7 @@ import { ByteReader, ByteWriter } from './byte-buffer.js';
 import {
   checkInt,
   readCountColumn,
+  readDecimalNumbers,
   readDecimals,
   readIdColumn,
   readIntColumn,
@@ -34,6 +35,7 @@ import {
   readOptDecimalColumn,
   readOptIntColumn,
   readOptNumberColumn,
+  skipIdColumn,
   writeCountColumn,
   writeDecimals,
   writeIdColumn,
@@ -212,13 +214,115 @@ function readLevels(r: ByteReader, n: number): Levels {
  * record only when it yields it, so the objects die young (cheap for the GC) and records outside a
  * time range are never built.
  */
-export interface ChunkView {
+export interface ChunkView<T = DataRecord> {
   readonly n: number;
   readonly seqs: readonly number[];
   readonly et: readonly number[];
   readonly lt: readonly number[];
   /** Record k as a new object. */
-  record(k: number): DataRecord;
+  record(k: number): T;
+}
+
+/**
+ * How one instrument's prices and sizes become integers for a replay: ticks = round(price / tick),
+ * lots = round(size × lotFactor), on Number(decimal string) — the same arithmetic as the replay's
+ * own conversion of a record (ReplayInstrument.ticks / lots), so both give the same integers.
+ */
+export interface ScaleSpec {
+  /** Names the instrument in the scaled records (the replay's instrument key). */
+  readonly key: string;
+  readonly tick: number;
+  readonly lotFactor: number;
+}
+
+/** A depth snapshot or diff with its levels as [priceTicks, lots, priceTicks, lots, …]. */
+export interface ScaledDepth {
+  readonly s: 'depth';
+  readonly key: string;
+  readonly et: number;
+  readonly snapshot: boolean;
+  readonly U: number;
+  readonly u: number;
+  readonly pu: number | undefined;
+  readonly bids: readonly number[];
+  readonly asks: readonly number[];
+}
+
+/** A trade in ticks and lots. */
+export interface ScaledTrade {
+  readonly s: 'print';
+  readonly key: string;
+  readonly et: number;
+  readonly priceTicks: number;
+  readonly lots: number;
+  readonly takerSide: 'buy' | 'sell';
+}
+
+export type ScaledRecord = ScaledDepth | ScaledTrade;
+
+/**
+ * decodeChunkView for a replay: depth and trade chunks come out as ScaledDepth / ScaledTrade, their
+ * decimal columns read straight into numbers (readDecimalNumbers) — no string is made. Other streams
+ * decode as usual.
+ */
+export function decodeScaledChunkView(stream: RecordStream, m: RecordMarket, i: string, firstSeq: number, payload: Uint8Array, scale: ScaleSpec): ChunkView<DataRecord | ScaledRecord> {
+  if (stream !== 'depth.snapshot' && stream !== 'depth.diff' && stream !== 'trade') return decodeChunkView(stream, m, i, firstSeq, payload);
+  const r = new ByteReader(payload);
+  const n = r.uv();
+  const seqs = new Array<number>(n);
+  let seq = firstSeq;
+  for (let k = 0; k < n; k++) {
+    seq += r.uv();
+    seqs[k] = seq;
+  }
+  const et = readIntColumn(r, n);
+  const lt = readIntColumn(r, n);
+  const { key, tick, lotFactor } = scale;
+  let record: (k: number) => ScaledRecord;
+  if (stream === 'trade') {
+    skipIdColumn(r, n);
+    const p = readDecimalNumbers(r, n);
+    const q = readDecimalNumbers(r, n);
+    const buy = r.bits(n);
+    record = (k) => ({ s: 'print', key, et: et[k]!, priceTicks: Math.round(p[k]! / tick), lots: Math.round(q[k]! * lotFactor), takerSide: buy[k] ? 'buy' : 'sell' });
+  } else {
+    const snapshot = stream === 'depth.snapshot';
+    const U = snapshot ? null : readIntColumn(r, n);
+    const u = readIntColumn(r, n);
+    const pu = snapshot ? null : readOptIntColumn(r, n);
+    const nb = readCountColumn(r, n);
+    const na = readCountColumn(r, n);
+    const start = new Array<number>(n);
+    let total = 0;
+    for (let k = 0; k < n; k++) {
+      start[k] = total;
+      total += nb[k]! + na[k]!;
+    }
+    const prices = readDecimalNumbers(r, total);
+    const qtys = readDecimalNumbers(r, total);
+    readOptIntColumn(r, total); // order counts: a replay does not use them
+    const flat = (from: number, count: number): number[] => {
+      const out = new Array<number>(2 * count);
+      for (let j = 0; j < count; j++) {
+        out[2 * j] = Math.round(prices[from + j]! / tick);
+        out[2 * j + 1] = Math.round(qtys[from + j]! * lotFactor);
+      }
+      return out;
+    };
+    record = (k) => ({
+      s: 'depth',
+      key,
+      et: et[k]!,
+      snapshot,
+      U: U === null ? u[k]! : U[k]!,
+      u: u[k]!,
+      pu: pu === null ? undefined : pu[k],
+      bids: flat(start[k]!, nb[k]!),
+      asks: flat(start[k]! + nb[k]!, na[k]!),
+    });
+  }
+  if (!r.done) throw new RangeError(`chunk payload has ${payload.length - r.pos} bytes after its columns`);
+  return { n, seqs, et, lt, record };
 }
 
 export function decodeChunkPayload(stream: RecordStream, m: RecordMarket, i: string, firstSeq: number, payload: Uint8Array): DecodedChunk {

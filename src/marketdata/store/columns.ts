@@ -106,6 +106,7 @@ export function writeDecimals(w: ByteWriter, values: readonly string[], field: s
 }
 
 export const readDecimals = readDecimalColumn;
+export { readDecimalNumbers } from './decimal-column.js';
 
 export function writeOptDecimalColumn(w: ByteWriter, values: readonly (string | undefined)[], field: string): void {
   const present = writePresence(w, values);
@@ -159,6 +160,17 @@ export function readIdColumn(r: ByteReader, n: number): (string | undefined)[] |
     for (let i = 0; i < count; i++) present[i] = r.str();
   } else throw new RangeError(`bad id column mode ${mode}`);
   return spread(n, map, present);
+}
+
+/** Moves past an id column without making its strings (a reader that does not need the ids). */
+export function skipIdColumn(r: ByteReader, n: number): void {
+  const map = readPresence(r, n);
+  if (map === null) return;
+  const count = map === undefined ? n : map.reduce((a, b) => a + (b ? 1 : 0), 0);
+  const mode = r.u8();
+  if (mode === ID_INT) readIntColumn(r, count);
+  else if (mode === ID_STR) for (let i = 0; i < count; i++) r.str();
+  else throw new RangeError(`bad id column mode ${mode}`);
 }
 
 /** 0 absent, 1 false, 2 true: one byte each, which compresses to almost nothing when constant. */

@@ -218,3 +218,50 @@ export function readDecimalColumn(r: ByteReader, n: number): string[] {
   }
   return out;
 }
+
+/**
+ * The column as numbers: entry i is Number(s) of the string readDecimalColumn would return, made
+ * without the string (a replay turns prices and sizes into ticks and lots, and the strings were
+ * most of the read path's cost). The usual column — one width W ≥ E — holds mantissas v at scale E,
+ * and Number("<v at scale E><zeros>") is the double nearest to v·10^−E, which is exactly what the
+ * division v / 10^E gives (both operands are exact doubles, and IEEE division rounds to nearest). The
+ * other layouts and the exceptions go through the string itself.
+ */
+export function readDecimalNumbers(r: ByteReader, n: number): Float64Array {
+  const flags = r.u8();
+  const E = r.uv();
+  const out = new Float64Array(n);
+  let v = 0;
+  if (flags & F_UNIFORM) {
+    const W = r.uv();
+    if (W >= E) {
+      const scale = P10[E]!;
+      for (let i = 0; i < n; i++) {
+        v += r.sv();
+        out[i] = v / scale;
+      }
+    } else {
+      const div = P10[E - W]!;
+      for (let i = 0; i < n; i++) {
+        v += r.sv();
+        out[i] = Number(formatScaled(v / div, W));
+      }
+    }
+  } else {
+    const widths = new Uint16Array(n);
+    for (let i = 0; i < n; i++) widths[i] = r.uv();
+    for (let i = 0; i < n; i++) {
+      v += r.sv();
+      const wi = widths[i]!;
+      out[i] = Number(wi >= E ? formatScaled(v, E) : formatScaled(v / P10[E - wi]!, wi));
+    }
+  }
+  const count = r.uv();
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    at += r.uv();
+    if (at >= n) throw new RangeError(`decimal exception index ${at} beyond column length ${n}`);
+    out[at] = Number(r.str());
+  }
+  return out;
+}

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { parseRecordLines } from '../record/json-lines-codec.js';
 import { RECORD_STREAMS, instrumentKey, type DataRecord, type MetaRecord, type RecordMarket, type RecordStream } from '../record/record.js';
-import { decodeChunkPayload, decodeChunkView, type ChunkView, type DecodedChunk } from './chunk-codec.js';
+import { decodeChunkPayload, decodeChunkView, decodeScaledChunkView, type ChunkView, type DecodedChunk, type ScaledRecord, type ScaleSpec } from './chunk-codec.js';
 import { SEGMENT_FILE_RE, crc32, decompress, parseSegmentHeader, segmentBaseName, type ChunkInfo } from './chunk-format.js';
 import { readAt, readSegmentIndex, scanSegmentData } from './segment-file.js';
 import { StoreCorrupted } from './store-error.js';
@@ -77,12 +77,12 @@ interface Segment {
   readonly size: number;
 }
 
-interface Cursor {
+interface Cursor<T> {
   readonly keys: number[];
   readonly seqs: number[];
   /** Record indices in the view, in merge order. */
   readonly idx: number[];
-  readonly view: ChunkView;
+  readonly view: ChunkView<T>;
   pos: number;
 }
 
@@ -235,7 +235,22 @@ export class RecordStoreReader {
   /** The records of the query, in order (see the file comment). One pass. */
   records(q: RecordQuery = {}): IterableIterator<DataRecord> {
     if (q.from !== undefined && q.to !== undefined && q.to < q.from) throw new ValidationError('to', `a time ≥ from (${q.from})`, q.to);
-    return new MergeIterator(this, this.select(q), q);
+    return new MergeIterator(this.select(q), q, (c) => this.readChunkView(c));
+  }
+
+  /**
+   * records() for a replay: the depth and trade records of the instruments in `scale` (keyed by
+   * `spot:BTCUSDT`-style instrument key) come as ScaledDepth / ScaledTrade, decoded straight into
+   * integer ticks and lots; everything else as records. Same order as records().
+   */
+  scaledRecords(q: RecordQuery, scale: ReadonlyMap<string, ScaleSpec>): IterableIterator<DataRecord | ScaledRecord> {
+    if (q.from !== undefined && q.to !== undefined && q.to < q.from) throw new ValidationError('to', `a time ≥ from (${q.from})`, q.to);
+    return new MergeIterator<DataRecord | ScaledRecord>(this.select(q), q, (c) => {
+      const spec = scale.get(instrumentKey(c.market!, c.symbol));
+      if (spec === undefined) return this.readChunkView(c);
+      if (c.stream === 'meta') throw new RangeError('meta chunks hold no data records (use meta())');
+      return decodeScaledChunkView(c.stream, c.market!, c.symbol, c.firstSeq, this.payload(c), spec);
+    });
   }
 
   /** Reads, checks and decodes one chunk. */
@@ -278,18 +293,18 @@ function instrumentMatcher(list: RecordQuery['instruments']): (m: RecordMarket, 
 }
 
 /** k-way merge over chunks, opening each only when the merge reaches its minimum key. */
-class MergeIterator implements IterableIterator<DataRecord> {
+class MergeIterator<T> implements IterableIterator<T> {
   private readonly pending: ChunkInfo[];
   private pi = 0;
-  private readonly heap: Cursor[] = [];
+  private readonly heap: Cursor<T>[] = [];
   private readonly mode: 0 | 1 | 2; // 0 et, 1 lt, 2 seq
   private readonly from: number;
   private readonly to: number;
 
   constructor(
-    private readonly reader: RecordStoreReader,
     chunks: ChunkInfo[],
     q: RecordQuery,
+    private readonly open: (c: ChunkInfo) => ChunkView<T>,
   ) {
     this.mode = q.order === 'receive' ? 2 : q.timeBase === 'local' ? 1 : 0;
     this.from = q.from ?? -Infinity;
@@ -301,11 +316,11 @@ class MergeIterator implements IterableIterator<DataRecord> {
 
   private readonly minOf: (c: ChunkInfo) => number;
 
-  [Symbol.iterator](): IterableIterator<DataRecord> {
+  [Symbol.iterator](): IterableIterator<T> {
     return this;
   }
 
-  next(): IteratorResult<DataRecord> {
+  next(): IteratorResult<T> {
     const heap = this.heap;
     const pending = this.pending;
     while (this.pi < pending.length) {
@@ -331,7 +346,7 @@ class MergeIterator implements IterableIterator<DataRecord> {
   }
 
   private activate(c: ChunkInfo): void {
-    const view = this.reader.readChunkView(c);
+    const view = this.open(c);
     const { seqs } = view;
     const times = this.mode === 1 ? view.lt : view.et;
     const mode = this.mode;
@@ -356,7 +371,7 @@ class MergeIterator implements IterableIterator<DataRecord> {
       idx.push(k);
     }
     if (idx.length === 0) return;
-    let cursor: Cursor;
+    let cursor: Cursor<T>;
     if (sorted) cursor = { keys, seqs: ss, idx, view, pos: 0 };
     else {
       const order = keys.map((_, k) => k).sort((a, b) => keys[a]! - keys[b]! || ss[a]! - ss[b]!);
@@ -388,7 +403,7 @@ class MergeIterator implements IterableIterator<DataRecord> {
   }
 }
 
-function less(a: Cursor, b: Cursor): boolean {
+function less<T>(a: Cursor<T>, b: Cursor<T>): boolean {
   const ka = a.keys[a.pos]!;
   const kb = b.keys[b.pos]!;
   return ka < kb || (ka === kb && a.seqs[a.pos]! < b.seqs[b.pos]!);

@@ -1,8 +1,22 @@
+import type { Decimal } from '../../core/decimal.js';
 import { isRiskReducing } from '../../domain/intent.js';
 import { fmt } from '../order-proposals.js';
 import type { Denial, RiskRule, RiskState } from '../risk-rule.js';
 
 export const KILL_SWITCH_RULE = 'kill-switch';
+
+/** limit × peak, for the last (peak, limit) asked: the peak changes far less often than equity. */
+let floorPeak: Decimal | undefined;
+let floorLimit: Decimal | undefined;
+let floorValue: Decimal | undefined;
+function drawdownFloor(peak: Decimal, limit: Decimal): Decimal {
+  if (peak !== floorPeak || limit !== floorLimit || floorValue === undefined) {
+    floorPeak = peak;
+    floorLimit = limit;
+    floorValue = peak.mul(limit);
+  }
+  return floorValue;
+}
 
 /** The first kill-switch condition that holds, or undefined. */
 export function killSwitchCondition(state: RiskState): Denial | undefined {
@@ -12,8 +26,13 @@ export function killSwitchCondition(state: RiskState): Denial | undefined {
   if (k.maxDrawdown || k.maxDailyLoss) {
     if (!m.equity) return deny('equity unknown while drawdown / daily-loss limits are set (fail closed)');
     if (k.maxDrawdown && m.peakEquity && m.peakEquity.gt(0)) {
-      const dd = m.peakEquity.minus(m.equity).div(m.peakEquity);
-      if (dd.gte(k.maxDrawdown)) return deny(`drawdown ${fmt(dd.mul(100).toDecimalPlaces(4))}% (peak ${fmt(m.peakEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDrawdown.mul(100))}%`);
+      // (peak − equity) / peak ≥ limit, as (peak − equity) ≥ limit × peak: no division on every
+      // snapshot (the product is exact; the quotient is only needed for the message).
+      const fall = m.peakEquity.minus(m.equity);
+      if (fall.gte(drawdownFloor(m.peakEquity, k.maxDrawdown))) {
+        const dd = fall.div(m.peakEquity);
+        return deny(`drawdown ${fmt(dd.mul(100).toDecimalPlaces(4))}% (peak ${fmt(m.peakEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDrawdown.mul(100))}%`);
+      }
     }
     if (k.maxDailyLoss && m.dayStartEquity) {
       const loss = m.dayStartEquity.minus(m.equity);

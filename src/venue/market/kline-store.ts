@@ -88,10 +88,32 @@ export interface KlineSelection {
 
 export class KlineStore {
   private readonly series = new Map<KlineInterval, BarSeries>();
+  /** The series as a list: add() runs per print and walks them all. */
+  private readonly list: BarSeries[] = [];
   private lastPrice = NaN;
 
-  constructor(retention = 10_000) {
-    for (const i of KLINE_INTERVALS) this.series.set(i, new BarSeries(i, retention));
+  /**
+   * `intervals`: the bars kept (default every interval). A reader that polls one interval (a
+   * backtest's replayed tape) keeps only that one: each kept interval costs an update per print.
+   */
+  constructor(retention = 10_000, intervals: readonly KlineInterval[] = KLINE_INTERVALS) {
+    for (const i of KLINE_INTERVALS) {
+      if (!intervals.includes(i)) continue;
+      const s = new BarSeries(i, retention);
+      this.series.set(i, s);
+      this.list.push(s);
+    }
+  }
+
+  /** Whether bars of `interval` are kept. */
+  has(interval: KlineInterval): boolean {
+    return this.series.has(interval);
+  }
+
+  private seriesOf(interval: KlineInterval): BarSeries {
+    const s = this.series.get(interval);
+    if (!s) throw new RangeError(`kline interval ${interval} is not kept by this store (kept: ${[...this.series.keys()].join(', ') || 'none'})`);
+    return s;
   }
 
   /**
@@ -99,7 +121,9 @@ export class KlineStore {
    * price units × lots, passed in so callers can reuse it.
    */
   add(t: number, price: number, lots: number, quote: number, takerBuy: boolean): void {
-    for (const s of this.series.values()) {
+    const list = this.list;
+    for (let k = 0; k < list.length; k++) {
+      const s = list[k]!;
       let bar = s.last();
       if (!bar || t >= bar.closeTime) {
         const interval = s.interval;
@@ -138,13 +162,13 @@ export class KlineStore {
 
   /** Stored (non-empty) bars of an interval, oldest first. */
   stored(interval: KlineInterval): readonly KlineBar[] {
-    const s = this.series.get(interval)!;
+    const s = this.seriesOf(interval);
     return s.bars.slice(s.head);
   }
 
   /** Open time of the oldest stored bar, or undefined when nothing traded. */
   firstOpenTime(interval: KlineInterval): number | undefined {
-    const s = this.series.get(interval)!;
+    const s = this.seriesOf(interval);
     return s.size > 0 ? s.bars[s.head]!.openTime : undefined;
   }
 
@@ -153,7 +177,7 @@ export class KlineStore {
    * before the oldest stored bar: there is no price to fill with.
    */
   select(interval: KlineInterval, sel: KlineSelection): KlineBar[] {
-    const s = this.series.get(interval)!;
+    const s = this.seriesOf(interval);
     if (s.size === 0 || sel.limit <= 0) return [];
     const first = s.bars[s.head]!.openTime;
     // Clamp before aligning: callers may pass -Infinity / 0 for "from the beginning".

@@ -59,10 +59,19 @@ export interface TapeScale {
 }
 
 export interface TapeAggregatorOptions {
-  /** Recent trades kept (spot trades max limit is 1000). Default 1000. */
+  /** Recent trades kept (spot trades max limit is 1000). Default 1000; 0 keeps none (recentTrades() is refused). */
   readonly recentTrades?: number;
-  /** Aggregate trades kept for aggTrades time-range queries. Default 10000. */
+  /** Aggregate trades kept for aggTrades time-range queries. Default 10000; 0 keeps none (aggTrades() is refused). */
   readonly aggTrades?: number;
+  /**
+   * Kline intervals kept (default all ten). A reader that polls only some (a backtest's replayed
+   * tape) names them: each kept interval is updated on every print. Others are refused by the queries.
+   */
+  readonly klineIntervals?: readonly KlineInterval[];
+  /** Keep the rolling 24h window (ticker24h). Default true; false refuses ticker24h(). */
+  readonly ticker24h?: boolean;
+  /** Keep the average-price window (avgPrice). Default true; false refuses avgPrice(). */
+  readonly avgPrice?: boolean;
   /** Bars kept per interval. Default 10000 (a week of 1m bars). */
   readonly klineRetention?: number;
   /** Bucket of the 24h window. Default 60000 (one minute). */
@@ -202,14 +211,18 @@ export class TapeAggregator implements TapeSink {
   private readonly quoteUnit: Decimal;
   private readonly quoteDecimals: number;
   private readonly klines: KlineStore;
-  private readonly day: RollingWindow;
-  private readonly avg: RollingWindow;
+  private readonly day: RollingWindow | undefined;
+  private readonly avg: RollingWindow | undefined;
   private readonly avgMins: number;
-  private readonly recent: RingBuffer<TapeTrade>;
-  private readonly aggs: RingBuffer<AggAcc>;
+  private readonly recent: RingBuffer<TapeTrade> | undefined;
+  private readonly aggs: RingBuffer<AggAcc> | undefined;
+  /** Prints only feed bars and windows: no print object is kept (onPrint needs none). */
+  private readonly keepsPrints: boolean;
   private nextAggId = 1;
   private lastTime = -Infinity;
   private last: TapeTrade | undefined;
+  private lastTicks: number | undefined;
+  private lastLots: number | undefined;
   /** Prints that arrived stamped before the previous print. */
   lateTrades = 0;
 
@@ -219,12 +232,43 @@ export class TapeAggregator implements TapeSink {
     this.contractSize = D(scale.contractSize ?? 1);
     this.quoteUnit = this.tick.mul(this.step).mul(this.contractSize);
     this.quoteDecimals = this.quoteUnit.decimalPlaces();
-    this.klines = new KlineStore(opts.klineRetention ?? 10_000);
-    this.day = new RollingWindow(DAY_MS, opts.tickerBucketMs ?? 60_000);
+    this.klines = new KlineStore(opts.klineRetention ?? 10_000, opts.klineIntervals);
+    this.day = opts.ticker24h === false ? undefined : new RollingWindow(DAY_MS, opts.tickerBucketMs ?? 60_000);
     this.avgMins = opts.avgPriceMins ?? 5;
-    this.avg = new RollingWindow(this.avgMins * 60_000, opts.avgPriceBucketMs ?? 1_000);
-    this.recent = new RingBuffer(opts.recentTrades ?? 1000);
-    this.aggs = new RingBuffer(opts.aggTrades ?? 10_000);
+    this.avg = opts.avgPrice === false ? undefined : new RollingWindow(this.avgMins * 60_000, opts.avgPriceBucketMs ?? 1_000);
+    const recent = opts.recentTrades ?? 1000;
+    const aggs = opts.aggTrades ?? 10_000;
+    this.recent = recent === 0 ? undefined : new RingBuffer(recent);
+    this.aggs = aggs === 0 ? undefined : new RingBuffer(aggs);
+    this.keepsPrints = this.recent !== undefined || this.aggs !== undefined;
+  }
+
+  /**
+   * A print given as numbers (a replay's hot path: no print object is made when the tape keeps no
+   * prints). Same effect as onTrade({ id, time, priceTicks, lots, takerSide }).
+   */
+  onPrint(id: number, time: number, priceTicks: number, lots: number, takerSide: TakerSide): void {
+    if (this.keepsPrints) {
+      this.onTrade({ id, time, priceTicks, lots, takerSide });
+      return;
+    }
+    let t = time;
+    if (t < this.lastTime) {
+      this.lateTrades++;
+      t = this.lastTime;
+    }
+    this.lastTime = t;
+    this.addToWindows(t, priceTicks, lots, takerSide === 'buy');
+    this.lastTicks = priceTicks;
+    this.lastLots = lots;
+    this.last = undefined;
+  }
+
+  private addToWindows(t: number, p: number, lots: number, takerBuy: boolean): void {
+    const quote = p * lots;
+    this.klines.add(t, p, lots, quote, takerBuy);
+    this.day?.add(t, p, lots, quote);
+    this.avg?.add(t, p, lots, quote);
   }
 
   onTrade(trade: TapeTrade): void {
@@ -236,12 +280,12 @@ export class TapeAggregator implements TapeSink {
     }
     this.lastTime = t;
     const { priceTicks: p, lots } = trade;
-    const quote = p * lots;
-    const takerBuy = trade.takerSide === 'buy';
-    this.klines.add(t, p, lots, quote, takerBuy);
-    this.day.add(t, p, lots, quote);
-    this.avg.add(t, p, lots, quote);
-    this.recent.push(trade);
+    this.addToWindows(t, p, lots, trade.takerSide === 'buy');
+    this.lastTicks = p;
+    this.lastLots = lots;
+    this.last = trade;
+    this.recent?.push(trade);
+    if (!this.aggs) return;
     const agg = this.aggs.last();
     if (
       agg &&
@@ -256,17 +300,20 @@ export class TapeAggregator implements TapeSink {
     } else {
       this.aggs.push({ a: this.nextAggId++, f: trade.id, l: trade.id, priceTicks: p, lots, time: t, takerSide: trade.takerSide, takerOrderId: trade.takerOrderId });
     }
-    this.last = trade;
   }
 
-  /** The last print, or undefined before the first. */
+  /** The last print given to onTrade(), or undefined before the first (and after an onPrint()). */
   lastTrade(): TapeTrade | undefined {
     return this.last;
   }
 
   /** Last price in ticks, or undefined before the first print. */
   lastPriceTicks(): number | undefined {
-    return this.last?.priceTicks;
+    return this.lastTicks;
+  }
+
+  private refused(what: string, option: string): RangeError {
+    return new RangeError(`${what}: this tape was made without it (TapeAggregatorOptions.${option})`);
   }
 
   price(ticks: number): Decimal {
@@ -284,17 +331,21 @@ export class TapeAggregator implements TapeSink {
 
   /** Recent trades, newest first. */
   recentTrades(limit: number): TradeView[] {
-    const n = Math.max(0, Math.min(limit, this.recent.size));
-    return this.recent.newestFirst(this.recent.size - n).map((t) => this.tradeView(t));
+    const recent = this.recent;
+    if (!recent) throw this.refused('recent trades', 'recentTrades');
+    const n = Math.max(0, Math.min(limit, recent.size));
+    return recent.newestFirst(recent.size - n).map((t) => this.tradeView(t));
   }
 
   /** Aggregate trades, newest first; with a time range, the newest `limit` inside it. */
   aggTrades(q: AggTradeQuery = {}): AggTradeView[] {
+    const aggs = this.aggs;
+    if (!aggs) throw this.refused('aggregate trades', 'aggTrades');
     const limit = clampLimit(q.limit, SPOT_KLINE_DEFAULT_LIMIT, SPOT_KLINE_MAX_LIMIT);
     const key = (a: AggAcc): number => a.time;
-    const from = q.startTime === undefined ? 0 : this.aggs.lowerBound(q.startTime, key);
-    const to = q.endTime === undefined ? this.aggs.size : this.aggs.lowerBound(q.endTime + 1, key);
-    return this.aggs.newestFirst(Math.max(from, to - limit), to).map((a) => ({
+    const from = q.startTime === undefined ? 0 : aggs.lowerBound(q.startTime, key);
+    const to = q.endTime === undefined ? aggs.size : aggs.lowerBound(q.endTime + 1, key);
+    return aggs.newestFirst(Math.max(from, to - limit), to).map((a) => ({
       a: a.a,
       f: a.f,
       l: a.l,
@@ -328,8 +379,9 @@ export class TapeAggregator implements TapeSink {
 
   /** Rolling 24h statistics at `now`. */
   ticker24h(now: number): TickerView {
+    if (!this.day) throw this.refused('the 24h ticker', 'ticker24h');
     const s = this.day.stats(now);
-    const lastTicks = Number.isNaN(s.last) ? this.last?.priceTicks : s.last;
+    const lastTicks = Number.isNaN(s.last) ? this.lastTicks : s.last;
     const openTicks = !Number.isNaN(s.priceBefore) ? s.priceBefore : !Number.isNaN(s.firstPrice) ? s.firstPrice : lastTicks;
     const open = openTicks === undefined ? undefined : this.price(openTicks);
     const last = lastTicks === undefined ? undefined : this.price(lastTicks);
@@ -341,7 +393,7 @@ export class TapeAggregator implements TapeSink {
       high: s.count > 0 ? this.price(s.high) : last,
       low: s.count > 0 ? this.price(s.low) : last,
       last,
-      lastQty: this.last ? this.qty(this.last.lots) : undefined,
+      lastQty: this.lastLots !== undefined ? this.qty(this.lastLots) : undefined,
       prevClose: open,
       priceChange: change,
       priceChangePercent: change && open && !open.isZero() ? change.div(open).toDecimalPlaces(4, Decimal.ROUND_DOWN) : undefined,
@@ -356,12 +408,13 @@ export class TapeAggregator implements TapeSink {
    * the last price when nothing traded in the window; undefined before the first print.
    */
   avgPrice(now: number): AvgPriceView | undefined {
+    if (!this.avg) throw this.refused('the average price', 'avgPrice');
     const s = this.avg.stats(now);
     if (s.volume > 0) {
       const price = this.tick.mul(D(Math.round(s.quote)).div(s.volume)).toDecimalPlaces(this.tick.decimalPlaces(), Decimal.ROUND_HALF_UP);
       return { mins: this.avgMins, price };
     }
-    return this.last ? { mins: this.avgMins, price: this.price(this.last.priceTicks) } : undefined;
+    return this.lastTicks !== undefined ? { mins: this.avgMins, price: this.price(this.lastTicks) } : undefined;
   }
 
   private tradeView(t: TapeTrade): TradeView {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ValidationError } from '../../../src/core/errors.js';
 import { ByteReader, ByteWriter } from '../../../src/marketdata/store/byte-buffer.js';
-import { formatScaled, readDecimalColumn, writeDecimalColumn } from '../../../src/marketdata/store/decimal-column.js';
+import { formatScaled, readDecimalColumn, readDecimalNumbers, writeDecimalColumn } from '../../../src/marketdata/store/decimal-column.js';
 import { decimalArb } from './support/record-arbitraries.js';
 
 function encode(values: string[]): Uint8Array {
@@ -23,6 +23,19 @@ describe('decimal column', () => {
     fc.assert(fc.property(fc.array(decimalArb, { maxLength: 60 }), (values) => {
         expect(roundTrip(values)).to.deep.equal(values);
       }), { numRuns: 400 });
+  });
+
+  it('reads_as_numbers_exactly_what_Number_makes_of_the_restored_strings', () => {
+    // Covers the uniform layout (v / 10^E), varying widths and exceptions: same doubles, bit for bit.
+    const check = (values: string[]): void => {
+      const r = new ByteReader(encode(values));
+      const got = Array.from(readDecimalNumbers(r, values.length));
+      expect(r.done).to.equal(true);
+      expect(got.map((x) => Object.is(x, -0) ? '-0' : String(x))).to.deep.equal(values.map((v) => (Object.is(Number(v), -0) ? '-0' : String(Number(v)))));
+    };
+    fc.assert(fc.property(fc.array(decimalArb, { maxLength: 60 }), check), { numRuns: 400 });
+    check(Array.from({ length: 50 }, (_, k) => `${((6183763 - 7 * k) / 100).toFixed(2)}000000`));
+    check(['0.1', '0.2', '0.30000000', '123456789.123456', '9007199254740991', '007.5', '-0.00', '1e5'.replace('e5', '00000')]);
   });
 
   it('restores_padded_venue_prices_with_one_byte_per_tick_step', () => {

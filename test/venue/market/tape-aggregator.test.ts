@@ -259,4 +259,39 @@ describe('TapeAggregator', () => {
       expect(tape.klineBars('1m', {}, T + MIN).map((b) => [b.openTime, b.count])).to.deep.equal([[T + MIN, 2]]);
     });
   });
+
+  describe('a tape keeping only what its reader asks for', () => {
+    const T = Date.UTC(2024, 0, 8, 0, 0, 0);
+    const prints: [number, number, number, 'buy' | 'sell'][] = [
+      [T + 1_000, 10000, 2, 'buy'],
+      [T + 61_000, 10100, 1, 'sell'],
+      [T + 30_000, 9900, 4, 'buy'], // late: booked at T + 61 000
+      [T + 400_000, 10200, 3, 'sell'],
+    ];
+
+    it('gives_the_same_bars_ticker_and_average_from_onPrint_as_the_full_tape_from_onTrade', () => {
+      const full = new TapeAggregator({ tick: '0.01', step: '0.001' });
+      const lean = new TapeAggregator({ tick: '0.01', step: '0.001' }, { recentTrades: 0, aggTrades: 0, klineIntervals: ['5m'] });
+      prints.forEach(([t, p, q, side], k) => {
+        full.onTrade({ id: k + 1, time: t, priceTicks: p, lots: q, takerSide: side });
+        lean.onPrint(k + 1, t, p, q, side);
+      });
+      const now = T + 600_000;
+      expect(lean.klineBars('5m', {}, now)).to.deep.equal(full.klineBars('5m', {}, now));
+      expect(lean.ticker24h(now)).to.deep.equal(full.ticker24h(now));
+      expect(lean.avgPrice(now)).to.deep.equal(full.avgPrice(now));
+      expect(lean.lateTrades).to.equal(1);
+      expect(lean.lastPriceTicks()).to.equal(10200);
+    });
+
+    it('refuses_queries_for_what_it_does_not_keep', () => {
+      const lean = new TapeAggregator({ tick: '0.01', step: '0.001' }, { recentTrades: 0, aggTrades: 0, klineIntervals: ['5m'], ticker24h: false, avgPrice: false });
+      lean.onPrint(1, T, 10000, 1, 'buy');
+      expect(() => lean.klineBars('1m', {}, T + 1)).to.throw(RangeError, /1m/);
+      expect(() => lean.ticker24h(T + 1)).to.throw(RangeError);
+      expect(() => lean.avgPrice(T + 1)).to.throw(RangeError);
+      expect(() => lean.recentTrades(1)).to.throw(RangeError);
+      expect(() => lean.aggTrades()).to.throw(RangeError);
+    });
+  });
 });

@@ -1,0 +1,212 @@
+/**
+ * Backtest throughput (issue 5): market events per second through the whole pipeline — replay,
+ * polled snapshots, strategy, risk engine, order manager, simulated gateway and the venue engine —
+ * on one core, from memory and from disk (a record store read as the replay goes).
+ *
+ *  - The budget (≥ 1M events/s from memory, ≥ 300k from disk) is for a SIMPLE strategy: the MA-cross
+ *    strategy of bench/ma-cross-strategy.ts (reads the mid of every snapshot, trades on a crossing).
+ *    The reference spot market maker (config/backtest-spot-mm.yaml) is a second row, no budget: it
+ *    re-quotes most seconds, so risk and the order manager work on most snapshots.
+ *  - Both run the reference config's market data and execution settings (a poll per second: depth 20
+ *    and trades 20, 50 ms poll latency, reconciliation every 2 s), neutral fill model.
+ *  - Baselines, measured in the same run on the same events: the bare replay (records applied to the
+ *    recorded book and tape, nothing listening) from memory, and the same from the record store.
+ *  - Figures are the best of several runs after warm-up runs (steady state: the JIT has compiled the
+ *    hot paths, as it has early in any real backtest; a shared machine only ever adds time).
+ *  - Where time goes: a sampling profile of further runs split by stage (stage-profile.ts), shown as
+ *    ns per event of the measured time.
+ *
+ * Data: the Binance BTCUSDT spot L2 recording in ../shared/data when it is there (≈26 000 events,
+ * 11 minutes), else the 60 s excerpt in test/fixtures/data/backtest.
+ */
+import 'reflect-metadata';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { strategyCatalog } from '../src/app/container/strategy-module.js';
+import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/backtest-config.js';
+import { loadBacktestData, openRecordStore } from '../src/backtest/backtest-data.js';
+import { prepareReplay, replayInstrumentSpecs, runBacktest, type BacktestResult } from '../src/backtest/backtest-runner.js';
+import { replayEvents } from '../src/backtest/replay-feed.js';
+import { ReplayMarket, type ReplayEvent } from '../src/backtest/replay-market.js';
+import type { DataRecord } from '../src/marketdata/record/record.js';
+import { RecordStoreReader } from '../src/marketdata/store/record-store-reader.js';
+import { RecordStoreWriter } from '../src/marketdata/store/record-store-writer.js';
+import type { StrategyClass } from '../src/strategy/strategy.js';
+import { REFERENCE_STRATEGIES } from '../strategies/index.js';
+import type { BenchRow, BenchSuite } from './bench-row.js';
+import { MaCrossStrategy } from './ma-cross-strategy.js';
+import { profileStages, type Stage } from './stage-profile.js';
+
+const CLASSES: readonly StrategyClass[] = [...REFERENCE_STRATEGIES, MaCrossStrategy as StrategyClass];
+const REFERENCE_CONFIG = 'config/backtest-spot-mm.yaml';
+
+/** Stages of the pipeline, by the compiled source files their frames are in (first match wins). */
+const STAGES: readonly Stage[] = [
+  { name: 'replay', files: /\/src\/backtest\/(replay-(book|market|feed)|intra-bar-path)\.js|\/src\/venue\/market\/(tape-aggregator|kline-store|kline-interval|rolling-window|ring-buffer)\.js/ },
+  { name: 'store read', files: /\/src\/marketdata\/store\// },
+  { name: 'snapshot', files: /\/src\/backtest\/replay-snapshot-source\.js/ },
+  { name: 'strategy', files: /\/strategies\/|\/bench\/ma-cross-strategy\.js|\/src\/strategy\// },
+  { name: 'risk', files: /\/src\/risk\// },
+  { name: 'order manager', files: /\/src\/execution\// },
+  { name: 'venue', files: /\/src\/backtest\/(simulated-exchange|simulated-gateway|spot-sim-venue|contract-sim-venue|queue-position|fill-model)\.js|\/src\/venue\// },
+  { name: 'portfolio', files: /\/src\/portfolio\// },
+  { name: 'runtime', files: /\/src\/app\/|\/node_modules\/rxjs\// },
+  { name: 'runner', files: /\/src\/backtest\/backtest-runner\.js|\/src\/core\/clock\.js/ },
+];
+const SHOWN = ['replay', 'snapshot', 'strategy', 'risk', 'order manager', 'venue', 'portfolio', 'runtime', 'runner', 'gc', 'other'] as const;
+const STAGE_NOTE: Readonly<Record<string, string>> = {
+  runtime: 'app trading runtime: job loop (RxJS concatMap), promise chains, caches, kill-switch check',
+  runner: 'backtest loop, virtual clock, equity samples',
+  gc: 'garbage collection',
+  other: 'event loop turns (one per due time), native code outside the stages',
+};
+
+export function dataFiles(): { files: string[]; label: string } {
+  const shared = ['../shared/data/binance_l2_feed/binance_spot_btcusdt_20240808.gz', '../shared/data/binance_l2_feed/binance_spot_btcusdt_20240809.gz'];
+  if (shared.every((f) => existsSync(f))) return { files: shared, label: 'Binance BTCUSDT L2 + trades, 11 min' };
+  return { files: ['test/fixtures/data/backtest/binance_spot_btcusdt_20240808.first60s.nobookticker.gz'], label: 'Binance BTCUSDT L2 excerpt, 60 s' };
+}
+
+/** The reference market maker's config document, on `files`, neutral fill model only. */
+export function referenceDoc(files: string[]): Record<string, unknown> {
+  const doc = parseYaml(readFileSync(REFERENCE_CONFIG, 'utf8')) as Record<string, unknown> & { backtest: Record<string, unknown> };
+  return { ...doc, backtest: { ...doc.backtest, fillModels: ['neutral'], data: [{ kind: 'l2', files, market: 'spot', symbol: 'BTCUSDT' }] } };
+}
+
+/** The same document with the simple strategy in place of the market maker (and its per-strategy limits). */
+export function simpleDoc(reference: Record<string, unknown>): Record<string, unknown> {
+  const { risk, ...rest } = reference as { risk?: Record<string, unknown> };
+  const { strategies: _limits, ...killSwitchEtc } = risk ?? {};
+  return {
+    ...rest,
+    ...(risk ? { risk: killSwitchEtc } : {}),
+    strategies: [{ id: 'ma', name: MaCrossStrategy.strategyName, instruments: ['BTCUSDT'], params: { fast: 10, slow: 30, size: '0.01' } }],
+  };
+}
+
+const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/** `warm` untimed runs, then the fastest of `n` timed ones (shared machines only ever add time). */
+async function best(warm: number, n: number, fn: () => Promise<number> | number): Promise<{ perSec: number; events: number; ms: number }> {
+  for (let i = 0; i < warm; i++) await fn();
+  let ms = Infinity;
+  let events = 0;
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    events = await fn();
+    ms = Math.min(ms, msSince(t0));
+  }
+  return { perSec: (events * 1000) / ms, events, ms };
+}
+
+interface Pipeline {
+  readonly label: string;
+  readonly config: BacktestConfig;
+}
+
+export const suite: BenchSuite = {
+  title: 'backtest',
+  async run(): Promise<BenchRow[]> {
+    const { files, label } = dataFiles();
+    const catalog = strategyCatalog(CLASSES);
+    const refDoc = referenceDoc(files);
+    const reference: Pipeline = { label: 'reference market maker', config: parseBacktestConfig(refDoc, catalog, REFERENCE_CONFIG) };
+    const simple: Pipeline = { label: 'simple strategy (MA cross)', config: parseBacktestConfig(simpleDoc(refDoc), catalog, 'bench simple strategy') };
+    const { records } = await loadBacktestData(simple.config.backtest.data);
+    const { events, streams } = prepareReplay(simple.config, records);
+    // Both configs poll the same streams: one replay (and one tape) serves as the baseline of both.
+    const specs = replayInstrumentSpecs(simple.config, streams);
+
+    const memoryRun = (p: Pipeline) => (): Promise<BacktestResult> => runBacktest({ config: p.config, records: events, fillModel: p.config.fillModels[0]!, streams, strategyClasses: CLASSES });
+    const bareMemory = await best(3, 9, () => {
+      const market = new ReplayMarket(specs);
+      let n = 0;
+      for (const e of replayEvents(events, market)) {
+        market.apply(e);
+        n++;
+      }
+      return n;
+    });
+
+    const dir = mkdtempSync(join(tmpdir(), 'perpetua-bt-bench-'));
+    try {
+      const w = RecordStoreWriter.open(dir, { segmentPeriod: 'none', maxBufferedMs: Infinity, fsync: 'never', lock: false });
+      for (const r of records) w.append(r);
+      w.close();
+      const diskRun = (p: Pipeline) => async (): Promise<BacktestResult> => {
+        const store = openRecordStore(dir, { compileFor: p.config });
+        try {
+          return await runBacktest({ config: p.config, records: store.records as Iterable<DataRecord | ReplayEvent>, fillModel: p.config.fillModels[0]!, streams: store.streams, strategyClasses: CLASSES });
+        } finally {
+          store.close();
+        }
+      };
+      const bareDisk = await best(2, 5, () => {
+        const store = openRecordStore(dir, { compileFor: simple.config });
+        const market = new ReplayMarket(specs);
+        let n = 0;
+        for (const e of replayEvents(store.records, market)) {
+          market.apply(e);
+          n++;
+        }
+        store.close();
+        return n;
+      });
+      const storeRead = await best(1, 3, () => {
+        const reader = RecordStoreReader.open(dir);
+        let n = 0;
+        for (const r of reader.records()) n += r.et > 0 ? 1 : 0;
+        reader.close();
+        return n;
+      });
+
+      const rows: BenchRow[] = [];
+      for (const p of [simple, reference]) {
+        let last: BacktestResult | undefined;
+        const fromMemory = await best(3, 7, async () => {
+          last = await memoryRun(p)();
+          return last.stats.events;
+        });
+        const fromDisk = await best(2, 5, async () => (await diskRun(p)()).stats.events);
+        const stages = await profileStages(STAGES, 8, memoryRun(p));
+        const nsPerEvent = (fromMemory.ms * 1e6) / fromMemory.events;
+        const stageNs = (s: string): number => (stages.shares.get(s) ?? 0) * nsPerEvent;
+        const r = last!;
+        const isSimple = p === simple;
+        const breakdown = SHOWN.map((s) => `${s} ${Math.round(stageNs(s))}`).join(', ');
+        rows.push({
+          name: `${p.label}: events/s from memory (${label})`,
+          ours: fromMemory.perSec,
+          baseline: bareMemory.perSec,
+          baselineName: 'bare replay, memory',
+          unit: 'events/s',
+          ...(isSimple ? { budget: 1_000_000, higherIsBetter: true } : { higherIsBetter: true }),
+          note:
+            `${r.stats.events} events, ${r.stats.runtime.snapshots} snapshots (a poll per second), ${r.run.orders.length} orders, ${r.run.fills.length} fills; ` +
+            `${(nsPerEvent / 1000).toFixed(2)} µs per event, ${Math.round((fromMemory.ms * 1000) / Math.max(1, r.stats.runtime.snapshots))} µs per polled second; ` +
+            `ns/event by stage: ${breakdown}` +
+            (isSimple ? '' : ' (no budget: the issue sets it for a simple strategy)'),
+        });
+        rows.push({
+          name: `${p.label}: events/s from disk (record store, ${label})`,
+          ours: fromDisk.perSec,
+          baseline: bareDisk.perSec,
+          baselineName: 'bare replay, disk',
+          unit: 'events/s',
+          ...(isSimple ? { budget: 300_000, higherIsBetter: true } : { higherIsBetter: true }),
+          ...(isSimple ? { note: `the store decodes the book and trades straight into ticks and lots; reading the store as records (decimal strings) alone: ${Math.round(storeRead.perSec).toLocaleString('en-US')} records/s` } : {}),
+        });
+        if (isSimple) {
+          for (const s of SHOWN) {
+            rows.push({ name: `${p.label}: ${s}${STAGE_NOTE[s] ? ` (${STAGE_NOTE[s]})` : ''}`, ours: stageNs(s), unit: 'ns/event', higherIsBetter: false });
+          }
+        }
+      }
+      return rows;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
