@@ -96,6 +96,40 @@ program
     for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
   });
 
+program
+  .command('record')
+  .description('poll public market data as the runtime does and append it to a compressed record store (resumable)')
+  .argument('<config>', 'record config (YAML)')
+  .option('--out <dir>', 'store folder (overrides out)')
+  .option('--duration <seconds>', 'stop after this many seconds', (v) => Number(v))
+  .action(async (file: string, o: { out?: string; duration?: number }) => {
+    const { recordCommand } = await import('../marketdata/recorder/record-command.js');
+    const s = await recordCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.duration !== undefined ? { duration: o.duration } : {}) });
+    const streams = Object.entries(s.byStream).map(([k, v]) => `${k}=${v}`).join(' ');
+    process.stdout.write(`recorded ${s.records} records (${streams}) into ${s.out} (${s.reason})\n`);
+  });
+
+program
+  .command('backtest')
+  .description('replay recorded market data through a strategy and write report.json and report.html')
+  .argument('<config>', 'backtest config (YAML: a run config with a backtest: section)')
+  .option('--out <dir>', 'report folder (default var/backtest/<config name>)')
+  .action(async (file: string, o: { out?: string }) => {
+    const { backtestCommand } = await import('../backtest/backtest-command.js');
+    await backtestCommand({ config: file, ...(o.out ? { out: o.out } : {}) });
+  });
+
+program
+  .command('sweep')
+  .description('run a parameter grid in worker threads and write a ranked table and the best runs')
+  .argument('<config>', 'backtest config with a sweep: section')
+  .option('--out <dir>', 'output folder (default var/sweep/<config name>)')
+  .option('--workers <n>', 'worker threads (default: cores less one)', (v) => Number(v))
+  .action(async (file: string, o: { out?: string; workers?: number }) => {
+    const { sweepCommand } = await import('../backtest/sweep-command.js');
+    await sweepCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}) });
+  });
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
   process.stderr.write(`perpetua: ${e.name === 'Error' ? '' : `${e.name}: `}${e.message}\n`);

@@ -56,7 +56,7 @@ function renderDefault(v: unknown): string {
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function table(rows: readonly ReferenceRow[]): string {
+export function referenceTable(rows: readonly ReferenceRow[]): string {
   const lines = ['| key | type | default | description |', '|---|---|---|---|'];
   for (const r of rows) lines.push(`| \`${r.path}\` | ${cell(r.type)} | ${r.default ? `\`${cell(r.default)}\`` : r.required ? '**required**' : ''} | ${cell(r.description)} |`);
   return lines.join('\n');
@@ -75,7 +75,7 @@ export function renderConfigReference(strategies: readonly StrategyClass[] = REF
     'named by `venue.apiKeyEnv` / `venue.apiSecretEnv`; inline keys are accepted only in paper mode, for an',
     'emulator\'s demo account.',
     '',
-    table(referenceRows(runConfigSchema)),
+    referenceTable(referenceRows(runConfigSchema)),
     '',
     '## Strategy parameters',
     '',
@@ -84,7 +84,7 @@ export function renderConfigReference(strategies: readonly StrategyClass[] = REF
   for (const cls of strategies) {
     parts.push('', `### \`${cls.strategyName}\``, '');
     if (cls.description) parts.push(cls.description, '');
-    parts.push(table(referenceRows(cls.paramsSchema as z.ZodType, 'params')));
+    parts.push(referenceTable(referenceRows(cls.paramsSchema as z.ZodType, 'params')));
   }
   return `${parts.join('\n')}\n`;
 }
