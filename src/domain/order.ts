@@ -51,7 +51,8 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   'partially-filled': ['partially-filled', 'filled', 'pending-amend', 'pending-cancel', 'cancelled', 'expired'],
   'pending-amend': ['pending-amend', 'accepted', 'partially-filled', 'filled', 'pending-cancel', 'cancelled', 'expired'],
   // accepted / partially-filled here mean "the cancel was refused, the order still rests".
-  'pending-cancel': ['pending-cancel', 'accepted', 'partially-filled', 'filled', 'cancelled', 'expired'],
+  // submitted: the cancel of an order never acknowledged was refused (unknown order): its outcome is still open.
+  'pending-cancel': ['pending-cancel', 'submitted', 'accepted', 'partially-filled', 'filled', 'cancelled', 'expired'],
   filled: [],
   cancelled: [],
   rejected: [],

@@ -97,7 +97,9 @@ export function reduceOrder(o: Order | undefined, e: ExecutionEvent): Order | un
 
 /** Where an order returns when a pending amend / cancel ends without closing it. */
 function restingStatus(o: Order): OrderStatus {
-  return o.filledQty.gt(ZERO) ? 'partially-filled' : 'accepted';
+  if (o.filledQty.gt(ZERO)) return 'partially-filled';
+  // Never acknowledged (no venue id): a refused cancel proves nothing about whether it exists.
+  return o.statusBeforePending === 'submitted' && !o.venueOrderId ? 'submitted' : 'accepted';
 }
 
 function orderWithFill(o: Order, fill: Fill, ts: number, complete: boolean): Order {

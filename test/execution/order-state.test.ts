@@ -59,6 +59,17 @@ describe('order state reducer', () => {
     expect(s.orders.get(o.clientOrderId)!.status).to.equal('partially-filled');
   });
 
+  it('returns_to_submitted_when_the_cancel_of_an_unacknowledged_order_is_refused', () => {
+    // A dropped placement answer, then cancel answers "unknown order": the order may still arrive,
+    // so its outcome stays open (submitted) instead of being taken for a resting order.
+    const o = order({ status: 'submitted' });
+    const s = applyOrderEvents(orderStateOf([o]), [
+      { ...base(o), type: 'OrderCancelRequested' },
+      { ...base(o), type: 'OrderCancelRejected', reason: 'unknown order' },
+    ]);
+    expect(s.orders.get(o.clientOrderId)!.status).to.equal('submitted');
+  });
+
   it('applies_an_amend_confirmation_and_leaves_pending_amend', () => {
     const o = order();
     const s = applyOrderEvents(orderStateOf([o]), [
