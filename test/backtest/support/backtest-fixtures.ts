@@ -3,14 +3,12 @@
  * market maker on 60 s of Binance BTCUSDT L2 + trades, and the perpetual trend strategy on 600
  * one-minute bars of the Binance BTCUSDT perpetual with the funding settlements of those hours.
  */
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../support/project-root.js';
 import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
 import { parseBacktestConfig, type BacktestConfig } from '../../../src/backtest/backtest-config.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** The project root (tests run from .build/<who>/test/backtest/support). */
-export const FIXTURES = join(here, '..', '..', '..', '..', '..', 'test', 'fixtures', 'data', 'backtest');
+export const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'data', 'backtest');
 export const SPOT_L2_FILE = join(FIXTURES, 'binance_spot_btcusdt_20240808.first60s.nobookticker.gz');
 export const PERP_KLINES_FILE = join(FIXTURES, 'binance_usdm_BTCUSDT_perp_1m_2025-05-04.head600.csv');
 export const PERP_FUNDING_FILE = join(FIXTURES, 'binance_usdm_BTCUSDT_funding_rate_8h_2025-05-04.rows.csv');

@@ -1,20 +1,12 @@
 /** Locates `test/fixtures/data/` (and `../shared/data`) from the compiled test, and small helpers. */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 10; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'fixtures'))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error(`project root (package.json + test/fixtures) not found above ${fileURLToPath(import.meta.url)}`);
-}
+import { PROJECT_ROOT } from '../../../support/project-root.js';
 
-export const PROJECT_ROOT = projectRoot();
+export { PROJECT_ROOT };
 
 export const dataFixture = (name: string): string => join(PROJECT_ROOT, 'test', 'fixtures', 'data', name);
 
