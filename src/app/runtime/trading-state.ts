@@ -70,11 +70,35 @@ export class TradingState implements TradingStateView {
     const book = this.accountBook(kind);
     const take = (key: string): boolean => adopt === 'all' || adopt.has(key);
     const open = new Set(positions.map((p) => positionKey(p.symbol, p.leg)));
-    for (const p of positions) if (take(positionKey(p.symbol, p.leg))) book.adoptPosition(p);
+    const adopted: Position[] = [];
+    for (const p of positions) if (take(positionKey(p.symbol, p.leg))) adopted.push(p);
     for (const p of book.positions()) {
       const key = positionKey(p.symbol, p.leg);
-      if (!open.has(key) && !p.quantity.isZero() && take(key)) book.adoptPosition({ ...p, quantity: ZERO, entryPrice: ZERO });
+      if (!open.has(key) && !p.quantity.isZero() && take(key)) adopted.push({ ...p, quantity: ZERO, entryPrice: ZERO });
     }
+    for (const p of adopted) {
+      book.adoptPosition(p);
+      this.adoptIntoOwner(p);
+    }
+  }
+
+  /**
+   * A drift the venue made itself (a TP/SL or trailing stop firing, a liquidation, ADL) changes a
+   * position no order of ours explains. When exactly one strategy holds that leg, its own book follows
+   * the venue, or it would keep managing a position that no longer exists (closing it again, forever).
+   * With several holders the change cannot be attributed and their books are left as they are; and
+   * only a reduction is taken (the venue closes, it never opens on its own), so a manual trade on the
+   * same account is not pinned on the strategy.
+   */
+  private adoptIntoOwner(p: Position): void {
+    const key = positionKey(p.symbol, p.leg);
+    const held = [...this.strategyBooks.values()]
+      .map((book) => ({ book, mine: book.positions().find((q) => positionKey(q.symbol, q.leg) === key && !q.quantity.isZero()) }))
+      .filter((x): x is { book: Portfolio; mine: Position } => x.mine !== undefined);
+    if (held.length !== 1) return;
+    const { book, mine } = held[0]!;
+    const reduced = p.quantity.isZero() || (p.quantity.s === mine.quantity.s && p.quantity.abs().lt(mine.quantity.abs()));
+    if (reduced) book.adoptPosition(p);
   }
 
   setPositionMode(mode: PositionModeName | undefined): void {
