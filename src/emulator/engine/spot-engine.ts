@@ -3,19 +3,19 @@
  * (klines, tickers, avgPrice, aggTrades, recent trades), a book version per symbol (depth
  * lastUpdateId), and the LiquidityPort through which the market model trades as the crowd.
  *
- * Prints reach the tape from the symbol's order book, not from venue events: a venue with a
- * subscriber builds Decimal views of every order on every event, which measured at 3–4× the cost of
- * the placement itself (bench/emulator-bench.ts), and the tape needs only price, lots and side. So each
- * book's mutators are wrapped once here: `match` reports its fills, and every mutator moves the
- * book version. A match call is one taker order (its prints aggregate into one aggTrade per price).
+ * Prints reach the tape through the venue's trade ticks (`subscribeTrades`: integer ticks, lots, ids
+ * and sides, no Decimal), not through its full events: a venue with an event subscriber builds Decimal
+ * views of every order on every event, which measured at 3–4× the cost of the placement itself. Ticks
+ * arrive when the venue command has finished; the prints of one taker order share its order id, so
+ * they aggregate into one aggTrade per price. The depth lastUpdateId is the book's own change count.
  *
  * `venue` is the journaled handle (every state change is recorded when persistence is on); `reader`
  * is the bare venue for queries.
  */
 import type { Clock } from '../../core/clock.js';
 import type { SpotInstrument } from '../../domain/instrument.js';
+import type { SpotTradeTick } from '../../venue/spot/spot-events.js';
 import { SpotVenue, type SpotOrderRequest } from '../../venue/spot/spot-venue.js';
-import type { BookSide as EngineSide, MatchOptions, MatchResult } from '../../venue/book/order-book.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
 import { CommandJournal, journaled } from './command-journal.js';
@@ -43,7 +43,6 @@ export class SpotEngine {
   readonly venue: SpotVenue;
   readonly tapes = new Map<string, TapeAggregator>();
   readonly port: LiquidityPort;
-  private readonly versions = new Map<string, number>();
   private readonly tradeSeq = new Map<string, number>();
 
   constructor(private readonly opts: SpotEngineOptions) {
@@ -51,12 +50,11 @@ export class SpotEngine {
     this.venue = journaled(this.reader, 'spot', SPOT_COMMANDS, opts.journal, () => opts.clock.now());
     for (const i of opts.instruments) {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.tick, step: i.step }));
-      this.versions.set(i.symbol, 1);
       this.tradeSeq.set(i.symbol, 0);
       // The crowd trades free of fees, so its inventory never drains.
       this.reader.setAccountFees(spotCrowdMaker(i.symbol), { maker: 0, taker: 0 });
-      this.watchBook(i.symbol);
     }
+    this.reader.subscribeTrades((t) => this.print(t));
     this.reader.setAccountFees(SPOT_CROWD_TAKER, { maker: 0, taker: 0 });
     this.port = new SpotCrowdPort(this);
   }
@@ -72,9 +70,10 @@ export class SpotEngine {
     for (const a of assets) this.venue.deposit(SPOT_CROWD_TAKER, a, CROWD_DEPOSIT);
   }
 
-  /** depth lastUpdateId: moves on every change of the symbol's book. */
+  /** depth lastUpdateId: moves on every change of the symbol's book (1 for an untouched book). */
   version(symbol: string): number {
-    return this.versions.get(symbol) ?? 0;
+    const book = this.reader.book(symbol);
+    return book === undefined ? 0 : 1 + book.version;
   }
 
   tape(symbol: string): TapeAggregator | undefined {
@@ -90,40 +89,13 @@ export class SpotEngine {
     return this.venue.placeOrder(req);
   }
 
-  /** Wraps the symbol's book so prints go to the tape and every change moves the version. */
-  private watchBook(symbol: string): void {
-    const book = this.reader.market(symbol)?.book as unknown as Record<string, (...a: unknown[]) => unknown> | undefined;
-    if (!book) return;
-    const tape = this.tapes.get(symbol)!;
-    const clock = this.opts.clock;
-    for (const name of ['add', 'cancel', 'amend', 'reduce']) {
-      const original = book[name]!.bind(book);
-      book[name] = (...args: unknown[]) => {
-        this.bump(symbol);
-        return original(...args);
-      };
-    }
-    const match = book.match!.bind(book) as (side: EngineSide, opts: MatchOptions, stp?: unknown) => MatchResult<unknown, number>;
-    let takers = 0;
-    book.match = (...args: unknown[]) => {
-      const [side, opts, stp] = args as [EngineSide, MatchOptions, unknown];
-      const r = match(side, opts, stp);
-      if (r.fills.length === 0 && r.stpCancelled.length === 0) return r;
-      this.bump(symbol);
-      const takerOrderId = `t${++takers}`;
-      const time = clock.now();
-      const takerSide = side === 'BUY' ? 'buy' : 'sell';
-      for (const f of r.fills) {
-        const seq = (this.tradeSeq.get(symbol) ?? 0) + 1;
-        this.tradeSeq.set(symbol, seq);
-        tape.onTrade({ id: seq, time, priceTicks: f.priceTicks, lots: f.lots, takerSide, takerOrderId });
-      }
-      return r;
-    };
-  }
-
-  private bump(symbol: string): void {
-    this.versions.set(symbol, (this.versions.get(symbol) ?? 0) + 1);
+  /** One fill onto its symbol's tape (ids count per symbol, from 1). */
+  private print(t: SpotTradeTick): void {
+    const tape = this.tapes.get(t.symbol);
+    if (tape === undefined) return;
+    const seq = (this.tradeSeq.get(t.symbol) ?? 0) + 1;
+    this.tradeSeq.set(t.symbol, seq);
+    tape.onTrade({ id: seq, time: t.time, priceTicks: t.priceTicks, lots: t.lots, takerSide: t.takerSide === 'BUY' ? 'buy' : 'sell', takerOrderId: t.takerOrderId });
   }
 }
 

@@ -14,6 +14,8 @@
  *                                            non-integer lots or price, or a price that would cross the
  *                                            opposite best (match first, then rest the remainder).
  *   cancel(id) → BookOrder<T> | undefined    removes an order; undefined when unknown.
+ *   remove(order) → boolean                  cancel() by the handle add() returned (no id lookup);
+ *                                            false when it is no longer on the book.
  *   amend(id, newPriceTicks, newLots) → BookOrder<T> | undefined
  *                                            size decrease at the same price keeps queue priority;
  *                                            a price change or a size increase moves the order to the
@@ -25,6 +27,11 @@
  *                                            opposite side best-first within opts.limitTicks, up to
  *                                            opts.lots and (optionally) opts.quoteBudget, removing filled
  *                                            makers. selfTrade(maker) returns an StpAction.
+ *   sweep(side, limitTicks, lots, sink) → lots
+ *                                            match() for the common case (no self-trade check, no quote
+ *                                            budget) without building a result: each fill goes to
+ *                                            sink.onFill as it happens. The allocation-free path of a
+ *                                            taker in the spot venue.
  *   previewMatch(side, opts, selfTrade?) → { lots, quote }
  *                                            what match() would fill, without changing anything
  *                                            (fill-or-kill checks, LIMIT_MAKER style checks).
@@ -34,6 +41,9 @@
  *   depth(side, levels) → DepthLevel[]       aggregated [priceTicks, lots, orderCount], best first, O(levels)
  *   ordersAt(side, priceTicks) → BookOrder<T>[]            FIFO order at one level, O(Q)
  *   queuePosition(id) → QueuePosition | undefined          lots/orders ahead at the same level, O(Q)
+ *   version → number                         counts changes: +1 per add, cancel, amend or reduce that
+ *                                            found its order, per match that filled or removed something,
+ *                                            per clear (a depth snapshot's update id)
  *   get(id) / has(id) / size / levelCount(side)
  *   orders(side?) → IterableIterator<BookOrder<T>>         priority order (best level first, FIFO)
  *   levels(side) → IterableIterator<BookLevel<T>>          best first
@@ -134,6 +144,15 @@ export interface MatchResult<T = unknown, Id extends BookOrderId = string> {
   readonly takerStopped: boolean;
 }
 
+/**
+ * Receives the fills of sweep(): the maker is already updated (maker.lots is what is left) and, when
+ * done, removed from the book. One object serves many calls (no closure per taker). It must not read
+ * or change the book it is called from: the sweep is mid-way.
+ */
+export interface FillSink<T = unknown, Id extends BookOrderId = string> {
+  onFill(maker: BookOrder<T, Id>, priceTicks: number, lots: number, makerDone: boolean): void;
+}
+
 export type DepthLevel = [priceTicks: number, lots: number, orderCount: number];
 
 export interface QueuePosition {
@@ -147,6 +166,7 @@ export interface QueuePosition {
 export type OrderBookView<T = unknown, Id extends BookOrderId = string> = Pick<
   OrderBook<T, Id>,
   | 'size'
+  | 'version'
   | 'levelCount'
   | 'get'
   | 'has'
@@ -175,9 +195,14 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
   private readonly askMap = new Map<number, BookLevel<T, Id>>();
   private readonly byId = new Map<Id, BookOrder<T, Id>>();
   private seqCounter = 0;
+  private changes = 0;
 
   get size(): number {
     return this.byId.size;
+  }
+
+  get version(): number {
+    return this.changes;
   }
 
   levelCount(side: BookSide): number {
@@ -223,33 +248,54 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
   }
 
   add(id: Id, side: BookSide, priceTicks: number, lots: number, owner: string, data?: T): BookOrder<T, Id> {
-    if (this.byId.has(id)) throw new RangeError(`order ${id} is already on the book`);
-    checkPositiveInt('priceTicks', priceTicks);
-    checkPositiveInt('lots', lots);
-    if (this.wouldCross(side, priceTicks)) throw new RangeError(`order ${id} at ${priceTicks} would cross the book; match it first`);
     const order: BookOrder<T, Id> = {
       id,
       side,
       priceTicks,
       lots,
       owner,
-      seq: ++this.seqCounter,
+      seq: 0,
       data: data as T,
       prev: null,
       next: null,
       level: null,
     };
+    // One hash operation instead of has() then set(): a duplicate id shows as an unchanged size (it
+    // replaced the resting order, which is put back before throwing).
+    const size = this.byId.size;
     this.byId.set(id, order);
+    if (this.byId.size === size) {
+      this.reindex(id);
+      throw new RangeError(`order ${id} is already on the book`);
+    }
+    if (!isPositiveInt(priceTicks) || !isPositiveInt(lots) || this.wouldCross(side, priceTicks)) {
+      this.byId.delete(id);
+      checkPositiveInt('priceTicks', priceTicks);
+      checkPositiveInt('lots', lots);
+      throw new RangeError(`order ${id} at ${priceTicks} would cross the book; match it first`);
+    }
+    order.seq = ++this.seqCounter;
     this.enqueue(order);
+    this.changes++;
     return order;
   }
 
   cancel(id: Id): BookOrder<T, Id> | undefined {
     const order = this.byId.get(id);
     if (order === undefined) return undefined;
+    this.changes++;
     this.byId.delete(id);
     this.unlink(order);
     return order;
+  }
+
+  /** cancel() by the handle this book's add() returned; false when the order has left the book already. */
+  remove(order: BookOrder<T, Id>): boolean {
+    if (order.level === null) return false;
+    this.changes++;
+    this.byId.delete(order.id);
+    this.unlink(order);
+    return true;
   }
 
   amend(id: Id, newPriceTicks: number, newLots: number): BookOrder<T, Id> | undefined {
@@ -257,6 +303,8 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
     if (order === undefined) return undefined;
     checkPositiveInt('priceTicks', newPriceTicks);
     checkPositiveInt('lots', newLots);
+    if (newPriceTicks !== order.priceTicks && this.wouldCross(order.side, newPriceTicks)) throw new RangeError(`amend of ${id} to ${newPriceTicks} would cross the book`);
+    this.changes++;
     if (newPriceTicks === order.priceTicks) {
       if (newLots <= order.lots) {
         order.level!.totalLots -= order.lots - newLots;
@@ -269,7 +317,6 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
       this.enqueue(order);
       return order;
     }
-    if (this.wouldCross(order.side, newPriceTicks)) throw new RangeError(`amend of ${id} to ${newPriceTicks} would cross the book`);
     this.unlink(order);
     order.priceTicks = newPriceTicks;
     order.lots = newLots;
@@ -282,6 +329,7 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
     const order = this.byId.get(id);
     if (order === undefined) return undefined;
     checkPositiveInt('byLots', byLots);
+    this.changes++;
     if (byLots >= order.lots) {
       this.byId.delete(id);
       this.unlink(order);
@@ -367,7 +415,50 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
         break;
       }
     }
+    if (fills.length !== 0 || stpCancelled.length !== 0) this.changes++;
     return { fills, lots: filled, quote, stpCancelled, takerStopped: stopped };
+  }
+
+  /** match(side, { limitTicks, lots }) with each fill handed to `sink` instead of collected; returns the lots filled. */
+  sweep(side: BookSide, limitTicks: number | undefined, lots: number, sink: FillSink<T, Id>): number {
+    const isBuy = side === 'BUY';
+    const levels = isBuy ? this.askLevels : this.bidLevels;
+    const map = isBuy ? this.askMap : this.bidMap;
+    const limit = limitTicks === undefined ? (isBuy ? Infinity : -Infinity) : limitTicks;
+    let wanted = lots;
+    while (wanted > 0 && levels.length !== 0) {
+      const level = levels[levels.length - 1]!;
+      const price = level.priceTicks;
+      if (isBuy ? price > limit : price < limit) break;
+      let order = level.head;
+      while (order !== null && wanted > 0) {
+        const next: BookOrder<T, Id> | null = order.next;
+        const take = order.lots < wanted ? order.lots : wanted;
+        order.lots -= take;
+        level.totalLots -= take;
+        wanted -= take;
+        const done = order.lots === 0;
+        if (done) {
+          // The filled maker is always the head here (same as match()).
+          this.byId.delete(order.id);
+          level.head = next;
+          if (next !== null) next.prev = null;
+          else level.tail = null;
+          level.count--;
+          order.next = null;
+          order.level = null;
+        }
+        sink.onFill(order, price, take, done);
+        order = next;
+      }
+      if (level.count === 0) {
+        levels.pop();
+        map.delete(price);
+      }
+    }
+    const filled = lots - wanted;
+    if (filled !== 0) this.changes++;
+    return filled;
   }
 
   previewMatch(side: BookSide, opts: MatchOptions, selfTrade?: SelfTradeCheck<T, Id>): { lots: number; quote: number } {
@@ -457,6 +548,7 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
   }
 
   clear(): void {
+    this.changes++;
     for (const o of this.byId.values()) {
       o.prev = o.next = null;
       o.level = null;
@@ -511,6 +603,16 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
     const ba = this.bestAsk();
     if (bb !== undefined && ba !== undefined && bb >= ba) problems.push(`crossed book: bid ${bb} >= ask ${ba}`);
     return problems;
+  }
+
+  /** Points the id map back at the resting order with this id (after add() overwrote it). */
+  private reindex(id: Id): void {
+    for (const o of this.orders()) {
+      if (o.id === id) {
+        this.byId.set(id, o);
+        return;
+      }
+    }
   }
 
   private enqueue(order: BookOrder<T, Id>): void {
@@ -588,6 +690,10 @@ function removeLevel<T, Id extends BookOrderId>(arr: BookLevel<T, Id>[], level: 
   if (arr[lo] === level) arr.splice(lo, 1);
 }
 
+function isPositiveInt(v: number): boolean {
+  return Number.isSafeInteger(v) && v > 0;
+}
+
 function checkPositiveInt(name: string, v: number): void {
-  if (!Number.isSafeInteger(v) || v <= 0) throw new RangeError(`${name} must be a positive safe integer, got ${v}`);
+  if (!isPositiveInt(v)) throw new RangeError(`${name} must be a positive safe integer, got ${v}`);
 }

@@ -28,3 +28,13 @@ export function feeOn(amountUnits: bigint, rate: FeeRate): bigint {
   const fee = (amountUnits * rate.num + rate.den - 1n) / rate.den;
   return fee > amountUnits ? amountUnits : fee;
 }
+
+/**
+ * Fee units per `unitsPerCount` when the fee of any whole number of counts is exact (then the fee of n
+ * counts is n times it, with no rounding); 0n at a zero rate; undefined when rounding would matter.
+ */
+export function exactFeePer(unitsPerCount: bigint, rate: FeeRate): bigint | undefined {
+  if (rate.num === 0n) return 0n;
+  const p = unitsPerCount * rate.num;
+  return p % rate.den === 0n ? p / rate.den : undefined;
+}

@@ -71,6 +71,27 @@ export interface SpotBalanceChanged {
   readonly locked: Decimal;
 }
 
+/**
+ * One fill for tape consumers (subscribeTrades): integer ticks and lots, ids, sides and time only —
+ * price = priceTicks · tick, qty = lots · step of the symbol. The object is the listener's to keep.
+ */
+export interface SpotTradeTick {
+  readonly symbol: string;
+  readonly tradeId: string;
+  /** Venue time of the fill, ms. */
+  readonly time: number;
+  readonly priceTicks: number;
+  readonly lots: number;
+  readonly takerSide: SpotSide;
+  readonly takerOrderId: string;
+  readonly makerOrderId: string;
+  readonly takerAccountId: string;
+  readonly makerAccountId: string;
+  readonly isSelfTrade: boolean;
+}
+
+export type SpotTradeListener = (tick: SpotTradeTick) => void;
+
 export type SpotVenueEvent = SpotOrderAccepted | SpotOrderPartiallyFilled | SpotOrderFilled | SpotOrderCanceled | SpotTradeExecuted | SpotBalanceChanged;
 export type SpotVenueListener = (event: SpotVenueEvent) => void;
 
@@ -97,7 +118,8 @@ export class EventQueue<E> {
   }
 
   flush(): void {
-    if (this.flushing) return;
+    // Most commands queue nothing for a given queue (no fill, no tick): skip the try/finally then.
+    if (this.flushing || this.queue.length === 0) return;
     this.flushing = true;
     let failure: unknown;
     let failed = false;

@@ -4,10 +4,10 @@
  * band → funds), so the first failing rule names the error.
  */
 import { D } from '../../core/decimal.js';
-import { SPOT_STP_MODES, SpotSymbolStatus, TradeSideType, type SpotOrderType, type SpotSide } from '../../domain/spot-enums.js';
+import { SPOT_ORDER_TYPES, SPOT_STP_MODES, SpotSymbolStatus, TradeSideType, type SpotOrderType, type SpotSide } from '../../domain/spot-enums.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { REJECT, type SpotRejection } from './spot-rejections.js';
-import { UNLIMITED, type PriceBand, type SpotMarket } from './spot-market.js';
+import { UNLIMITED, type AdmissionTable, type PriceBand, type SpotMarket } from './spot-market.js';
 
 export function checkSymbolTradable(m: SpotMarket): SpotRejection | undefined {
   if (!m.instrument.apiTradable) return REJECT.notApiTradable();
@@ -32,6 +32,34 @@ export function checkOrderType(m: SpotMarket, type: SpotOrderType): SpotRejectio
   const base = type === 'IMMEDIATE_OR_CANCEL' || type === 'FILL_OR_KILL' ? 'LIMIT' : type;
   if (allowed.includes(base) || allowed.includes(type)) return undefined;
   return type === 'MARKET' ? REJECT.marketDisabled() : REJECT.typeNotAllowed();
+}
+
+/** One bit per order type, for admission masks. */
+export function typeBit(type: string): number {
+  switch (type) {
+    case 'LIMIT':
+      return 1;
+    case 'MARKET':
+      return 2;
+    case 'LIMIT_MAKER':
+      return 4;
+    case 'IMMEDIATE_OR_CANCEL':
+      return 8;
+    case 'FILL_OR_KILL':
+      return 16;
+    default:
+      return 0;
+  }
+}
+
+/** Which sides and types pass checkSymbolTradable, checkSideAllowed and checkOrderType (computed once per rules). */
+export function admissionTable(m: SpotMarket): AdmissionTable {
+  const mask = (side: SpotSide): number => {
+    let bits = 0;
+    for (const type of SPOT_ORDER_TYPES) if ((checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type)) === undefined) bits |= typeBit(type);
+    return bits;
+  };
+  return { buy: mask('BUY'), sell: mask('SELL') };
 }
 
 export function checkStpMode(mode: string): SpotRejection | undefined {
@@ -63,10 +91,14 @@ export function checkPercentPrice(m: SpotMarket, side: SpotSide, type: SpotOrder
 /** buy: p ≤ last·(1+m) (fractional) or p ≤ last·m; sell: p ≥ last·(1−m) or p ≥ last·m. */
 export function withinBand(side: SpotSide, priceTicks: number, lastTicks: number, band: PriceBand | undefined): boolean {
   if (band === undefined) return true;
-  const p = BigInt(priceTicks) * band.den;
-  const l = BigInt(lastTicks);
-  if (side === 'BUY') return p <= l * (band.fractional ? band.den + band.num : band.num);
-  return p >= l * (band.fractional ? band.den - band.num : band.num);
+  const isBuy = side === 'BUY';
+  // Plain numbers while both products stay below 2^53 (exact); NaN factors fail the test and take bigint.
+  const p = priceTicks * band.denNum;
+  const l = lastTicks * (isBuy ? band.upNum : band.downNum);
+  if (p <= Number.MAX_SAFE_INTEGER && l <= Number.MAX_SAFE_INTEGER) return isBuy ? p <= l : p >= l;
+  const pb = BigInt(priceTicks) * band.den;
+  if (isBuy) return pb <= BigInt(lastTicks) * (band.fractional ? band.den + band.num : band.num);
+  return pb >= BigInt(lastTicks) * (band.fractional ? band.den - band.num : band.num);
 }
 
 export function checkOpenOrderCap(openCount: number, cap: number): SpotRejection | undefined {

@@ -14,13 +14,13 @@
  */
 import type { Ledger } from '../ledger/ledger.js';
 import type { SpotMarket } from './spot-market.js';
-import { isOpenStatus, type SpotOrderState } from './spot-order.js';
+import { isOpenStatus, type SpotOrder } from './spot-order.js';
 import type { SpotAccountState } from './spot-venue.js';
 
 export interface SpotVenueState {
   readonly markets: ReadonlyMap<string, SpotMarket>;
   readonly accounts: ReadonlyMap<string, SpotAccountState>;
-  readonly orders: { get(seq: number): SpotOrderState | undefined; values(): IterableIterator<SpotOrderState> };
+  readonly orders: { get(seq: number): SpotOrder | undefined; values(): IterableIterator<SpotOrder> };
   readonly ledger: Ledger;
   readonly maxOpenOrdersPerAccount: number;
 }
@@ -80,7 +80,7 @@ export function checkSpotVenueInvariants(s: SpotVenueState): string[] {
   return problems;
 }
 
-function checkOrder(o: SpotOrderState, m: SpotMarket, acct: SpotAccountState | undefined): string[] {
+function checkOrder(o: SpotOrder, m: SpotMarket, acct: SpotAccountState | undefined): string[] {
   const p: string[] = [];
   const id = `order ${o.orderId} (${o.status})`;
   const remaining = o.origLots - o.executedLots;
@@ -98,6 +98,7 @@ function checkOrder(o: SpotOrderState, m: SpotMarket, acct: SpotAccountState | u
       if ((o.status === 'NEW') !== (o.executedLots === 0)) p.push(`${id}: executed ${o.executedLots}`);
       if (remaining <= 0) p.push(`${id}: open with nothing remaining`);
       if (!o.isWorking || !onBook || onBook.data !== o) p.push(`${id}: open but not on the book`);
+      else if (o.bookOrder !== onBook) p.push(`${id}: keeps a stale book handle`);
       else if (onBook.lots !== remaining) p.push(`${id}: book holds ${onBook.lots} lots, ${remaining} remain`);
       const want = o.side === 'BUY' ? BigInt(o.priceTicks) * BigInt(remaining) * m.quoteUnitsPerTickLot : BigInt(remaining) * m.baseUnitsPerLot;
       if (o.lockedUnits !== want) p.push(`${id}: holds ${o.lockedUnits}, needs ${want}`);
@@ -116,7 +117,7 @@ function checkOrder(o: SpotOrderState, m: SpotMarket, acct: SpotAccountState | u
   }
   if (!isOpenStatus(o.status)) {
     if (o.lockedUnits !== 0n) p.push(`${id}: closed but holds ${o.lockedUnits}`);
-    if (o.isWorking || onBook) p.push(`${id}: closed but on the book`);
+    if (o.isWorking || onBook || o.bookOrder !== null) p.push(`${id}: closed but on the book`);
     if (acct?.open.has(o.seq)) p.push(`${id}: closed but listed open`);
   }
   if (o.status !== 'CANCELED' && o.status !== 'PARTIALLY_CANCELED' && o.cancelReason !== '') p.push(`${id}: cancel reason ${o.cancelReason}`);

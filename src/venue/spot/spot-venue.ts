@@ -12,9 +12,19 @@
  *   setAccountFees, setFeePayer, setReferencePrice, addInstrument
  * Queries: getOrder, openOrders, allOrders, myTrades, balances, depth, book, lastPrice, orderView,
  * ownTradeView. Rejections are returned as `{ ok: false, code, msg }` values (spot-rejections.ts).
+ * Listening: subscribe (every change as a Decimal event) or subscribeTrades (the tape only: one
+ * integer SpotTradeTick per fill, no Decimal work at all).
  *
  * Money: balances and quote amounts are bigint ledger units (ledger-units.ts, 10^-18); prices and
  * quantities are integer ticks and lots of the symbol (spot-market.ts).
+ *
+ * Hot path: a command works in plain numbers — lots, tick-lots (price·lots), fee steps — because every
+ * amount it moves is a whole number of those. Orders and own trades keep those counts and show bigint
+ * units when read (spot-order.ts); the ledger moves them as grains (ledger.ts, `lockGrains` …). Any
+ * amount a number cannot hold exactly (past 2^53, a quoteOrderQty, a fee that needs rounding, a fee
+ * paid in another asset) takes the bigint path instead, with the same result; `fastLedger: false`
+ * forces that path everywhere (differential tests). A taker without STP or quote budget is matched
+ * with OrderBook.sweep, which hands each fill over as it happens instead of collecting them.
  *
  * Reservations: a buy locks price·qty of quote (a MARKET buy: its quoteOrderQty, or the exact cost of
  * the liquidity it will take), a sell locks its quantity of base (a MARKET sell by amount: the lots it
@@ -27,24 +37,26 @@ import { D, type Decimal, type DecimalLike } from '../../core/decimal.js';
 import type { SpotInstrument } from '../../domain/instrument.js';
 import type { SpotStpMode } from '../../domain/spot-enums.js';
 import { SPOT_CANCEL_REASON_STP } from '../../domain/spot-enums.js';
-import { StpAction, type BookOrder, type Fill, type OrderBookView, type SelfTradeCheck } from '../book/order-book.js';
+import { StpAction, type BookOrder, type FillSink, type OrderBookView, type SelfTradeCheck } from '../book/order-book.js';
 import { feeOn, feeRate, type FeeRate } from '../ledger/fee-rate.js';
-import { Ledger, type BalanceUnits, type BalanceView } from '../ledger/ledger.js';
+import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type GrainSettlement, type LedgerAccount } from '../ledger/ledger.js';
 import { amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
 import { CounterIds } from './counter-ids.js';
-import { checkAmount, checkMinLots, checkOpenOrderCap, checkOrderType, checkPercentPrice, checkSideAllowed, checkStpMode, checkSymbolTradable } from './spot-filters.js';
-import { EventQueue, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
+import { admissionTable, typeBit, checkAmount, checkMinLots, checkOpenOrderCap, checkOrderType, checkPercentPrice, checkSideAllowed, checkStpMode, checkSymbolTradable } from './spot-filters.js';
+import { EventQueue, type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
-import { exactBuyCost, quoteBudgetSpent } from './spot-liquidity.js';
-import { compileSpotMarket, priceOf, qtyOf, quoteUnitsOf, type SpotMarket } from './spot-market.js';
+import { OpenOrders } from './open-orders.js';
+import { OwnTradeLog } from './own-trade-log.js';
+import { exactBuyCost, exactBuyTickLots, quoteBudgetSpent } from './spot-liquidity.js';
+import { compileSpotMarket, feeSteps, priceOf, qtyOf, quoteOf, quoteUnitsOf, type FeeSteps, type SpotMarket } from './spot-market.js';
 import {
   endedStatus,
   isOpenStatus,
   orderView,
   ownTradeView,
+  SpotOrder,
   type SpotCancelReason,
   type SpotOrderRecord,
-  type SpotOrderState,
   type SpotOrderView,
   type SpotOwnTradeRecord,
   type SpotOwnTradeView,
@@ -81,6 +93,7 @@ export type {
 } from './spot-requests.js';
 
 const DAY_MS = 86_400_000;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface SpotVenueOptions {
   readonly clock: Clock;
@@ -105,12 +118,19 @@ export interface SpotVenueOptions {
   readonly pruneEveryCommands?: number;
   /** Pays fees some other way than in kind (platform-token deduction); default: always in kind. */
   readonly feePayer?: SpotFeePayer;
+  /**
+   * @internal false: the reference path — every ledger amount in bigint units, every taker matched
+   * with OrderBook.match (results collected, then settled). Differential tests compare it with the
+   * default fast path (ledger grains, OrderBook.sweep).
+   */
+  readonly fastLedger?: boolean;
 }
 
 /**
  * Decides, per side of each fill, whether the fee is paid in another asset instead of being taken from
  * what the side receives. The venue then takes `units` of `asset` from the account's FREE balance as
- * the fee; when that balance is short it falls back to the fee in kind.
+ * the fee; when that balance is short it falls back to the fee in kind. It is asked in the middle of a
+ * command (between fills): it may read the venue (prices) but must not call its commands.
  */
 export interface SpotFeePayer {
   alternative(accountId: string, symbol: string, feeAsset: string, feeUnits: bigint, ledgerScale: number): { readonly asset: string; readonly units: bigint } | undefined;
@@ -123,14 +143,22 @@ interface FeeOverride {
 
 /** @internal per-account indexes; exported for the invariant checker only. */
 export interface SpotAccountState {
-  /** Open orders by seq, in placement order. */
-  readonly open: Map<number, SpotOrderState>;
-  readonly openByClientId: Map<string, SpotOrderState>;
-  readonly byClientId: Map<string, SpotOrderState>;
-  readonly history: Map<string, SpotOrderState[]>;
-  readonly trades: Map<string, SpotOwnTradeRecord[]>;
+  readonly id: string;
+  /** Open orders in placement order. */
+  readonly open: OpenOrders<SpotOrder>;
+  readonly openByClientId: Map<string, SpotOrder>;
+  readonly byClientId: Map<string, SpotOrder>;
+  readonly history: Map<string, SpotOrder[]>;
+  readonly trades: Map<string, OwnTradeLog>;
   fees: FeeOverride | undefined;
   feesBySymbol: Map<string, FeeOverride> | undefined;
+  /** The account in the ledger (fast-path handle). */
+  readonly ledger: LedgerAccount;
+  /** The history and trade lists of the symbol used last (one lookup saved per command; reset by pruneHistory). */
+  histSymbol: string | undefined;
+  hist: SpotOrder[] | undefined;
+  tradesSymbol: string | undefined;
+  tradeList: OwnTradeLog | undefined;
 }
 
 export class SpotVenue {
@@ -138,7 +166,7 @@ export class SpotVenue {
   readonly stpGroups: StpGroups;
   private readonly clock: Clock;
   private readonly markets = new Map<string, SpotMarket>();
-  private readonly orders = new SeqStore<SpotOrderState>();
+  private readonly orders = new SeqStore<SpotOrder>();
   private readonly accounts = new Map<string, SpotAccountState>();
   private readonly sameStpGroup: SameStpGroup;
   private feePayer: SpotFeePayer | undefined;
@@ -153,8 +181,19 @@ export class SpotVenue {
   private rejectedCount = 0;
   private tradeCount = 0;
   private readonly events = new EventQueue<SpotVenueEvent>();
+  private readonly ticks = new EventQueue<SpotTradeTick>();
   private readonly dirtyBalances = new Map<string, [string, string]>();
   private now = 0;
+  private readonly fastLedger: boolean;
+  /** Fee steps of per-account rates, per symbol (instrument rates live on the market). */
+  private readonly overrideSteps = new WeakMap<FeeRate, Map<string, FeeSteps>>();
+  /** One settlement record reused by every fast fill. */
+  private readonly grainFill: GrainSettlement;
+  private readonly formatTradeId = (seq: number): string => this.tradeIds.format(seq);
+  /** Settles the fills of one taker as OrderBook.sweep hands them over. */
+  private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) => this.settle(m, taker, maker, price, lots, done, now));
+  /** The market used last (one map lookup saved per command on single-symbol traffic). */
+  private lastMarket: SpotMarket | undefined;
 
   constructor(opts: SpotVenueOptions) {
     this.clock = opts.clock;
@@ -168,6 +207,10 @@ export class SpotVenue {
     this.orderRetentionMs = opts.orderRetentionMs ?? 7 * DAY_MS;
     this.tradeRetentionMs = opts.tradeRetentionMs ?? 30 * DAY_MS;
     this.pruneEvery = opts.pruneEveryCommands ?? 100_000;
+    this.fastLedger = opts.fastLedger ?? true;
+    // Placeholder handles until the first fast fill fills them in (not an account of the ledger).
+    const none: LedgerAccount = { id: '', slots: new Map() };
+    this.grainFill = { buyer: none, seller: none, baseAsset: '', quoteAsset: '', base: 0, quote: 0, buyerLockedQuote: 0, buyerFee: 0, sellerFee: 0 };
     this.ledger.setListener((accountId, asset) => {
       if (this.events.active) this.dirtyBalances.set(`${accountId}\u0000${asset}`, [accountId, asset]);
     });
@@ -181,12 +224,20 @@ export class SpotVenue {
    * and orders. Tick and step cannot change: every stored order and trade is counted in them.
    */
   addInstrument(instrument: SpotInstrument): void {
-    const compiled = compileSpotMarket(instrument, this.ledger.scale);
     const old = this.markets.get(instrument.symbol);
+    if (old && (!D(old.instrument.tick).eq(instrument.tick) || !D(old.instrument.step).eq(instrument.step))) {
+      throw new RangeError(`${instrument.symbol}: tick and step cannot change on a running venue`);
+    }
+    const compiled = compileSpotMarket(instrument, this.ledger.scale);
+    compiled.admits = admissionTable(compiled);
+    this.lastMarket = undefined;
+    if (this.fastLedger) {
+      compiled.baseMeasure = this.ledger.measure(compiled.baseAsset, compiled.baseUnitsPerLot);
+      compiled.quoteMeasure = this.ledger.measure(compiled.quoteAsset, compiled.quoteUnitsPerTickLot);
+      this.measureFees(compiled, compiled.makerSteps);
+      this.measureFees(compiled, compiled.takerSteps);
+    }
     if (old) {
-      if (!D(old.instrument.tick).eq(instrument.tick) || !D(old.instrument.step).eq(instrument.step)) {
-        throw new RangeError(`${instrument.symbol}: tick and step cannot change on a running venue`);
-      }
       this.markets.set(instrument.symbol, { ...compiled, book: old.book, lastPriceTicks: old.lastPriceTicks });
       return;
     }
@@ -225,7 +276,8 @@ export class SpotVenue {
   feeRates(accountId: string, symbol: string): { maker: Decimal; taker: Decimal } | undefined {
     const m = this.markets.get(symbol);
     if (!m) return undefined;
-    return { maker: this.rate(accountId, m, true).rate, taker: this.rate(accountId, m, false).rate };
+    const acct = this.accounts.get(accountId);
+    return { maker: this.steps(acct, m, true).rate.rate, taker: this.steps(acct, m, false).rate.rate };
   }
 
   /**
@@ -250,6 +302,16 @@ export class SpotVenue {
 
   subscribe(listener: SpotVenueListener): () => void {
     return this.events.subscribe(listener);
+  }
+
+  /**
+   * The tape only: one SpotTradeTick per fill (ticks, lots, ids, sides, time — numbers and strings, no
+   * Decimal), delivered like subscribe()'s events: after the command has finished, in fill order, and
+   * before that command's other events. A venue with only trade subscribers builds no Decimal events,
+   * so a tape costs one small object per fill.
+   */
+  subscribeTrades(listener: SpotTradeListener): () => void {
+    return this.ticks.subscribe(listener);
   }
 
   // ---------------------------------------------------------------- funds
@@ -315,15 +377,20 @@ export class SpotVenue {
   }
 
   cancelOrder(accountId: string, symbol: string, ref: SpotOrderRef): SpotPlaceResult {
-    const m = this.markets.get(symbol);
+    const m = this.marketOf(symbol);
     if (!m) return REJECT.invalidSymbol();
     if (ref.orderId === undefined && ref.clientOrderId === undefined) return REJECT.orderRef();
-    const acct = this.accounts.get(accountId);
-    let order: SpotOrderState | undefined;
-    if (acct) order = ref.orderId !== undefined ? acct.open.get(this.orderIds.parse(ref.orderId) ?? -1) : acct.openByClientId.get(ref.clientOrderId!);
+    let order: SpotOrder | undefined;
+    if (ref.orderId !== undefined) {
+      // The order index answers by seq; "open and this account's" is what the account's open list holds.
+      const o = this.orders.get(this.orderIds.parse(ref.orderId) ?? -1);
+      if (o !== undefined && o.accountId === accountId && o.openList !== null) order = o;
+    } else {
+      order = this.accounts.get(accountId)?.openByClientId.get(ref.clientOrderId!);
+    }
     if (!order || order.symbol !== symbol) return REJECT.unknownOrder();
     this.now = this.clock.now();
-    m.book.cancel(order.seq);
+    m.book.remove(order.bookOrder!);
     this.end(m, order, '');
     this.finish();
     return { ok: true, order };
@@ -339,7 +406,7 @@ export class SpotVenue {
     this.now = this.clock.now();
     for (const order of [...acct.open.values()]) {
       if (order.symbol !== symbol) continue;
-      m.book.cancel(order.seq);
+      m.book.remove(order.bookOrder!);
       this.end(m, order, '');
       out.push(order);
     }
@@ -351,7 +418,7 @@ export class SpotVenue {
     if (!this.markets.has(symbol)) return REJECT.invalidSymbol();
     if (ref.orderId === undefined && ref.clientOrderId === undefined) return REJECT.orderRef();
     const acct = this.accounts.get(accountId);
-    let order: SpotOrderState | undefined;
+    let order: SpotOrder | undefined;
     if (ref.orderId !== undefined) {
       order = this.orders.get(this.orderIds.parse(ref.orderId) ?? -1);
       if (order && order.accountId !== accountId) order = undefined;
@@ -386,11 +453,17 @@ export class SpotVenue {
 
   /** Own trades of one symbol, oldest first, the most recent `limit` (default 100, at most 100). */
   myTrades(accountId: string, symbol: string, q: SpotTradeQuery = {}): SpotOwnTradeRecord[] {
-    const list = this.accounts.get(accountId)?.trades.get(symbol) ?? [];
+    const log = this.accounts.get(accountId)?.trades.get(symbol);
+    if (!log) return [];
     const start = q.startTime ?? -Infinity;
     const end = q.endTime ?? Infinity;
     const limit = clampLimit(q.limit, 100, 100);
-    return takeLatest(list, (t) => t.time >= start && t.time <= end && (q.orderId === undefined || t.orderId === q.orderId), limit);
+    const out: SpotOwnTradeRecord[] = [];
+    for (let i = log.size - 1; i >= 0 && out.length < limit; i--) {
+      const t = log.time(i);
+      if (t >= start && t <= end && (q.orderId === undefined || log.orderOf(i).orderId === q.orderId)) out.push(log.at(i));
+    }
+    return out.reverse();
   }
 
   orderView(order: SpotOrderRecord): SpotOrderView {
@@ -402,7 +475,7 @@ export class SpotVenue {
   }
 
   /** Read-only book of a symbol (integer units). */
-  book(symbol: string): OrderBookView<SpotOrderState, number> | undefined {
+  book(symbol: string): OrderBookView<SpotOrder, number> | undefined {
     return this.markets.get(symbol)?.book;
   }
 
@@ -420,6 +493,8 @@ export class SpotVenue {
     const orderCut = now - this.orderRetentionMs;
     const tradeCut = now - this.tradeRetentionMs;
     for (const acct of this.accounts.values()) {
+      acct.histSymbol = acct.tradesSymbol = undefined;
+      acct.hist = acct.tradeList = undefined;
       for (const [symbol, list] of acct.history) {
         const keep = list.filter((o) => isOpenStatus(o.status) || o.updateTime >= orderCut);
         if (keep.length === list.length) continue;
@@ -430,9 +505,7 @@ export class SpotVenue {
         }
         acct.history.set(symbol, keep);
       }
-      for (const [symbol, list] of acct.trades) {
-        if (list.length && list[0]!.time < tradeCut) acct.trades.set(symbol, list.filter((t) => t.time >= tradeCut));
-      }
+      for (const log of acct.trades.values()) if (log.size && log.time(0) < tradeCut) log.dropBefore(tradeCut);
     }
     this.orders.compact();
   }
@@ -451,12 +524,16 @@ export class SpotVenue {
   // ---------------------------------------------------------------- internals
 
   private place(req: SpotUnitsOrderRequest, dryRun: boolean): SpotPlaceResult {
-    const m = this.markets.get(req.symbol);
+    const m = this.marketOf(req.symbol);
     if (!m) return REJECT.invalidSymbol();
     const side = req.side;
     const type = req.type;
     const stpMode: SpotStpMode = req.stpMode ?? '';
-    let r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type) ?? checkStpMode(stpMode);
+    let r: SpotRejection | undefined;
+    // The symbol / side / type rules depend on the instrument only: answered once per rules (admits).
+    const admitted = side === 'BUY' ? m.admits?.buy : side === 'SELL' ? m.admits?.sell : undefined;
+    if (admitted === undefined || (admitted & typeBit(type)) === 0) r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
+    if (!r && stpMode !== '') r = checkStpMode(stpMode);
     if (r) return r;
 
     // ---- shape
@@ -490,15 +567,28 @@ export class SpotVenue {
     // ---- size, amount, price band
     const book = m.book;
     const scale = this.ledger.scale;
-    // price · qty of a priced order: checked, reserved (buys) and reported as origQuoteOrderQty
-    const notional = isMarket ? 0n : quoteUnitsOf(m, priceTicks, lots);
+    // price · qty of a priced order in tick-lots: checked, reserved (buys) and reported as
+    // origQuoteOrderQty; NaN past 2^53, where `notional` holds it in units instead.
+    let tickLots = isMarket ? 0 : priceTicks * lots;
+    let notional: bigint | undefined;
+    if (tickLots > MAX_SAFE) {
+      tickLots = NaN;
+      notional = quoteUnitsOf(m, priceTicks, lots);
+    }
     if (!byQuote) r = checkMinLots(m, lots);
     if (!r) {
-      if (!isMarket) r = checkAmount(notional, m.minQuoteUnits, m.maxQuoteUnits, scale);
-      else if (byQuote) r = checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+      // In tick-lots the limits are exact integer bounds (spot-market.ts); the bigint check only words a rejection.
+      if (!isMarket) {
+        if (!(tickLots >= m.minTickLots && tickLots <= m.maxTickLots)) r = checkAmount(notional ?? quoteUnitsOf(m, priceTicks, lots), m.minQuoteUnits, m.maxQuoteUnits, scale);
+      } else if (byQuote) r = checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
       else {
         const ref = (side === 'BUY' ? book.bestAsk() : book.bestBid()) ?? m.lastPriceTicks;
-        if (ref !== undefined) r = checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+        if (ref !== undefined) {
+          const refTickLots = ref * lots;
+          if (!(refTickLots <= MAX_SAFE && refTickLots >= m.minTickLotsMarket && refTickLots <= m.maxTickLotsMarket)) {
+            r = checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+          }
+        }
       }
     }
     if (!r && !isMarket) r = checkPercentPrice(m, side, type, priceTicks);
@@ -517,52 +607,52 @@ export class SpotVenue {
     }
     if (dryRun) return { ok: true, order: DRY_RUN_ORDER };
 
-    // ---- funds
+    // ---- funds: what the order reserves, in counts of its side (tick-lots of quote for a buy, lots of
+    // base for a sell), or in units when no count expresses it (quoteOrderQty, past 2^53)
     const stpCheck = stpMode === '' ? undefined : this.stpCheckFor(accountId, stpMode);
     const isBuy = side === 'BUY';
-    let lock: bigint;
+    let lockCount = 0;
+    let lockUnits: bigint | undefined;
     let sellQuoteLots = 0;
     if (isBuy) {
-      if (!isMarket) lock = notional;
-      else if (byQuote) lock = quoteUnits;
-      else lock = exactBuyCost(m, lots, stpCheck);
+      if (!isMarket) {
+        if (notional === undefined) lockCount = tickLots;
+        else lockUnits = notional;
+      } else if (byQuote) lockUnits = quoteUnits;
+      else {
+        lockCount = exactBuyTickLots(m, lots, stpCheck);
+        if (!(lockCount <= MAX_SAFE)) {
+          lockCount = 0;
+          lockUnits = exactBuyCost(m, lots, stpCheck);
+        }
+      }
     } else if (byQuote) {
       sellQuoteLots = book.previewMatch('SELL', { lots: Infinity, quoteBudget: quoteUnits / m.quoteUnitsPerTickLot }, stpCheck).lots;
-      lock = BigInt(sellQuoteLots) * m.baseUnitsPerLot;
+      lockCount = sellQuoteLots;
     } else {
-      lock = BigInt(lots) * m.baseUnitsPerLot;
+      lockCount = lots;
     }
-    if (!this.ledger.lock(accountId, isBuy ? m.quoteAsset : m.baseAsset, lock)) return isBuy ? REJECT.insufficientBalance() : REJECT.oversold();
+    const lockAsset = isBuy ? m.quoteAsset : m.baseAsset;
+    let locked: boolean;
+    if (lockUnits === undefined) {
+      const grains = lockCount * ((isBuy ? m.quoteMeasure : m.baseMeasure)?.grains ?? NaN);
+      locked =
+        grains <= MAX_GRAINS
+          ? this.ledger.lockGrains(acct.ledger, lockAsset, grains)
+          : this.ledger.lock(accountId, lockAsset, BigInt(lockCount) * (isBuy ? m.quoteUnitsPerTickLot : m.baseUnitsPerLot));
+    } else {
+      locked = this.ledger.lock(accountId, lockAsset, lockUnits);
+    }
+    if (!locked) return isBuy ? REJECT.insufficientBalance() : REJECT.oversold();
 
     // ---- accepted
     const now = (this.now = this.clock.now());
     const seq = this.orderIds.nextSeq();
-    const order: SpotOrderState = {
-      seq,
-      orderId: this.orderIds.format(seq),
-      accountId,
-      symbol: m.symbol,
-      clientOrderId,
-      side,
-      type,
-      stpMode,
-      priceTicks,
-      origLots: lots,
-      origQuoteUnits: byQuote ? quoteUnits : notional,
-      byQuote,
-      executedLots: 0,
-      cumQuoteUnits: 0n,
-      status: 'NEW',
-      cancelReason: '',
-      time: now,
-      updateTime: now,
-      lockedUnits: lock,
-      isWorking: false,
-    };
+    const order = new SpotOrder(m, acct, seq, this.orderIds.format(seq), clientOrderId, side, type, stpMode, priceTicks, lots, byQuote ? quoteUnits : 0n, now);
+    if (lockUnits === undefined) order.lockCount = lockCount;
+    else order.lockRest = lockUnits;
     this.orders.set(seq, order);
-    let hist = acct.history.get(m.symbol);
-    if (!hist) acct.history.set(m.symbol, (hist = []));
-    hist.push(order);
+    this.historyOf(acct, m.symbol).push(order);
     if (clientOrderId !== undefined) acct.byClientId.set(clientOrderId, order);
     if (this.events.active) this.events.push({ type: 'orderAccepted', time: now, order: this.orderView(order) });
 
@@ -577,20 +667,29 @@ export class SpotVenue {
     let stopped = false;
     // A priced order that does not cross skips matching altogether (most quotes of a market maker).
     if (type !== 'LIMIT_MAKER' && (isMarket || book.wouldCross(side, priceTicks))) {
-      if (byQuote) budget = quoteUnits / m.quoteUnitsPerTickLot;
-      const res = book.match(
-        side,
-        {
-          limitTicks: isMarket ? undefined : priceTicks,
-          lots: byQuote ? (isBuy ? Infinity : sellQuoteLots) : lots,
-          quoteBudget: byQuote ? budget : undefined,
-        },
-        stpCheck,
-      );
-      const fills = res.fills;
-      for (let i = 0; i < fills.length; i++) this.settle(m, order, fills[i]!, now);
-      for (const bo of res.stpCancelled) this.end(m, bo.data, SPOT_CANCEL_REASON_STP);
-      stopped = res.takerStopped;
+      if (stpCheck === undefined && !byQuote && this.fastLedger) {
+        // The common taker: fills are settled as the book hands them over, nothing collected.
+        this.sweep.start(m, order, now);
+        book.sweep(side, isMarket ? undefined : priceTicks, lots, this.sweep);
+      } else {
+        if (byQuote) budget = quoteUnits / m.quoteUnitsPerTickLot;
+        const res = book.match(
+          side,
+          {
+            limitTicks: isMarket ? undefined : priceTicks,
+            lots: byQuote ? (isBuy ? Infinity : sellQuoteLots) : lots,
+            quoteBudget: byQuote ? budget : undefined,
+          },
+          stpCheck,
+        );
+        const fills = res.fills;
+        for (let i = 0; i < fills.length; i++) {
+          const f = fills[i]!;
+          this.settle(m, order, f.maker.data, f.priceTicks, f.lots, f.makerDone, now);
+        }
+        for (const bo of res.stpCancelled) this.end(m, bo.data, SPOT_CANCEL_REASON_STP);
+        stopped = res.takerStopped;
+      }
     }
 
     // ---- what is left of the taker
@@ -600,9 +699,9 @@ export class SpotVenue {
     } else if (stopped) {
       this.end(m, order, SPOT_CANCEL_REASON_STP);
     } else if (rests) {
-      book.add(seq, side, priceTicks, lots - order.executedLots, accountId, order);
+      order.bookOrder = book.add(seq, side, priceTicks, lots - order.executedLots, accountId, order);
       order.isWorking = true;
-      acct.open.set(seq, order);
+      acct.open.add(order);
       if (clientOrderId !== undefined) acct.openByClientId.set(clientOrderId, order);
       if (order.executedLots > 0) {
         order.status = 'PARTIALLY_FILLED';
@@ -617,85 +716,162 @@ export class SpotVenue {
   }
 
   /** One fill between the taker and a resting maker: ledger, both orders, own trades, events. */
-  private settle(m: SpotMarket, taker: SpotOrderState, fill: Fill<SpotOrderState, number>, now: number): void {
-    const maker = fill.maker.data;
-    const lots = fill.lots;
-    const price = fill.priceTicks;
-    const baseUnits = BigInt(lots) * m.baseUnitsPerLot;
-    const quoteUnits = BigInt(price) * BigInt(lots) * m.quoteUnitsPerTickLot;
+  private settle(m: SpotMarket, taker: SpotOrder, maker: SpotOrder, price: number, lots: number, makerDone: boolean, now: number): void {
     const takerBuys = taker.side === 'BUY';
     const buyer = takerBuys ? taker : maker;
     const seller = takerBuys ? maker : taker;
-    // A priced buyer gives up what it reserved for these lots (its limit price); a market buyer, the cost.
-    const buyerLockedQuote = buyer.priceTicks > 0 ? BigInt(buyer.priceTicks) * BigInt(lots) * m.quoteUnitsPerTickLot : quoteUnits;
-    const takerRate = this.rate(taker.accountId, m, false);
-    const makerRate = this.rate(maker.accountId, m, true);
-    let buyerFee = feeOn(baseUnits, takerBuys ? takerRate : makerRate);
-    let sellerFee = feeOn(quoteUnits, takerBuys ? makerRate : takerRate);
+    const takerAcct = taker.acct;
+    const makerAcct = maker.acct;
+    const takerSteps = this.steps(takerAcct, m, false);
+    const makerSteps = this.steps(makerAcct, m, true);
+    const buyerSteps = takerBuys ? takerSteps : makerSteps;
+    const sellerSteps = takerBuys ? makerSteps : takerSteps;
+    // In tick-lots: the quote paid, and what the buyer gives up of its reservation (a priced buyer
+    // reserved at its limit, a market buyer the cost). Past 2^53 these are inexact and fail every
+    // `≤` test below, which sends the fill down the bigint path.
+    const tickLots = price * lots;
+    const lockedTickLots = buyer.priceTicks > 0 ? buyer.priceTicks * lots : tickLots;
+
+    // Fees in kind as count · per-count units when exact (per > 0n), else as units (rest).
+    // (The buyer's count, lots, is always exact; the seller's, tick-lots, may not be: then units.)
+    let buyerFeePer = buyerSteps.perLot ?? 0n;
+    let buyerFeeRest = buyerSteps.perLot === undefined ? feeOn(BigInt(lots) * m.baseUnitsPerLot, buyerSteps.rate) : 0n;
+    let buyerFeeAsset = m.baseAsset;
+    let sellerFeePer = sellerSteps.perTickLot ?? 0n;
+    let sellerFeeRest = sellerSteps.perTickLot === undefined ? feeOn(quoteUnitsOf(m, price, lots), sellerSteps.rate) : 0n;
+    let sellerFeeAsset = m.quoteAsset;
+    if (sellerFeePer > 0n && !(tickLots <= MAX_SAFE)) {
+      sellerFeeRest = BigInt(price) * BigInt(lots) * sellerFeePer;
+      sellerFeePer = 0n;
+    }
     // Paid in another asset (platform token): charged from free funds now, so the side receives in full.
-    const buyerAlt = this.payElsewhere(buyer.accountId, m.symbol, m.baseAsset, buyerFee);
-    if (buyerAlt) buyerFee = 0n;
-    const sellerAlt = this.payElsewhere(seller.accountId, m.symbol, m.quoteAsset, sellerFee);
-    if (sellerAlt) sellerFee = 0n;
-    this.ledger.settleTrade({
-      buyer: buyer.accountId,
-      seller: seller.accountId,
-      baseAsset: m.baseAsset,
-      quoteAsset: m.quoteAsset,
-      baseUnits,
-      quoteUnits,
-      buyerLockedQuote,
-      buyerFee,
-      sellerFee,
-    });
-    buyer.lockedUnits -= buyerLockedQuote;
-    seller.lockedUnits -= baseUnits;
+    if (this.feePayer !== undefined) {
+      const buyerAlt = this.payElsewhere(buyer.accountId, m.symbol, m.baseAsset, buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest);
+      if (buyerAlt) {
+        buyerFeePer = 0n;
+        buyerFeeRest = buyerAlt.units;
+        buyerFeeAsset = buyerAlt.asset;
+      }
+      const sellerAlt = this.payElsewhere(seller.accountId, m.symbol, m.quoteAsset, sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest);
+      if (sellerAlt) {
+        sellerFeePer = 0n;
+        sellerFeeRest = sellerAlt.units;
+        sellerFeeAsset = sellerAlt.asset;
+      }
+    }
+    const buyerFeeInKind = buyerFeeAsset === m.baseAsset;
+    const sellerFeeInKind = sellerFeeAsset === m.quoteAsset;
+
+    // ---- ledger: grains when every amount fits, else bigint units (same result)
+    const bm = m.baseMeasure;
+    const qm = m.quoteMeasure;
+    let fast = false;
+    if (bm !== undefined && qm !== undefined) {
+      const g = this.grainFill;
+      g.base = lots * bm.grains;
+      g.quote = tickLots * qm.grains;
+      g.buyerLockedQuote = lockedTickLots * qm.grains;
+      g.buyerFee = !buyerFeeInKind ? 0 : buyerFeePer > 0n ? lots * (buyerSteps.perLotMeasure?.grains ?? NaN) : buyerFeeRest === 0n ? 0 : NaN;
+      g.sellerFee = !sellerFeeInKind ? 0 : sellerFeePer > 0n ? tickLots * (sellerSteps.perTickLotMeasure?.grains ?? NaN) : sellerFeeRest === 0n ? 0 : NaN;
+      fast = g.base <= MAX_GRAINS && g.quote <= MAX_GRAINS && g.buyerLockedQuote <= MAX_GRAINS && g.buyerFee <= MAX_GRAINS && g.sellerFee <= MAX_GRAINS;
+      if (fast) {
+        g.buyer = buyer.acct.ledger;
+        g.seller = seller.acct.ledger;
+        g.baseAsset = m.baseAsset;
+        g.quoteAsset = m.quoteAsset;
+        this.ledger.settleGrains(g);
+      }
+    }
+    if (!fast) {
+      const quoteUnits = quoteUnitsOf(m, price, lots);
+      this.ledger.settleTrade({
+        buyer: buyer.accountId,
+        seller: seller.accountId,
+        baseAsset: m.baseAsset,
+        quoteAsset: m.quoteAsset,
+        baseUnits: BigInt(lots) * m.baseUnitsPerLot,
+        quoteUnits,
+        buyerLockedQuote: buyer.priceTicks > 0 ? quoteUnitsOf(m, buyer.priceTicks, lots) : quoteUnits,
+        buyerFee: !buyerFeeInKind ? 0n : buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest,
+        sellerFee: !sellerFeeInKind ? 0n : sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest,
+      });
+    }
+
+    // ---- both orders
+    if (lockedTickLots <= MAX_SAFE) buyer.unlockCounts(lockedTickLots);
+    else buyer.unlockUnits(quoteUnitsOf(m, buyer.priceTicks > 0 ? buyer.priceTicks : price, lots));
+    seller.unlockCounts(lots);
     taker.executedLots += lots;
-    taker.cumQuoteUnits += quoteUnits;
-    taker.updateTime = now;
     maker.executedLots += lots;
-    maker.cumQuoteUnits += quoteUnits;
+    if (tickLots <= MAX_SAFE) {
+      taker.addCum(tickLots);
+      maker.addCum(tickLots);
+    } else {
+      const exact = BigInt(price) * BigInt(lots);
+      taker.addCumBig(exact);
+      maker.addCumBig(exact);
+    }
+    taker.updateTime = now;
     maker.updateTime = now;
     m.lastPriceTicks = price;
 
-    const tradeId = this.tradeIds.take();
+    // ---- own trades (the count of a fee in kind is lots for the buyer, tick-lots for the seller)
+    const tradeSeq = this.tradeIds.nextSeq();
     this.tradeCount++;
     const isSelfTrade = taker.accountId === maker.accountId;
-    const buyerPaid = buyerAlt ?? { asset: m.baseAsset, units: buyerFee };
-    const sellerPaid = sellerAlt ?? { asset: m.quoteAsset, units: sellerFee };
-    const takerFee = takerBuys ? buyerPaid.units : sellerPaid.units;
-    const makerFee = takerBuys ? sellerPaid.units : buyerPaid.units;
-    const takerFeeAsset = takerBuys ? buyerPaid.asset : sellerPaid.asset;
-    const makerFeeAsset = takerBuys ? sellerPaid.asset : buyerPaid.asset;
-    this.recordTrade(m, maker, tradeId, price, lots, quoteUnits, makerFee, makerFeeAsset, !takerBuys, true, isSelfTrade, now);
-    this.recordTrade(m, taker, tradeId, price, lots, quoteUnits, takerFee, takerFeeAsset, takerBuys, false, isSelfTrade, now);
+    const buyerFeeCount = buyerFeePer > 0n ? lots : 0;
+    const sellerFeeCount = sellerFeePer > 0n ? tickLots : 0;
+    if (takerBuys) {
+      this.tradesOf(makerAcct, m.symbol).push(maker, tradeSeq, price, lots, sellerFeeCount, sellerFeePer, sellerFeeRest, sellerFeeAsset, true, isSelfTrade, now);
+      this.tradesOf(takerAcct, m.symbol).push(taker, tradeSeq, price, lots, buyerFeeCount, buyerFeePer, buyerFeeRest, buyerFeeAsset, false, isSelfTrade, now);
+    } else {
+      this.tradesOf(makerAcct, m.symbol).push(maker, tradeSeq, price, lots, buyerFeeCount, buyerFeePer, buyerFeeRest, buyerFeeAsset, true, isSelfTrade, now);
+      this.tradesOf(takerAcct, m.symbol).push(taker, tradeSeq, price, lots, sellerFeeCount, sellerFeePer, sellerFeeRest, sellerFeeAsset, false, isSelfTrade, now);
+    }
 
+    if (this.ticks.active) {
+      this.ticks.push({
+        symbol: m.symbol,
+        tradeId: this.tradeIds.format(tradeSeq),
+        time: now,
+        priceTicks: price,
+        lots,
+        takerSide: taker.side,
+        takerOrderId: taker.orderId,
+        makerOrderId: maker.orderId,
+        takerAccountId: taker.accountId,
+        makerAccountId: maker.accountId,
+        isSelfTrade,
+      });
+    }
     if (this.events.active) {
       const scale = this.ledger.scale;
+      const buyerFee = buyerFeePer > 0n ? BigInt(buyerFeeCount) * buyerFeePer : buyerFeeRest;
+      const sellerFee = sellerFeePer > 0n ? BigInt(sellerFeeCount) * sellerFeePer : sellerFeeRest;
       this.events.push({
         type: 'trade',
         time: now,
         symbol: m.symbol,
-        tradeId,
+        tradeId: this.tradeIds.format(tradeSeq),
         priceTicks: price,
         lots,
         price: priceOf(m, price),
         qty: qtyOf(m, lots),
-        quoteQty: unitsToDecimal(quoteUnits, scale),
+        quoteQty: tickLots <= MAX_SAFE ? quoteOf(m, tickLots, scale) : unitsToDecimal(quoteUnitsOf(m, price, lots), scale),
         takerSide: taker.side,
         isBuyerMaker: !takerBuys,
         takerAccountId: taker.accountId,
         makerAccountId: maker.accountId,
         takerOrderId: taker.orderId,
         makerOrderId: maker.orderId,
-        takerCommission: unitsToDecimal(takerFee, scale),
-        takerCommissionAsset: takerFeeAsset,
-        makerCommission: unitsToDecimal(makerFee, scale),
-        makerCommissionAsset: makerFeeAsset,
+        takerCommission: unitsToDecimal(takerBuys ? buyerFee : sellerFee, scale),
+        takerCommissionAsset: takerBuys ? buyerFeeAsset : sellerFeeAsset,
+        makerCommission: unitsToDecimal(takerBuys ? sellerFee : buyerFee, scale),
+        makerCommissionAsset: takerBuys ? sellerFeeAsset : buyerFeeAsset,
         isSelfTrade,
       });
     }
-    if (fill.makerDone) {
+    if (makerDone) {
       this.unlist(maker);
       this.finishFilled(m, maker);
     } else {
@@ -704,43 +880,34 @@ export class SpotVenue {
     }
   }
 
-  private recordTrade(
-    m: SpotMarket,
-    order: SpotOrderState,
-    tradeId: string,
-    priceTicks: number,
-    lots: number,
-    quoteUnits: bigint,
-    commissionUnits: bigint,
-    commissionAsset: string,
-    isBuyer: boolean,
-    isMaker: boolean,
-    isSelfTrade: boolean,
-    time: number,
-  ): void {
-    const acct = this.account(order.accountId);
-    let list = acct.trades.get(m.symbol);
-    if (!list) acct.trades.set(m.symbol, (list = []));
-    list.push({
-      tradeId,
-      symbol: m.symbol,
-      accountId: order.accountId,
-      orderId: order.orderId,
-      clientOrderId: order.clientOrderId,
-      priceTicks,
-      lots,
-      quoteUnits,
-      commissionUnits,
-      commissionAsset,
-      isBuyer,
-      isMaker,
-      isSelfTrade,
-      time,
-    });
+  private tradesOf(acct: SpotAccountState, symbol: string): OwnTradeLog {
+    if (acct.tradesSymbol === symbol) return acct.tradeList!;
+    let list = acct.trades.get(symbol);
+    if (!list) acct.trades.set(symbol, (list = new OwnTradeLog(this.formatTradeId)));
+    acct.tradesSymbol = symbol;
+    acct.tradeList = list;
+    return list;
+  }
+
+  private historyOf(acct: SpotAccountState, symbol: string): SpotOrder[] {
+    if (acct.histSymbol === symbol) return acct.hist!;
+    let list = acct.history.get(symbol);
+    if (!list) acct.history.set(symbol, (list = []));
+    acct.histSymbol = symbol;
+    acct.hist = list;
+    return list;
+  }
+
+  private marketOf(symbol: string): SpotMarket | undefined {
+    const last = this.lastMarket;
+    if (last !== undefined && last.symbol === symbol) return last;
+    const m = this.markets.get(symbol);
+    if (m !== undefined) this.lastMarket = m;
+    return m;
   }
 
   /** FILLED: release whatever is still reserved (a market buy's unused cost, dust of an amount). */
-  private finishFilled(m: SpotMarket, order: SpotOrderState): void {
+  private finishFilled(m: SpotMarket, order: SpotOrder): void {
     this.release(m, order);
     order.status = 'FILLED';
     order.isWorking = false;
@@ -749,7 +916,7 @@ export class SpotVenue {
   }
 
   /** Ends an order that will get no more fills (already off the book): CANCELED / PARTIALLY_CANCELED. */
-  private end(m: SpotMarket, order: SpotOrderState, reason: SpotCancelReason): void {
+  private end(m: SpotMarket, order: SpotOrder, reason: SpotCancelReason): void {
     this.unlist(order);
     this.release(m, order);
     order.status = endedStatus(order.executedLots);
@@ -759,28 +926,55 @@ export class SpotVenue {
     if (this.events.active) this.events.push({ type: 'orderCanceled', time: this.now, order: this.orderView(order) });
   }
 
-  private release(m: SpotMarket, order: SpotOrderState): void {
-    if (order.lockedUnits !== 0n) {
-      this.ledger.unlock(order.accountId, order.side === 'BUY' ? m.quoteAsset : m.baseAsset, order.lockedUnits);
-      order.lockedUnits = 0n;
+  /** Returns whatever the order still holds to the free balance. */
+  private release(m: SpotMarket, order: SpotOrder): void {
+    const isBuy = order.side === 'BUY';
+    const asset = isBuy ? m.quoteAsset : m.baseAsset;
+    if (order.lockRest === 0n) {
+      const count = order.lockCount;
+      if (count === 0) return;
+      const grains = count * ((isBuy ? m.quoteMeasure : m.baseMeasure)?.grains ?? NaN);
+      if (grains <= MAX_GRAINS) this.ledger.unlockGrains(order.acct.ledger, asset, grains);
+      else this.ledger.unlock(order.accountId, asset, BigInt(count) * (isBuy ? m.quoteUnitsPerTickLot : m.baseUnitsPerLot));
+    } else {
+      const units = order.lockedUnits;
+      if (units !== 0n) this.ledger.unlock(order.accountId, asset, units);
     }
+    order.clearLock();
   }
 
-  private unlist(order: SpotOrderState): void {
-    const acct = this.accounts.get(order.accountId);
-    if (!acct) return;
-    acct.open.delete(order.seq);
+  private unlist(order: SpotOrder): void {
+    order.bookOrder = null;
+    const acct = order.acct;
+    acct.open.remove(order);
     if (order.clientOrderId !== undefined && acct.openByClientId.get(order.clientOrderId) === order) acct.openByClientId.delete(order.clientOrderId);
   }
 
-  private rate(accountId: string, m: SpotMarket, maker: boolean): FeeRate {
-    const acct = this.accounts.get(accountId);
+  /** The fee steps of an account's maker or taker rate on a market (its own rate, else the instrument's). */
+  private steps(acct: SpotAccountState | undefined, m: SpotMarket, maker: boolean): FeeSteps {
     if (acct !== undefined && (acct.fees !== undefined || acct.feesBySymbol !== undefined)) {
       const s = acct.feesBySymbol?.get(m.symbol);
       const r = maker ? (s?.maker ?? acct.fees?.maker) : (s?.taker ?? acct.fees?.taker);
-      if (r !== undefined) return r;
+      if (r !== undefined) return this.overrideStepsOf(m, r);
     }
-    return maker ? m.makerFee : m.takerFee;
+    return maker ? m.makerSteps : m.takerSteps;
+  }
+
+  private overrideStepsOf(m: SpotMarket, rate: FeeRate): FeeSteps {
+    let bySymbol = this.overrideSteps.get(rate);
+    if (!bySymbol) this.overrideSteps.set(rate, (bySymbol = new Map()));
+    let st = bySymbol.get(m.symbol);
+    if (!st) {
+      bySymbol.set(m.symbol, (st = feeSteps(rate, m.baseUnitsPerLot, m.quoteUnitsPerTickLot)));
+      if (this.fastLedger) this.measureFees(m, st);
+    }
+    return st;
+  }
+
+  /** Registers exact, non-zero fee steps with the ledger so fees can move as grains. */
+  private measureFees(m: SpotMarket, st: FeeSteps): void {
+    if (st.perLot !== undefined && st.perLot > 0n) st.perLotMeasure = this.ledger.measure(m.baseAsset, st.perLot);
+    if (st.perTickLot !== undefined && st.perTickLot > 0n) st.perTickLotMeasure = this.ledger.measure(m.quoteAsset, st.perTickLot);
   }
 
   /** The fee charged in another asset, when the fee payer asks for it and the account's free balance covers it. */
@@ -791,18 +985,31 @@ export class SpotVenue {
     return this.ledger.chargeFee(accountId, alt.asset, alt.units) ? { asset: alt.asset, units: alt.units } : undefined;
   }
 
-  private stpCheckFor(accountId: string, mode: SpotStpMode): SelfTradeCheck<SpotOrderState, number> {
+  private stpCheckFor(accountId: string, mode: SpotStpMode): SelfTradeCheck<SpotOrder, number> {
     const action = stpActionOf(mode);
     const same = this.sameStpGroup;
-    return (maker: BookOrder<SpotOrderState, number>) => (same(accountId, maker.owner) ? action : StpAction.Trade);
+    return (maker: BookOrder<SpotOrder, number>) => (same(accountId, maker.owner) ? action : StpAction.Trade);
   }
 
   private account(accountId: string): SpotAccountState {
     let a = this.accounts.get(accountId);
     if (!a) {
-      a = { open: new Map(), openByClientId: new Map(), byClientId: new Map(), history: new Map(), trades: new Map(), fees: undefined, feesBySymbol: undefined };
+      a = {
+        id: accountId,
+        open: new OpenOrders<SpotOrder>((seq) => this.orders.get(seq)),
+        openByClientId: new Map(),
+        byClientId: new Map(),
+        history: new Map(),
+        trades: new Map(),
+        fees: undefined,
+        feesBySymbol: undefined,
+        ledger: this.ledger.account(accountId),
+        histSymbol: undefined,
+        hist: undefined,
+        tradesSymbol: undefined,
+        tradeList: undefined,
+      };
       this.accounts.set(accountId, a);
-      this.ledger.openAccount(accountId);
     }
     return a;
   }
@@ -817,9 +1024,21 @@ export class SpotVenue {
     }
   }
 
-  /** End of a command: balance events for what changed, then delivery. */
+  /** End of a command: trade ticks, then balance events for what changed, then delivery. */
   private finish(): void {
     if (this.pruneEvery > 0 && ++this.commands % this.pruneEvery === 0) this.pruneHistory();
+    if (this.ticks.active) {
+      try {
+        this.ticks.flush();
+      } finally {
+        this.deliverEvents();
+      }
+    } else {
+      this.deliverEvents();
+    }
+  }
+
+  private deliverEvents(): void {
     if (!this.events.active) {
       if (this.dirtyBalances.size !== 0) this.dirtyBalances.clear();
       return;
@@ -837,6 +1056,29 @@ export class SpotVenue {
 }
 
 const OK = { ok: true } as const;
+
+type Settle = (m: SpotMarket, taker: SpotOrder, maker: SpotOrder, priceTicks: number, lots: number, makerDone: boolean, now: number) => void;
+
+/** The fill sink of one taker at a time (the venue runs one command at a time). */
+class TakerSweep implements FillSink<SpotOrder, number> {
+  private m: SpotMarket | undefined;
+  private taker: SpotOrder | undefined;
+  private now = 0;
+
+  constructor(private readonly settle: Settle) {}
+
+  start(m: SpotMarket, taker: SpotOrder, now: number): void {
+    this.m = m;
+    this.taker = taker;
+    this.now = now;
+  }
+
+  onFill(maker: BookOrder<SpotOrder, number>, priceTicks: number, lots: number, makerDone: boolean): void {
+    this.settle(this.m!, this.taker!, maker.data, priceTicks, lots, makerDone, this.now);
+  }
+}
+
+
 
 /** Stand-in answered by the dry run; never stored. */
 const DRY_RUN_ORDER: SpotOrderRecord = Object.freeze({

@@ -21,6 +21,32 @@ describe('OrderBook', () => {
     expect(b.checkInvariants()).to.deep.equal([]);
   });
 
+  it('counts_every_change_in_its_version_and_nothing_else', () => {
+    const b = book();
+    b.add('s1', 'SELL', 105, 2, 'x'); // 1
+    b.add('s2', 'SELL', 106, 2, 'x'); // 2
+    b.cancel('nope'); // unknown: no change
+    b.amend('s2', 107, 2); // 3
+    b.reduce('s2', 1); // 4
+    b.match('BUY', { limitTicks: 104, lots: 5 }); // crosses nothing: no change
+    b.match('BUY', { limitTicks: 105, lots: 1 }); // 5: one fill
+    b.cancel('s1'); // 6
+    expect(b.version).to.equal(6);
+    b.clear(); // 7
+    expect(b.version).to.equal(7);
+  });
+
+  it('removes_an_order_by_its_handle_once', () => {
+    const b = book();
+    const o = b.add('s1', 'SELL', 105, 2, 'x');
+    b.add('s2', 'SELL', 105, 3, 'x');
+    expect(b.remove(o)).to.equal(true);
+    expect(b.remove(o)).to.equal(false);
+    // level 105 keeps s2 only: 3 lots in 1 order
+    expect([b.has('s1'), b.depth('SELL', 1)]).to.deep.equal([false, [[105, 3, 1]]]);
+    expect(b.checkInvariants()).to.deep.equal([]);
+  });
+
   it('reports_undefined_best_on_empty_book', () => {
     const b = book();
     expect(b.bestBid()).to.equal(undefined);
@@ -55,6 +81,17 @@ describe('OrderBook', () => {
     expect(() => b.add('s', 'SELL', 101, 1, 'y')).to.throw(RangeError, /already/);
     expect(() => b.add('z', 'SELL', 101, 0, 'y')).to.throw(RangeError);
     expect(() => b.add('z', 'SELL', 101.5, 1, 'y')).to.throw(RangeError);
+  });
+
+  it('keeps_the_resting_order_and_nothing_else_after_a_refused_add', () => {
+    const b = book();
+    const s = b.add('s', 'SELL', 100, 1, 'x');
+    expect(() => b.add('s', 'SELL', 101, 2, 'y')).to.throw(RangeError, /already/);
+    expect(() => b.add('b', 'BUY', 100, 1, 'y')).to.throw(RangeError, /cross/);
+    expect(() => b.add('z', 'SELL', 101, 0, 'y')).to.throw(RangeError, /lots/);
+    // the first 's' is still the one found by id; the refused ids were never indexed
+    expect([b.get('s') === s, b.has('b'), b.has('z'), b.size, b.version]).to.deep.equal([true, false, false, 1, 1]);
+    expect(b.checkInvariants()).to.deep.equal([]);
   });
 
   it('matches_in_price_then_time_priority_with_partial_fill', () => {
