@@ -7,11 +7,10 @@
  */
 import { Decimal } from '../src/core/decimal.js';
 import { VirtualClock } from '../src/core/clock.js';
-import { contractSymbol } from '../src/core/ids.js';
 import { ContractOrderType, ContractSide, OpenType } from '../src/domain/contract-enums.js';
-import type { ContractInstrument } from '../src/domain/instrument.js';
 import { ContractVenue } from '../src/venue/contract/contract-venue.js';
 import { measure, type BenchRow, type BenchSuite } from './bench-row.js';
+import { benchBtcUsdtContract } from './support/bench-instruments.js';
 
 const d = (v: string | number): Decimal => new Decimal(v);
 const SYMBOL = 'BTC_USDT';
@@ -19,44 +18,7 @@ const ACCOUNTS = 100;
 /** Per account: 4 stop orders, 4 plan orders, 4 trailing orders. */
 const PER_ACCOUNT = 12;
 
-const instrument: ContractInstrument = {
-  kind: 'contract',
-  symbol: contractSymbol(SYMBOL),
-  baseCoin: 'BTC',
-  quoteCoin: 'USDT',
-  settleCoin: 'USDT',
-  positionOpenType: 3,
-  contractSize: d('0.0001'),
-  minLeverage: 1,
-  maxLeverage: 125,
-  priceScale: 1,
-  volScale: 0,
-  amountScale: 4,
-  priceUnit: d('0.1'),
-  volUnit: d(1),
-  minVol: d(1),
-  maxVol: d(1000000),
-  bidLimitPriceRate: d('0.1'),
-  askLimitPriceRate: d('0.1'),
-  takerFeeRate: d('0.0006'),
-  makerFeeRate: d('0.0002'),
-  maintenanceMarginRate: d('0.004'),
-  initialMarginRate: d('0.008'),
-  riskBaseVol: d(10000000),
-  riskIncrVol: d(0),
-  riskIncrMmr: d(0),
-  riskIncrImr: d(0),
-  riskLevelLimit: 1,
-  riskLimitType: 'BY_VOLUME',
-  riskTiers: [{ level: 1, maxVol: d(10000000), mmr: d('0.004'), imr: d('0.008'), maxLeverage: 125 }],
-  priceCoefficientVariation: d('0.004'),
-  state: 0,
-  apiAllowed: true,
-  maxNumOrders: [200, 200],
-  feeRateMode: 'NORMAL',
-  leverageFeeRates: [],
-  tieredFeeRates: [],
-};
+const instrument = benchBtcUsdtContract();
 
 function venueWith(triggers: boolean): ContractVenue {
   const venue = new ContractVenue({ clock: new VirtualClock(0), instruments: [instrument], autoFunding: false });
