@@ -18,7 +18,6 @@
  */
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { VirtualClock } from '../core/clock.js';
 import { SeededRandom } from '../core/random.js';
 import { D, type Decimal, ZERO } from '../core/decimal.js';
 import { ValidationError } from '../core/errors.js';
@@ -42,6 +41,7 @@ import type { BacktestConfig } from './backtest-config.js';
 import { streamsByInstrument } from './backtest-data.js';
 import { backtestModule } from './backtest-module.js';
 import type { FillModel } from './fill-model.js';
+import { ReplayClock } from './replay-clock.js';
 import { replayCursor } from './replay-feed.js';
 import { ReplayMarket, type ReplayEvent, type ReplayInstrumentSpec, type ReplayStats } from './replay-market.js';
 import { NO_TAPE, ReplaySnapshotSource, tapeNeeds, type SnapshotSourceStats } from './replay-snapshot-source.js';
@@ -108,7 +108,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   let next = cursor.next();
   if (next === undefined) throw new ValidationError('backtest.data', `records of ${cfg.instruments.map((i) => i.source.symbol).join(', ')}${bt.from !== undefined || bt.to !== undefined ? ' inside backtest.from / to' : ''}`, 'none');
   const firstTime = next.et;
-  const clock = new VirtualClock(firstTime);
+  const clock = new ReplayClock(firstTime);
   const exchange = new SimulatedExchange(clock, market, model, new SeededRandom(`${bt.seed}:${model.name}`));
   const registry = new InstrumentRegistry(cfg.instruments.map((i) => i.instrument));
   const spotInstruments = cfg.instruments.filter((i) => i.instrument.kind === 'spot');
@@ -346,7 +346,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     samples,
     ...(bt.riskFreeRate !== undefined ? { riskFreeRate: bt.riskFreeRate } : {}),
   };
-  return {
+  const result: BacktestResult = {
     run,
     stats: {
       events: eventCount,
@@ -358,6 +358,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       warnings,
     },
   };
+  market.dispose();
+  return result;
 }
 
 /**

@@ -3,6 +3,7 @@ export * from './fill-model.js';
 export * from './queue-position.js';
 export * from './intra-bar-path.js';
 export * from './replay-book.js';
+export * from './replay-clock.js';
 export * from './replay-market.js';
 export * from './replay-feed.js';
 export * from './replay-snapshot-source.js';

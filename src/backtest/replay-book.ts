@@ -10,10 +10,10 @@
  * Every change of a level's recorded size goes to `onLevel` (queue positions follow it).
  *
  * Layout (the replay's hottest code: a Binance diff carries ≈46 levels on a book of 2–3 thousand): each
- * side keeps the levels within a window of WINDOW ticks around the touch in a dense array indexed by
- * price, with a two-level bitset to find the next occupied price (one `clz32` per 32 ticks, one per
- * 1024 empty ticks); the few levels outside the window (≈5 % of updates on BTCUSDT, thousands of
- * dollars away) go to a sorted block list and a Map. Which part holds a level changes nothing but
+ * side keeps the levels within a window of 2^19 ticks around the touch in a dense array of 32-bit lots
+ * indexed by price, with a two-level bitset to find the next occupied price (one `clz32` per 32 ticks,
+ * one per 1024 empty ticks); the few levels outside the window (≈1 % of updates on BTCUSDT, thousands
+ * of dollars away) go to a sorted block list and a Map. Which part holds a level changes nothing but
  * speed: every query merges both. The window follows the touch (recentred when the best level leaves
  * its middle part; checked after every few hundred updates outside it and at each snapshot).
  */
@@ -23,15 +23,15 @@ export type LevelListener = (side: Side, priceTicks: number, prevLots: number, n
 
 const BLOCK = 64;
 
-/** Ticks covered by a side's dense window: 2^17 (1 MB of lots per side, allocated on the first level). */
-const WINDOW_BITS = 17;
+/** Ticks covered by a side's dense window: 2^19 (2 MB of lots per side, allocated on the first level). */
+const WINDOW_BITS = 19;
 /** Updates outside the window between two checks of the window's position. */
 const MISSES_PER_CHECK = 512;
 /** Marks a window slot whose size is kept in BookSide.big (not a whole number below 2^32 − 1). */
 const BIG = 0xffffffff;
 
 export interface ReplayBookOptions {
-  /** log2 of the dense window in ticks, 10–24 (default 17). Tests use small windows to make the book move them. */
+  /** log2 of the dense window in ticks, 10–24 (default 19). Tests use small windows to make the book move them. */
   readonly windowBits?: number;
   /** Updates outside the window between two checks of its position (default 512). */
   readonly missesPerCheck?: number;
@@ -143,6 +143,32 @@ function lowerBound(b: readonly number[], key: number): number {
   return lo;
 }
 
+/** A side's window arrays, all zero. */
+interface WindowArrays {
+  readonly lots: Uint32Array;
+  readonly words: Int32Array;
+  readonly blocks: Int32Array;
+}
+
+/**
+ * Window arrays given back by released books (a run's end), for the next book: a fresh window is
+ * megabytes to zero, and a run of a few minutes of data would otherwise pay that (and the collector's
+ * reaction to it) every time — once per fill model of a report, once per sweep point.
+ */
+const POOL: WindowArrays[] = [];
+const POOL_MAX = 8;
+
+function takeWindow(W: number): WindowArrays {
+  for (let k = POOL.length - 1; k >= 0; k--) {
+    if (POOL[k]!.lots.length === W) return POOL.splice(k, 1)[0]!;
+  }
+  return { lots: new Uint32Array(W), words: new Int32Array(W >>> 5), blocks: new Int32Array(W >>> 10) };
+}
+
+function giveWindow(w: WindowArrays): void {
+  if (POOL.length < POOL_MAX) POOL.push(w);
+}
+
 /** Index of the lowest set bit of a non-zero 32-bit word. */
 const lowestBit = (x: number): number => 31 - Math.clz32(x & -x);
 
@@ -221,8 +247,18 @@ class BookSide {
   private clearWindow(): void {
     const lots = this.lots;
     if (lots) {
-      for (let i = this.denseBest; i >= 0; i = this.nextWorse(i)) lots[i] = 0;
-      this.words!.fill(0);
+      // Only what is occupied (a synthetic intra-bar book of a few levels is replaced at every path
+      // point: zeroing whole bitsets each time would cost more than the replay).
+      // Each word is zeroed once the walk has left it; the word bitset (a few hundred words) last,
+      // since the walk uses it to skip empty stretches.
+      const words = this.words!;
+      let i = this.denseBest;
+      while (i >= 0) {
+        const next = this.nextWorse(i);
+        lots[i] = 0;
+        if (next < 0 || next >>> 5 !== i >>> 5) words[i >>> 5] = 0;
+        i = next;
+      }
       this.blocks!.fill(0);
       this.big.clear();
     }
@@ -456,10 +492,20 @@ class BookSide {
   }
 
   private allocate(center: number): void {
-    this.lots = new Uint32Array(this.W);
-    this.words = new Int32Array(this.NW);
-    this.blocks = new Int32Array(this.NS);
+    const w = takeWindow(this.W);
+    this.lots = w.lots;
+    this.words = w.words;
+    this.blocks = w.blocks;
     this.base = this.baseFor(center);
+  }
+
+  /** Empties the side and gives its window arrays back for another book (ReplayBook.release). */
+  release(): void {
+    this.clear();
+    if (this.lots !== undefined) giveWindow({ lots: this.lots, words: this.words!, blocks: this.blocks! });
+    this.lots = undefined;
+    this.words = undefined;
+    this.blocks = undefined;
   }
 
   /** Bids: the touch three quarters up the window (room for the market to rise); asks: a quarter up. */
@@ -802,6 +848,17 @@ export class ReplayBook {
 
   levelCount(side: Side): number {
     return this.side(side).size;
+  }
+
+  /**
+   * Empties the book and gives its memory back for the next book (a replay's end). The book stays
+   * usable (it starts again from nothing), but a run that is over has no reason to touch it.
+   */
+  release(): void {
+    this.bids.release();
+    this.asks.release();
+    this.updateId = undefined;
+    this.updateTime = undefined;
   }
 
   /** Recorded prices of a side from the best, for as long as `visit` returns true. */

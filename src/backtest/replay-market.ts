@@ -1,13 +1,14 @@
 /**
  * The recorded market during a replay: one ReplayInstrument per instrument with its book (ReplayBook),
- * its tape (TapeAggregator: klines, 24h ticker, recent trades — what the venue's REST endpoints would
- * answer) and, for perpetuals, the fair / index price and the funding rate.
+ * its tape (TapeAggregator: klines, 24h ticker, average price — what the venue's REST endpoints would
+ * answer, kept only as far as the run's polls read it: ReplayTapeNeeds), its last prints, and, for
+ * perpetuals, the fair / index price and the funding rate.
  *
  * Records come in time order (the runner merges them); each is applied as the venue would have
  * changed: depth snapshot + diffs with the venue's sequence rules, a bookTicker only when there is no
  * depth stream, trades to the tape. Decimal strings become ticks and lots as round(value / unit) in
  * plain numbers (exact below ~10^12 units). A `MarketListener` (the simulated exchange's fill model)
- * hears every trade and level change.
+ * hears every trade, and the level changes of the instruments it watches (watchLevels).
  */
 import type { Decimal } from '../core/decimal.js';
 import { tickOf, stepOf, type Instrument } from '../domain/instrument.js';
@@ -329,6 +330,11 @@ export class ReplayMarket {
   private installLevels(inst: ReplayInstrument): void {
     const l = this.listener;
     inst.book.onLevel = l && this.watched.has(inst) ? (side, p, prev, now) => l.onLevel(inst, side, p, prev, now) : undefined;
+  }
+
+  /** The replay is over: the books give their memory back for the next replay (ReplayBook.release). */
+  dispose(): void {
+    for (const inst of this.instruments) inst.book.release();
   }
 
   instrument(symbol: string): ReplayInstrument | undefined {

@@ -118,6 +118,30 @@ describe('replay book', () => {
     );
   });
 
+  it('starts_empty_on_the_memory_a_released_book_gave_back', () => {
+    // A book full of levels (some far, some oversized) is released; books made after it may reuse its
+    // window arrays and must start from nothing.
+    for (let round = 0; round < 3; round++) {
+      const first = new ReplayBook();
+      first.replace(
+        Array.from({ length: 500 }, (_, k): [number, number] => [6_000_000 - 7 * k, k === 3 ? 5_000_000_000 : k + 1]),
+        Array.from({ length: 500 }, (_, k): [number, number] => [6_000_001 + 11 * k, k + 1]),
+      );
+      first.setLevel('buy', 100, 4); // far below the window
+      first.consume('sell', 6_000_001, 1);
+      first.release();
+      expect(first.levelCount('buy')).to.equal(0);
+      const second = new ReplayBook();
+      expect(second.top('buy', 5)).to.deep.equal([]);
+      second.setLevel('buy', 6_000_000, 2);
+      second.setLevel('sell', 6_000_001, 3);
+      expect(second.top('buy', 5)).to.deep.equal([[6_000_000, 2]]);
+      expect(second.top('sell', 5)).to.deep.equal([[6_000_001, 3]]);
+      expect(second.recordedLots('buy', 6_000_000 - 21)).to.equal(0);
+      second.release();
+    }
+  });
+
   it('moves_its_window_to_a_snapshot_far_from_the_last_one', () => {
     // 10 000 000 ticks apart: the second snapshot lies wholly outside the first one's window.
     const book = new ReplayBook({ windowBits: 10 });

@@ -30,16 +30,20 @@ export function reservationOf(
   if (instrument.kind === 'spot') {
     if (spec.side === 'sell') return { asset: instrument.baseAsset, amount: remaining };
     if (spec.quoteQuantity && !spec.quantity) return { asset: instrument.quoteAsset, amount: quoteLeft ?? spec.quoteQuantity };
-    const px = effectivePrice({ ...spec, quantity: remaining }, snapshot);
+    const px = priceFor(spec, remaining, snapshot);
     return px ? { asset: instrument.quoteAsset, amount: px.mul(remaining) } : undefined;
   }
   if (!isOpening(spec)) return { asset: instrument.settleCoin, amount: ZERO };
-  const px = effectivePrice({ ...spec, quantity: remaining }, snapshot);
+  const px = priceFor(spec, remaining, snapshot);
   const lev = spec.leverage ?? leverage[positionKey(instrument.symbol, legOf(spec))];
   if (!px || !lev) return undefined;
   const notional = px.mul(remaining).mul(instrument.contractSize);
   return { asset: instrument.settleCoin, amount: notional.div(lev).plus(notional.mul(instrument.takerFeeRate)) };
 }
+
+/** effectivePrice of the order for `remaining` (a limit order is its price: no copy of the spec needed). */
+const priceFor = (spec: OrderSpec, remaining: Decimal, snapshot: MarketSnapshot | undefined): Decimal | undefined =>
+  spec.type === 'limit' ? spec.price : effectivePrice({ ...spec, quantity: remaining }, snapshot);
 
 /** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
 function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument): { held: Decimal; pendingCancel: number } | string {

@@ -1,9 +1,10 @@
 import type { Decimal } from '../../core/decimal.js';
 import { tickOf } from '../../domain/instrument.js';
+import { isMultipleOf } from '../multiple-of.js';
 import { fmt, proposedOrders } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
-const offTick = (price: Decimal, tick: Decimal): boolean => !price.mod(tick).isZero();
+const offTick = (price: Decimal, tick: Decimal): boolean => !isMultipleOf(price, tick);
 
 /** Every price (limit, take-profit, stop-loss) must be a whole number of ticks. */
 export const priceTickRule: RiskRule = (intent, instrument, state) => {
