@@ -499,8 +499,7 @@ export class TradingRuntime {
   private async checkKillSwitch(now: number): Promise<void> {
     // Unknown equity is judged (fail closed) when an intent is checked; it does not trip the latch here.
     if (this.state.updateEquity(now) === undefined) return;
-    const anyKind = this.o.venues[0]?.kind ?? 'spot';
-    const tripped = this.o.risk.checkKillSwitch(this.state.riskState(now, anyKind, '' as StrategyId, undefined));
+    const tripped = this.o.risk.checkKillSwitch(this.state.killSwitchState(now));
     if (!tripped) return;
     this.publishLocal(tripped);
     // Pull every strategy's resting orders at once; new intents are denied by the latched switch.

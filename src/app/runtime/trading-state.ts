@@ -201,6 +201,14 @@ export class TradingState implements TradingStateView {
     return b;
   }
 
+  /**
+   * What the kill switch reads on every snapshot: the clock, the limits and the equity metrics. Built
+   * without the positions, orders and leverage an intent's RiskState carries, which it never reads.
+   */
+  killSwitchState(now: number, rejectTimes: readonly number[] = []): RiskState {
+    return { now, positions: [], strategyPositions: [], openOrders: [], leverage: {}, limits: this.limits, metrics: this.equity.metrics(rejectTimes), instruments: this.instruments };
+  }
+
   /** What the risk engine sees for one intent of `strategyId` on `symbol` at the `kind` venue. */
   riskState(now: number, kind: InstrumentKind, strategyId: StrategyId, symbol: InstrumentSymbol | undefined, rejectTimes: readonly number[] = []): RiskState {
     const account = this.accounts.get(kind);
