@@ -39,7 +39,7 @@ export class ReplayClock implements Clock {
     return { id };
   }
 
-  setInterval(periodMs: number, fn: () => void): TimerHandle {
+  setInterval(periodMs: number, fn: () => void): TimerHandle { // clock-ok: implements the Clock port
     if (!(periodMs > 0)) throw new RangeError(`interval period must be > 0, got ${periodMs}`);
     const id = this.nextId++;
     const t: Timer = { id, at: this.current + periodMs, seq: this.seq++, period: periodMs, fn };

@@ -31,7 +31,7 @@ export class PinnedClock implements Clock {
     return this.base.setTimer(at, fn);
   }
 
-  setInterval(periodMs: number, fn: () => void): TimerHandle {
+  setInterval(periodMs: number, fn: () => void): TimerHandle { // clock-ok: implements the Clock port
     return this.base.setInterval(periodMs, fn);
   }
 
