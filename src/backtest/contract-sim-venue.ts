@@ -25,7 +25,6 @@
 import { D, Decimal, ZERO, toPlain, type DecimalLike } from '../core/decimal.js';
 import { FeatureDisabled, PositionNotFound, ValidationError, type PerpetuaError } from '../core/errors.js';
 import { clientOrderId as toClientOrderId, orderId as toOrderId, tradeId as toTradeId, type ClientOrderId, type ContractSymbol, type InstrumentSymbol } from '../core/ids.js';
-import { venueError } from '../client/venue-error-map.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
 import { ContractOrderState, ContractOrderType, ContractSide, OpenType, PositionMode, PositionOpenType, PositionType, isOpenSide, sideIsBuy, sidePositionType } from '../domain/contract-enums.js';
 import type { Fill } from '../domain/fill.js';
@@ -44,6 +43,7 @@ import type { ContractOrderView, ContractPositionView } from '../venue/contract/
 import type { VenueResult } from '../venue/contract/contract-requests.js';
 import type { Side } from './replay-book.js';
 import type { ReplayInstrument } from './replay-market.js';
+import { venueRejection } from './venue-rejection.js';
 import type { SimulatedExchange, VenueDriver } from './simulated-exchange.js';
 import type { SimVenueOps } from './simulated-gateway.js';
 
@@ -108,7 +108,7 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
   [ContractOrderType.MARKET_TO_LIMIT]: { type: 'market', timeInForce: 'ioc' },
 };
 
-const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError => venueError('contract', r.code, r.message, { venueCode: r.code, endpoint }).error;
+const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError => venueRejection('contract', r.code, r.message, endpoint);
 
 export class ContractSimVenue implements VenueDriver, SimVenueOps {
   readonly capabilities: GatewayCapabilities = contractCapabilities(false);

@@ -286,14 +286,15 @@ class BookSide {
    * inner loop (a diff's levels), with the window's arrays in locals.
    */
   setFlat(flat: readonly number[], side: Side, listener: LevelListener | undefined): void {
-    if (listener === undefined && this.consumed.size === 0 && this.big.size === 0 && this.lots !== undefined) this.setFlatQuiet(flat);
+    if (listener === undefined && this.consumed.size === 0 && this.lots !== undefined) this.setFlatQuiet(flat);
     else this.setFlatFull(flat, side, listener);
   }
 
   /**
-   * setFlat() in the common case — nobody listens, nothing consumed, no oversized lots kept aside:
-   * a level inside the window with a 32-bit size is a store and an occupancy count; anything else
-   * goes through put().
+   * setFlat() in the common case — nobody listens, nothing consumed: a level inside the window with a
+   * 32-bit size is a store and an occupancy count; anything else (a size kept aside in `big`, a level
+   * outside the window) goes through put(). A recorded book almost always holds a few sizes kept
+   * aside (a quantity finer than the step), so their presence must not send every diff elsewhere.
    */
   private setFlatQuiet(flat: readonly number[]): void {
     let dl = this.lots!;
@@ -312,23 +313,22 @@ class BookSide {
         const raw = dl[i]!;
         if (raw !== BIG) {
           dl[i] = q;
-          if (raw === 0) {
-            if (q !== 0) {
-              const w = i >>> 5;
-              const m = words[w]!;
-              if (m === 0) blocks[w >>> 5]! |= 1 << (w & 31);
-              words[w] = m | (1 << (i & 31));
-              size++;
-              if (best < 0 || (bid ? i > best : i < best)) best = i;
-            }
-          } else if (q === 0) {
-            const w = i >>> 5;
-            const m = words[w]! & ~(1 << (i & 31));
-            words[w] = m;
-            if (m === 0) blocks[w >>> 5]! &= ~(1 << (w & 31));
-            size--;
-            if (i === best) best = this.nextWorse(i);
-          }
+          // A recorded diff opens and closes deep levels at random (three in four of its updates
+          // flip a level's occupancy): the bitsets are rewritten without branching on that, which
+          // the processor could not predict.
+          const w = i >>> 5;
+          const bit = 1 << (i & 31);
+          const m = words[w]!;
+          const nm = q === 0 ? m & ~bit : m | bit;
+          words[w] = nm;
+          const sw = w >>> 5;
+          const sbit = 1 << (w & 31);
+          const bm = blocks[sw]!;
+          blocks[sw] = nm === 0 ? bm & ~sbit : bm | sbit;
+          size += (q !== 0 ? 1 : 0) - (raw !== 0 ? 1 : 0);
+          // Rarely true first, so these branches predict well.
+          if ((bid ? i > best : i < best || best < 0) && q !== 0) best = i;
+          else if (i === best && q === 0) best = this.nextWorse(i);
           continue;
         }
       }

@@ -14,7 +14,7 @@
 import { D, ZERO, type Decimal, type DecimalLike } from '../core/decimal.js';
 import { ValidationError, type PerpetuaError } from '../core/errors.js';
 import { clientOrderId as toClientOrderId, orderId as toOrderId, tradeId as toTradeId, type ClientOrderId, type InstrumentSymbol, type SpotSymbol } from '../core/ids.js';
-import { venueError } from '../client/venue-error-map.js';
+import { venueRejection } from './venue-rejection.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
 import type { Fill } from '../domain/fill.js';
 import type { SpotInstrument } from '../domain/instrument.js';
@@ -30,7 +30,8 @@ import type { SpotOrderRecord } from '../venue/spot/spot-order.js';
 import { toUnitsRequest } from '../venue/spot/spot-requests.js';
 import type { SpotRejection } from '../venue/spot/spot-rejections.js';
 import { fundSpotCrowd, spotCrowdMakerAccount, SPOT_CROWD_TAKER_ACCOUNT } from '../venue/market/spot-venue-liquidity-port.js';
-import type { SpotVenueEvent } from '../venue/spot/spot-events.js';
+import type { SpotTradeTick } from '../venue/spot/spot-events.js';
+import type { SpotOwnTradeView } from '../venue/spot/spot-order.js';
 import type { Side } from './replay-book.js';
 import type { ReplayInstrument } from './replay-market.js';
 import type { SimulatedExchange, VenueDriver } from './simulated-exchange.js';
@@ -58,7 +59,7 @@ const TYPE_BACK: Readonly<Record<SpotOrderType, { type: OrderType; timeInForce: 
   MARKET: { type: 'market', timeInForce: 'ioc' },
 };
 
-const rejected = (r: SpotRejection, endpoint: string): PerpetuaError => venueError('spot', r.code, r.msg, { venueCode: r.code, endpoint }).error;
+const rejected = (r: SpotRejection, endpoint: string): PerpetuaError => venueRejection('spot', r.code, r.msg, endpoint);
 
 /** The venue runs without the limits crowd orders cannot meet (see the module comment). */
 function relaxed(i: SpotInstrument): SpotInstrument {
@@ -91,7 +92,9 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     if (opts.fees && (opts.fees.maker !== undefined || opts.fees.taker !== undefined)) {
       this.venue.setAccountFees(this.account, { ...(opts.fees.maker !== undefined ? { maker: opts.fees.maker } : {}), ...(opts.fees.taker !== undefined ? { taker: opts.fees.taker } : {}) });
     }
-    this.venue.subscribe((e) => this.onVenueEvent(e));
+    // The integer trade hook, not the Decimal event stream: with no Decimal subscriber the venue builds
+    // no event objects for the crowd orders laid and lifted around each placement of ours.
+    this.venue.subscribeTrades((t) => this.onTrade(t));
     opts.exchange.attach('spot', this);
   }
 
@@ -147,6 +150,8 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
       r = this.exchange.withLiquidity(rinst, side, isMarket ? undefined : u.priceTicks, enough, run);
     } else r = run();
     if (!r.ok) throw rejected(r, 'spot.newOrder');
+    // Funds were locked (and maybe traded): the cached balances are stale.
+    this.balancesCache = undefined;
     const o = r.order;
     this.clientIds.set(o.orderId, req.clientOrderId);
     if (o.isWorking) this.exchange.orderResting(rinst, o.orderId, side, o.priceTicks, o.origLots - o.executedLots);
@@ -156,6 +161,8 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   cancel(ref: OrderRef): CancelAck {
     const r = this.venue.cancelOrder(this.account, ref.symbol, ref.venueOrderId ? { orderId: ref.venueOrderId } : { clientOrderId: ref.clientOrderId });
     if (!r.ok) throw rejected(r, 'spot.cancelOrder');
+    this.balancesCache = undefined;
+    this.exchange.orderClosed(r.order.orderId);
     return { clientOrderId: ref.clientOrderId, filledQty: this.venue.orderView(r.order).executedQty };
   }
 
@@ -164,6 +171,8 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     for (const s of symbols) {
       const r = this.venue.cancelAllOrders(this.account, s);
       if (!r.ok) throw rejected(r, 'spot.cancelOpenOrders');
+      this.balancesCache = undefined;
+      for (const o of r.orders) this.exchange.orderClosed(o.orderId);
     }
   }
 
@@ -242,25 +251,30 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     return ref === undefined || lots === undefined ? undefined : checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
   }
 
-  private onVenueEvent(e: SpotVenueEvent): void {
-    if (e.type === 'balanceChanged') {
-      if (e.accountId === this.account) this.balancesCache = undefined;
-      return;
+  /**
+   * A fill on the venue. Ours (either side) become Fills with the venue's own commission, and a maker
+   * fill moves the fill model's record of our resting order. Orders of ours leave the book only by
+   * these fills or by our own cancels (cancel, cancelAll), which tell the exchange themselves.
+   */
+  private onTrade(t: SpotTradeTick): void {
+    const maker = t.makerAccountId === this.account;
+    const taker = t.takerAccountId === this.account;
+    if (!maker && !taker) return;
+    this.balancesCache = undefined;
+    const inst = this.instruments.get(t.symbol)!;
+    let makerSide: SpotOwnTradeView | undefined;
+    let takerSide: SpotOwnTradeView | undefined;
+    for (const own of this.venue.ownTradesOf(this.account, t.symbol, t.tradeId)) {
+      if (own.isMaker) makerSide = this.venue.ownTradeView(own);
+      else takerSide = this.venue.ownTradeView(own);
     }
-    if (e.type === 'trade') {
-      const maker = e.makerAccountId === this.account;
-      const taker = e.takerAccountId === this.account;
-      if (!maker && !taker) return;
-      const inst = this.instruments.get(e.symbol)!;
-      const base = { symbol: e.symbol as SpotSymbol, kind: 'spot' as const, price: e.price, quantity: e.qty, time: e.time };
-      if (maker) {
-        this.exchange.orderFilled(e.makerOrderId, e.lots);
-        this.fills.push(this.fill(taker ? `${e.tradeId}-m` : e.tradeId, e.makerOrderId, e.takerSide === 'BUY' ? 'sell' : 'buy', 'maker', e.makerCommission, e.makerCommissionAsset || inst.quoteAsset, base));
-      }
-      if (taker) this.fills.push(this.fill(e.tradeId, e.takerOrderId, e.takerSide === 'BUY' ? 'buy' : 'sell', 'taker', e.takerCommission, e.takerCommissionAsset || inst.quoteAsset, base));
-      return;
+    const any = (makerSide ?? takerSide)!;
+    const base = { symbol: t.symbol as SpotSymbol, kind: 'spot' as const, price: any.price, quantity: any.qty, time: t.time };
+    if (maker) {
+      this.exchange.orderFilled(t.makerOrderId, t.lots);
+      this.fills.push(this.fill(taker ? `${t.tradeId}-m` : t.tradeId, t.makerOrderId, t.takerSide === 'BUY' ? 'sell' : 'buy', 'maker', makerSide!.commission, makerSide!.commissionAsset || inst.quoteAsset, base));
     }
-    if ((e.type === 'orderCanceled' || e.type === 'orderFilled') && e.order.accountId === this.account) this.exchange.orderClosed(e.order.orderId);
+    if (taker) this.fills.push(this.fill(t.tradeId, t.takerOrderId, t.takerSide === 'BUY' ? 'buy' : 'sell', 'taker', takerSide!.commission, takerSide!.commissionAsset || inst.quoteAsset, base));
   }
 
   private fill(id: string, venueOrderId: string, side: 'buy' | 'sell', liquidity: 'maker' | 'taker', fee: Decimal, feeAsset: string, base: Pick<Fill, 'symbol' | 'kind' | 'price' | 'quantity' | 'time'>): Fill {

@@ -466,6 +466,23 @@ export class SpotVenue {
     return out.reverse();
   }
 
+  /**
+   * The account's side(s) of one trade (two for a self-trade), found from the newest back: for a
+   * trade-tick listener (subscribeTrades) that needs the commission, right after the tick.
+   */
+  ownTradesOf(accountId: string, symbol: string, tradeId: string): SpotOwnTradeRecord[] {
+    const log = this.accounts.get(accountId)?.trades.get(symbol);
+    const out: SpotOwnTradeRecord[] = [];
+    if (!log) return out;
+    // A command's fills are the newest entries, and a tick is delivered when its command ends.
+    for (let i = log.size - 1; i >= 0; i--) {
+      const t = log.at(i);
+      if (t.tradeId === tradeId) out.push(t);
+      else if (out.length > 0) break;
+    }
+    return out.reverse();
+  }
+
   orderView(order: SpotOrderRecord): SpotOrderView {
     return orderView(this.markets.get(order.symbol)!, order, this.ledger.scale);
   }
