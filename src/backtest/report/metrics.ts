@@ -142,13 +142,20 @@ export function sampleStdDev(xs: readonly number[]): number | null {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) * (x - m), 0) / (xs.length - 1));
 }
 
+/**
+ * Below this per-period deviation the returns are taken as flat (ratio undefined): a return is a
+ * quotient of two doubles, exact to a few 1e-16, so a deviation of that size is rounding, and
+ * dividing by it would turn rounding into an enormous ratio that scaling the curve changes.
+ */
+const FLAT_RETURNS = 1e-12;
+
 /** Sharpe = mean(eₖ) / sd(eₖ) · √periodsPerYear, eₖ = rₖ − rf_p, sd the sample (n−1) deviation. */
 export function sharpeRatio(returns: readonly number[], periodsPerYear: number, annualRiskFree = 0): number | null {
   if (returns.length < 2) return null;
   const rf = periodRiskFree(annualRiskFree, periodsPerYear);
   const excess = returns.map((r) => r - rf);
   const sd = sampleStdDev(excess)!;
-  if (!(sd > 1e-15)) return null;
+  if (!(sd > FLAT_RETURNS)) return null;
   return (mean(excess) / sd) * Math.sqrt(periodsPerYear);
 }
 
@@ -162,7 +169,7 @@ export function sortinoRatio(returns: readonly number[], periodsPerYear: number,
   const rf = periodRiskFree(annualRiskFree, periodsPerYear);
   const excess = returns.map((r) => r - rf);
   const dd = Math.sqrt(excess.reduce((a, e) => a + (e < 0 ? e * e : 0), 0) / excess.length);
-  if (!(dd > 1e-15)) return null;
+  if (!(dd > FLAT_RETURNS)) return null;
   return (mean(excess) / dd) * Math.sqrt(periodsPerYear);
 }
 

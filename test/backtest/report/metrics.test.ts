@@ -303,6 +303,17 @@ describe('backtest/report/metrics', () => {
       );
     });
 
+    it('takes_returns_at_rounding_level_as_flat_whatever_the_scale', () => {
+      // The curve fast-check once found: 1.0000000000000016 → 1.0000000000000002 → 1 moves by a few
+      // ulps. Its returns (≈ −1.3e-15, −2.2e-16) are rounding; their deviation (≈ 8e-16) must not
+      // yield a Sharpe ratio at one scale and none at another (×77.7 changed the rounding).
+      for (const k of [1, 77.71428571428572]) {
+        const r = periodicReturns([1.0000000000000016, 1.0000000000000002, 1].map((e, i) => ({ time: i * HOUR_MS, equity: e * k })), HOUR_MS);
+        expect(sharpeRatio(r, 8760)).to.equal(null);
+        expect(sortinoRatio(r, 8760)).to.equal(null);
+      }
+    });
+
     it('sharpe_sortino_and_drawdown_are_invariant_to_scaling_equity', () => {
       fc.assert(
         fc.property(curve, fc.double({ min: 0.001, max: 1000, noNaN: true }), (eq, k) => {
