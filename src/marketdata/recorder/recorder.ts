@@ -170,7 +170,7 @@ export class Recorder {
       throw e;
     }
     this.state = 'running';
-    this.stopFlush = flushPeriodically(writer, this.clock, cfg.store.flushMs, cfg.store.fsync === 'flush');
+    this.stopFlush = flushPeriodically(writer, this.clock, cfg.store.flushMs, cfg.store.fsync === 'flush', (e) => this.fail(e));
     this.subs.push(
       this.source.events$.subscribe((e) => {
         if (e.type === 'MarketDataPollFailed') {

@@ -212,6 +212,36 @@ describe('record store', () => {
     expect(() => RecordStoreReader.open(join(dir, 'missing'))).to.throw(ValidationError).with.property('field', 'store');
   });
 
+  it('stops_flushing_and_reports_a_failed_flush_instead_of_throwing_from_the_timer', () => {
+    const dir = temp.make();
+    const clock = new VirtualClock(0);
+    const w = RecordStoreWriter.open(dir);
+    // A disk that fills up: the writer's flush fails the way fs.writeSync does (fault injected at the
+    // I/O edge; a real full disk cannot be made in a test).
+    let flushes = 0;
+    const flush = w.flush.bind(w);
+    w.flush = () => {
+      flushes++;
+      if (flushes === 2) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      flush();
+    };
+    const errors: unknown[] = [];
+    flushPeriodically(w, clock, 1000, false, (e) => errors.push(e));
+    w.append(fair(5, 5, '1'));
+    clock.advanceTo(1000); // first flush: written
+    w.append(fair(1500, 1500, '2'));
+    expect(() => clock.advanceTo(2000)).not.to.throw(); // second flush fails: reported, not thrown
+    clock.advanceTo(5000); // the timer is stopped: no flush after the failure
+    expect(flushes).to.equal(2);
+    expect(errors).to.have.length(1);
+    expect((errors[0] as { code?: string }).code).to.equal('ENOSPC');
+    // What was flushed before the failure is readable.
+    expect(readAll(dir)).to.deep.equal([fair(5, 5, '1')]);
+    w.flush = flush; // the disk has room again: closing writes the rest
+    w.close();
+    expect(readAll(dir)).to.deep.equal([fair(5, 5, '1'), fair(1500, 1500, '2')]);
+  });
+
   it('summarises_instruments_and_streams_with_their_ranges', () => {
     const dir = temp.make();
     const w = RecordStoreWriter.open(dir);
