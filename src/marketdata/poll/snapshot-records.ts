@@ -20,6 +20,17 @@ export interface AveragePrice {
 
 const byTime = <T extends { time: number }>(a: T, b: T): number => a.time - b.time;
 
+/**
+ * Prints oldest first. The venues answer newest first, and prints of the same millisecond carry no
+ * usable order but their place in that answer (spot trade ids are null): a stable sort by time alone
+ * would leave each same-millisecond group newest first. So a list that does not run oldest-first is
+ * reversed before the sort, which then only repairs what is out of place.
+ */
+function oldestFirst<T extends { time: number }>(list: T[]): T[] {
+  if (list.length > 1 && list[0]!.time >= list[list.length - 1]!.time) list.reverse();
+  return list.sort(byTime);
+}
+
 export function spotBook(d: SpotDepth): OrderBookSnapshot {
   return {
     bids: d.bids.map((l) => ({ price: l.price, quantity: l.qty })),
@@ -39,15 +50,14 @@ export function spotBookTicker(list: readonly SpotBookTicker[], symbol: string):
 
 /** Oldest first. `isBuyerMaker` true means the seller was the taker. */
 export function spotTrades(list: readonly SpotTrade[]): MarketTrade[] {
-  return list
-    .map((t): MarketTrade => ({
-      ...(t.id !== undefined ? { id: t.id } : {}),
-      price: t.price,
-      quantity: t.qty,
-      takerSide: t.tradeType !== undefined ? (t.tradeType === 'BID' ? 'buy' : 'sell') : t.isBuyerMaker ? 'sell' : 'buy',
-      time: t.time,
-    }))
-    .sort(byTime);
+  const trades = list.map((t): MarketTrade => ({
+    ...(t.id !== undefined ? { id: t.id } : {}),
+    price: t.price,
+    quantity: t.qty,
+    takerSide: t.tradeType !== undefined ? (t.tradeType === 'BID' ? 'buy' : 'sell') : t.isBuyerMaker ? 'sell' : 'buy',
+    time: t.time,
+  }));
+  return oldestFirst(trades);
 }
 
 export function spotKlines(list: readonly SpotKline[]): Kline[] {
@@ -123,15 +133,14 @@ export const contractIndexPrice = (i: IndexPrice): PricePoint => ({ price: i.ind
 
 /** Oldest first; T 1 is a taker buy, 2 a taker sell. */
 export function contractTrades(list: readonly ContractDeal[]): MarketTrade[] {
-  return list
-    .map((d): MarketTrade => ({
-      ...(d.i !== undefined ? { id: d.i } : {}),
-      price: d.p,
-      quantity: d.v,
-      ...(d.T === DealSide.BUY ? { takerSide: 'buy' as const } : d.T === DealSide.SELL ? { takerSide: 'sell' as const } : {}),
-      time: d.t,
-    }))
-    .sort(byTime);
+  const deals = list.map((d): MarketTrade => ({
+    ...(d.i !== undefined ? { id: d.i } : {}),
+    price: d.p,
+    quantity: d.v,
+    ...(d.T === DealSide.BUY ? { takerSide: 'buy' as const } : d.T === DealSide.SELL ? { takerSide: 'sell' as const } : {}),
+    time: d.t,
+  }));
+  return oldestFirst(deals);
 }
 
 /** Candles keep open time in ms (the schema converted it); close time = open + the interval's length. */

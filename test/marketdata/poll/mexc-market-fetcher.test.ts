@@ -60,6 +60,14 @@ describe('MexcSpotMarketFetcher', () => {
     expect(newest.id).to.equal(undefined); // the venue sends id: null
   });
 
+  it('keeps_prints_of_one_millisecond_oldest_first_too', async () => {
+    // The fixture answers newest first; at 1767205820298 it lists 0.00356736, 0.00607586, 0.00576229
+    // (newest to oldest). Oldest first, the order within that millisecond flips.
+    const trades = await fetcher.trades('BTCUSDT', 5);
+    const sameMs = trades.filter((t) => t.time === 1767205820298).map((t) => t.quantity.toString());
+    expect(sameMs).to.deep.equal(['0.00576229', '0.00607586', '0.00356736']);
+  });
+
   it('maps_klines_tickers_and_average_price', async () => {
     const k = await fetcher.klines('BTCUSDT', '5m', 2);
     expect(k.map((x) => [x.openTime, x.closeTime, x.close.toString(), x.quoteVolume?.toString()])).to.deep.equal([
