@@ -61,7 +61,7 @@ const STAGES: readonly Stage[] = [
 ];
 const SHOWN = ['replay', 'snapshot', 'strategy', 'risk', 'order manager', 'venue', 'portfolio', 'runtime', 'runner', 'gc', 'other'] as const;
 const STAGE_NOTE: Readonly<Record<string, string>> = {
-  runtime: 'app trading runtime: job loop (RxJS concatMap), promise chains, caches, kill-switch check',
+  runtime: 'app trading runtime: job queue, promise chains, caches, kill-switch check',
   runner: 'backtest loop, virtual clock, equity samples',
   gc: 'garbage collection',
   other: 'event loop turns (one per due time), native code outside the stages',

@@ -10,7 +10,7 @@
  *    has arrived by lastPollTime + maxAgeMs (the poller is failing or stuck) — once per gap; the
  *    next fresh snapshot re-arms it.
  * `staleGuard` is the same as an operator that passes fresh snapshots only and hands the events to a
- * callback. Place it where the snapshot is consumed (after any queue such as concatMap), so age is
+ * callback. Place it where the snapshot is consumed (after any job queue), so age is
  * judged when the strategy would act. No RxJS time operators: timers come from the injected Clock.
  */
 import { Observable, type MonoTypeOperatorFunction, type OperatorFunction } from 'rxjs';
