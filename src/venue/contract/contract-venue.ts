@@ -801,51 +801,31 @@ export class ContractVenue {
 
   historyPositions(accountIdIn: string, q: HistoryPositionsQuery = {}): Page<ContractPositionView> {
     const acct = this.accounts.get(accountIdIn);
-    const list: ContractPosition[] = [];
-    if (acct) {
-      for (let i = acct.historyPositions.length - 1; i >= 0; i--) {
-        const p = acct.historyPositions[i]!;
-        if (q.symbol && p.spec.symbol !== q.symbol) continue;
-        if (q.positionType !== undefined && p.positionType !== q.positionType) continue;
-        if (q.startTime !== undefined && p.updateTime < q.startTime) continue;
-        if (q.endTime !== undefined && p.updateTime > q.endTime) continue;
-        list.push(p);
-      }
-    }
+    const list = acct
+      ? newestMatching(acct.historyPositions, (p) => (!q.symbol || p.spec.symbol === q.symbol) && (q.positionType === undefined || p.positionType === q.positionType) && inWindow(p.updateTime, q))
+      : [];
     return paginate(list, q, (p) => this.positionView(acct!, p));
   }
 
   fundingRecords(accountIdIn: string, q: FundingRecordsQuery = {}): Page<FundingRecordView> {
     const acct = this.accounts.get(accountIdIn);
-    const list: FundingRecordView[] = [];
-    if (acct) {
-      for (let i = acct.fundingRecords.length - 1; i >= 0; i--) {
-        const r = acct.fundingRecords[i]!;
-        if (q.symbol && r.symbol !== q.symbol) continue;
-        if (q.positionId !== undefined && r.positionId !== String(q.positionId)) continue;
-        if (q.positionType !== undefined && r.positionType !== q.positionType) continue;
-        if (q.startTime !== undefined && r.settleTime < q.startTime) continue;
-        if (q.endTime !== undefined && r.settleTime > q.endTime) continue;
-        list.push(r);
-      }
-    }
+    const list = acct
+      ? newestMatching(
+          acct.fundingRecords,
+          (r) =>
+            (!q.symbol || r.symbol === q.symbol) &&
+            (q.positionId === undefined || r.positionId === String(q.positionId)) &&
+            (q.positionType === undefined || r.positionType === q.positionType) &&
+            inWindow(r.settleTime, q),
+        )
+      : [];
     return paginate(list, q, (r) => r);
   }
 
   /** The account's side of each trade, newest first (fee_details). */
   fills(accountIdIn: string, q: FillsQuery = {}): Page<ContractFillView> {
     const acct = this.accounts.get(accountIdIn);
-    const list: FillRecord[] = [];
-    if (acct) {
-      for (let i = acct.fills.length - 1; i >= 0; i--) {
-        const f = acct.fills[i]!;
-        if (q.symbol && f.symbol !== q.symbol) continue;
-        if (q.orderId !== undefined && f.orderId !== String(q.orderId)) continue;
-        if (q.startTime !== undefined && f.time < q.startTime) continue;
-        if (q.endTime !== undefined && f.time > q.endTime) continue;
-        list.push(f);
-      }
-    }
+    const list = acct ? newestMatching(acct.fills, (f) => (!q.symbol || f.symbol === q.symbol) && (q.orderId === undefined || f.orderId === String(q.orderId)) && inWindow(f.time, q)) : [];
     return paginate(list, q, (f) => this.fillView(acct!, f));
   }
 
@@ -2465,3 +2445,13 @@ function paginate<S, T>(list: readonly S[], q: PageQuery, map: (s: S) => T): Pag
   };
 }
 
+/** The items of an append-ordered history that `keep` accepts, newest first (the history endpoints' order). */
+function newestMatching<T>(history: readonly T[], keep: (item: T) => boolean): T[] {
+  const out: T[] = [];
+  for (let i = history.length - 1; i >= 0; i--) if (keep(history[i]!)) out.push(history[i]!);
+  return out;
+}
+
+/** A history query's inclusive [startTime, endTime] window (either end open when absent). */
+const inWindow = (t: number, q: { readonly startTime?: number | undefined; readonly endTime?: number | undefined }): boolean =>
+  (q.startTime === undefined || t >= q.startTime) && (q.endTime === undefined || t <= q.endTime);
