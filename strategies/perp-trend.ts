@@ -9,6 +9,9 @@
  *    (AttachTpSl), and — because a venue may refuse position TP/SL, and a professional does not rely
  *    on one line of defence — the strategy also closes the position itself when the fair price
  *    crosses either level (`protectiveExit`).
+ *  - When the runtime says no TP/SL protects the position any more (ProtectionMissing: cancelled at the
+ *    venue, or never placed), it is attached again; levels are worked out anew whenever the position
+ *    changes side (a venue-side reversal or an adjustment to the venue's position).
  *  - One order at a time: nothing new is sent while an order of its own is still open or unanswered.
  */
 import 'reflect-metadata';
@@ -57,6 +60,8 @@ interface SymbolState {
   /** TP/SL levels of the current position (set when it was first seen open). */
   tp?: Decimal;
   sl?: Decimal;
+  /** Side of the position the levels were worked out for. */
+  long?: boolean;
   /** The venue refused position TP/SL (only the protective exit guards the position). */
   venueTpslRefused: boolean;
 }
@@ -100,7 +105,7 @@ export class PerpTrend implements Strategy {
       delete st.tp;
       delete st.sl;
     } else {
-      if (!st.tp || !st.sl) return this.protect(ctx, st, inst, qty, entry);
+      if (!st.tp || !st.sl || st.long !== qty.gt(0)) return this.protect(ctx, st, inst, qty, entry);
       if (this.params.protectiveExit) {
         const long = qty.gt(0);
         const hit = long ? mark.gte(st.tp) || mark.lte(st.sl) : mark.lte(st.tp) || mark.gte(st.sl);
@@ -126,6 +131,15 @@ export class PerpTrend implements Strategy {
       if (st.awaiting === event.intent.intentId) delete st.awaiting;
       if (event.intent.kind === 'attach-tpsl') st.venueTpslRefused = true;
       return;
+    }
+    if (event.type === 'ProtectionMissing') {
+      const inst = ctx.instrument(event.symbol);
+      const { qty, entry } = this.position(ctx, event.symbol);
+      if (!inst || inst.kind !== 'contract' || qty.isZero()) return;
+      // Re-armed even if the venue refused position TP/SL before: it is the only defence it names.
+      const st = this.stateOf(event.symbol);
+      st.venueTpslRefused = false;
+      return this.protect(ctx, st, inst, qty, entry);
     }
     if (!('clientOrderId' in event) || !('symbol' in event) || event.clientOrderId === undefined) return;
     const st = this.stateOf(event.symbol);
@@ -176,6 +190,7 @@ export class PerpTrend implements Strategy {
 
   private protect(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {
     const long = qty.gt(0);
+    st.long = long;
     const tpMove = D(this.params.takeProfitPct).div(100);
     const slMove = D(this.params.stopLossPct).div(100);
     // Rounded toward the entry: a level is never further away than asked.

@@ -7,7 +7,7 @@ import type { ClientOrderId, InstrumentSymbol, OrderId, StrategyId } from '../co
 import type { Fill } from './fill.js';
 import type { Intent, PositionModeName } from './intent.js';
 import type { Order, PositionSide } from './order.js';
-import type { PositionLeg } from './position.js';
+import type { Position, PositionLeg } from './position.js';
 
 interface EventBase {
   /** Our clock when the event was produced. */
@@ -165,6 +165,41 @@ export interface PositionDrift extends EventBase {
   readonly venueQuantity: Decimal;
 }
 
+/**
+ * A fill of an order the bot did not place: a take-profit / stop-loss, plan or trailing order firing,
+ * a liquidation or ADL, a close-all, or an order placed by hand. Learned from the venue's order history
+ * and journaled like our own fills (the fill's trade id counts it once). `strategyId` is the owner of
+ * the position (the one strategy trading that symbol and leg); absent when ownership is ambiguous
+ * (then only the account's book takes it).
+ */
+export interface VenueFill extends EventBase {
+  readonly type: 'VenueFill';
+  readonly symbol: InstrumentSymbol;
+  readonly fill: Fill;
+}
+
+/**
+ * A strategy's position set to the venue's when no fill explains the difference (journaled, so a
+ * restart rebuilds the same book). `position` is the strategy's position after the adjustment.
+ */
+export interface PositionAdjusted extends EventBase {
+  readonly type: 'PositionAdjusted';
+  readonly symbol: InstrumentSymbol;
+  readonly leg: PositionLeg;
+  readonly fromQuantity: Decimal;
+  readonly toQuantity: Decimal;
+  readonly position: Position;
+  readonly reason: string;
+}
+
+/** The strategy holds a contract position that no open take-profit / stop-loss order at the venue protects. */
+export interface ProtectionMissing extends EventBase {
+  readonly type: 'ProtectionMissing';
+  readonly symbol: InstrumentSymbol;
+  readonly leg: PositionLeg;
+  readonly quantity: Decimal;
+}
+
 export interface KillSwitchTripped extends EventBase {
   readonly type: 'KillSwitchTripped';
   readonly rule: string;
@@ -198,6 +233,9 @@ export type ExecutionEvent =
   | TpSlAttached
   | FundingSettled
   | PositionDrift
+  | VenueFill
+  | PositionAdjusted
+  | ProtectionMissing
   | KillSwitchTripped;
 
 export type ExecutionEventType = ExecutionEvent['type'];

@@ -29,6 +29,11 @@ export interface Fill {
   readonly reduceOnly?: boolean;
   /** Made up by reconcile from the venue's cumulative numbers because the trade itself was not seen. */
   readonly synthetic?: boolean;
+  /**
+   * Realised PnL the venue booked for this fill (contract order `profit`), fees excluded, when the
+   * venue reports it. The books compute their own from the entry price; this is the venue's word.
+   */
+  readonly realizedPnl?: Decimal;
 }
 
 /** Trade id of a fill reconcile made up: deterministic, so a second reconcile finds it already seen. */

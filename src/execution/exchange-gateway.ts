@@ -98,6 +98,16 @@ export interface TpSlRequest {
   readonly triggerPriceType?: TriggerPriceType;
 }
 
+/** An open take-profit / stop-loss order on a held position (contract). */
+export interface ProtectiveStop {
+  readonly symbol: InstrumentSymbol;
+  /** The position it closes. */
+  readonly positionSide: PositionSide;
+  readonly takeProfitPrice?: Decimal;
+  readonly stopLossPrice?: Decimal;
+  readonly quantity?: Decimal;
+}
+
 export interface ExchangeGateway {
   readonly capabilities: GatewayCapabilities;
 
@@ -126,4 +136,6 @@ export interface ExchangeGateway {
   setLeverage(req: LeverageRequest): Promise<void>;
   setPositionMode(mode: PositionModeName): Promise<void>;
   attachTpSl(req: TpSlRequest): Promise<void>;
+  /** Open TP/SL orders on held positions of the symbol; absent where the venue has no such orders. */
+  protectiveStops?(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]>;
 }

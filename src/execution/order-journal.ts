@@ -5,6 +5,7 @@
  * each one before going on, so a record that returned is durable.
  */
 import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
 import type { Intent } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
 
@@ -15,6 +16,8 @@ export interface JournalSnapshot {
   readonly seenTradeIds: readonly string[];
   /** Watermark for fillsSince() after a restart, ms. */
   readonly lastFillTime?: number;
+  /** Fills of VenueFill events (orders not ours), oldest first: what each venue order has booked. */
+  readonly venueFills?: readonly Fill[];
 }
 
 export interface OrderJournal {
@@ -43,7 +46,7 @@ export class MemoryOrderJournal implements OrderJournal {
 
   recordEvent(event: ExecutionEvent): void {
     this.events.push(event);
-    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
+    if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled' || event.type === 'VenueFill') {
       this.trades.add(event.fill.tradeId);
       this.lastFillTime = Math.max(this.lastFillTime ?? 0, event.fill.time);
     }

@@ -25,6 +25,7 @@ import { ExchangeError, NetworkError, OrderNotCancellable, OrderNotFound, Outcom
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
 import { TOKENS } from '../core/tokens.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
 import { stepOf } from '../domain/instrument.js';
 import type { InstrumentLookup } from '../domain/instrument-registry.js';
@@ -39,7 +40,7 @@ import type { ExchangeGateway, OrderRef, PlaceRequest } from './exchange-gateway
 import type { OrderJournal } from './order-journal.js';
 import { type LocalOrderState, OrderStore, orderStateOf } from './order-state.js';
 import { RateBudget } from './rate-budget.js';
-import { reconcile as reconcilePure, type VenueReport } from './reconcile.js';
+import { addForeignFill, type ForeignFilled, NOTHING_FILLED, reconcile as reconcilePure, type ReconcileOptions, type VenueReport } from './reconcile.js';
 
 export interface OrderManagerConfig {
   /** How long after sending an order missing at the venue may still arrive there (≥ recvWindow). */
@@ -85,6 +86,10 @@ export class OrderManager {
   private readonly lastSnapshots = new Map<string, MarketSnapshot>();
   private readonly fillWatermark = new Map<string, number>();
   private restoredFillTime: number | undefined;
+  /** What VenueFills booked per venue order (fills of orders not ours), so each contract counts once. */
+  private readonly foreignFilled = new Map<string, ForeignFilled>();
+  /** Owner of a position leg for fills of orders not ours; unset: such fills are not booked. */
+  private ownerOf: ReconcileOptions['ownerOf'];
   private queue: Promise<unknown> = Promise.resolve();
   private batch: ExecutionEvent[] | undefined;
 
@@ -134,7 +139,17 @@ export class OrderManager {
       this.store = new OrderStore(orderStateOf(orders, snap.seenTradeIds));
       for (const o of orders) if (o.status === 'submitted') this.unknown.add(o.clientOrderId);
       this.restoredFillTime = snap.lastFillTime;
+      for (const f of snap.venueFills ?? []) this.countForeign(f);
     });
+  }
+
+  /**
+   * Books fills of orders not ours (TP/SL, liquidations, orders placed by hand) as VenueFills of the
+   * leg's owner from the next reconciliation on. Without it they are not booked (backtests: every
+   * order of the simulated account is ours).
+   */
+  attributeVenueFills(ownerOf: NonNullable<ReconcileOptions['ownerOf']>): void {
+    this.ownerOf = ownerOf;
   }
 
   /**
@@ -664,7 +679,16 @@ export class OrderManager {
   }
 
   private reconcileOptions() {
-    return { attribute: (cid: string) => this.codec.strategyOf(cid), unknownGraceMs: this.config.unknownGraceMs };
+    return {
+      attribute: (cid: string) => this.codec.strategyOf(cid),
+      unknownGraceMs: this.config.unknownGraceMs,
+      ...(this.ownerOf ? { ownerOf: this.ownerOf, foreignFilled: this.foreignFilled } : {}),
+    };
+  }
+
+  private countForeign(f: Fill): void {
+    const key = f.venueOrderId ?? f.tradeId;
+    this.foreignFilled.set(key, addForeignFill(this.foreignFilled.get(key) ?? NOTHING_FILLED, f));
   }
 
   private refOf(o: Order): OrderRef {
@@ -673,6 +697,7 @@ export class OrderManager {
 
   /** Cache first (store), then the journal, then subscribers. */
   private async publish(e: ExecutionEvent): Promise<void> {
+    if (e.type === 'VenueFill' && !this.store.hasSeenTrade(e.fill.tradeId)) this.countForeign(e.fill);
     this.store.apply(e);
     await this.journal.recordEvent(e);
     const cid = eventClientOrderId(e);

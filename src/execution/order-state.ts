@@ -45,7 +45,7 @@ export function applyOrderEvent(state: LocalOrderState, e: ExecutionEvent): Loca
 
 /** The fill an event carries, if any (the key for dedupe by trade id). */
 export function fillOf(e: ExecutionEvent): Fill | undefined {
-  return e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' ? e.fill : undefined;
+  return e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill' ? e.fill : undefined;
 }
 
 /**

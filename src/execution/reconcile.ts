@@ -16,14 +16,20 @@
  *    an order sent less than `unknownGraceMs` ago is left alone (its request may still be in flight);
  *  - an order we closed that the venue still lists as open → OrderOrphaned (the order manager cancels
  *    it at the venue); this alarm is not a state change and repeats until the venue drops the order;
- *  - venue positions that differ from ours → PositionDrift.
+ *  - venue positions that differ from ours → PositionDrift;
+ *  - with `ownerOf` given: contract fills of orders that are not ours (no client id of ours: a TP/SL,
+ *    plan or trailing order firing, a liquidation, a close-all, an order placed by hand) → VenueFill,
+ *    attributed to the owner of the position's leg. The venue reports such an order's fill as its
+ *    cumulative numbers (one fill per order state); what was booked before for the same venue order
+ *    (`foreignFilled`) is taken off, so each contract is booked once at the price that makes the
+ *    averages agree.
  */
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId, TradeId } from '../core/ids.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import { type Fill, syntheticTradeId } from '../domain/fill.js';
 import { isLive, isTerminal, type Order, type VenueOrder, venueFilledNotional } from '../domain/order.js';
-import { type Position, positionKey } from '../domain/position.js';
+import { type Position, type PositionLeg, positionKey } from '../domain/position.js';
 import type { LocalOrderState } from './order-state.js';
 
 export interface VenueReport {
@@ -48,6 +54,30 @@ export interface ReconcileOptions {
   readonly unknownGraceMs: number;
   /** Our positions of the report's symbols, to compare with venue positions. */
   readonly localPositions?: readonly Position[];
+  /** Owner of a position leg for fills of orders not ours; absent: such fills are ignored (backtests). */
+  readonly ownerOf?: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined;
+  /** What VenueFills already booked per venue order id (their sums). */
+  readonly foreignFilled?: ReadonlyMap<string, ForeignFilled>;
+}
+
+/** Sums of the VenueFills booked for one venue order. */
+export interface ForeignFilled {
+  readonly quantity: Decimal;
+  readonly notional: Decimal;
+  readonly fee: Decimal;
+  readonly realizedPnl: Decimal;
+}
+
+export const NOTHING_FILLED: ForeignFilled = { quantity: ZERO, notional: ZERO, fee: ZERO, realizedPnl: ZERO };
+
+/** The sums after one more VenueFill of the same venue order. */
+export function addForeignFill(before: ForeignFilled, f: Fill): ForeignFilled {
+  return {
+    quantity: before.quantity.plus(f.quantity),
+    notional: before.notional.plus(f.price.mul(f.quantity)),
+    fee: before.fee.plus(f.fee),
+    realizedPnl: before.realizedPnl.plus(f.realizedPnl ?? ZERO),
+  };
 }
 
 export function reconcile(local: LocalOrderState, venue: VenueReport, now: number, opts: ReconcileOptions): ExecutionEvent[] {
@@ -115,10 +145,18 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
   // 2. Real fills not seen yet, in venue time order.
   const fills = [...venue.fills].filter((f) => inScope.has(f.symbol)).sort((a, b) => a.time - b.time || cmp(a.tradeId, b.tradeId));
   const taken = new Set<string>();
+  const foreign = new Map(opts.foreignFilled ?? []);
   for (const f of fills) {
     if (local.seenTradeIds.has(f.tradeId) || taken.has(f.tradeId)) continue;
     const o = findAny(f);
-    if (!o) continue;
+    if (!o) {
+      const e = opts.ownerOf && f.kind === 'contract' ? venueFill(f, foreign, opts.ownerOf, now) : undefined;
+      if (e) {
+        taken.add(f.tradeId);
+        events.push(e);
+      }
+      continue;
+    }
     const c = track(o);
     const v = o.venueOrderId ? venueOrders.get(o.venueOrderId) : undefined;
     const ceiling = v?.filledQty ?? c.quantity;
@@ -261,6 +299,35 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     }
   }
   return events;
+}
+
+/**
+ * The part of a venue order's cumulative fill `f` not booked yet, as a VenueFill of the leg's owner
+ * (undefined when nothing is new). Quantity, notional, fee and realised PnL are each the venue's total
+ * minus what earlier VenueFills of the order booked.
+ */
+function venueFill(
+  f: Fill,
+  foreign: Map<string, ForeignFilled>,
+  ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
+  now: number,
+): ExecutionEvent | undefined {
+  const key = f.venueOrderId ?? f.tradeId;
+  const before = foreign.get(key) ?? NOTHING_FILLED;
+  const quantity = f.quantity.minus(before.quantity);
+  if (quantity.lte(0)) return undefined;
+  const notional = f.price.mul(f.quantity).minus(before.notional);
+  const strategyId = ownerOf(f.symbol, f.positionSide ?? 'net');
+  const fill: Fill = {
+    ...f,
+    quantity,
+    price: notional.div(quantity),
+    fee: f.fee.minus(before.fee),
+    ...(f.realizedPnl !== undefined ? { realizedPnl: f.realizedPnl.minus(before.realizedPnl) } : {}),
+    ...(strategyId !== undefined ? { strategyId } : {}),
+  };
+  foreign.set(key, addForeignFill(before, fill));
+  return { type: 'VenueFill', ts: now, ...(strategyId !== undefined ? { strategyId } : {}), symbol: f.symbol, fill };
 }
 
 const isWorkingStatus = (s: VenueOrder['status']): boolean => s === 'accepted' || s === 'partially-filled' || s === 'pending-amend' || s === 'pending-cancel';

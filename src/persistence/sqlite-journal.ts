@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { ExecutionEvent, VenueFill } from '../domain/execution-event.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
 import type { Intent } from '../domain/intent.js';
 import { isTerminal, type Order } from '../domain/order.js';
@@ -133,6 +133,9 @@ export class SqliteJournal implements OrderJournal {
       if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
         const f = event.fill;
         this.stmts.insertFill.run(f.tradeId, this.runId ?? null, f.clientOrderId ?? event.clientOrderId, f.symbol, f.time, encodeJson(f));
+      } else if (event.type === 'VenueFill') {
+        const f = event.fill;
+        this.stmts.insertFill.run(f.tradeId, this.runId ?? null, f.clientOrderId ?? null, f.symbol, f.time, encodeJson(f));
       }
     });
     tx();
@@ -151,10 +154,14 @@ export class SqliteJournal implements OrderJournal {
     ).map((r) => decodeJson<Order>(String(r.json)));
     const seen = (this.db.prepare('SELECT trade_id FROM fills ORDER BY time, trade_id').all() as Row[]).map((r) => String(r.trade_id));
     const last = this.db.prepare('SELECT MAX(time) AS t FROM fills').get() as Row;
+    const venueFills = (this.db.prepare("SELECT json FROM events WHERE type = 'VenueFill' ORDER BY id").all() as Row[]).map(
+      (r) => decodeJson<VenueFill>(String(r.json)).fill,
+    );
     return {
       orders: [...open, ...closed.reverse()],
       seenTradeIds: seen,
       ...(last.t == null ? {} : { lastFillTime: Number(last.t) }),
+      ...(venueFills.length > 0 ? { venueFills } : {}),
     };
   }
 

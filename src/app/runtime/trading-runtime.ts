@@ -4,10 +4,18 @@
  * Start-up (nothing trades before it succeeds):
  *   1. open a journal run (config hash, mode) and say when the previous run ended uncleanly;
  *   2. restore every order manager from the journal (orders, counted trade ids) and every strategy's
- *      book from its journaled fills;
+ *      book from its journaled fills and position adjustments;
  *   3. RECONCILE with the exchange (open orders, fills since the journal's watermark, positions) and
- *      read balances — a venue that cannot be read aborts the start;
+ *      read balances — a venue that cannot be read aborts the start. Fills of orders the bot did not
+ *      place (TP/SL, liquidation, close-all, by hand) become journaled VenueFills of the position's
+ *      owner; a position the fills still do not explain, of any sign and size, is set to the venue's
+ *      with a journaled PositionAdjusted and a warning (position-owners.ts);
  *   4. start the strategies (their onStart intents go through risk like any other), then market data.
+ *
+ * Truth about positions while running: a reduce-only close is checked against the venue's position
+ * before it is sent (a position the venue already closed is not closed again: the fills that closed it
+ * are booked instead); each reconciliation tick books venue fills, adjusts confirmed drifts like
+ * start-up does, and tells a strategy whose position has no TP/SL left at the venue (ProtectionMissing).
  *
  * The loop: one stream of jobs — every snapshot, and a reconciliation tick — run one at a time in
  * arrival order (what `concatMap` would do, through a plain queue: a backtest runs a job per polled
@@ -32,7 +40,7 @@ import type { ExecutionEvent } from '../../domain/execution-event.js';
 import type { InstrumentRegistry } from '../../domain/instrument-registry.js';
 import { type Intent, intentSymbol, type PositionModeName } from '../../domain/intent.js';
 import type { InstrumentKind, Order } from '../../domain/order.js';
-import { positionKey } from '../../domain/position.js';
+import { type Position, positionKey } from '../../domain/position.js';
 import { midPrice, type MarketSnapshot } from '../../domain/snapshot.js';
 import type { ClientIdCodec } from '../../execution/client-id-codec.js';
 import type { ExchangeGateway } from '../../execution/exchange-gateway.js';
@@ -45,6 +53,7 @@ import type { Strategy } from '../../strategy/strategy.js';
 import { StrategyRunner } from '../../strategy/strategy-runner.js';
 import { RunStats, type StrategyCounters } from './run-stats.js';
 import { DriftWatch } from './drift-watch.js';
+import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
 import { TradingState } from './trading-state.js';
 
 export interface ExecutionVenue {
@@ -181,6 +190,9 @@ export class TradingRuntime {
   private run: RunInfo | undefined;
   private stopping: Promise<RunSummary> | undefined;
   private readonly instrumentsOf = new Map<string, readonly InstrumentSymbol[]>();
+  /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
+  private readonly toldUnprotected = new Set<string>();
+  private readonly owners: OwnerView;
 
   constructor(private readonly o: TradingRuntimeOptions) {
     const books = {
@@ -199,6 +211,7 @@ export class TradingRuntime {
       return i?.kind === 'contract' ? i.contractSize : undefined;
     });
     this.state.setPositionMode(o.positionMode);
+    this.owners = { strategies: o.strategies, position: (sid, symbol, leg) => this.state.strategyBook(sid).position(symbol, leg) };
   }
 
   get strategyRunners(): readonly StrategyRunner[] {
@@ -212,15 +225,20 @@ export class TradingRuntime {
     const uncleanBefore = o.journal.runs().at(-1);
     this.run = o.journal.startRun(o.configHash, o.mode, this.startedAt);
     const uncleanRun = uncleanBefore && uncleanBefore.endedAt === undefined ? uncleanBefore : undefined;
-    for (const v of o.venues) this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
+    for (const v of o.venues) {
+      this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
+      if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg));
+    }
 
     let restoredLive = 0;
     if (o.resume) {
       for (const v of o.venues) await v.orders.restore();
       restoredLive = o.venues.reduce((n, v) => n + v.orders.liveOrders().length, 0);
-      // Each strategy's book is rebuilt from its own journaled fills (deduped by trade id).
+      // Each strategy's book is rebuilt from its own journaled fills (deduped by trade id), the venue's
+      // fills attributed to it and its position adjustments, in journal order.
       for (const e of o.journal.events()) {
-        if ((e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') && (e.strategyId ?? e.fill.strategyId)) this.state.applyStrategyFill((e.strategyId ?? e.fill.strategyId)!, e.fill);
+        if ((e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') && (e.strategyId ?? e.fill.strategyId)) this.state.applyStrategyFill((e.strategyId ?? e.fill.strategyId)!, e.fill);
+        else if (e.type === 'PositionAdjusted') this.state.apply(e);
       }
     }
     await this.reconcileVenues(true);
@@ -404,6 +422,7 @@ export class TradingRuntime {
     try {
       await this.reconcileVenues(false);
       this.stats.reconciles++;
+      await this.checkProtection();
     } catch (e) {
       this.stats.reconcileFailures++;
       this.o.logger.warn('reconciliation failed; trying again at the next tick', { error: messageOf(e) });
@@ -425,14 +444,93 @@ export class TradingRuntime {
       this.state.setAccount(await v.gateway.balances());
       if (contract) {
         const venuePositions = await v.gateway.positions();
-        if (startup) this.state.setVenuePositions('contract', venuePositions, 'all');
-        else {
+        if (startup) {
+          this.state.setVenuePositions('contract', venuePositions, 'all');
+          this.alignOwners(venuePositions, symbols, 'start-up: the venue position differs from the journal and no venue fill since explains it');
+        } else {
           const drifts = this.drifts.check(this.state.accountBook('contract').positions(), venuePositions, this.o.clock.now());
           for (const d of drifts) this.publishLocal(d);
-          this.state.setVenuePositions('contract', venuePositions, new Set(drifts.map((d) => positionKey(d.symbol, d.leg))));
+          const keys = new Set(drifts.map((d) => positionKey(d.symbol, d.leg)));
+          this.state.setVenuePositions('contract', venuePositions, keys);
+          if (keys.size > 0) this.alignOwners(venuePositions, symbols, 'drift confirmed by two reconciliations and no venue fill explains it', keys);
         }
       }
     }
+  }
+
+  /** Journals the owners' adjustments where the strategies' books do not add up to the venue. */
+  private alignOwners(venue: readonly Position[], symbols: readonly InstrumentSymbol[], reason: string, keys?: ReadonlySet<string>): void {
+    const found = ownerAdjustments(this.owners, venue, symbols, this.o.clock.now(), reason, keys);
+    for (const a of found.adjustments) this.publishLocal(a);
+    for (const u of found.unattributed) this.o.logger.warn(`position difference not attributed: ${u}`);
+    this.applyPending();
+  }
+
+  /**
+   * Tells each strategy holding a contract position that no open TP/SL at the venue protects (once per
+   * position size; told again after it was protected and lost it again).
+   */
+  private async checkProtection(): Promise<void> {
+    const v = this.venueOfKind('contract');
+    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
+    if (!v || !stops) return;
+    const venue = this.state.venuePositionsOf('contract');
+    for (const symbol of this.symbolsOfKind('contract')) {
+      const held: { sid: StrategyId; p: Position }[] = [];
+      for (const s of this.o.strategies) {
+        for (const p of this.state.positions(s.id)) {
+          if (p.symbol !== symbol || p.quantity.isZero()) continue;
+          // Only a position the venue holds the same way can carry a stop order.
+          const theirs = venue.find((q) => q.symbol === symbol && q.leg === p.leg);
+          if (theirs && theirs.quantity.s === p.quantity.s && !theirs.quantity.isZero()) held.push({ sid: s.id, p });
+        }
+      }
+      if (held.length === 0) continue;
+      const protectedSides = new Set((await stops(symbol)).map((x) => x.positionSide));
+      for (const { sid, p } of held) {
+        const side = p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg;
+        const key = `${sid}|${symbol}|${p.leg}`;
+        const told = `${key}|${p.quantity.toFixed()}`;
+        if (protectedSides.has(side)) {
+          for (const k of [...this.toldUnprotected]) if (k.startsWith(`${key}|`)) this.toldUnprotected.delete(k);
+          continue;
+        }
+        if (this.toldUnprotected.has(told)) continue;
+        this.toldUnprotected.add(told);
+        this.publishLocal({ type: 'ProtectionMissing', ts: this.o.clock.now(), strategyId: sid, symbol, leg: p.leg, quantity: p.quantity });
+      }
+    }
+  }
+
+  /**
+   * A reduce-only (or hedged closing) contract order is checked against the venue's position first:
+   * when the venue no longer holds what it would close (a TP/SL, liquidation or manual close got there
+   * first), it is not sent; the fills that closed the position are learned and booked instead.
+   * Undefined: send it.
+   */
+  private async venueRefusesClose(venue: ExecutionVenue, intent: Intent): Promise<string | undefined> {
+    if (intent.kind !== 'place' || venue.kind !== 'contract') return undefined;
+    const spec = intent.order;
+    const closing = spec.reduceOnly === true || (spec.positionSide === 'long' && spec.side === 'sell') || (spec.positionSide === 'short' && spec.side === 'buy');
+    if (!closing || !spec.quantity) return undefined;
+    const leg = spec.positionSide ?? 'net';
+    let held: Decimal;
+    try {
+      held = (await venue.gateway.positions(spec.symbol)).find((p) => p.symbol === spec.symbol && p.leg === leg)?.quantity ?? ZERO;
+    } catch (e) {
+      // The venue cannot be read: it still judges the order itself (a reduce-only close of nothing is refused).
+      this.o.logger.debug('position check before a close failed; sending', { error: messageOf(e) });
+      return undefined;
+    }
+    const closable = spec.side === 'sell' ? held : held.neg();
+    if (closable.gte(spec.quantity)) return undefined;
+    try {
+      await venue.orders.reconcile([spec.symbol]);
+      this.applyPending();
+    } catch (e) {
+      this.o.logger.warn('reconciliation after a position check failed', { error: messageOf(e) });
+    }
+    return `the venue holds ${held.toFixed()} on ${spec.symbol} ${leg}: a ${spec.side} of ${spec.quantity.toFixed()} would close ${closable.lte(0) ? 'nothing' : `more than ${closable.toFixed()}`}; not sent`;
   }
 
   // ---------------------------------------------------------------- intents
@@ -469,7 +567,12 @@ export class TradingRuntime {
     const inst = symbol ? o.instruments.instrument(symbol) : undefined;
     const decision = o.risk.evaluate(intent, inst, this.state.riskState(o.clock.now(), kind, runner.strategyId, symbol));
     for (const e of decision.events) this.publishLocal(e);
-    if (decision.approved) await this.execute(venue, decision.approved);
+    if (decision.approved) {
+      // Our book believes in the position the close reduces (risk passed it): the venue must too.
+      const refused = await this.venueRefusesClose(venue, decision.approved);
+      if (refused) this.deny(decision.approved, 'venue-position', refused);
+      else await this.execute(venue, decision.approved);
+    }
     if (decision.events.some((e) => e.type === 'KillSwitchTripped')) await this.pullEverything();
   }
 
@@ -610,6 +713,19 @@ export class TradingRuntime {
         break;
       case 'PositionDrift':
         l.warn(`position drift ${e.symbol} ${e.leg}: ours ${fmt(e.localQuantity)}, exchange ${fmt(e.venueQuantity)}`);
+        break;
+      case 'VenueFill': {
+        const f = e.fill;
+        const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : ''} (order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
+        if (e.strategyId === undefined) l.warn(`${what}: no single strategy owns the position; booked on the account only`);
+        else l.info(what, { tradeId: f.tradeId });
+        break;
+      }
+      case 'PositionAdjusted':
+        l.warn(`position adjusted ${sid} ${e.symbol} ${e.leg}: ${fmt(e.fromQuantity)} → ${fmt(e.toQuantity)} (${e.reason})`);
+        break;
+      case 'ProtectionMissing':
+        l.warn(`no TP/SL protects ${sid} ${e.symbol} ${e.leg} ${fmt(e.quantity)} at the venue`);
         break;
       case 'LeverageChanged':
         l.info(`leverage ${sid} ${e.symbol} ${e.leverage}x${e.positionSide ? ` (${e.positionSide})` : ''}`);

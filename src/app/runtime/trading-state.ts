@@ -59,9 +59,11 @@ export class TradingState implements TradingStateView {
   }
 
   /**
-   * The venue's open positions of one account kind. Leverage is taken as is; quantities replace ours
-   * only for `adopt` (every key at start-up; later, confirmed drifts): between two reconciliations our
-   * book may know a fill the venue list does not show yet, or the other way round.
+   * The venue's open positions of one account kind. Leverage is taken as is; quantities replace the
+   * account book's only for `adopt` (every key at start-up; later, confirmed drifts): between two
+   * reconciliations our book may know a fill the venue list does not show yet, or the other way round.
+   * Strategy books are never changed here: a difference the venue's fills do not explain reaches a
+   * strategy as a journaled PositionAdjusted (the runtime decides whose position it is).
    */
   setVenuePositions(kind: InstrumentKind, positions: readonly Position[], adopt: 'all' | ReadonlySet<string>): void {
     this.venuePositions.set(kind, positions);
@@ -70,35 +72,16 @@ export class TradingState implements TradingStateView {
     const book = this.accountBook(kind);
     const take = (key: string): boolean => adopt === 'all' || adopt.has(key);
     const open = new Set(positions.map((p) => positionKey(p.symbol, p.leg)));
-    const adopted: Position[] = [];
-    for (const p of positions) if (take(positionKey(p.symbol, p.leg))) adopted.push(p);
+    for (const p of positions) if (take(positionKey(p.symbol, p.leg))) book.adoptPosition(p);
     for (const p of book.positions()) {
       const key = positionKey(p.symbol, p.leg);
-      if (!open.has(key) && !p.quantity.isZero() && take(key)) adopted.push({ ...p, quantity: ZERO, entryPrice: ZERO });
-    }
-    for (const p of adopted) {
-      book.adoptPosition(p);
-      this.adoptIntoOwner(p);
+      if (!open.has(key) && !p.quantity.isZero() && take(key)) book.adoptPosition({ ...p, quantity: ZERO, entryPrice: ZERO });
     }
   }
 
-  /**
-   * A drift the venue made itself (a TP/SL or trailing stop firing, a liquidation, ADL) changes a
-   * position no order of ours explains. When exactly one strategy holds that leg, its own book follows
-   * the venue, or it would keep managing a position that no longer exists (closing it again, forever).
-   * With several holders the change cannot be attributed and their books are left as they are; and
-   * only a reduction is taken (the venue closes, it never opens on its own), so a manual trade on the
-   * same account is not pinned on the strategy.
-   */
-  private adoptIntoOwner(p: Position): void {
-    const key = positionKey(p.symbol, p.leg);
-    const held = [...this.strategyBooks.values()]
-      .map((book) => ({ book, mine: book.positions().find((q) => positionKey(q.symbol, q.leg) === key && !q.quantity.isZero()) }))
-      .filter((x): x is { book: Portfolio; mine: Position } => x.mine !== undefined);
-    if (held.length !== 1) return;
-    const { book, mine } = held[0]!;
-    const reduced = p.quantity.isZero() || (p.quantity.s === mine.quantity.s && p.quantity.abs().lt(mine.quantity.abs()));
-    if (reduced) book.adoptPosition(p);
+  /** The venue's positions of one account kind as last read. */
+  venuePositionsOf(kind: InstrumentKind): readonly Position[] {
+    return this.venuePositions.get(kind) ?? [];
   }
 
   setPositionMode(mode: PositionModeName | undefined): void {
@@ -120,6 +103,13 @@ export class TradingState implements TradingStateView {
         this.accountBook(e.fill.kind).applyFill(e.fill);
         break;
       }
+      case 'VenueFill':
+        if (e.strategyId !== undefined) this.applyStrategyFill(e.strategyId, e.fill);
+        this.accountBook(e.fill.kind).applyFill(e.fill);
+        break;
+      case 'PositionAdjusted':
+        if (e.strategyId !== undefined) this.strategyBook(e.strategyId).adoptPosition(e.position);
+        break;
       case 'FundingSettled': {
         this.accountBook('contract').applyFunding(e.symbol, e.leg, e.amount, e.asset, e.ts);
         if (e.strategyId !== undefined) this.strategyBook(e.strategyId).applyFunding(e.symbol, e.leg, e.amount, e.asset, e.ts);

@@ -232,6 +232,7 @@ export function fillFromContractOrder(o: ContractOrder, settleCoin: string, acco
     time: o.updateTime ?? o.createTime ?? 0,
     ...(positionSide ? { positionSide } : {}),
     ...(!isOpenSide(o.side) || o.reduceOnly === true ? { reduceOnly: true } : {}),
+    ...(o.profit !== undefined ? { realizedPnl: o.profit } : {}),
     synthetic: true,
   };
 }

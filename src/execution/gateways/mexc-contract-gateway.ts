@@ -58,6 +58,7 @@ import type {
   OrderRef,
   PlaceAck,
   PlaceRequest,
+  ProtectiveStop,
   TpSlRequest,
 } from '../exchange-gateway.js';
 import {
@@ -97,6 +98,7 @@ export type ContractTradingClient = Pick<
   | 'changePositionMode'
   | 'changeStopPrice'
   | 'placeStopOrder'
+  | 'openStopOrders'
 >;
 
 export interface MexcContractGatewayOptions {
@@ -399,6 +401,30 @@ export class MexcContractGateway implements ExchangeGateway {
     }
     if (!pos) throw new PositionNotFound(`${req.symbol}: no open ${req.positionSide ?? ''} position to attach TP/SL to`.replace('  ', ' '), { endpoint: 'contract.openPositions' });
     await this.client.placeStopOrder({ symbol: req.symbol, positionId: pos.positionId, vol: toPlain(pos.holdVol), volType: 2, ...prices });
+  }
+
+  /**
+   * GET stoporder/open_orders of the symbol: the untriggered TP/SL orders that hang on a position
+   * (positionId set; one attached to a limit order not yet filled protects nothing held).
+   */
+  async protectiveStops(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+    const list = await this.client.openStopOrders({ symbol });
+    const out: ProtectiveStop[] = [];
+    for (const s of list) {
+      if (s.symbol !== symbol || !s.positionId || s.positionId === '0' || (s.state !== undefined && s.state !== 1)) continue;
+      if (s.positionType !== PositionType.LONG && s.positionType !== PositionType.SHORT) continue;
+      const tp = s.takeProfitPrice && s.takeProfitPrice.gt(0) ? s.takeProfitPrice : undefined;
+      const sl = s.stopLossPrice && s.stopLossPrice.gt(0) ? s.stopLossPrice : undefined;
+      if (!tp && !sl) continue;
+      out.push({
+        symbol,
+        positionSide: s.positionType === PositionType.LONG ? 'long' : 'short',
+        ...(tp ? { takeProfitPrice: tp } : {}),
+        ...(sl ? { stopLossPrice: sl } : {}),
+        ...(s.vol ? { quantity: s.vol } : {}),
+      });
+    }
+    return out;
   }
 
   // ───────────────────────────── helpers
