@@ -282,6 +282,21 @@ export class TradingRuntime {
     return this.stopping;
   }
 
+  /**
+   * What a killed process leaves behind, for crash tests in one process: the job in flight finishes,
+   * then no job, timer or market data runs again — no onStop, no cancel, no last reconciliation, and
+   * the journal run stays open. A later stop() does nothing more.
+   */
+  async halt(): Promise<void> {
+    this.o.clock.clearTimer(this.reconcileTimer);
+    this.stopping ??= Promise.resolve({ ...this.status(), reason: 'halted', runId: this.run?.id ?? 0, cancelledOnExit: 0, openOrdersLeft: [] });
+    await this.current;
+    this.loop?.unsubscribe();
+    this.control.complete();
+    for (const s of this.subscriptions.splice(0)) s.unsubscribe();
+    await this.o.market.stop();
+  }
+
   status(): RuntimeStatus {
     const now = this.o.clock.now();
     const strategies: StrategyStatus[] = this.o.strategies.map((s) => {

@@ -80,6 +80,11 @@ export interface PaperRun {
   stop(reason?: string): Promise<RunSummary>;
   /** Closes the journal. */
   dispose(): void;
+  /**
+   * A SIGKILL in one process: the runtime halts with no shutdown (no cancel, no last reconciliation,
+   * the journal run left open), the clients and the journal are closed.
+   */
+  kill(): Promise<void>;
 }
 
 export async function startRun(doc: Record<string, unknown>, strategyClasses: readonly StrategyClass[] = REFERENCE_STRATEGIES): Promise<PaperRun> {
@@ -106,14 +111,20 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
     dispose() {
       journal.close();
     },
+    async kill() {
+      await runtime.halt();
+      await spot?.close();
+      await contract?.close();
+      journal.close();
+    },
   };
 }
 
-/** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs: number, what: string): Promise<T> {
+/** Polls `probe` (sync or async) until it returns something truthy; fails with `what` after `timeoutMs`. */
+export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
   const until = clock.now() + timeoutMs;
   for (;;) {
-    const v = probe();
+    const v = await probe();
     if (v) return v;
     if (clock.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await clock.sleep(100);

@@ -1,0 +1,225 @@
+/**
+ * Issue 10, defect 2: every fill of the contract account is known, attributed and booked, and a
+ * restart rebuilds positions of any sign from the journal plus the venue.
+ *
+ * The bot runs in this process against an in-process emulator over real HTTP, its market stopped so
+ * prices move only when the test says (the trigger tests' way: setFairPrice). carol is the
+ * counterparty: she rests a bid of 20 at 87 500 (the bot's opening sell takes it) and an ask of 40 at
+ * 87 600 (what a stop-loss, a manual close or a manual reversal buys). A restart is SIGKILL-like: the
+ * runtime halts without shutdown and a new one starts on the same journal file.
+ *
+ * BTC_USDT: contract size 0.0001 BTC, tick 0.1, taker fee 0.0001 (read back from the venue's own
+ * order record below, so a changed preset fails loudly instead of silently).
+ */
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { ContractClient } from '../../src/client/contract-client.js';
+import { D, type Decimal, ZERO } from '../../src/core/decimal.js';
+import { contractSymbol, strategyId } from '../../src/core/ids.js';
+import type { ExecutionEvent } from '../../src/domain/execution-event.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
+import { REFERENCE_STRATEGIES } from '../../strategies/index.js';
+import { clock, emulatorConfig, IT_ACCOUNT, type PaperRun, runDoc, startRun, tempDir, waitFor } from './support/paper-harness.js';
+import { SCRIPTS, ScriptedStrategy } from './support/scripted-strategy.js';
+
+const SYM = contractSymbol('BTC_USDT');
+const PT = strategyId('pt');
+const CAROL = { name: 'carol', apiKey: 'mx0vglCarolKey01', secretKey: 'carol-secret-0123456789abcdef' } as const;
+
+SCRIPTS.set('open-short-20', (ctx) => [ctx.intents.positionMode('one-way'), ctx.intents.market(SYM, 'sell', 20, { leverage: 5, marginMode: 'isolated' })]);
+
+type Ev<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>;
+
+describe('integration: venue-side fills and restart reconciliation of positions', function () {
+  this.timeout(120_000);
+  let emu: RunningEmulator;
+  let carol: ContractClient;
+  /** The bot's own account, used from OUTSIDE the bot (orders placed by hand). */
+  let byHand: ContractClient;
+  let tmp: ReturnType<typeof tempDir>;
+  const runs: PaperRun[] = [];
+
+  const startVenue = async (): Promise<RunningEmulator> => {
+    const base = emulatorConfig();
+    const e = await startEmulator(
+      { ...base, accounts: [...(base.accounts ?? []), { name: CAROL.name, apiKey: CAROL.apiKey, secretKey: CAROL.secretKey, contract: { balances: { USDT: '50000' } } }] },
+      { marketStopped: true, onInternalError: (err, id) => process.stderr.write(`emulator internal error in ${id}: ${String(err)}\n`) },
+    );
+    e.contract.venue.setFairPrice(SYM, '87500');
+    e.contract.venue.setIndexPrice(SYM, '87500');
+    return e;
+  };
+  const clientOf = (e: RunningEmulator, apiKey: string, secretKey: string) => new ContractClient({ baseUrl: e.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey, secretKey } });
+
+  beforeEach(async () => {
+    tmp = tempDir('venue-fills');
+    emu = await startVenue();
+    carol = clientOf(emu, CAROL.apiKey, CAROL.secretKey);
+    byHand = clientOf(emu, IT_ACCOUNT.apiKey, IT_ACCOUNT.secretKey);
+    await carol.createOrder({ symbol: SYM, price: 87500, vol: 20, leverage: 10, side: 1, type: 1, openType: 1 });
+    await carol.createOrder({ symbol: SYM, price: 87600, vol: 40, leverage: 10, side: 3, type: 1, openType: 1 });
+  });
+  afterEach(async () => {
+    for (const r of runs.splice(0)) {
+      await r.stop('test over').catch(() => undefined);
+      r.dispose();
+    }
+    await carol.close();
+    await byHand.close();
+    await emu.stop();
+    tmp.remove();
+  });
+
+  const journalPath = () => join(tmp.dir, 'bot.sqlite');
+  const doc = (url: string, strategy: Record<string, unknown>) =>
+    runDoc(url, journalPath(), {
+      venue: { contractTrading: true },
+      instruments: ['BTC_USDT'],
+      marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 250, streams: { depth: { limit: 5 }, ticker: {} } } },
+      execution: { reconcileIntervalMs: 500 },
+      strategies: [strategy],
+    });
+  const scripted = { id: PT, name: 'scripted', instruments: ['BTC_USDT'], params: { script: 'open-short-20' } };
+  // No bar closes within a test (barSeconds 3600): perp-trend only protects and closes what it holds.
+  const perpTrend = { id: PT, name: 'perp-trend', instruments: ['BTC_USDT'], params: { size: '20', leverage: 5, setPositionMode: false, barSeconds: 3600, takeProfitPct: 1, stopLossPct: 0.5 } };
+  const start = async (strategy: Record<string, unknown>, url = emu.url): Promise<PaperRun> => {
+    const r = await startRun(doc(url, strategy), [...REFERENCE_STRATEGIES, ScriptedStrategy]);
+    runs.push(r);
+    return r;
+  };
+  const kill = async (r: PaperRun): Promise<void> => {
+    runs.splice(runs.indexOf(r), 1);
+    await r.kill();
+  };
+  const held = (r: PaperRun): Decimal => r.runtime.state.positions(PT).find((p) => p.symbol === SYM && p.leg === 'net')?.quantity ?? ZERO;
+  const events = <T extends ExecutionEvent['type']>(r: PaperRun, type: T): Ev<T>[] => r.journal.events().filter((e): e is Ev<T> => e.type === type);
+  /** Run 1: the scripted strategy `pt` sells 20 at 87 500 into carol's bid, then the process is killed. */
+  const openShortAndKill = async (): Promise<void> => {
+    const r = await start(scripted);
+    await waitFor(() => held(r).eq(-20), 20_000, 'the opening sell of 20');
+    await kill(r);
+  };
+  const venueStops = async () => byHand.openStopOrders({ symbol: SYM });
+  /** The stop order perp-trend arms for a short of 20 entered at 87 500: SL 87 500·1.005 = 87 937.5, TP 87 500·0.99 = 86 625. */
+  const expectArmed = async () => {
+    const [s, more] = await venueStops();
+    expect(more, 'one stop order').to.equal(undefined);
+    expect([s!.positionType, s!.stopLossPrice?.toFixed(), s!.takeProfitPrice?.toFixed()]).to.deep.equal([2, '87937.5', '86625']);
+  };
+
+  it('books_the_venue_stop_loss_fill_with_fee_and_pnl_sends_no_close_and_is_flat_after_a_kill', async () => {
+    await openShortAndKill();
+    const run = await start(perpTrend);
+    expect(held(run).toFixed(), 'restored from the journal').to.equal('-20');
+    await waitFor(async () => (await venueStops()).length > 0, 20_000, 'perp-trend arming its TP/SL');
+    await expectArmed();
+    const ordersBefore = events(run, 'OrderSubmitted').length;
+
+    // The fair price goes through the stop: the venue closes the short by buying 20 at carol's 87 600.
+    emu.contract.venue.setFairPrice(SYM, '87950');
+    expect(await byHand.openPositions({})).to.deep.equal([]);
+    await waitFor(() => held(run).isZero() && events(run, 'VenueFill').length > 0, 20_000, 'the venue fill booked');
+    // Several snapshots and reconciliations more, in which a protective exit would send its close.
+    await clock.sleep(2000);
+
+    const [vf, another] = events(run, 'VenueFill');
+    expect(another).to.equal(undefined);
+    const f = vf!.fill;
+    // Fee: 87 600 · 20 · 0.0001 = 175.2 USDT notional · 0.0001 taker = 0.01752.
+    // PnL: (87 500 − 87 600) · 20 · 0.0001 = −0.2 (a short bought back higher).
+    expect([vf!.strategyId, f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed(), f.feeAsset, f.realizedPnl?.toFixed(), f.clientOrderId]).to.deep.equal([
+      PT,
+      'buy',
+      '20',
+      '87600',
+      '0.01752',
+      'USDT',
+      '-0.2',
+      undefined,
+    ]);
+    // The venue's own record of the order that closed the position says the same.
+    const close = await byHand.getOrder({ orderId: f.venueOrderId! });
+    expect([close.dealVol?.toFixed(), close.dealAvgPrice?.toFixed(), close.totalFee?.toFixed(), close.profit?.toFixed(), close.externalOid ?? '']).to.deep.equal(['20', '87600', '0.01752', '-0.2', '']);
+    expect(run.runtime.state.strategyBook(PT).realizedPnl().toFixed()).to.equal('-0.2');
+    // No closing order: nothing was submitted after the trigger, and the venue holds one order of ours.
+    expect(events(run, 'OrderSubmitted').length).to.equal(ordersBefore);
+    const ours = (await byHand.historyOrders({ symbol: SYM, page_num: 1, page_size: 100 })).filter((o) => o.externalOid);
+    expect(ours.map((o) => [o.side, o.vol.toFixed()])).to.deep.equal([[3, '20']]);
+
+    await kill(run);
+    const after = await start(perpTrend);
+    expect(held(after).toFixed(), 'flat after the restart').to.equal('0');
+    expect(events(after, 'PositionAdjusted'), 'explained by the journaled fill').to.deep.equal([]);
+    expect(after.runtime.state.strategyBook(PT).realizedPnl().toFixed()).to.equal('-0.2');
+  });
+
+  it('rebuilds_a_reversed_position_from_the_venue_fills_made_while_the_bot_was_down', async () => {
+    await openShortAndKill();
+    // While the bot is down, the short is bought back and a long of 20 opened, by hand, at 87 600.
+    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
+    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, leverage: 5, side: 1, type: 1, openType: 1 });
+    expect((await byHand.openPositions({})).map((p) => [p.positionType, p.holdVol.toFixed()])).to.deep.equal([[1, '20']]);
+
+    const run = await start(perpTrend);
+    // Reconciled before the strategy started: +20 at 87 600, explained by two journaled venue fills.
+    expect(held(run).toFixed()).to.equal('20');
+    expect(run.runtime.state.positions(PT).find((p) => p.symbol === SYM)!.entryPrice.toFixed()).to.equal('87600');
+    const fills = events(run, 'VenueFill').map((e) => [e.strategyId, e.fill.side, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.realizedPnl?.toFixed()]);
+    // The close realises (87 500 − 87 600) · 20 · 0.0001 = −0.2; the opening buy realises nothing.
+    expect(fills).to.deep.equal([
+      [PT, 'buy', '20', '87600', '-0.2'],
+      [PT, 'buy', '20', '87600', '0'],
+    ]);
+    expect(events(run, 'PositionAdjusted')).to.deep.equal([]);
+  });
+
+  it('adjusts_with_a_journaled_record_when_no_venue_fill_explains_the_difference', async () => {
+    await openShortAndKill();
+    // The venue forgot everything (a new emulator without persistence): the journal's −20 is unexplained.
+    const fresh = await startVenue();
+    try {
+      const run = await start(perpTrend, fresh.url);
+      expect(held(run).toFixed()).to.equal('0');
+      const adj = events(run, 'PositionAdjusted').map((e) => [e.strategyId, e.symbol, e.leg, e.fromQuantity.toFixed(), e.toQuantity.toFixed()]);
+      expect(adj).to.deep.equal([[PT, SYM, 'net', '-20', '0']]);
+      await run.stop('test over');
+      // The adjustment is journaled: a second start rebuilds the same flat book without a new one.
+      run.dispose();
+      runs.splice(runs.indexOf(run), 1);
+      const again = await start(perpTrend, fresh.url);
+      expect(held(again).toFixed()).to.equal('0');
+      expect(events(again, 'PositionAdjusted')).to.have.length(1);
+      await again.stop('test over');
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it('books_a_close_placed_outside_the_bot_and_stays_flat_after_a_kill', async () => {
+    const run = await start(scripted);
+    await waitFor(() => held(run).eq(-20), 20_000, 'the opening sell of 20');
+    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
+    await waitFor(() => events(run, 'VenueFill').length > 0, 20_000, 'the manual close booked');
+    const [vf] = events(run, 'VenueFill');
+    expect([vf!.strategyId, vf!.fill.side, vf!.fill.quantity.toFixed(), vf!.fill.price.toFixed(), vf!.fill.realizedPnl?.toFixed()]).to.deep.equal([PT, 'buy', '20', '87600', '-0.2']);
+    expect(held(run).toFixed()).to.equal('0');
+    await kill(run);
+    const after = await start(perpTrend);
+    expect(held(after).toFixed()).to.equal('0');
+    expect(events(after, 'PositionAdjusted')).to.deep.equal([]);
+  });
+
+  it('tells_perp_trend_its_tpsl_is_gone_and_perp_trend_arms_it_again', async () => {
+    await openShortAndKill();
+    const run = await start(perpTrend);
+    await waitFor(async () => (await venueStops()).length > 0, 20_000, 'perp-trend arming its TP/SL');
+    // Cancelled at the venue from outside the bot.
+    await byHand.cancelAllStopOrders({ symbol: SYM });
+    expect(await venueStops()).to.deep.equal([]);
+    await waitFor(async () => events(run, 'ProtectionMissing').length > 0 && (await venueStops()).length > 0, 20_000, 'the TP/SL armed again');
+    const [told] = events(run, 'ProtectionMissing');
+    expect([told!.strategyId, told!.symbol, told!.leg, told!.quantity.toFixed()]).to.deep.equal([PT, SYM, 'net', '-20']);
+    await expectArmed();
+    expect(D(events(run, 'TpSlAttached').length).toNumber()).to.equal(2);
+  });
+});
