@@ -88,8 +88,9 @@ export class OrderManager {
   private restoredFillTime: number | undefined;
   /** What VenueFills booked per venue order (fills of orders not ours), so each contract counts once. */
   private readonly foreignFilled = new Map<string, ForeignFilled>();
-  /** Owner of a position leg for fills of orders not ours; unset: such fills are not booked. */
+  /** Owner of a position leg for fills of orders not ours, and since when; unset: such fills are not booked. */
   private ownerOf: ReconcileOptions['ownerOf'];
+  private foreignSince = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private batch: ExecutionEvent[] | undefined;
 
@@ -145,11 +146,13 @@ export class OrderManager {
 
   /**
    * Books fills of orders not ours (TP/SL, liquidations, orders placed by hand) as VenueFills of the
-   * leg's owner from the next reconciliation on. Without it they are not booked (backtests: every
-   * order of the simulated account is ours).
+   * leg's owner from the next reconciliation on, those made at or after `since` (venue ms: fills from
+   * before the journal's first run are not the bot's history). Without it they are not booked
+   * (backtests: every order of the simulated account is ours).
    */
-  attributeVenueFills(ownerOf: NonNullable<ReconcileOptions['ownerOf']>): void {
+  attributeVenueFills(ownerOf: NonNullable<ReconcileOptions['ownerOf']>, since = 0): void {
     this.ownerOf = ownerOf;
+    this.foreignSince = since;
   }
 
   /**
@@ -682,7 +685,7 @@ export class OrderManager {
     return {
       attribute: (cid: string) => this.codec.strategyOf(cid),
       unknownGraceMs: this.config.unknownGraceMs,
-      ...(this.ownerOf ? { ownerOf: this.ownerOf, foreignFilled: this.foreignFilled } : {}),
+      ...(this.ownerOf ? { ownerOf: this.ownerOf, foreignFilled: this.foreignFilled, foreignSince: this.foreignSince } : {}),
     };
   }
 

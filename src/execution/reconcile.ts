@@ -58,6 +58,8 @@ export interface ReconcileOptions {
   readonly ownerOf?: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined;
   /** What VenueFills already booked per venue order id (their sums). */
   readonly foreignFilled?: ReadonlyMap<string, ForeignFilled>;
+  /** Fills of orders not ours from before this venue time (ms) are not booked: they predate the bot. */
+  readonly foreignSince?: number;
 }
 
 /** Sums of the VenueFills booked for one venue order. */
@@ -150,7 +152,7 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     if (local.seenTradeIds.has(f.tradeId) || taken.has(f.tradeId)) continue;
     const o = findAny(f);
     if (!o) {
-      const e = opts.ownerOf && f.kind === 'contract' ? venueFill(f, foreign, opts.ownerOf, now) : undefined;
+      const e = opts.ownerOf && f.kind === 'contract' && f.time >= (opts.foreignSince ?? 0) ? venueFill(f, foreign, opts.ownerOf, now) : undefined;
       if (e) {
         taken.add(f.tradeId);
         events.push(e);

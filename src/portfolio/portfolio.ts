@@ -83,7 +83,7 @@ export class Portfolio {
 
   /** Applies the events that move money (fills, funding); others are ignored. */
   onEvent(e: ExecutionEvent): void {
-    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') this.applyFill(e.fill);
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') this.applyFill(e.fill);
     else if (e.type === 'FundingSettled') this.applyFunding(e.symbol, e.leg, e.amount, e.asset, e.ts);
   }
 

@@ -45,6 +45,7 @@ export class RunStats {
         break;
       case 'OrderFilled':
       case 'OrderPartiallyFilled':
+      case 'VenueFill':
         c.fills++;
         c.volume = c.volume.plus(e.fill.price.mul(e.fill.quantity).mul(this.multiplier(e.fill.symbol) ?? 1));
         break;

@@ -192,6 +192,8 @@ export class TradingRuntime {
   private readonly instrumentsOf = new Map<string, readonly InstrumentSymbol[]>();
   /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
   private readonly toldUnprotected = new Set<string>();
+  /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
+  private readonly tpslUsers = new Set<string>();
   private readonly owners: OwnerView;
 
   constructor(private readonly o: TradingRuntimeOptions) {
@@ -227,7 +229,8 @@ export class TradingRuntime {
     const uncleanRun = uncleanBefore && uncleanBefore.endedAt === undefined ? uncleanBefore : undefined;
     for (const v of o.venues) {
       this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
-      if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg));
+      // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
+      if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), o.journal.runs()[0]?.startedAt ?? this.startedAt);
     }
 
     let restoredLive = 0;
@@ -239,6 +242,7 @@ export class TradingRuntime {
       for (const e of o.journal.events()) {
         if ((e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') && (e.strategyId ?? e.fill.strategyId)) this.state.applyStrategyFill((e.strategyId ?? e.fill.strategyId)!, e.fill);
         else if (e.type === 'PositionAdjusted') this.state.apply(e);
+        this.noteTpSl(e);
       }
     }
     await this.reconcileVenues(true);
@@ -481,9 +485,16 @@ export class TradingRuntime {
     this.applyPending();
   }
 
+  private noteTpSl(e: ExecutionEvent): void {
+    if (e.strategyId === undefined) return;
+    if (e.type === 'TpSlAttached') this.tpslUsers.add(`${e.strategyId}|${e.symbol}`);
+    else if (e.type === 'OrderSubmitted' && (e.order.takeProfitPrice || e.order.stopLossPrice)) this.tpslUsers.add(`${e.strategyId}|${e.order.symbol}`);
+  }
+
   /**
    * Tells each strategy holding a contract position that no open TP/SL at the venue protects (once per
-   * position size; told again after it was protected and lost it again).
+   * position size; told again after it was protected and lost it again). Only strategies that have put
+   * TP/SL on that symbol are asked about: a strategy that never uses them has nothing to re-arm.
    */
   private async checkProtection(): Promise<void> {
     const v = this.venueOfKind('contract');
@@ -493,6 +504,7 @@ export class TradingRuntime {
     for (const symbol of this.symbolsOfKind('contract')) {
       const held: { sid: StrategyId; p: Position }[] = [];
       for (const s of this.o.strategies) {
+        if (!this.tpslUsers.has(`${s.id}|${symbol}`)) continue;
         for (const p of this.state.positions(s.id)) {
           if (p.symbol !== symbol || p.quantity.isZero()) continue;
           // Only a position the venue holds the same way can carry a stop order.
@@ -664,6 +676,7 @@ export class TradingRuntime {
   }
 
   private observe(e: ExecutionEvent): void {
+    this.noteTpSl(e);
     this.state.apply(e);
     this.stats.onEvent(e);
     this.o.risk.observe(e);
