@@ -62,6 +62,23 @@ describe('PerpTrend', () => {
     expect(o.quantity!.toFixed()).to.equal('20');
   });
 
+  it('arms_tpsl_again_when_told_it_is_gone_and_works_out_new_levels_when_the_position_changes_side', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, -20, 100000)];
+    const { runner } = await trend(state);
+    expect(runner.onSnapshot(snap(100000)).map((i) => i.kind)).to.deep.equal(['attach-tpsl']);
+    expect(runner.onSnapshot(snap(100000))).to.deep.equal([]);
+    // The venue lost the stop order: told, it attaches the same levels again (short: TP 99000, SL 100500).
+    const [again] = runner.onExecution({ type: 'ProtectionMissing', ts: 1, strategyId: S1, symbol: BTC_USDT, leg: 'net', quantity: D(-20) });
+    const t = again as Extract<Intent, { kind: 'attach-tpsl' }>;
+    expect([t.kind, t.takeProfitPrice!.toFixed(), t.stopLossPrice!.toFixed()]).to.deep.equal(['attach-tpsl', '99000', '100500']);
+    // The venue reversed it to +20 at 101000: the short's levels no longer apply; long TP 102010, SL 100495.
+    state.positionList = [position(BTC_USDT, 20, 101000)];
+    const [flip] = runner.onSnapshot(snap(101000));
+    const u = flip as Extract<Intent, { kind: 'attach-tpsl' }>;
+    expect([u.kind, u.takeProfitPrice!.toFixed(), u.stopLossPrice!.toFixed()]).to.deep.equal(['attach-tpsl', '102010', '100495']);
+  });
+
   it('sends_nothing_new_while_its_order_is_unsettled', async () => {
     const state = new PlainState();
     const { runner } = await trend(state);
