@@ -462,7 +462,14 @@ export class TradingRuntime {
       this.applyPending();
       this.state.setAccount(await v.gateway.balances());
       if (contract) {
-        const venuePositions = await v.gateway.positions();
+        let venuePositions = await v.gateway.positions();
+        if (startup && this.differs(venuePositions, symbols)) {
+          // A fill landing between the fill query and the position query shows as a difference once:
+          // fills are read again before a difference is taken as unexplained.
+          await v.orders.reconcile(symbols);
+          this.applyPending();
+          venuePositions = await v.gateway.positions();
+        }
         if (startup) {
           this.state.setVenuePositions('contract', venuePositions, 'all');
           this.alignOwners(venuePositions, symbols, 'start-up: the venue position differs from the journal and no venue fill since explains it');
@@ -475,6 +482,12 @@ export class TradingRuntime {
         }
       }
     }
+  }
+
+  /** Whether the strategies' books do not add up to the venue's positions somewhere. */
+  private differs(venue: readonly Position[], symbols: readonly InstrumentSymbol[]): boolean {
+    const found = ownerAdjustments(this.owners, venue, symbols, this.o.clock.now(), '');
+    return found.adjustments.length + found.unattributed.length > 0;
   }
 
   /** Journals the owners' adjustments where the strategies' books do not add up to the venue. */
