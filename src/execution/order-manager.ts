@@ -40,7 +40,14 @@ import type { ExchangeGateway, OrderRef, PlaceRequest } from './exchange-gateway
 import type { OrderJournal } from './order-journal.js';
 import { type LocalOrderState, OrderStore, orderStateOf } from './order-state.js';
 import { RateBudget } from './rate-budget.js';
-import { addForeignFill, type ForeignFilled, NOTHING_FILLED, reconcile as reconcilePure, type ReconcileOptions, type VenueReport } from './reconcile.js';
+import {
+  addForeignFill,
+  type ForeignFilled,
+  NOTHING_FILLED,
+  reconcile as reconcilePure,
+  type ReconcileOptions,
+  type VenueReport,
+} from './reconcile.js';
 
 export interface OrderManagerConfig {
   /** How long after sending an order missing at the venue may still arrive there (≥ recvWindow). */

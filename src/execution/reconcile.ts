@@ -152,7 +152,8 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     if (local.seenTradeIds.has(f.tradeId) || taken.has(f.tradeId)) continue;
     const o = findAny(f);
     if (!o) {
-      const e = opts.ownerOf && f.kind === 'contract' && f.time >= (opts.foreignSince ?? 0) ? venueFill(f, foreign, opts.ownerOf, now) : undefined;
+      const book = opts.ownerOf && f.kind === 'contract' && f.time >= (opts.foreignSince ?? 0);
+      const e = book ? venueFill(f, foreign, opts.ownerOf!, now) : undefined;
       if (e) {
         taken.add(f.tradeId);
         events.push(e);

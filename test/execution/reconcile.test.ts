@@ -262,19 +262,25 @@ describe('reconcile: fills of orders not ours (TP/SL, liquidation, by hand)', ()
 
   it('books_a_venue_order_fill_on_the_position_owner_and_ignores_it_without_an_owner_function', () => {
     const es = reconcile(orderStateOf([]), rep([cumulative('77', '20', '87600', '0.01752', '-0.2')]), 9, opts);
-    expect(es.map((e) => (e.type === 'VenueFill' ? [e.strategyId, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.fee.toFixed(), e.fill.realizedPnl?.toFixed()] : e.type))).to.deep.equal([
-      [owner, '20', '87600', '0.01752', '-0.2'],
-    ]);
-    expect(reconcile(orderStateOf([]), rep([cumulative('77', '20', '87600', '0.01752', '-0.2')]), 9, OPTS)).to.deep.equal([]);
+    const row = (e: ExecutionEvent) => {
+      if (e.type !== 'VenueFill') return e.type;
+      return [e.strategyId, ...[e.fill.quantity, e.fill.price, e.fill.fee, e.fill.realizedPnl].map((x) => x?.toFixed())];
+    };
+    expect(es.map(row)).to.deep.equal([[owner, '20', '87600', '0.01752', '-0.2']]);
+    const stopLoss = rep([cumulative('77', '20', '87600', '0.01752', '-0.2')]);
+    expect(reconcile(orderStateOf([]), stopLoss, 9, OPTS)).to.deep.equal([]);
     // Applied, the trade id is seen: a second pass books nothing.
-    expect(reconcile(applyOrderEvents(orderStateOf([]), es), rep([cumulative('77', '20', '87600', '0.01752', '-0.2')]), 9, opts)).to.deep.equal([]);
+    expect(reconcile(applyOrderEvents(orderStateOf([]), es), stopLoss, 9, opts)).to.deep.equal([]);
   });
 
   it('books_only_the_growth_of_a_partly_filled_venue_order_at_the_price_that_makes_the_average_agree', () => {
     const first = reconcile(orderStateOf([]), rep([cumulative('78', '5', '100', '0.05', '0')]), 9, opts);
     const booked = new Map([['78', { quantity: D(5), notional: D(500), fee: D('0.05'), realizedPnl: D(0) }]]);
     // Cumulative 15 at an average of 102: the new 10 cost 15·102 − 5·100 = 1030, i.e. 103 each.
-    const second = reconcile(applyOrderEvents(orderStateOf([]), first), rep([cumulative('78', '15', '102', '0.2', '0')]), 9, { ...opts, foreignFilled: booked });
-    expect(second.map((e) => (e.type === 'VenueFill' ? [e.fill.tradeId, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.fee.toFixed()] : e.type))).to.deep.equal([['syn:78:15', '10', '103', '0.15']]);
+    const grown = rep([cumulative('78', '15', '102', '0.2', '0')]);
+    const second = reconcile(applyOrderEvents(orderStateOf([]), first), grown, 9, { ...opts, foreignFilled: booked });
+    const row = (e: ExecutionEvent) =>
+      e.type === 'VenueFill' ? [e.fill.tradeId, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.fee.toFixed()] : e.type;
+    expect(second.map(row)).to.deep.equal([['syn:78:15', '10', '103', '0.15']]);
   });
 });

@@ -26,9 +26,15 @@ const SYM = contractSymbol('BTC_USDT');
 const PT = strategyId('pt');
 const CAROL = { name: 'carol', apiKey: 'mx0vglCarolKey01', secretKey: 'carol-secret-0123456789abcdef' } as const;
 
-SCRIPTS.set('open-short-20', (ctx) => [ctx.intents.positionMode('one-way'), ctx.intents.market(SYM, 'sell', 20, { leverage: 5, marginMode: 'isolated' })]);
+SCRIPTS.set('open-short-20', (ctx) => [
+  ctx.intents.positionMode('one-way'),
+  ctx.intents.market(SYM, 'sell', 20, { leverage: 5, marginMode: 'isolated' }),
+]);
 
 type Ev<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>;
+const fillRow = ({ strategyId, fill: f }: Ev<'VenueFill'>) =>
+  [strategyId, f.side, f.quantity.toFixed(), f.price.toFixed(), f.realizedPnl?.toFixed()];
+const adjustmentRow = (e: Ev<'PositionAdjusted'>) => [e.strategyId, e.symbol, e.leg, e.fromQuantity.toFixed(), e.toQuantity.toFixed()];
 
 describe('integration: venue-side fills and restart reconciliation of positions', function () {
   this.timeout(120_000);
@@ -41,15 +47,17 @@ describe('integration: venue-side fills and restart reconciliation of positions'
 
   const startVenue = async (): Promise<RunningEmulator> => {
     const base = emulatorConfig();
+    const carolAccount = { name: CAROL.name, apiKey: CAROL.apiKey, secretKey: CAROL.secretKey, contract: { balances: { USDT: '50000' } } };
     const e = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), { name: CAROL.name, apiKey: CAROL.apiKey, secretKey: CAROL.secretKey, contract: { balances: { USDT: '50000' } } }] },
+      { ...base, accounts: [...(base.accounts ?? []), carolAccount] },
       { marketStopped: true, onInternalError: (err, id) => process.stderr.write(`emulator internal error in ${id}: ${String(err)}\n`) },
     );
     e.contract.venue.setFairPrice(SYM, '87500');
     e.contract.venue.setIndexPrice(SYM, '87500');
     return e;
   };
-  const clientOf = (e: RunningEmulator, apiKey: string, secretKey: string) => new ContractClient({ baseUrl: e.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey, secretKey } });
+  const clientOf = (e: RunningEmulator, apiKey: string, secretKey: string) =>
+    new ContractClient({ baseUrl: e.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey, secretKey } });
 
   beforeEach(async () => {
     tmp = tempDir('venue-fills');
@@ -81,7 +89,12 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     });
   const scripted = { id: PT, name: 'scripted', instruments: ['BTC_USDT'], params: { script: 'open-short-20' } };
   // No bar closes within a test (barSeconds 3600): perp-trend only protects and closes what it holds.
-  const perpTrend = { id: PT, name: 'perp-trend', instruments: ['BTC_USDT'], params: { size: '20', leverage: 5, setPositionMode: false, barSeconds: 3600, takeProfitPct: 1, stopLossPct: 0.5 } };
+  const perpTrend = {
+    id: PT,
+    name: 'perp-trend',
+    instruments: ['BTC_USDT'],
+    params: { size: '20', leverage: 5, setPositionMode: false, barSeconds: 3600, takeProfitPct: 1, stopLossPct: 0.5 },
+  };
   const start = async (strategy: Record<string, unknown>, url = emu.url): Promise<PaperRun> => {
     const r = await startRun(doc(url, strategy), [...REFERENCE_STRATEGIES, ScriptedStrategy]);
     runs.push(r);
@@ -92,7 +105,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     await r.kill();
   };
   const held = (r: PaperRun): Decimal => r.runtime.state.positions(PT).find((p) => p.symbol === SYM && p.leg === 'net')?.quantity ?? ZERO;
-  const events = <T extends ExecutionEvent['type']>(r: PaperRun, type: T): Ev<T>[] => r.journal.events().filter((e): e is Ev<T> => e.type === type);
+  const events = <T extends ExecutionEvent['type']>(r: PaperRun, type: T): Ev<T>[] =>
+    r.journal.events().filter((e): e is Ev<T> => e.type === type);
   /** Run 1: the scripted strategy `pt` sells 20 at 87 500 into carol's bid, then the process is killed. */
   const openShortAndKill = async (): Promise<void> => {
     const r = await start(scripted);
@@ -127,19 +141,13 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const f = vf!.fill;
     // Fee: 87 600 · 20 · 0.0001 = 175.2 USDT notional · 0.0001 taker = 0.01752.
     // PnL: (87 500 − 87 600) · 20 · 0.0001 = −0.2 (a short bought back higher).
-    expect([vf!.strategyId, f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed(), f.feeAsset, f.realizedPnl?.toFixed(), f.clientOrderId]).to.deep.equal([
-      PT,
-      'buy',
-      '20',
-      '87600',
-      '0.01752',
-      'USDT',
-      '-0.2',
-      undefined,
-    ]);
+    const booked = [...fillRow(vf!), f.fee.toFixed(), f.feeAsset, f.clientOrderId];
+    expect(booked).to.deep.equal([PT, 'buy', '20', '87600', '-0.2', '0.01752', 'USDT', undefined]);
     // The venue's own record of the order that closed the position says the same.
     const close = await byHand.getOrder({ orderId: f.venueOrderId! });
-    expect([close.dealVol?.toFixed(), close.dealAvgPrice?.toFixed(), close.totalFee?.toFixed(), close.profit?.toFixed(), close.externalOid ?? '']).to.deep.equal(['20', '87600', '0.01752', '-0.2', '']);
+    const record = [close.dealVol, close.dealAvgPrice, close.totalFee, close.profit].map((x) => x?.toFixed());
+    record.push(close.externalOid ?? '');
+    expect(record).to.deep.equal(['20', '87600', '0.01752', '-0.2', '']);
     expect(run.runtime.state.strategyBook(PT).realizedPnl().toFixed()).to.equal('-0.2');
     // No closing order: nothing was submitted after the trigger, and the venue holds one order of ours.
     expect(events(run, 'OrderSubmitted').length).to.equal(ordersBefore);
@@ -164,7 +172,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     // Reconciled before the strategy started: +20 at 87 600, explained by two journaled venue fills.
     expect(held(run).toFixed()).to.equal('20');
     expect(run.runtime.state.positions(PT).find((p) => p.symbol === SYM)!.entryPrice.toFixed()).to.equal('87600');
-    const fills = events(run, 'VenueFill').map((e) => [e.strategyId, e.fill.side, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.realizedPnl?.toFixed()]);
+    const fills = events(run, 'VenueFill').map(fillRow);
     // The close realises (87 500 − 87 600) · 20 · 0.0001 = −0.2; the opening buy realises nothing.
     expect(fills).to.deep.equal([
       [PT, 'buy', '20', '87600', '-0.2'],
@@ -180,7 +188,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     try {
       const run = await start(perpTrend, fresh.url);
       expect(held(run).toFixed()).to.equal('0');
-      const adj = events(run, 'PositionAdjusted').map((e) => [e.strategyId, e.symbol, e.leg, e.fromQuantity.toFixed(), e.toQuantity.toFixed()]);
+      const adj = events(run, 'PositionAdjusted').map(adjustmentRow);
       expect(adj).to.deep.equal([[PT, SYM, 'net', '-20', '0']]);
       await run.stop('test over');
       // The adjustment is journaled: a second start rebuilds the same flat book without a new one.
@@ -201,7 +209,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
     await waitFor(() => events(run, 'VenueFill').length > 0, 20_000, 'the manual close booked');
     const [vf] = events(run, 'VenueFill');
-    expect([vf!.strategyId, vf!.fill.side, vf!.fill.quantity.toFixed(), vf!.fill.price.toFixed(), vf!.fill.realizedPnl?.toFixed()]).to.deep.equal([PT, 'buy', '20', '87600', '-0.2']);
+    expect(fillRow(vf!)).to.deep.equal([PT, 'buy', '20', '87600', '-0.2']);
     expect(held(run).toFixed()).to.equal('0');
     await kill(run);
     const after = await start(perpTrend);
@@ -216,7 +224,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     // Cancelled at the venue from outside the bot.
     await byHand.cancelAllStopOrders({ symbol: SYM });
     expect(await venueStops()).to.deep.equal([]);
-    await waitFor(async () => events(run, 'ProtectionMissing').length > 0 && (await venueStops()).length > 0, 20_000, 'the TP/SL armed again');
+    const rearmed = async () => events(run, 'ProtectionMissing').length > 0 && (await venueStops()).length > 0;
+    await waitFor(rearmed, 20_000, 'the TP/SL armed again');
     const [told] = events(run, 'ProtectionMissing');
     expect([told!.strategyId, told!.symbol, told!.leg, told!.quantity.toFixed()]).to.deep.equal([PT, SYM, 'net', '-20']);
     await expectArmed();

@@ -75,8 +75,10 @@ export function ownerAdjustments(
     // Holding the venue's whole position, the owner takes its entry price too; a share keeps its own.
     const base = mine ?? theirs;
     if (!base) continue;
-    const position: Position = to.eq(venueQty) && theirs ? { ...base, quantity: to, entryPrice: theirs.entryPrice, updatedAt: now } : { ...base, quantity: to, ...(to.isZero() ? { entryPrice: ZERO } : {}), updatedAt: now };
-    adjustments.push({ type: 'PositionAdjusted', ts: now, strategyId: owner, symbol, leg, fromQuantity: from, toQuantity: to, position, reason });
+    const entryPrice = to.eq(venueQty) && theirs ? theirs.entryPrice : to.isZero() ? ZERO : base.entryPrice;
+    const position: Position = { ...base, quantity: to, entryPrice, updatedAt: now };
+    const head = { type: 'PositionAdjusted' as const, ts: now, strategyId: owner, symbol, leg };
+    adjustments.push({ ...head, fromQuantity: from, toQuantity: to, position, reason });
   }
   return { adjustments, unattributed };
 }

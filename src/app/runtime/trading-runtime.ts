@@ -230,7 +230,8 @@ export class TradingRuntime {
     for (const v of o.venues) {
       this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
       // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
-      if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), o.journal.runs()[0]?.startedAt ?? this.startedAt);
+      const since = o.journal.runs()[0]?.startedAt ?? this.startedAt;
+      if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), since);
     }
 
     let restoredLive = 0;
@@ -240,8 +241,10 @@ export class TradingRuntime {
       // Each strategy's book is rebuilt from its own journaled fills (deduped by trade id), the venue's
       // fills attributed to it and its position adjustments, in journal order.
       for (const e of o.journal.events()) {
-        if ((e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') && (e.strategyId ?? e.fill.strategyId)) this.state.applyStrategyFill((e.strategyId ?? e.fill.strategyId)!, e.fill);
-        else if (e.type === 'PositionAdjusted') this.state.apply(e);
+        if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') {
+          const sid = e.strategyId ?? e.fill.strategyId;
+          if (sid) this.state.applyStrategyFill(sid, e.fill);
+        } else if (e.type === 'PositionAdjusted') this.state.apply(e);
         this.noteTpSl(e);
       }
     }
@@ -293,7 +296,8 @@ export class TradingRuntime {
    */
   async halt(): Promise<void> {
     this.o.clock.clearTimer(this.reconcileTimer);
-    this.stopping ??= Promise.resolve({ ...this.status(), reason: 'halted', runId: this.run?.id ?? 0, cancelledOnExit: 0, openOrdersLeft: [] });
+    const halted: RunSummary = { ...this.status(), reason: 'halted', runId: this.run?.id ?? 0, cancelledOnExit: 0, openOrdersLeft: [] };
+    this.stopping ??= Promise.resolve(halted);
     await this.current;
     this.loop?.unsubscribe();
     this.control.complete();
@@ -472,13 +476,13 @@ export class TradingRuntime {
         }
         if (startup) {
           this.state.setVenuePositions('contract', venuePositions, 'all');
-          this.alignOwners(venuePositions, symbols, 'start-up: the venue position differs from the journal and no venue fill since explains it');
+          this.alignOwners(venuePositions, symbols, UNEXPLAINED_AT_START);
         } else {
           const drifts = this.drifts.check(this.state.accountBook('contract').positions(), venuePositions, this.o.clock.now());
           for (const d of drifts) this.publishLocal(d);
           const keys = new Set(drifts.map((d) => positionKey(d.symbol, d.leg)));
           this.state.setVenuePositions('contract', venuePositions, keys);
-          if (keys.size > 0) this.alignOwners(venuePositions, symbols, 'drift confirmed by two reconciliations and no venue fill explains it', keys);
+          if (keys.size > 0) this.alignOwners(venuePositions, symbols, UNEXPLAINED_DRIFT, keys);
         }
       }
     }
@@ -501,7 +505,9 @@ export class TradingRuntime {
   private noteTpSl(e: ExecutionEvent): void {
     if (e.strategyId === undefined) return;
     if (e.type === 'TpSlAttached') this.tpslUsers.add(`${e.strategyId}|${e.symbol}`);
-    else if (e.type === 'OrderSubmitted' && (e.order.takeProfitPrice || e.order.stopLossPrice)) this.tpslUsers.add(`${e.strategyId}|${e.order.symbol}`);
+    else if (e.type === 'OrderSubmitted' && (e.order.takeProfitPrice || e.order.stopLossPrice)) {
+      this.tpslUsers.add(`${e.strategyId}|${e.order.symbol}`);
+    }
   }
 
   /**
@@ -551,7 +557,8 @@ export class TradingRuntime {
   private async venueRefusesClose(venue: ExecutionVenue, intent: Intent): Promise<string | undefined> {
     if (intent.kind !== 'place' || venue.kind !== 'contract') return undefined;
     const spec = intent.order;
-    const closing = spec.reduceOnly === true || (spec.positionSide === 'long' && spec.side === 'sell') || (spec.positionSide === 'short' && spec.side === 'buy');
+    const hedgedClose = (spec.positionSide === 'long' && spec.side === 'sell') || (spec.positionSide === 'short' && spec.side === 'buy');
+    const closing = spec.reduceOnly === true || hedgedClose;
     if (!closing || !spec.quantity) return undefined;
     const leg = spec.positionSide ?? 'net';
     let held: Decimal;
@@ -570,7 +577,9 @@ export class TradingRuntime {
     } catch (e) {
       this.o.logger.warn('reconciliation after a position check failed', { error: messageOf(e) });
     }
-    return `the venue holds ${held.toFixed()} on ${spec.symbol} ${leg}: a ${spec.side} of ${spec.quantity.toFixed()} would close ${closable.lte(0) ? 'nothing' : `more than ${closable.toFixed()}`}; not sent`;
+    const closes = closable.lte(0) ? 'nothing' : `more than ${closable.toFixed()}`;
+    const order = `a ${spec.side} of ${spec.quantity.toFixed()}`;
+    return `the venue holds ${held.toFixed()} on ${spec.symbol} ${leg}: ${order} would close ${closes}; not sent`;
   }
 
   // ---------------------------------------------------------------- intents
@@ -757,7 +766,9 @@ export class TradingRuntime {
         break;
       case 'VenueFill': {
         const f = e.fill;
-        const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : ''} (order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
+        const pnl = f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : '';
+        const origin = `(order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
+        const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${pnl} ${origin}`;
         if (e.strategyId === undefined) l.warn(`${what}: no single strategy owns the position; booked on the account only`);
         else l.info(what, { tradeId: f.tradeId });
         break;
@@ -852,6 +863,9 @@ export class TradingRuntime {
       .map((i) => i.symbol);
   }
 }
+
+const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
+const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
 
 function fmt(d: Decimal | undefined): string {
   return d ? d.toFixed() : '-';

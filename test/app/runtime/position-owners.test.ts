@@ -1,14 +1,17 @@
 import { expect } from 'chai';
 import type { InstrumentSymbol, StrategyId } from '../../../src/core/ids.js';
+import type { PositionAdjusted } from '../../../src/domain/execution-event.js';
 import type { Position, PositionLeg } from '../../../src/domain/position.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from '../../../src/app/runtime/position-owners.js';
 import { BTC_USDT, position, S1, S2 } from '../../domain/support/builders.js';
 
 function view(strategies: { id: StrategyId; instruments: InstrumentSymbol[] }[], books: Record<string, Position[]>): OwnerView {
-  return { strategies, position: (sid: StrategyId, symbol: InstrumentSymbol, leg: PositionLeg) => (books[sid] ?? []).find((p) => p.symbol === symbol && p.leg === leg) };
+  const position = (sid: StrategyId, symbol: InstrumentSymbol, leg: PositionLeg) =>
+    (books[sid] ?? []).find((p) => p.symbol === symbol && p.leg === leg);
+  return { strategies, position };
 }
 
-const row = (a: { strategyId?: string; fromQuantity: { toFixed(): string }; toQuantity: { toFixed(): string }; position: Position }) => [a.strategyId, a.fromQuantity.toFixed(), a.toQuantity.toFixed(), a.position.entryPrice.toFixed()];
+const row = (a: PositionAdjusted) => [a.strategyId, a.fromQuantity.toFixed(), a.toQuantity.toFixed(), a.position.entryPrice.toFixed()];
 
 describe('position owners', () => {
   it('owns_a_leg_by_the_single_trader_else_the_single_holder_else_nobody', () => {
@@ -19,7 +22,8 @@ describe('position owners', () => {
     ];
     expect(positionOwner(view(two, { [S2]: [position(BTC_USDT, -5, 100)] }), BTC_USDT, 'net')).to.equal(S2);
     expect(positionOwner(view(two, {}), BTC_USDT, 'net')).to.equal(undefined);
-    expect(positionOwner(view(two, { [S1]: [position(BTC_USDT, 1, 100)], [S2]: [position(BTC_USDT, -5, 100)] }), BTC_USDT, 'net')).to.equal(undefined);
+    const both = { [S1]: [position(BTC_USDT, 1, 100)], [S2]: [position(BTC_USDT, -5, 100)] };
+    expect(positionOwner(view(two, both), BTC_USDT, 'net')).to.equal(undefined);
   });
 
   it('gives_the_owner_the_whole_difference_of_any_sign_with_the_venue_entry_when_it_holds_it_all', () => {

@@ -26,7 +26,9 @@ describe('TradingState', () => {
     // The venue's positions never move a strategy book by themselves; a PositionAdjusted does.
     s.setVenuePositions('contract', [position(BTC_USDT, 20, 88000)], 'all');
     expect(qtyOf(s, S1)).to.equal('0');
-    s.apply({ type: 'PositionAdjusted', ts: 3, strategyId: S1, symbol: BTC_USDT, leg: 'net', fromQuantity: D(0), toQuantity: D(20), position: position(BTC_USDT, 20, 88000), reason: 'test' });
+    const to = position(BTC_USDT, 20, 88000);
+    const head = { ts: 3, strategyId: S1, symbol: BTC_USDT, leg: 'net' as const };
+    s.apply({ type: 'PositionAdjusted', ...head, fromQuantity: D(0), toQuantity: D(20), position: to, reason: 'test' });
     expect([qtyOf(s, S1), s.positions(S1)[0]!.entryPrice.toFixed()]).to.deep.equal(['20', '88000']);
   });
 });

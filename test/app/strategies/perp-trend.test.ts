@@ -69,7 +69,8 @@ describe('PerpTrend', () => {
     expect(runner.onSnapshot(snap(100000)).map((i) => i.kind)).to.deep.equal(['attach-tpsl']);
     expect(runner.onSnapshot(snap(100000))).to.deep.equal([]);
     // The venue lost the stop order: told, it attaches the same levels again (short: TP 99000, SL 100500).
-    const [again] = runner.onExecution({ type: 'ProtectionMissing', ts: 1, strategyId: S1, symbol: BTC_USDT, leg: 'net', quantity: D(-20) });
+    const told = { ts: 1, strategyId: S1, symbol: BTC_USDT, leg: 'net' as const, quantity: D(-20) };
+    const [again] = runner.onExecution({ type: 'ProtectionMissing', ...told });
     const t = again as Extract<Intent, { kind: 'attach-tpsl' }>;
     expect([t.kind, t.takeProfitPrice!.toFixed(), t.stopLossPrice!.toFixed()]).to.deep.equal(['attach-tpsl', '99000', '100500']);
     // The venue reversed it to +20 at 101000: the short's levels no longer apply; long TP 102010, SL 100495.

@@ -121,7 +121,9 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
 }
 
 /** Polls `probe` (sync or async) until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+type Probed<T> = T | undefined | null | false;
+
+export async function waitFor<T>(probe: () => Probed<T> | Promise<Probed<T>>, timeoutMs: number, what: string): Promise<T> {
   const until = clock.now() + timeoutMs;
   for (;;) {
     const v = await probe();
