@@ -217,6 +217,28 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     expect(events(after, 'PositionAdjusted')).to.deep.equal([]);
   });
 
+  it('books_a_liquidation_as_the_venue_records_it', async () => {
+    const run = await start(scripted);
+    await waitFor(() => held(run).eq(-20), 20_000, 'the opening sell of 20');
+    // Beyond the 5x short's liquidation price (104 895.1 at entry): the venue takes the position over (category 2 order).
+    emu.contract.venue.setFairPrice(SYM, '106000');
+    expect(await byHand.openPositions({})).to.deep.equal([]);
+    await waitFor(() => events(run, 'VenueFill').length > 0, 20_000, 'the liquidation booked');
+    const [vf] = events(run, 'VenueFill');
+    const record = await byHand.getOrder({ orderId: vf!.fill.venueOrderId! });
+    // The venue's own numbers, independent of our books: the take-over order's quantity, price and PnL.
+    expect(record.category).to.equal(2);
+    const pnl = record.profit!;
+    expect(fillRow(vf!)).to.deep.equal([PT, 'buy', '20', record.dealAvgPrice!.toFixed(), pnl.toFixed()]);
+    // Our book works the PnL out from its entry: (87 500 − take-over price) · 20 · 0.0001, the venue's figure.
+    const expected = D(87500).minus(record.dealAvgPrice!).mul(20).mul('0.0001');
+    expect([held(run).toFixed(), run.runtime.state.strategyBook(PT).realizedPnl().toFixed()]).to.deep.equal(['0', expected.toFixed()]);
+    expect(pnl.toFixed()).to.equal(expected.toFixed());
+    // By hand: taken over at the 5x short's bankruptcy price 87 500 · (1 + 1/5) = 105 000, losing the
+    // whole initial margin 87 500 · 20 · 0.0001 / 5 = 35.
+    expect([record.dealAvgPrice!.toFixed(), pnl.toFixed()]).to.deep.equal(['105000', '-35']);
+  });
+
   it('tells_perp_trend_its_tpsl_is_gone_and_perp_trend_arms_it_again', async () => {
     await openShortAndKill();
     const run = await start(perpTrend);
