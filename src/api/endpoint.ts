@@ -70,6 +70,11 @@ export interface EndpointDef<Req extends z.ZodType = z.ZodType, Res extends z.Zo
   readonly requiredHeaders?: readonly string[];
   /** Where the document leaves something open and what we chose, in one line. */
   readonly notes?: string;
+  /**
+   * Set on endpoints neither spot-api.md nor contract-api.md lists, served because real clients call
+   * them: where their request and answer were established (docs/endpoints.md marks them).
+   */
+  readonly beyondDocuments?: string;
 }
 
 export function endpoint<Req extends z.ZodType, Res extends z.ZodType>(def: EndpointDef<Req, Res>): EndpointDef<Req, Res> {

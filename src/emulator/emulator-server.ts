@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
 import type { EndpointDef } from '../api/endpoint.js';
+import { issueReason } from '../api/spot/params.js';
 import type { Clock } from '../core/clock.js';
 import { parseJsonKeepingLongInts } from '../client/json-codec.js';
 import type { AccountRegistry, EmulatorAccount } from './auth/account-registry.js';
@@ -359,6 +360,9 @@ function spotIssueError(issues: readonly Issue[], raw: ReadonlyMap<string, strin
   if (/-1128/.test(iss.message)) return SpotError.combination();
   if (param === 'orderId' && !raw.has('orderId') && !raw.has('origClientOrderId')) return SpotError.orderIdOrClientId();
   if (param === 'symbol' && iss.path.length === 1 && raw.get('symbol')) return SpotError.invalidSymbol();
+  // A value outside a numeric range (limit=-5, limit=abc): say which parameter and what range, rather
+  // than 700004's "was not sent", which misled callers whose limit was merely too large (issue 14).
+  if (issueReason(iss) === 'range') return SpotError.paramError(`${param} must be ${iss.message}`);
   return SpotError.mandatory(param);
 }
 

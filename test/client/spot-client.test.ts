@@ -104,7 +104,7 @@ describe('client/spot-client', () => {
     const cases: [string, string, unknown, string][] = [
       ['missing_required', 'depth', {}, 'symbol'],
       ['bad_format', 'depth', { symbol: 'btc-usdt' }, 'symbol'],
-      ['out_of_range', 'depth', { symbol: 'BTCUSDT', limit: 5001 }, 'limit'],
+      ['out_of_range', 'depth', { symbol: 'BTCUSDT', limit: 0 }, 'limit'],
       ['bad_enum', 'newOrder', { symbol: 'BTCUSDT', side: 'HOLD', type: 'LIMIT', quantity: '1', price: '1' }, 'side'],
       ['non_positive_decimal', 'newOrder', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '-1', price: '1' }, 'quantity'],
       ['conditional_rule', 'newOrder', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1' }, 'price'],

@@ -11,6 +11,12 @@ export const CONTRACT_ENTRY = {
   envelope: 'contract',
 } as const;
 
+/** Notes prefix of contract endpoints that are not rows of §4 (test/api/contract/doc-coverage.test.ts). */
+export const EXTRA_NOTE = "from the real exchange's documentation / fixtures, not a row of §4";
+
+/** Where the trigger-order extras (planorder/*, stoporder/place|cancel|cancel_all) come from. */
+export const TRIGGER_EXTRA_SOURCE = "the exchange's futures reference and the captured request/answer fixtures (test/fixtures/mexc)";
+
 /** Request of an endpoint without parameters: nothing, or an empty object. */
 export const noParams = z
   .strictObject({})

@@ -1,10 +1,10 @@
 /** contract-api.md §4.3: fees and order queries (permission: read order information). */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { CONTRACT_ENTRY } from './contract-defaults.js';
+import { CONTRACT_ENTRY, EXTRA_NOTE } from './contract-defaults.js';
 import { contractOrderSchema } from './order-schemas.js';
 import { bodyList, checkSpan, code, codeCsv, idCsv, jsonDec, longId, msTime, pageNum, pageSize, symbol, text } from './params.js';
-import { dec, int, list, obj, opt, venueId } from './response-primitives.js';
+import { bool, dec, int, list, obj, opt, venueId } from './response-primitives.js';
 
 /** The venue answers ranges of at most 90 days (fee_details; history orders on the real exchange). */
 export const MAX_QUERY_SPAN_DAYS = 90;
@@ -58,7 +58,84 @@ const historyOrdersRequest = z
 
 const externalRef = z.strictObject({ symbol, externalOid: text(1, 255) });
 
+/**
+ * One fill of the account (order/list/order_deals, order/deal_details/{order_id}). Beyond both
+ * documents; fields as ccxt's mexc.ts parses them and as its comments show a live answer
+ * (fetchMyTrades / fetchOrderTrades, swap): id, symbol, side, vol, price, feeCurrency, fee, timestamp,
+ * profit, category, orderId, positionMode, taker. ccxt tells a swap fill from a spot one by the
+ * presence of positionMode, so it is always sent.
+ */
+export const contractAccountDealSchema = obj({
+  id: venueId,
+  symbol: z.string(),
+  side: int,
+  vol: dec,
+  price: dec,
+  feeCurrency: opt(z.string()),
+  fee: dec,
+  timestamp: int,
+  profit: opt(dec),
+  category: opt(int),
+  orderId: venueId,
+  positionMode: opt(int),
+  taker: opt(bool),
+});
+export type ContractAccountDeal = z.output<typeof contractAccountDealSchema>;
+
+/** Where the two fill endpoints come from (docs/endpoints.md marks them beyond the documents). */
+const DEALS_SOURCE =
+  "the exchange's futures reference (official Node SDK OrderDeals(symbol) / DealDetails(order_id)) and ccxt's mexc.ts " +
+  '(fetchMyTrades, fetchOrderTrades for swap: request parameters and the live answers in its comments)';
+
+const orderDealsRequest = z
+  .strictObject({
+    symbol,
+    start_time: msTime.optional(),
+    end_time: msTime.optional(),
+    page_num: pageNum,
+    page_size: pageSize(1000),
+  })
+  .superRefine((o, ctx) => checkSpan(ctx, o.start_time, o.end_time, 'end_time', MAX_QUERY_SPAN_DAYS));
+
 export const contractOrderQueryEndpoints = {
+  orderDeals: endpoint({
+    ...CONTRACT_ENTRY,
+    id: 'contract.orderDeals',
+    clientMethod: 'orderDeals',
+    method: 'GET',
+    path: '/api/v1/private/order/list/order_deals',
+    section: '4.3',
+    summary: "The account's fills of one contract, newest first",
+    auth: 'signed',
+    permission: 'ORDER_READ',
+    pathParams: [],
+    encoding: 'query',
+    request: orderDealsRequest,
+    response: list(contractAccountDealSchema),
+    example: { symbol: 'BTC_USDT', start_time: 1766599200000, end_time: 1767204000000, page_num: 1, page_size: 20 },
+    beyondDocuments: DEALS_SOURCE,
+    notes:
+      `${EXTRA_NOTE}. symbol is required (the official SDK checks it); start_time/end_time at most 90 days apart (ccxt sends ` +
+      'since + 90 days - 1 ms); page_size up to 1000. data is a bare list, as ccxt reads it.',
+  }),
+  orderDealDetails: endpoint({
+    ...CONTRACT_ENTRY,
+    id: 'contract.orderDealDetails',
+    clientMethod: 'orderDealDetails',
+    method: 'GET',
+    path: '/api/v1/private/order/deal_details/{order_id}',
+    section: '4.3',
+    summary: 'The fills of one order, newest first',
+    auth: 'signed',
+    permission: 'ORDER_READ',
+    pathParams: ['order_id'],
+    encoding: 'query',
+    request: z.strictObject({ order_id: longId }),
+    response: list(contractAccountDealSchema),
+    example: { order_id: '265307163526610432' },
+    beyondDocuments: DEALS_SOURCE,
+    notes: `${EXTRA_NOTE}. An order without fills (or not the account's) answers an empty list.`,
+  }),
   feeDetails: endpoint({
     ...CONTRACT_ENTRY,
     id: 'contract.feeDetails',

@@ -14,8 +14,12 @@ const MARKET_TYPES: readonly number[] = [5, 6];
 /** Fields create and submit_batch share. */
 const orderFields = {
   symbol,
-  /** ≥ 0 here; > 0 is enforced below for types 1–4. */
-  price: jsonDecNonNeg,
+  /**
+   * ≥ 0 here; required and > 0 for types 1–4 below. Market types 5 and 6 may leave it out: ccxt has
+   * sent no price for them since 2022 (mexc.ts createSwapOrder, its request tests) and the real
+   * exchange answers such an order with an id.
+   */
+  price: jsonDecNonNeg.optional(),
   vol: jsonDec,
   leverage: intIn(1, Number.MAX_SAFE_INTEGER, 'an integer leverage >= 1').optional(),
   side: code([1, 2, 3, 4], SIDE_MEANING),
@@ -33,7 +37,7 @@ const orderFields = {
 const trend = code([1, 2, 3], '1 latest, 2 fair, 3 index price');
 
 interface OrderRuleInput {
-  price: number;
+  price?: number | undefined;
   side: number;
   type: number;
   leverage?: number | undefined;
@@ -43,8 +47,13 @@ interface OrderRuleInput {
 
 /** Checks of create / submit_batch orders that span fields. */
 function orderRules(o: OrderRuleInput, ctx: z.RefinementCtx): void {
-  if (!MARKET_TYPES.includes(o.type) && !(o.price > 0)) {
-    ctx.addIssue({ code: 'custom', path: ['price'], message: 'a decimal number > 0 (types 1-4; only market types 5 and 6 take 0)', input: o.price });
+  if (!MARKET_TYPES.includes(o.type) && !(o.price !== undefined && o.price > 0)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['price'],
+      message: 'a decimal number > 0 (required for types 1-4; only market types 5 and 6 may leave it out or send 0)',
+      input: o.price,
+    });
   }
   if ((o.side === 1 || o.side === 3) && o.leverage === undefined) {
     ctx.addIssue({ code: 'custom', path: ['leverage'], message: 'an integer leverage >= 1 (required when opening: side 1 or 3)' });
@@ -126,7 +135,7 @@ export const contractOrderEndpoints = {
     example: { symbol: 'BCH_USDT', price: '461', vol: 10, side: 1, type: 2, openType: 2, leverage: 10, positionMode: 2, externalOid: 'perpetua-1' },
     placement: true,
     notes:
-      'price is required for every type and must be > 0 for types 1-4; for market types 5 and 6 the venue ignores it, so 0 is accepted. price/vol/TP/SL go as JSON numbers (at most 15 significant digits, so the number is exact); ids as digit strings. leverage required when opening (side 1 or 3). reduceOnly true only with positionMode 2; reduceOnly false outside one-way mode is left out of the body.',
+      'price is required and > 0 for types 1-4; market types 5 and 6 may leave it out (as ccxt does and the real exchange accepts; the document marks it required) or send 0. price/vol/TP/SL go as JSON numbers (at most 15 significant digits, so the number is exact); ids as digit strings. leverage required when opening (side 1 or 3). reduceOnly true only with positionMode 2; reduceOnly false outside one-way mode is left out of the body.',
   }),
   submitBatch: endpoint({
     ...CONTRACT_ENTRY,

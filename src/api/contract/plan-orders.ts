@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { CONTRACT_ENTRY } from './contract-defaults.js';
+import { CONTRACT_ENTRY, EXTRA_NOTE, TRIGGER_EXTRA_SOURCE } from './contract-defaults.js';
 import { planOrderSchema } from './order-schemas.js';
 import {
   bodyList,
@@ -25,7 +25,6 @@ import {
 import { MAX_QUERY_SPAN_DAYS } from './order-queries.js';
 import { common, list, venueId } from './response-primitives.js';
 
-const EXTRA_NOTE = "from the real exchange's documentation / fixtures, not a row of §4";
 const trend = code([1, 2, 3], '1 latest, 2 fair, 3 index price');
 
 const planFields = {
@@ -162,6 +161,7 @@ export const contractPlanOrderEndpoints = {
     response: venueId,
     example: { symbol: 'ADA_USDT', vol: 1, side: 3, openType: 2, triggerPrice: '0.7', triggerType: 1, executeCycle: 1, trend: 1, orderType: 1, price: 0.6 },
     placement: true,
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. The answer id is a JSON number above 2^53 in the fixture: parse with parseContractJson. executeCycle is 1 (24 h) or 2 (7 days) in requests but hours in responses.`,
   }),
   placePlanOrderV2: endpoint({
@@ -180,6 +180,7 @@ export const contractPlanOrderEndpoints = {
     response: venueId,
     example: { symbol: 'DOGE_USDT', price: '0.06', vol: 1, leverage: 20, side: 1, openType: 1, triggerPrice: 0.06, triggerType: 2, executeCycle: 1, orderType: 5, trend: 1 },
     placement: true,
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. priceProtect accepts true/false and is sent as 1/0.`,
   }),
   cancelPlanOrders: endpoint({
@@ -197,6 +198,7 @@ export const contractPlanOrderEndpoints = {
     request: bodyList(z.strictObject({ symbol, orderId: longId }), 50, 'orders', '{symbol, orderId} references'),
     response: common,
     example: [{ symbol: 'STEPN_USDT', orderId: '265557643326564352' }],
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. Bare JSON array of {symbol, orderId}, at most 50.`,
   }),
   cancelAllPlanOrders: endpoint({
@@ -217,6 +219,7 @@ export const contractPlanOrderEndpoints = {
       .transform((v) => v ?? {}),
     response: common,
     example: { symbol: 'STEPN_USDT' },
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. Without symbol: every contract.`,
   }),
   planOrders: endpoint({
@@ -234,6 +237,7 @@ export const contractPlanOrderEndpoints = {
     request: planOrdersRequest,
     response: list(planOrderSchema),
     example: { symbol: 'STEPN_USDT', states: [1], page_num: 1, page_size: 20 },
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. states comma-separated; start_time/end_time at most 90 days apart.`,
   }),
 } as const;

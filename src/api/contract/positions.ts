@@ -59,9 +59,12 @@ const fundingRecordsRequest = z
     position_id: longId.optional(),
     page_num: pageNum,
     page_size: pageSize(100),
-    position_type: positionTypeCode,
-    start_time: msTime,
-    end_time: msTime,
+    // The document marks these three required; the exchange's own reference lists only symbol,
+    // position_id, page_num and page_size, and ccxt's fetchFundingHistory sends only symbol (mexc.ts):
+    // the real exchange accepts them as optional filters, so do we.
+    position_type: positionTypeCode.optional(),
+    start_time: msTime.optional(),
+    end_time: msTime.optional(),
   })
   .superRefine((o, ctx) => checkSpan(ctx, o.start_time, o.end_time, 'end_time'));
 
@@ -100,7 +103,9 @@ export const contractPositionEndpoints = {
     request: historyPositionsRequest,
     response: page(contractPositionSchema),
     example: { symbol: 'ETH_USDT', type: 1, page_num: 1, page_size: 20 },
-    notes: 'The real venue may answer a bare list; it is wrapped as a page without counters.',
+    notes:
+      'The document shows a page object; the real exchange answers a bare list (its own example, ccxt fetchPositionsHistory, Mexc.Net): ' +
+      'the emulator serves the list, the client accepts both and wraps a list as a page without counters.',
   }),
   openPositions: endpoint({
     ...CONTRACT_ENTRY,
@@ -137,6 +142,9 @@ export const contractPositionEndpoints = {
     request: fundingRecordsRequest,
     response: page(fundingRecordSchema),
     example: { symbol: 'BTC_USDT', position_type: 1, start_time: 1766599200000, end_time: 1767204000000, page_num: 1, page_size: 20 },
+    notes:
+      'position_type, start_time and end_time are optional as on the real exchange (the document marks them required; ' +
+      'the exchange reference and ccxt send only symbol and paging).',
   }),
   positionLeverage: endpoint({
     ...CONTRACT_ENTRY,

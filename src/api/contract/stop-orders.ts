@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { CONTRACT_ENTRY } from './contract-defaults.js';
+import { CONTRACT_ENTRY, EXTRA_NOTE, TRIGGER_EXTRA_SOURCE } from './contract-defaults.js';
 import { stopOrderSchema } from './order-schemas.js';
 import {
   bodyList,
@@ -28,7 +28,6 @@ const trend = code([1, 2, 3], '1 latest, 2 fair, 3 index price');
 const reverseFlag = code([1, 2], '1 reverse after trigger, 2 do not');
 const execType = code([0, 1], '0 market, 1 limit');
 
-const EXTRA_NOTE = "from the real exchange's documentation / fixtures, not a row of §4";
 
 /** At least one of the two prices must be > 0 (issue on stopLossPrice, the first of the pair). */
 function atLeastOnePrice(o: { stopLossPrice?: number | null | undefined; takeProfitPrice?: number | null | undefined }, ctx: z.RefinementCtx): void {
@@ -193,6 +192,7 @@ export const contractStopOrderEndpoints = {
     response: opt(venueId),
     example: { symbol: 'DOGE_USDT', positionId: '1110417836', vol: 1, lossTrend: 1, profitTrend: 1, stopLossPrice: 0.19, stopLossType: 1, stopLossOrderPrice: 0.19 },
     placement: true,
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. No response sample exists; the stop-order id is read when present.`,
   }),
   cancelStopOrders: endpoint({
@@ -210,6 +210,7 @@ export const contractStopOrderEndpoints = {
     request: bodyList(z.strictObject({ stopPlanOrderId: longId }), 50, 'orders', '{stopPlanOrderId} references'),
     response: common,
     example: [{ stopPlanOrderId: '265557643326564352' }],
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. Bare JSON array of {stopPlanOrderId}, at most 50, as the real exchange documents.`,
   }),
   cancelAllStopOrders: endpoint({
@@ -230,6 +231,7 @@ export const contractStopOrderEndpoints = {
       .transform((v) => v ?? {}),
     response: common,
     example: { symbol: 'DOGE_USDT' },
+    beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. Neither field: every TP/SL order of the account.`,
   }),
 } as const;

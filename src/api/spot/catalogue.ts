@@ -24,6 +24,8 @@ export const spotCatalogue = {
   ticker24hr: market.ticker24hr,
   tickerPrice: market.tickerPrice,
   bookTicker: market.bookTicker,
+  // beyond spot-api.md: called by ccxt and the official SDK (beyondDocuments says where it comes from)
+  historicalTrades: market.historicalTrades,
   // 4.2 signed account
   kycStatus: account.kycStatus,
   uid: account.uid,

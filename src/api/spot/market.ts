@@ -294,6 +294,21 @@ export const spotMarketEndpoints = {
     response: tradesSchema,
     example: { symbol: 'BTCUSDT', limit: 500 },
   }),
+  historicalTrades: endpoint({
+    ...PUBLIC,
+    id: 'spot.historicalTrades',
+    clientMethod: 'historicalTrades',
+    path: '/api/v3/historicalTrades',
+    summary: 'Older trades (the same list as /api/v3/trades on this venue).',
+    weight: 1,
+    request: tradesRequest,
+    response: tradesSchema,
+    example: { symbol: 'BTCUSDT', limit: 500 },
+    beyondDocuments:
+      "the exchange's spot v3 reference (\"Old Trade Lookup\": symbol, limit 1..1000, default 500), the official spot SDK " +
+      "(mexc-api-sdk historicalTrades) and ccxt's mexc.ts (fetchTrades with method spotPublicGetHistoricalTrades)",
+    notes: 'Answered from the same tape and in the same shape as /api/v3/trades, newest first; limit above 1000 is served as 1000.',
+  }),
   aggTrades: endpoint({
     ...PUBLIC,
     id: 'spot.aggTrades',

@@ -23,11 +23,11 @@ const TRANSPORT = new Set<string>(SPOT_TRANSPORT_PARAMS);
  * message is `expected`: zod's own texts ("Invalid input: expected string, received undefined") are not
  * what a ValidationError should show.
  */
-export function wireParam<T extends z.ZodType>(schema: T, expected: string) {
+export function wireParam<T extends z.ZodType>(schema: T, expected: string, invalidReason: SpotIssueReason = 'invalid') {
   const param = z.custom<z.input<T>>(() => true).transform((value, ctx): z.output<T> => {
     const r = schema.safeParse(value);
     if (r.success) return r.data as z.output<T>;
-    ctx.addIssue({ code: 'custom', message: expected, input: value, params: { reason: value === undefined ? 'missing' : 'invalid' } });
+    ctx.addIssue({ code: 'custom', message: expected, input: value, params: { reason: value === undefined ? 'missing' : invalidReason } });
     return z.NEVER;
   });
   EXPECTED.set(param, expected);
@@ -36,13 +36,16 @@ export function wireParam<T extends z.ZodType>(schema: T, expected: string) {
 
 /**
  * Why a request issue was raised, in `issue.params.reason`: the emulator maps `missing` to 700004
- * (mandatory parameter), `combination` to -1128 and the rest to a parameter error; the client may ignore it.
+ * (mandatory parameter), `combination` to -1128, `range` (a value outside a numeric range, such as a
+ * negative limit) to a parameter error naming the parameter and the range; the client may ignore it.
  */
-export type SpotIssueReason = 'missing' | 'invalid' | 'unknown' | 'combination';
+export type SpotIssueReason = 'missing' | 'invalid' | 'unknown' | 'combination' | 'range';
+
+const REASONS: ReadonlySet<string> = new Set<SpotIssueReason>(['missing', 'invalid', 'unknown', 'combination', 'range']);
 
 export function issueReason(iss: object): SpotIssueReason | undefined {
   const reason = (iss as { params?: { reason?: unknown } }).params?.reason;
-  return reason === 'missing' || reason === 'invalid' || reason === 'unknown' || reason === 'combination' ? reason : undefined;
+  return typeof reason === 'string' && REASONS.has(reason) ? (reason as SpotIssueReason) : undefined;
 }
 
 /** One parameter of a request schema, for docs and for the emulator's "mandatory parameter" checks. */
@@ -130,8 +133,14 @@ export const symbolListP = (max: number) =>
 /** Decimal > 0; sent as a plain decimal string (no exponent). */
 export const decimalP = wireParam(decParam, 'a decimal number > 0');
 
-/** Integer limit within the documented range; sent as a string. */
-export const limitP = (lo: number, hi: number) => wireParam(intInRange(lo, hi).transform(String), `an integer ${lo}..${hi}`);
+/**
+ * Integer limit; sent as a string. Above the documented maximum it is clamped to the maximum rather than
+ * refused: the official spot SDK's myTrades sends limit=500 by default against a documented 100, and a
+ * default of the exchange's own SDK cannot fail on the real exchange. Below `lo` or not an integer is
+ * refused, naming the range.
+ */
+export const limitP = (lo: number, hi: number) =>
+  wireParam(intInRange(lo, Number.MAX_SAFE_INTEGER).transform((v) => String(Math.min(v, hi))), `an integer ${lo}..${hi} (larger values are served as ${hi})`, 'range');
 
 export const timeP = wireParam(msParam.transform(String), 'a millisecond timestamp (integer >= 0)');
 

@@ -11,14 +11,14 @@
  */
 import type { PositionMode, PositionType, OpenType, ContractSide, ContractOrderType, ContractStpMode, MarginChangeType } from '../../domain/contract-enums.js';
 import type { PlaceOrderRequest, Rejected } from '../../venue/contract/contract-requests.js';
-import type { ContractOrderView, LeverageView } from '../../venue/contract/contract-views.js';
+import type { ContractFillView, ContractOrderView, LeverageView } from '../../venue/contract/contract-views.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
-import { ContractError, WireError } from '../http/wire-error.js';
+import { ContractError, contractRefusal, contractWireText, type WireError } from '../http/wire-error.js';
 import { NO_DATA, type ApiCall, type EndpointHandler } from './handler.js';
 import { assetWire, idValue, n, orderWire, pageWire, positionWire } from './contract-wire.js';
 
-const refused = (r: Rejected): WireError => new WireError('contract', r.code, r.message, 200);
+const refused = (r: Rejected): WireError => contractRefusal(r.code, r.message);
 
 interface Paging {
   page_num?: number;
@@ -65,6 +65,25 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
   const reader = engine.reader;
   const paging = (p: Paging) => ({ pageNum: p.page_num ?? 1, pageSize: p.page_size ?? 20 });
   const wire = (o: ContractOrderView) => orderWire(o, reader.orderTpSl(o.accountId, o.orderId));
+  /** A fill as order_deals / deal_details answer it; category and positionMode are its order's. */
+  const dealWire = (f: ContractFillView) => {
+    const o = reader.getOrder(f.accountId, f.orderId);
+    return {
+      id: idValue(String(f.tradeId)),
+      symbol: f.symbol,
+      side: f.side,
+      vol: n(f.vol),
+      price: n(f.price),
+      feeCurrency: f.feeCurrency,
+      fee: n(f.fee),
+      timestamp: f.time,
+      profit: n(f.profit),
+      category: o?.category ?? 1,
+      orderId: f.orderId,
+      positionMode: o?.positionMode ?? reader.positionMode(f.accountId),
+      taker: f.taker,
+    };
+  };
   const orderOrMissing = (v: ContractOrderView | undefined) => {
     if (!v) throw ContractError.orderNotExist();
     return wire(v);
@@ -131,6 +150,14 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
       return orderOrMissing(reader.getOrderByExternalOid(c.account!.id, c.params.symbol, c.params.external_oid));
     },
     'contract.getOrder': (c: ApiCall<{ orderId: string }>) => orderOrMissing(reader.getOrder(c.account!.id, c.params.orderId)),
+    // Beyond both documents (api/contract/order-queries.ts): the account's fills as ccxt reads them.
+    'contract.orderDeals': (c: ApiCall<Paging & { symbol: string; start_time?: number; end_time?: number }>) => {
+      contractInstrumentOf(ctx, c.params.symbol);
+      const q = { ...paging(c.params), symbol: c.params.symbol, startTime: c.params.start_time, endTime: c.params.end_time };
+      return reader.fills(c.account!.id, q).resultList.map(dealWire);
+    },
+    'contract.orderDealDetails': (c: ApiCall<{ order_id: string }>) =>
+      reader.fills(c.account!.id, { orderId: c.params.order_id, pageNum: 1, pageSize: Number.MAX_SAFE_INTEGER }).resultList.map(dealWire),
     'contract.batchQuery': (c: ApiCall<{ order_ids: string }>) => reader.getOrders(c.account!.id, c.params.order_ids.split(',')).map(wire),
     'contract.batchQueryWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) =>
       c.params.flatMap((r) => {
@@ -153,19 +180,20 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
         .resultList.map(wire),
 
     // ---------- positions
+    // The real exchange answers a bare list here, not the page object the document shows (its own
+    // example, ccxt's fetchPositionsHistory and Mexc.Net read `data` as an array): served as a list.
     'contract.historyPositions': (c: ApiCall<Paging & { symbol?: string; type?: PositionType; position_type?: PositionType; start_time?: number; end_time?: number }>) =>
-      pageWire(
-        reader.historyPositions(c.account!.id, {
+      reader
+        .historyPositions(c.account!.id, {
           ...paging(c.params),
           symbol: c.params.symbol,
           positionType: c.params.position_type ?? c.params.type,
           startTime: c.params.start_time,
           endTime: c.params.end_time,
-        }),
-        positionWire,
-      ),
+        })
+        .resultList.map(positionWire),
     'contract.openPositions': (c: ApiCall<{ symbol?: string; positionId?: string }>) => reader.openPositions(c.account!.id, { symbol: c.params.symbol, positionId: c.params.positionId }).map(positionWire),
-    'contract.fundingRecords': (c: ApiCall<Paging & { symbol?: string; position_id?: string; position_type: PositionType; start_time: number; end_time: number }>) =>
+    'contract.fundingRecords': (c: ApiCall<Paging & { symbol?: string; position_id?: string; position_type?: PositionType; start_time?: number; end_time?: number }>) =>
       pageWire(
         reader.fundingRecords(c.account!.id, {
           ...paging(c.params),
@@ -226,9 +254,9 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     'contract.submitBatch': (c: ApiCall<CreateParams[]>) => {
       mayTrade(c);
       return c.params.map((p) => {
-        if (!ctx.contractInstruments.has(p.symbol)) return { orderId: null, errorCode: 1001, errorMsg: 'Contract does not exist' };
+        if (!ctx.contractInstruments.has(p.symbol)) return { orderId: null, errorCode: 1001, errorMsg: contractWireText(1001, 'contract does not exist') };
         const r = venue.placeOrder(c.account!.id, placeRequest(p));
-        return r.ok ? { orderId: r.value.orderId, errorCode: 0 } : { orderId: r.order?.orderId ?? null, errorCode: r.code, errorMsg: r.message };
+        return r.ok ? { orderId: r.value.orderId, errorCode: 0 } : { orderId: r.order?.orderId ?? null, errorCode: r.code, errorMsg: contractWireText(r.code, r.message) };
       });
     },
     'contract.chaseLimitOrder': (c: ApiCall<{ orderId: string }>) => {

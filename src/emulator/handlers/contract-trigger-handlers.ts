@@ -19,11 +19,11 @@ import type { ContractOrderType, ContractSide, OpenType, PositionMode } from '..
 import type { CancelResultEntry, Rejected } from '../../venue/contract/contract-requests.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
-import { ContractError, WireError } from '../http/wire-error.js';
+import { ContractError, contractRefusal, WireError } from '../http/wire-error.js';
 import { planOrderWire, stopOrderWire, trackOrderWire } from './contract-trigger-wire.js';
 import { NO_DATA, type ApiCall, type EndpointHandler } from './handler.js';
 
-const refused = (r: Rejected): WireError => new WireError('contract', r.code, r.message, 200);
+const refused = (r: Rejected): WireError => contractRefusal(r.code, r.message);
 
 /** executeCycle request codes → hours. */
 const CYCLE_HOURS: Readonly<Record<number, number>> = { 1: 24, 2: 168 };

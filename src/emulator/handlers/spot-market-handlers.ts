@@ -66,6 +66,24 @@ export function spotMarketHandlers(ctx: EmulatorContext, engine: SpotEngine): Re
   const each = <T>(symbol: string | undefined, f: (i: SpotInstrument) => T): T | T[] =>
     symbol === undefined ? [...ctx.spotInstruments.values()].map(f) : f(spotInstrumentOf(ctx, symbol));
 
+  /** /api/v3/trades and /api/v3/historicalTrades: the tape, newest first. */
+  const recentTrades = (c: ApiCall<SymbolParams>) => {
+    const i = spotInstrumentOf(ctx, c.params.symbol);
+    return engine
+      .tape(i.symbol)!
+      .recentTrades(num(c.params.limit) ?? 500)
+      .map((t) => ({
+        id: null,
+        price: t.price.toFixed(),
+        qty: t.qty.toFixed(),
+        quoteQty: t.quoteQty.toFixed(),
+        time: t.time,
+        isBuyerMaker: t.buyerMaker,
+        isBestMatch: true,
+        tradeType: t.takerSide === 'buy' ? 'BID' : 'ASK',
+      }));
+  };
+
   return {
     'spot.depth': (c: ApiCall<SymbolParams>) => {
       const i = spotInstrumentOf(ctx, c.params.symbol);
@@ -73,22 +91,9 @@ export function spotMarketHandlers(ctx: EmulatorContext, engine: SpotEngine): Re
       const fmt = ([p, q]: [Decimal, Decimal]) => [p.toFixed(i.quotePrecision), q.toFixed(i.baseAssetPrecision)];
       return { lastUpdateId: engine.version(i.symbol), bids: d.bids.map(fmt), asks: d.asks.map(fmt), timestamp: c.now };
     },
-    'spot.trades': (c: ApiCall<SymbolParams>) => {
-      const i = spotInstrumentOf(ctx, c.params.symbol);
-      return engine
-        .tape(i.symbol)!
-        .recentTrades(num(c.params.limit) ?? 500)
-        .map((t) => ({
-          id: null,
-          price: t.price.toFixed(),
-          qty: t.qty.toFixed(),
-          quoteQty: t.quoteQty.toFixed(),
-          time: t.time,
-          isBuyerMaker: t.buyerMaker,
-          isBestMatch: true,
-          tradeType: t.takerSide === 'buy' ? 'BID' : 'ASK',
-        }));
-    },
+    'spot.trades': recentTrades,
+    // Beyond both documents: real clients (ccxt, the official SDK) call it; served from the same tape.
+    'spot.historicalTrades': recentTrades,
     'spot.aggTrades': (c: ApiCall<SymbolParams & { startTime?: string; endTime?: string }>) => {
       const i = spotInstrumentOf(ctx, c.params.symbol);
       const q: { startTime?: number; endTime?: number; limit?: number } = {};

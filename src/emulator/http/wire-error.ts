@@ -53,6 +53,27 @@ export const SpotError = {
   unavailable: (status: number) => spot(status, 'Service unavailable, please try again', status),
 } as const;
 
+/**
+ * The real exchange's exact words for contract codes whose answer was captured (test/fixtures/mexc:
+ * contract_ERROR_1001_*, contract_ERROR_2009_position_not_exist). A venue refusal with one of these
+ * codes goes out in these words, whatever detail the engine gave: a client matching on the text of
+ * the real exchange must match here too.
+ */
+const CONTRACT_REAL_TEXTS: Readonly<Record<number, string>> = {
+  1001: 'Contract does not exist',
+  2009: 'Position is not exists or closed.',
+};
+
+/** The wire text of a contract refusal: the captured real text where one is known, else the engine's. */
+export function contractWireText(code: number, message: string): string {
+  return CONTRACT_REAL_TEXTS[code] ?? message;
+}
+
+/** A contract venue refusal as the real exchange words it (HTTP 200, `{success:false, code, message}`). */
+export function contractRefusal(code: number, message: string): WireError {
+  return contract(code, contractWireText(code, message));
+}
+
 /** Contract codes (wire-protocol.md "Codes"). */
 export const ContractError = {
   unauthorized: () => contract(401, 'Not logged in or login has expired'),
@@ -63,10 +84,10 @@ export const ContractError = {
   noAccountWrite: () => contract(702, 'Account modify permission is required'),
   noOrderRead: () => contract(703, 'Order read permission is required'),
   noOrderWrite: () => contract(704, 'Order modify permission is required'),
-  contractNotExist: () => contract(1001, 'Contract does not exist'),
+  contractNotExist: () => contract(1001, CONTRACT_REAL_TEXTS[1001]!),
   contractNotAllowed: () => contract(1002, 'Contract not allow place order!'),
   insufficientBalance: () => contract(2005, 'Insufficient balance!'),
-  positionNotExist: () => contract(2009, 'Position is not exists or closed.'),
+  positionNotExist: () => contract(2009, CONTRACT_REAL_TEXTS[2009]!),
   orderNotExist: () => contract(2040, 'order not exist'),
   priceTypeError: () => contract(3001, 'Price type error'),
   riskLevelDisabled: () => contract(8817, 'The risk limit feature has been upgraded, please use the leverage adjustment instead'),

@@ -29,10 +29,10 @@ const orderPrice = (o: ContractResponse<'getOrder'>): Decimal => o.price;
 void [createInput, badSide, wireCreate, cancelBody, createdId, orderPrice];
 
 describe('contract catalogue: entries', () => {
-  it('has_86_entries_keyed_by_client_method', () => {
-    // 78 rows of §4 + 8 trigger / stop endpoints from the real exchange (doc-coverage.test)
-    expect(entries).to.have.length(86);
-    expect(contractEndpoints).to.have.length(86);
+  it('has_88_entries_keyed_by_client_method', () => {
+    // 78 rows of §4 + 8 trigger / stop endpoints + 2 fill queries from the real exchange (doc-coverage.test)
+    expect(entries).to.have.length(88);
+    expect(contractEndpoints).to.have.length(88);
     for (const [key, d] of entries) {
       expect(d.clientMethod, key).to.equal(key);
       expect(d.id, key).to.equal(`contract.${key}`);

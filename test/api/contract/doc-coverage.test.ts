@@ -29,6 +29,9 @@ const EXTRAS = [
   'POST /api/v1/private/stoporder/place',
   'POST /api/v1/private/stoporder/cancel',
   'POST /api/v1/private/stoporder/cancel_all',
+  // issue 14: ccxt's swap fetchMyTrades and fetchOrderTrades
+  'GET /api/v1/private/order/list/order_deals',
+  'GET /api/v1/private/order/deal_details/{order_id}',
 ].sort();
 
 function endpointRows(markdown: string): { rows: DocRow[]; notShown: number } {
@@ -85,7 +88,12 @@ describe('contract catalogue: coverage of contract-api.md §4', () => {
     const documented = new Set(rows.map((r) => `${r.method} ${r.path}`));
     const extras = [...byRoute.keys()].filter((route) => !documented.has(route)).sort();
     expect(extras).to.deep.equal(EXTRAS);
-    for (const route of extras) expect(byRoute.get(route)!.def.notes, route).to.contain("from the real exchange's documentation / fixtures, not a row of §4");
+    for (const route of extras) {
+      expect(byRoute.get(route)!.def.notes, route).to.contain("from the real exchange's documentation / fixtures, not a row of §4");
+      expect(byRoute.get(route)!.def.beyondDocuments, `${route} says where it comes from`).to.be.a('string').and.not.equal('');
+    }
+    // …and no entry of the document claims to be beyond it.
+    for (const r of rows) expect(byRoute.get(`${r.method} ${r.path}`)!.def.beyondDocuments, `${r.method} ${r.path}`).to.equal(undefined);
   });
 
   it('notes_the_real_path_of_the_not_shown_rows', () => {

@@ -70,9 +70,12 @@ describe('spot account (4.2) and platform-token deduction (4.3)', () => {
   });
 
   describe('request validation', () => {
-    it('refuses_myTrades_limit_above_100', () => {
+    it('clamps_myTrades_limit_above_100_and_refuses_nonsense', () => {
       expect(parseOk(c.myTrades.request, { symbol: 'BTCUSDT', limit: 100 }).limit).to.equal('100');
-      expectIssue(c.myTrades.request, { symbol: 'BTCUSDT', limit: 101 }, ['limit'], /1\.\.100\b/);
+      // The official spot SDK sends limit=500 by default (issue 14): served as the documented maximum.
+      expect(parseOk(c.myTrades.request, { symbol: 'BTCUSDT', limit: 500 }).limit).to.equal('100');
+      expectIssue(c.myTrades.request, { symbol: 'BTCUSDT', limit: -1 }, ['limit'], /1\.\.100\b/);
+      expectIssue(c.myTrades.request, { symbol: 'BTCUSDT', limit: 'lots' }, ['limit'], /1\.\.100\b/);
     });
 
     it('refuses_myTrades_orderId_without_symbol', () => {

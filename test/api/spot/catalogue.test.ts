@@ -40,6 +40,8 @@ function specRows(md: string): SpecRow[] {
 }
 
 const entries = Object.entries(spotCatalogue) as [string, EndpointDef][];
+/** Entries of the document; the others must say where they come from (beyondDocuments). */
+const documentEntries = entries.filter(([, e]) => e.beyondDocuments === undefined);
 
 describe('spot catalogue', () => {
   describe('coverage of spot-api.md §4', () => {
@@ -53,9 +55,9 @@ describe('spot catalogue', () => {
     });
 
     it('has_exactly_one_entry_per_row_and_none_outside_the_document', () => {
-      const unmatched = new Set(entries.map(([k]) => k));
+      const unmatched = new Set(documentEntries.map(([k]) => k));
       const take = (row: SpecRow, method: HttpMethod | undefined): string => {
-        const hits = entries.filter(([k, e]) => unmatched.has(k) && e.path === row.path && (method === undefined || e.method === method));
+        const hits = documentEntries.filter(([k, e]) => unmatched.has(k) && e.path === row.path && (method === undefined || e.method === method));
         expect(hits.map(([k]) => k), `row ${row.method ?? '?'} ${row.path}`).to.have.length(1);
         const [key, def] = hits[0]!;
         expect(def.section, `${key} section`).to.equal(row.section);
@@ -69,7 +71,14 @@ describe('spot catalogue', () => {
         expect(spotCatalogue[key as keyof typeof spotCatalogue].notes, `${key} must say which method was chosen`).to.match(/POST/);
       }
       expect([...unmatched], 'entries not in the document').to.deep.equal([]);
-      expect(entries).to.have.length(rows.length);
+      expect(documentEntries).to.have.length(rows.length);
+    });
+
+    it('serves_beyond_the_document_only_what_real_clients_call_and_says_where_it_comes_from', () => {
+      // issue 14: GET /api/v3/historicalTrades (ccxt fetchTrades, the official SDK) is the only extra.
+      const extras = entries.filter(([, e]) => e.beyondDocuments !== undefined);
+      expect(extras.map(([, e]) => `${e.method} ${e.path}`)).to.deep.equal(['GET /api/v3/historicalTrades']);
+      for (const [, e] of extras) expect(e.beyondDocuments).to.match(/ccxt/);
     });
 
     it('chooses_post_for_add_uid_as_in_the_request_example', () => {
@@ -239,7 +248,10 @@ describe('spot request issue reasons and parameter docs', () => {
   });
 
   it('tags_bad_values_and_unknown_keys', () => {
-    expect(reasons(spotCatalogue.depth.request, { symbol: 'BTCUSDT', limit: 'ten' })).to.deep.equal(['limit:invalid']);
+    // A limit outside its range is a `range` issue: the emulator answers it naming the parameter and range.
+    expect(reasons(spotCatalogue.depth.request, { symbol: 'BTCUSDT', limit: 'ten' })).to.deep.equal(['limit:range']);
+    expect(reasons(spotCatalogue.depth.request, { symbol: 'BTCUSDT', side: 'x' })).to.deep.equal(['side:unknown']);
+    expect(reasons(spotCatalogue.newOrder.request, { symbol: 'BTCUSDT', side: 'UP', type: 'LIMIT', quantity: '1', price: '1' })).to.deep.equal(['side:invalid']);
     expect(reasons(spotCatalogue.ping.request, { symbol: 'BTCUSDT' })).to.deep.equal(['symbol:unknown']);
   });
 

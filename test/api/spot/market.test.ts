@@ -166,16 +166,19 @@ describe('spot market data (4.1)', () => {
       expect(parseOk(c.depth.request, { symbol: 'BTCUSDT', limit: 5000 })).to.deep.equal({ symbol: 'BTCUSDT', limit: '5000' });
     });
 
-    it('refuses_depth_limit_outside_1_to_5000', () => {
-      expectIssue(c.depth.request, { symbol: 'BTCUSDT', limit: 5001 }, ['limit'], /1\.\.5000/);
+    it('clamps_depth_limit_above_5000_and_refuses_below_1', () => {
+      expect(parseOk(c.depth.request, { symbol: 'BTCUSDT', limit: 5001 }).limit).to.equal('5000');
       expectIssue(c.depth.request, { symbol: 'BTCUSDT', limit: '0' }, ['limit'], /1\.\.5000/);
+      expectIssue(c.depth.request, { symbol: 'BTCUSDT', limit: 2.5 }, ['limit'], /1\.\.5000/);
     });
 
     for (const key of ['trades', 'aggTrades', 'klines'] as const) {
-      it(`refuses_${key}_limit_above_1000`, () => {
+      it(`clamps_${key}_limit_above_1000_and_refuses_negative_or_non_numeric`, () => {
         const base = key === 'klines' ? { symbol: 'BTCUSDT', interval: '1m' as const } : { symbol: 'BTCUSDT' };
         expect(parseOk(c[key].request, { ...base, limit: 1000 }).limit).to.equal('1000');
-        expectIssue(c[key].request, { ...base, limit: 1001 }, ['limit'], /1\.\.1000/);
+        expect(parseOk(c[key].request, { ...base, limit: 1001 }).limit).to.equal('1000');
+        expectIssue(c[key].request, { ...base, limit: -5 }, ['limit'], /1\.\.1000/);
+        expectIssue(c[key].request, { ...base, limit: 'abc' }, ['limit'], /1\.\.1000/);
       });
     }
 

@@ -269,9 +269,10 @@ describe('spot orders (4.4)', () => {
       expect(parseOk(c.openOrders.request, {})).to.deep.equal({});
     });
 
-    it('refuses_allOrders_limit_above_1000', () => {
+    it('clamps_allOrders_limit_above_1000_and_refuses_zero', () => {
       expect(parseOk(c.allOrders.request, { symbol: 'BTCUSDT', limit: '1000' }).limit).to.equal('1000');
-      expectIssue(c.allOrders.request, { symbol: 'BTCUSDT', limit: 1001 }, ['limit'], /1\.\.1000/);
+      expect(parseOk(c.allOrders.request, { symbol: 'BTCUSDT', limit: 1001 }).limit).to.equal('1000');
+      expectIssue(c.allOrders.request, { symbol: 'BTCUSDT', limit: 0 }, ['limit'], /1\.\.1000/);
     });
 
     it('requires_a_symbol_to_cancel_all', () => {

@@ -16,6 +16,21 @@ const page = (resultList: unknown[]) => ({ pageSize: 20, totalCount: resultList.
 const stopOrder = { id: 265557643326564352n, symbol: 'DOGE_USDT', orderId: '0', positionId: 1110417836, stopLossPrice: 0.19, state: 1, vol: 1, createTime: T, updateTime: T };
 const trackOrder = { id: '739218627261666816', symbol: 'DOGE_USDT', leverage: 2, side: 1, vol: 100, openType: 1, trend: 1, backType: 1, backValue: 0.02, state: 1, createTime: T, updateTime: T };
 const asset = { currency: 'USDT', positionMargin: 0, frozenBalance: 0, availableBalance: 100.5, cashBalance: 100.5, equity: 100.5, unrealized: 0 };
+const deal = {
+  id: 299444585,
+  symbol: 'STEPN_USDT',
+  side: 1,
+  vol: 1,
+  price: 2.45455,
+  feeCurrency: 'USDT',
+  fee: 0.00147273,
+  timestamp: 1648924557000,
+  profit: 0,
+  category: 1,
+  orderId: 265307163526610432n,
+  positionMode: 1,
+  taker: true,
+};
 const position = JSON.parse(fixtureText('contract_GET_api_v1_private_position_open_positions.json')).data as unknown[];
 
 export const CONTRACT_PAYLOADS: Readonly<Record<string, ContractPayloadSource>> = {
@@ -56,6 +71,9 @@ export const CONTRACT_PAYLOADS: Readonly<Record<string, ContractPayloadSource>> 
   todayPnl: d({ todayPnl: 0.5, todayPnlRate: 0.001, todayPnlFinished: true }),
   exportAnalysis: common,
   feeDetails: d([]),
+  // ccxt mexc.ts fetchMyTrades / fetchOrderTrades (swap) comment, with the numbers as numbers.
+  orderDeals: d([deal]),
+  orderDealDetails: d([deal]),
   orderByExternalOid: f('contract_GET_api_v1_private_order_get.json'),
   getOrder: f('contract_GET_api_v1_private_order_get.json'),
   batchQuery: d([]),
@@ -63,7 +81,8 @@ export const CONTRACT_PAYLOADS: Readonly<Record<string, ContractPayloadSource>> 
   openOrders: d([]),
   openOrderTotalCount: d({ sumCount: 3, limitOrderCount: 1, stopOrderCount: 1, planOrderCount: 1, trackOrderCount: 0 }),
   historyOrders: f('contract_GET_api_v1_private_order_list_history_orders.json'),
-  historyPositions: d(page(position)),
+  // The real answer is a bare list (issue 14); the client also takes a page (response-decoder tests).
+  historyPositions: d(position),
   openPositions: f('contract_GET_api_v1_private_position_open_positions.json'),
   fundingRecords: d(page([])),
   positionLeverage: d([]),

@@ -20,6 +20,8 @@ export const SPOT_PAYLOADS: Readonly<Record<string, PayloadSource>> = {
   exchangeInfo: f('spot_GET_api_v3_exchangeInfo.json'),
   depth: f('spot_GET_api_v3_depth.json'),
   trades: f('spot_GET_api_v3_trades.json'),
+  // Same answer shape as /api/v3/trades (the exchange reference's "Old Trade Lookup").
+  historicalTrades: f('spot_GET_api_v3_trades.json'),
   aggTrades: f('spot_GET_api_v3_aggTrades.json'),
   klines: f('spot_GET_api_v3_klines.json'),
   avgPrice: f('spot_GET_api_v3_avgPrice.json'),
