@@ -96,6 +96,19 @@ export const contractDetailSchema = obj({
   isHot: opt(bool),
   isHidden: opt(bool),
   stopOnlyFair: opt(bool),
+  // named in the document's further fields (and preMarket, only in live answers): issue 14
+  appraisal: opt(int),
+  automaticDelivery: opt(int),
+  baseCoinIconUrl: opt(z.string()),
+  baseCoinId: opt(z.string()),
+  countryConfigContractMaxLeverage: opt(int),
+  isMaxLeverage: opt(bool),
+  openingCountdownOption: opt(int),
+  preMarket: opt(bool),
+  showAppraisalCountdown: opt(int),
+  showBeforeOpen: opt(bool),
+  threshold: opt(int),
+  vid: opt(z.string()),
 });
 export type ContractDetail = z.output<typeof contractDetailSchema>;
 

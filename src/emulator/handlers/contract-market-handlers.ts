@@ -14,6 +14,8 @@ import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.
 import type { ApiCall, EndpointHandler } from './handler.js';
 import { detailWire, n } from './contract-wire.js';
 
+const DAY_MS = 86_400_000;
+
 interface CandleParams {
   symbol: string;
   interval?: ContractKlineInterval;
@@ -57,6 +59,21 @@ export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEng
       timestamp: now,
     };
   };
+  /**
+   * riseFallRates.r7 … r365: the last price against the price `days` days ago, taken from the tape's
+   * daily bars as the close of the UTC day that held the instant now − days (an empty day carries the
+   * close before it). A tape younger than that is measured from its first print (the change since
+   * listing); a tape without prints gives 0. Rounded to 4 decimals like the real ticker's rates.
+   */
+  const riseFallOver = (i: ContractInstrument, lp: Decimal | undefined, now: number, days: number): number => {
+    const tape = engine.tape(i.symbol)!;
+    if (lp === undefined) return 0;
+    const then = tape.klineBars('1d', { endTime: now - days * DAY_MS + 1, limit: 1 }, now)[0];
+    const ref = then ? then.close : tape.klineBars('1d', { startTime: 0, limit: 1 }, now)[0]?.open;
+    if (ref === undefined || !Number.isFinite(ref) || ref <= 0) return 0;
+    const refPrice = tape.price(ref);
+    return lp.minus(refPrice).div(refPrice).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toNumber();
+  };
   const ticker = (i: ContractInstrument, now: number) => {
     const t = engine.tape(i.symbol)!.ticker24h(now);
     const lp = t.last ?? last(i.symbol);
@@ -82,7 +99,16 @@ export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEng
       maxBidPrice: f ? n(f.mul(new Decimal(1).plus(i.bidLimitPriceRate)).toDecimalPlaces(i.priceScale, Decimal.ROUND_DOWN)) : 0,
       minAskPrice: f ? n(f.mul(new Decimal(1).minus(i.askLimitPriceRate)).toDecimalPlaces(i.priceScale, Decimal.ROUND_UP)) : 0,
       timestamp: now,
-      riseFallRates: { zone: 'UTC+8', r: rate, v: change, r7: 0, r30: 0, r90: 0, r180: 0, r365: 0 },
+      riseFallRates: {
+        zone: 'UTC+8',
+        r: rate,
+        v: change,
+        r7: riseFallOver(i, lp, now, 7),
+        r30: riseFallOver(i, lp, now, 30),
+        r90: riseFallOver(i, lp, now, 90),
+        r180: riseFallOver(i, lp, now, 180),
+        r365: riseFallOver(i, lp, now, 365),
+      },
       riseFallRatesOfTimezone: [rate, rate, rate],
     };
   };

@@ -3,6 +3,7 @@
  * money as numbers), order ids as strings, position ids as numbers while they fit (the captures show
  * `positionId: 1394650`), paged lists in the page object of contract-api.md §2.
  */
+import { createHash } from 'node:crypto';
 import type { Decimal } from '../../core/decimal.js';
 import type { ContractInstrument, FeeTier } from '../../domain/instrument.js';
 import type { ContractAssetView, ContractOrderView, ContractPositionView, Page } from '../../venue/contract/contract-views.js';
@@ -198,5 +199,33 @@ export function detailWire(i: ContractInstrument, id: number, createTime: number
     limitMaxVol: n(i.maxVol),
     marketOrderMaxLevel: 20,
     stopOnlyFair: false,
+    // The rest of the fields a live answer carries (test/fixtures/mexc contract_GET_api_v1_contract_detail.json),
+    // all but preMarket named in the document's further fields. Listing and display flags take the live
+    // values; the behavioural ones say what this venue does, not what the real one charges:
+    appraisal: 0,
+    automaticDelivery: 0,
+    // No icon is served (a link to the real exchange's CDN would leave 127.0.0.1).
+    baseCoinIconUrl: '',
+    baseCoinId: stableHexId(`coin:${i.baseCoin}`),
+    countryConfigContractMaxLeverage: 0,
+    isMaxLeverage: true,
+    // A liquidated account here pays what is left of its maintenance margin (liquidation-rules.ts), not a rate.
+    liquidationFeeRate: 0,
+    // Market orders are not held to a separate price band here (only limit prices are, by bid/askLimitPriceRate).
+    marketOrderPriceLimitRate1: 0,
+    marketOrderPriceLimitRate2: 0,
+    openingCountdownOption: 1,
+    preMarket: false,
+    showAppraisalCountdown: 0,
+    showBeforeOpen: true,
+    threshold: 0,
+    // Trigger orders fire at their trigger price without a protection band (priceProtect is stored, not applied).
+    triggerProtect: 0,
+    vid: stableHexId(`contract:${i.symbol}`),
   };
+}
+
+/** A 32-hex-digit id that is the same on every start (baseCoinId / vid look like this on the real venue). */
+function stableHexId(name: string): string {
+  return createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 32);
 }

@@ -43,6 +43,9 @@ export function exchangeInfoSymbol(i: SpotInstrument): Record<string, unknown> {
     tradeSideType: i.tradeSideType,
     contractAddress: '',
     st: i.st ?? false,
+    // spot-api.md §2.1 names it; the live answer lists the exchange's sector ("concept plate") ids. The
+    // emulator groups symbols into no sectors, so the list is empty rather than copied from the capture.
+    conceptPlateIds: [],
   };
 }
 

@@ -63,6 +63,7 @@ export async function readEverything(url: string, accounts: Readonly<Record<stri
   for (const s of refs.spotSymbols) {
     await put('spot.depth', s, get(`/api/v3/depth${q({ symbol: s, limit: 50 })}`));
     await put('spot.trades', s, get(`/api/v3/trades${q({ symbol: s, limit: 1000 })}`));
+    await put('spot.historicalTrades', s, get(`/api/v3/historicalTrades${q({ symbol: s, limit: 1000 })}`));
     await put('spot.aggTrades', s, get(`/api/v3/aggTrades${q({ symbol: s, limit: 1000 })}`));
     await put('spot.klines', s, get(`/api/v3/klines${q({ symbol: s, interval: '1m', limit: 100 })}`));
     await put('spot.avgPrice', s, get(`/api/v3/avgPrice${q({ symbol: s })}`));
@@ -146,9 +147,11 @@ export async function readEverything(url: string, accounts: Readonly<Record<stri
       await put('contract.tieredFeeRate', at(sym), c('GET', '/api/v1/private/account/tiered_fee_rate/v2', { symbol: sym }));
       await put('contract.feeDetails', at(sym), c('GET', '/api/v1/private/order/fee_details', { symbol: sym, start_time: refs.since, page_num: 1, page_size: 100 }));
       await put('contract.positionLeverage', at(sym), c('GET', '/api/v1/private/position/leverage', { symbol: sym }));
+      await put('contract.orderDeals', at(sym), c('GET', '/api/v1/private/order/list/order_deals', { symbol: sym, page_num: 1, page_size: 1000 }));
     }
     const orderIds = refs.contractOrderIds?.[name] ?? [];
     for (const id of orderIds) await put('contract.getOrder', at(id), c('GET', `/api/v1/private/order/get/${id}`));
+    for (const id of orderIds) await put('contract.orderDealDetails', at(id), c('GET', `/api/v1/private/order/deal_details/${id}`));
     if (orderIds.length) await put('contract.batchQuery', at(''), c('GET', '/api/v1/private/order/batch_query', { order_ids: orderIds.join(',') }));
     const ext = refs.externalOids?.[name] ?? [];
     for (const e of ext) await put('contract.orderByExternalOid', at(e.externalOid), c('GET', `/api/v1/private/order/external/${e.symbol}/${e.externalOid}`));
