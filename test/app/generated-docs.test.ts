@@ -25,9 +25,28 @@ describe('generated documents', () => {
   it('every_endpoint_of_both_documents_has_a_client_method_and_is_served', () => {
     const rows = endpointRows();
     const served = servedEndpointIds();
-    expect(rows.filter((r) => r.api === 'spot')).to.have.length(34);
+    // 34 rows of spot-api.md §4 + GET /api/v3/historicalTrades beyond it (issue 14).
+    expect(rows.filter((r) => r.api === 'spot' && r.beyondDocuments === null)).to.have.length(34);
+    expect(rows.filter((r) => r.api === 'spot')).to.have.length(35);
     expect(rows.filter((r) => !served.has(r.id)).map((r) => r.id)).to.deep.equal([]);
     expect(new Set(rows.map((r) => r.clientMethod)).size).to.equal(rows.length);
+  });
+
+  it('marks_every_endpoint_beyond_the_documents_and_says_which_side_each_divergence_follows', () => {
+    const md = renderEndpointsMarkdown(endpointRows(), servedEndpointIds());
+    const beyond = md.slice(md.indexOf('## Beyond the two documents'), md.indexOf('## Where the documents and the real exchange differ'));
+    const extras = endpointRows().filter((r) => r.beyondDocuments !== null);
+    // issue 14 item 7: the three real-client endpoints are among them, with a client method each.
+    for (const path of ['/api/v3/historicalTrades', '/api/v1/private/order/list/order_deals', '/api/v1/private/order/deal_details/{order_id}']) {
+      const row = extras.find((r) => r.path === path);
+      expect(row, path).to.not.equal(undefined);
+      expect(beyond).to.contain(`\`${path}\` | \`${row!.clientMethod}\``);
+    }
+    expect(beyond.split('\n').filter((l) => l.startsWith('| GET') || l.startsWith('| POST'))).to.have.length(extras.length);
+    const differ = md.slice(md.indexOf('## Where the documents and the real exchange differ'));
+    const lines = differ.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| place'));
+    expect(lines.length).to.be.at.least(10);
+    for (const l of lines) expect(l.split(' | ')[3], l).to.be.oneOf(['real exchange', 'document', 'both']);
   });
 
   it('perpetua_endpoints_json_lists_the_catalogue', function () {
