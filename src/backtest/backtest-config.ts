@@ -25,6 +25,8 @@ import { contractInstrumentSchema, spotInstrumentSchema, toContractInstrument, t
 import type { Instrument } from '../domain/instrument.js';
 import { KLINE_INTERVALS } from '../venue/market/kline-interval.js';
 import { IMPORT_KINDS } from '../marketdata/import/import-command.js';
+import { checkSweepResearch } from './research/sweep-settings.js';
+import { sweepParameterSchema, sweepResearchFields } from './research/sweep-schema.js';
 import { isStandardFillModel, resolveFillModel, STANDARD_FILL_MODEL_NAMES, type FillModel, type FillModelOverrides, type StandardFillModelName } from './fill-model.js';
 
 const decimalString = z
@@ -116,9 +118,10 @@ export const backtestSectionSchema = z.strictObject({
 });
 
 export const sweepSectionSchema = z.strictObject({
-  parameters: z.record(z.string(), z.array(z.unknown()).min(1)).describe('Strategy parameter → values to try (dotted paths for nested parameters).'),
+  parameters: z.record(z.string(), sweepParameterSchema).describe('Strategy parameter → values to try, or a range { min, max, step?, log?, integer? } (dotted paths for nested parameters).'),
   fillModel: z.string().default('neutral').describe('Fill model each grid point runs with (the band is run for the best ones).'),
-  rankBy: z.string().default('sharpe'),
+  rankBy: z.string().optional().describe('Metric to rank by (default sharpe); or give sweep.objective.'),
+  ...sweepResearchFields,
   workers: z.number().int().min(1).max(64).optional(),
   bestN: z.number().int().min(0).max(100).default(5),
   maxRuns: z.number().int().min(1).max(100_000).default(1000),
@@ -175,6 +178,7 @@ export function parseBacktestConfig(doc: unknown, catalog: StrategyCatalog, sour
   if (backtest !== undefined && !b.success) issues.push(...issuesFromZod(b.error.issues, backtestSectionSchema, backtest, ['backtest']));
   const s = sweep === undefined ? undefined : sweepSectionSchema.safeParse(sweep, { reportInput: true });
   if (s && !s.success) issues.push(...issuesFromZod(s.error.issues, sweepSectionSchema, sweep, ['sweep']));
+  if (s?.success) issues.push(...checkSweepResearch(s.data));
   let instruments: BacktestInstrument[] = [];
   let fillModels: FillModel[] = [];
   if (run && b.success) {

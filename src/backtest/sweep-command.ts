@@ -1,11 +1,14 @@
 /**
- * `perpetua sweep <config>`: runs the config's parameter grid (`sweep.parameters`) in parallel worker
- * threads, one grid point per run with `sweep.fillModel`, ranks the results by `sweep.rankBy`, runs
- * the rest of the fill-model band for the best `sweep.bestN`, and writes the ranked table (sweep.md,
- * sweep.json, sweep.html) with a full report page for each of the best.
+ * `perpetua sweep <config>`: searches the config's parameter space (`sweep.parameters`: a grid, random
+ * draws or TPE, within a budget of runs or time) in parallel worker threads, one point per run with
+ * `sweep.fillModel`; ranks the results by the objective with the constraints applied; validates them
+ * walk-forward when asked; computes the deflated Sharpe ratio and the probability of backtest
+ * overfitting; runs the rest of the fill-model band for the best `sweep.bestN`, and writes the ranked
+ * table (sweep.md, sweep.json, sweep.html) with a full report page for each of the best.
  *
- * Results never depend on which worker finished first: each run is deterministic and the ranking
- * breaks ties by the parameters.
+ * Results never depend on which worker finished first or how many there are: each run is
+ * deterministic, proposals come in batches that depend only on earlier batches, and the ranking breaks
+ * ties by the parameters.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -13,11 +16,15 @@ import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { strategyCatalog } from '../app/container/strategy-module.js';
-import { computeMetrics, type MetricKey } from './report/metrics.js';
-import { METRIC_DEFS } from './report/metric-defs.js';
+import { computeMetrics, type Metrics } from './report/metrics.js';
 import { runFromJson } from './report/run-codec.js';
 import type { BacktestRun } from './report/backtest-run.js';
-import { rankSweepResults, renderSweepTable, writeSweepReport, type SweepReportPaths, type SweepResult } from './report/sweep-report.js';
+import { rankSweepResults, renderSweepTable, researchLines, writeSweepReport, type SweepReportPaths, type SweepResearch, type SweepResult } from './report/sweep-report.js';
+import { type Constraint, type Objective, violations } from './research/objective.js';
+import { overfittingOfRuns } from './research/overfitting.js';
+import { Sampler, pointKey } from './research/search-space.js';
+import { sweepSettings } from './research/sweep-settings.js';
+import { walkForward } from './research/walk-forward.js';
 import { loadBacktestConfig, parseBacktestConfig } from './backtest-config.js';
 import { checkDataSources } from './backtest-data.js';
 import { defaultReportDir, reportOrder } from './backtest-command.js';
@@ -44,6 +51,7 @@ export interface SweepCommandSummary {
   readonly table: string;
   readonly runs: number;
   readonly elapsedMs: number;
+  readonly research: SweepResearch;
 }
 
 interface Pending {
@@ -100,6 +108,29 @@ class WorkerPool {
   }
 }
 
+/** A finished run of the search. */
+interface SearchTrial {
+  readonly point: GridPoint;
+  readonly key: string;
+  readonly run: BacktestRun;
+  readonly metrics: Metrics;
+}
+
+export interface SweepSearchSummary {
+  readonly method: string;
+  readonly seed: number;
+  readonly trials: number;
+  /** What ended the search: the run budget, the time budget, or the space ran out. */
+  readonly stoppedBy: 'runs' | 'time' | 'space';
+}
+
+/** TPE's loss: −score (score negated for lower-is-better metrics); a failed constraint or no score is worst. */
+export function trialLoss(objective: Objective, constraints: readonly Constraint[], m: Metrics): number {
+  const v = objective.score(m);
+  if (v === null || !Number.isFinite(v) || violations(m, constraints).length > 0) return Number.MAX_VALUE;
+  return objective.lowerIsBetter ? v : -v;
+}
+
 export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepCommandSummary> {
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
@@ -107,67 +138,109 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const catalog = strategyCatalog();
   const config = await loadBacktestConfig(opts.config, catalog);
   const sweep = config.sweep;
-  if (!sweep) throw new ConfigError('sweep', `expected a sweep section (parameters, rankBy …) in ${opts.config}`);
-  if (!METRIC_DEFS.some((d) => d.key === sweep.rankBy)) throw new ConfigError('sweep.rankBy', `expected one of ${METRIC_DEFS.map((d) => d.key).join(', ')}, got ${JSON.stringify(sweep.rankBy)}`);
-  const rankBy = sweep.rankBy as MetricKey;
+  if (!sweep) throw new ConfigError('sweep', `expected a sweep section (parameters, objective …) in ${opts.config}`);
+  const settings = sweepSettings(sweep);
+  const { objective, constraints, search } = settings;
   if (!config.fillModels.some((m) => m.name === sweep.fillModel)) throw new ConfigError('sweep.fillModel', `expected one of backtest.fillModels (${config.fillModels.map((m) => m.name).join(', ')}), got ${sweep.fillModel}`);
   checkDataSources(config.backtest.data, cwd);
-  const grid = sweepGrid(sweep.parameters, sweep.maxRuns);
-  // Every point must make a valid config before anything runs.
-  grid.forEach((p) => parseBacktestConfig(documentWithParams(config.document, p), catalog, `${opts.config} with ${JSON.stringify(p)}`));
+  const sampler = new Sampler(settings.dims, search, sweep.maxRuns);
+  // Every point must make a valid config before it runs (a grid is checked whole, up front).
+  const check = (p: GridPoint): void => void parseBacktestConfig(documentWithParams(config.document, p), catalog, `${opts.config} with ${JSON.stringify(p)}`);
+  if (search.method === 'grid') sweepGrid(sweep.parameters, sweep.maxRuns).slice(0, search.runs).forEach(check);
   const others = reportOrder(config.fillModels)
     .map((m) => m.name)
     .filter((n) => n !== sweep.fillModel);
-  const bestN = Math.min(sweep.bestN, grid.length);
-  const size = Math.max(1, Math.min(opts.workers ?? sweep.workers ?? Math.max(1, availableParallelism() - 1), grid.length));
-  const totalRuns = grid.length + bestN * others.length;
+  const bestN = Math.min(sweep.bestN, search.runs);
+  const size = Math.max(1, Math.min(opts.workers ?? sweep.workers ?? Math.max(1, availableParallelism() - 1), search.runs));
+  const totalPlanned = search.runs + bestN * others.length;
 
   const stream = opts.progressStream ?? process.stderr;
   const show = opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true;
   const bar = show
     ? new cliProgress.SingleBar({ stream, format: 'sweep |{bar}| {value}/{total} runs | {workers} workers | ETA {eta_formatted}', noTTYOutput: opts.progress === true, hideCursor: true }, cliProgress.Presets.shades_classic)
     : undefined;
-  bar?.start(totalRuns, 0, { workers: size });
+  bar?.start(totalPlanned, 0, { workers: size });
   let done = 0;
   const tick = (): void => {
     done++;
     bar?.update(done, { workers: size });
   };
   const pool = new WorkerPool(size, { configPath: opts.config, cwd });
+  const trials: SearchTrial[] = [];
+  let stoppedBy: SweepSearchSummary['stoppedBy'] = 'runs';
   let results: SweepResult[];
+  let research: SweepResearch;
   try {
-    const first = await Promise.all(
-      grid.map(async (point) => {
-        const run = await pool.run(point, sweep.fillModel);
-        tick();
-        return { point, run };
-      }),
+    // Batches: each proposal depends only on the batches before it, so the trials never depend on
+    // the number of workers or on which run finished first.
+    while (trials.length < search.runs) {
+      if (sampler.exhausted) {
+        stoppedBy = 'space';
+        break;
+      }
+      if (search.maxMs !== undefined && clock.now() - started >= search.maxMs) {
+        stoppedBy = 'time';
+        break;
+      }
+      const history = trials.map((t) => ({ point: t.point, loss: trialLoss(objective, constraints, t.metrics) }));
+      const batch = sampler.next(Math.min(search.batch, search.runs - trials.length), history);
+      if (batch.length === 0) {
+        stoppedBy = 'space';
+        break;
+      }
+      if (search.method !== 'grid') batch.forEach(check);
+      const runs = await Promise.all(
+        batch.map(async (point) => {
+          const run = await pool.run(point, sweep.fillModel);
+          tick();
+          return run;
+        }),
+      );
+      batch.forEach((point, i) => trials.push({ point, key: pointKey(point), run: runs[i]!, metrics: computeMetrics(runs[i]!) }));
+    }
+    const ranked = rankSweepResults(
+      trials.map((t) => ({ params: t.point, metrics: t.metrics })),
+      objective,
+      constraints,
     );
-    const scored = first.map(({ point, run }) => ({ params: point, metrics: computeMetrics(run), run }));
-    const ranked = rankSweepResults(scored, rankBy);
-    const best = new Set(ranked.slice(0, bestN).map((r) => scored.findIndex((s) => s.params === r.params)));
+    const byKey = new Map(trials.map((t) => [t.key, t]));
+    const wf = settings.walkForward && trials.length > 0 ? walkForward(trials.map((t) => ({ key: t.key, params: t.point, run: t.run })), settings.walkForward, objective, constraints) : undefined;
+    const wfOf = new Map(wf?.candidates.map((c) => [c.key, { inSample: c.inSampleScore, outOfSample: c.outOfSampleScore }]));
+    const winner = ranked[0] ? trials.indexOf(byKey.get(pointKey(ranked[0].params))!) : -1;
+    const overfitting = trials.length >= 2 && winner >= 0 ? overfittingOfRuns(trials.map((t) => t.run), winner, trials[winner]!.metrics.returnPeriodMs) : undefined;
+    research = {
+      search: { method: search.method, seed: search.seed, trials: trials.length, stoppedBy },
+      ...(wf ? { walkForward: wf } : {}),
+      ...(overfitting ? { overfitting } : {}),
+    };
+    const best = new Set(ranked.slice(0, bestN).map((r) => pointKey(r.params)));
     results = await Promise.all(
-      scored.map(async (s, i) => {
-        if (!best.has(i)) return { params: s.params, metrics: s.metrics };
+      trials.map(async (t) => {
+        const w = wfOf.get(t.key);
+        const base = { params: t.point, metrics: t.metrics, ...(w ? { walkForward: w } : {}) };
+        if (!best.has(t.key)) return base;
         const band = await Promise.all(
           others.map(async (m) => {
-            const r = await pool.run(s.params, m);
+            const r = await pool.run(t.point, m);
             tick();
             return r;
           }),
         );
-        return { params: s.params, metrics: s.metrics, runs: [s.run, ...band] };
+        return { ...base, runs: [t.run, ...band] };
       }),
     );
   } finally {
     bar?.stop();
     await pool.close();
   }
+  const totalRuns = trials.length + Math.min(bestN, trials.length) * others.length;
   const out = opts.out ?? defaultReportDir(opts.config, 'sweep');
-  const paths = await writeSweepReport(results, out, { rankBy, bestN, title: `Sweep of ${config.run.strategies[0]!.name} (${grid.length} points)` });
-  const table = renderSweepTable(results, rankBy);
+  const title = `Sweep of ${config.run.strategies[0]!.name} (${trials.length} ${search.method === 'grid' ? 'grid points' : `${search.method} trials`})`;
+  const paths = await writeSweepReport(results, out, { rankBy: objective, constraints, bestN, title, research });
+  const table = renderSweepTable(results, objective, { constraints });
   const w = opts.output ?? process.stdout;
   w.write(table);
-  w.write(`sweep: ${grid.length} points, ${totalRuns} runs on ${size} worker${size === 1 ? '' : 's'}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
-  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started };
+  for (const line of researchLines(research)) w.write(`${line}\n`);
+  w.write(`sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${size} worker${size === 1 ? '' : 's'}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
+  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research };
 }

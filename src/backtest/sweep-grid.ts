@@ -4,22 +4,12 @@
  * the same list of runs whatever finishes first.
  */
 import { ConfigError } from '../core/errors.js';
+import { type ParamSpec, dimensionsOf, gridOf } from './research/search-space.js';
 
 export type GridPoint = Readonly<Record<string, unknown>>;
 
-export function sweepGrid(parameters: Readonly<Record<string, readonly unknown[]>>, maxRuns = Infinity): GridPoint[] {
-  const names = Object.keys(parameters).sort();
-  if (names.length === 0) throw new ConfigError('sweep.parameters', 'expected at least one parameter with values to try');
-  let points: Record<string, unknown>[] = [{}];
-  for (const name of names) {
-    const values = parameters[name]!;
-    if (values.length === 0) throw new ConfigError(`sweep.parameters.${name}`, 'expected at least one value');
-    const next: Record<string, unknown>[] = [];
-    for (const p of points) for (const v of values) next.push({ ...p, [name]: v });
-    points = next;
-    if (points.length > maxRuns) throw new ConfigError('sweep.parameters', `the grid has more than ${maxRuns} points (sweep.maxRuns); narrow it`);
-  }
-  return points;
+export function sweepGrid(parameters: Readonly<Record<string, ParamSpec>>, maxRuns = Infinity): GridPoint[] {
+  return gridOf(dimensionsOf(parameters), maxRuns);
 }
 
 /** A copy of `params` with each grid value set at its dotted path (`unwind.capBps`). */

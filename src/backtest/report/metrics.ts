@@ -30,6 +30,12 @@ export interface MetricsOptions {
   readonly returnPeriodMs?: number;
   /** Annual risk-free rate; overrides the run's. */
   readonly riskFreeRate?: number;
+  /**
+   * Only this part [from, to] of the run (a walk-forward window): equity starts from the curve's
+   * value at `from` (E₀ = that value), round trips count when they close inside, fills, fees and
+   * funding when they happen inside; exposure is measured inside with positions carried in.
+   */
+  readonly window?: { readonly from: number; readonly to: number };
 }
 
 /** One FIFO match between an open lot and a closing fill (LEAN's fill-to-fill grouping). */
@@ -394,10 +400,11 @@ export function equityPoints(run: Pick<BacktestRun, 'samples'>): EquityPoint[] {
  * - fees = the run's totalFees; funding = Σ funding payments in the valuation asset (+ received).
  */
 export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): Metrics {
-  const points = equityPoints(run);
-  const e0 = run.initialCapital.toNumber();
-  const startTime = points.length > 0 ? points[0]!.time : run.dataRange.firstTime;
-  const endTime = points.length > 0 ? points[points.length - 1]!.time : run.dataRange.lastTime;
+  const win = options.window;
+  const points = win ? windowPoints(equityPoints(run), win.from, win.to) : equityPoints(run);
+  const e0 = win ? (points[0]?.equity ?? run.initialCapital.toNumber()) : run.initialCapital.toNumber();
+  const startTime = points.length > 0 ? points[0]!.time : (win?.from ?? run.dataRange.firstTime);
+  const endTime = points.length > 0 ? points[points.length - 1]!.time : (win?.to ?? run.dataRange.lastTime);
   const finalEquity = points.length > 0 ? points[points.length - 1]!.equity : e0;
   const span = endTime - startTime;
   const returnPeriodMs = options.returnPeriodMs ?? defaultReturnPeriodMs(span, run.samplePeriodMs);
@@ -409,12 +416,19 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
 
   const instruments = new Map(run.instruments.map((i) => [i.symbol, i]));
   const mult = (s: string): Decimal => instruments.get(s)?.multiplier ?? D(1);
-  const trips = roundTripsFifo(run.fills, mult, (s) => instruments.get(s)?.settleAsset);
-  const stats = tradeStats(trips);
-  const notional = tradedNotional(run.fills, mult);
+  // A window matches lots from the start (positions carried in) and keeps what happens inside it.
+  const upTo = win ? run.fills.filter((f) => f.time <= win.to) : run.fills;
+  const inside = <T extends { readonly time: number }>(xs: readonly T[]): readonly T[] => (win ? xs.filter((x) => x.time >= win.from && x.time <= win.to) : xs);
+  const allTrips = roundTripsFifo(upTo, mult, (s) => instruments.get(s)?.settleAsset);
+  const stats = tradeStats(win ? allTrips.filter((t) => t.exitTime >= win.from) : allTrips);
+  const fills = inside(run.fills);
+  const notional = tradedNotional(fills, mult);
   const meanEquity = points.length > 0 ? points.reduce((a, p) => a + p.equity, 0) / points.length : e0;
   let funding = ZERO;
-  for (const f of run.funding) if (f.asset === run.valuationAsset) funding = funding.plus(f.amount);
+  for (const f of inside(run.funding)) if (f.asset === run.valuationAsset) funding = funding.plus(f.amount);
+  // Fees in a window: the fills' fees in the valuation asset (the run total also converts others).
+  let fees = run.totalFees;
+  if (win) fees = fills.reduce((a, f) => (f.feeAsset === run.valuationAsset ? a.plus(f.fee) : a), ZERO);
 
   return {
     startTime,
@@ -437,12 +451,30 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
     maxDrawdownTroughTime: dd.troughTime,
     maxDrawdownRecoveryTime: dd.recoveryTime,
     ...stats,
-    exposure: exposure(run.fills, run.dataRange.firstTime, run.dataRange.lastTime),
+    exposure: win ? exposure(upTo, win.from, win.to) : exposure(run.fills, run.dataRange.firstTime, run.dataRange.lastTime),
     tradedNotional: notional.toNumber(),
     turnover: meanEquity > 0 ? notional.toNumber() / meanEquity : null,
-    fees: run.totalFees.toNumber(),
+    fees: fees.toNumber(),
     funding: funding.toNumber(),
-    trades: run.fills.length,
-    orders: run.orders.length,
+    trades: fills.length,
+    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : run.orders.length,
   };
+}
+
+/**
+ * The curve restricted to [from, to] as a step function: a point at `from` carrying the last value
+ * at or before it (when the curve started earlier), then the samples inside.
+ */
+export function windowPoints(points: readonly EquityPoint[], from: number, to: number): EquityPoint[] {
+  const out: EquityPoint[] = [];
+  let before: EquityPoint | undefined;
+  for (const p of points) {
+    if (p.time < from) before = p;
+    else if (p.time <= to) {
+      if (out.length === 0 && before && p.time > from) out.push({ time: from, equity: before.equity });
+      out.push(p);
+    }
+  }
+  if (out.length === 0 && before) out.push({ time: from, equity: before.equity });
+  return out;
 }

@@ -15,7 +15,6 @@
  * column (sd = 0) scores 0, or ±∞ with the sign of its mean when that is not zero.
  */
 import { ValidationError } from '../../core/errors.js';
-import { mean } from './normal.js';
 
 export interface PboResult {
   /** Probability of backtest overfitting, in [0, 1]. */
@@ -31,12 +30,22 @@ export interface PboResult {
   readonly pairs: readonly { readonly inSample: number; readonly outOfSample: number }[];
 }
 
-/** Per-period Sharpe ratio of the rows of column `col` listed in `rows`; see the module note for flat columns. */
-function performance(matrix: readonly (readonly number[])[], rows: readonly number[], col: number): number {
-  const xs = rows.map((r) => matrix[r]![col]!);
-  const m = mean(xs);
-  const v = xs.reduce((a, x) => a + (x - m) * (x - m), 0) / (xs.length - 1);
-  if (v > 0) return m / Math.sqrt(v);
+/**
+ * Per-period Sharpe ratio of a column over a set of blocks, from the blocks' sums Σx and Σx² (so a
+ * split costs S additions per column, not T): mean / √((Σx² − n·mean²) / (n − 1)). A variance at
+ * rounding level of Σx²/n is flat (see the module note).
+ */
+function performance(sum: readonly number[], sumSq: readonly number[], blocks: readonly number[], rowsPerBlock: number): number {
+  let s = 0;
+  let q = 0;
+  for (const b of blocks) {
+    s += sum[b]!;
+    q += sumSq[b]!;
+  }
+  const n = blocks.length * rowsPerBlock;
+  const m = s / n;
+  const v = (q - n * m * m) / (n - 1);
+  if (v > 1e-12 * (q / n)) return m / Math.sqrt(v);
   return m === 0 ? 0 : m > 0 ? Infinity : -Infinity;
 }
 
@@ -82,15 +91,25 @@ export function probabilityOfOverfitting(matrix: readonly (readonly number[])[],
   const size = Math.floor(matrix.length / blocks);
   // Each half needs at least 2 rows for a standard deviation.
   if (size * (blocks / 2) < 2) throw new ValidationError('matrix', `at least ${Math.max(blocks, 4)} rows for ${blocks} blocks (2 per half for a standard deviation)`, `${matrix.length} rows`);
-  const blockRows = Array.from({ length: blocks }, (_, b) => Array.from({ length: size }, (_, i) => b * size + i));
+  // sums[c][b] = Σ over block b of column c; squares likewise.
+  const sums = Array.from({ length: n }, () => new Array<number>(blocks).fill(0));
+  const squares = Array.from({ length: n }, () => new Array<number>(blocks).fill(0));
+  for (let b = 0; b < blocks; b++) {
+    for (let r = b * size; r < (b + 1) * size; r++) {
+      const row = matrix[r]!;
+      for (let c = 0; c < n; c++) {
+        sums[c]![b]! += row[c]!;
+        squares[c]![b]! += row[c]! * row[c]!;
+      }
+    }
+  }
   const logits: number[] = [];
   const pairs: { inSample: number; outOfSample: number }[] = [];
   for (const train of combinations(blocks, blocks / 2)) {
     const inTrain = new Set(train);
-    const isRows = train.flatMap((b) => blockRows[b]!);
-    const oosRows = blockRows.filter((_, b) => !inTrain.has(b)).flat();
-    const isPerf = Array.from({ length: n }, (_, c) => performance(matrix, isRows, c));
-    const oosPerf = Array.from({ length: n }, (_, c) => performance(matrix, oosRows, c));
+    const test = Array.from({ length: blocks }, (_, b) => b).filter((b) => !inTrain.has(b));
+    const isPerf = Array.from({ length: n }, (_, c) => performance(sums[c]!, squares[c]!, train, size));
+    const oosPerf = Array.from({ length: n }, (_, c) => performance(sums[c]!, squares[c]!, test, size));
     let best = 0;
     for (let c = 1; c < n; c++) if (isPerf[c]! > isPerf[best]!) best = c;
     const w = averageRank(oosPerf, best) / (n + 1);
