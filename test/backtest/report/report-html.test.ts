@@ -7,52 +7,13 @@
  * a message when either is missing.
  */
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { writeReport } from '../../../src/backtest/report/write-report.js';
 import type { BacktestRun } from '../../../src/backtest/report/backtest-run.js';
 import { syntheticBand } from './support/synthetic-run.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-// The slice of playwright-core this test uses (the package is optional, so no compile-time import).
-interface PwConsoleMessage {
-  type(): string;
-  text(): string;
-}
-interface PwRequest {
-  url(): string;
-}
-interface PwPage {
-  goto(url: string, options?: { waitUntil?: 'load' }): Promise<unknown>;
-  on(event: 'console', fn: (m: PwConsoleMessage) => void): void;
-  on(event: 'pageerror', fn: (e: Error) => void): void;
-  evaluate<T>(expression: string): Promise<T>;
-  mouse: { move(x: number, y: number): Promise<void> };
-}
-interface PwContext {
-  newPage(): Promise<PwPage>;
-  on(event: 'request', fn: (r: PwRequest) => void): void;
-  close(): Promise<void>;
-}
-interface PwChromium {
-  launchPersistentContext(userDataDir: string, options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } }): Promise<PwContext>;
-}
-
-function loadPlaywright(): PwChromium | undefined {
-  try {
-    // createRequire: resolves from node_modules (devDependency) and honours NODE_PATH for local runs.
-    const req = createRequire(import.meta.url);
-    return (req('playwright-core') as { chromium: PwChromium }).chromium;
-  } catch {
-    return undefined;
-  }
-}
+import { chromiumMissing, openPage, type OpenedPage, type PwPage } from './support/chromium.js';
 
 interface Box {
   width: number;
@@ -61,41 +22,30 @@ interface Box {
 
 describe('backtest/report/report-html (headless Chromium)', function () {
   this.timeout(60_000);
-  let chromium: PwChromium | undefined;
   let dir: string;
-  let context: PwContext;
+  let opened: OpenedPage;
   let page: PwPage;
   let runs: BacktestRun[];
-  const consoleErrors: string[] = [];
-  const pageErrors: string[] = [];
-  const requests: string[] = [];
+  let consoleErrors: string[];
+  let pageErrors: string[];
+  let requests: string[];
 
   before(async function () {
-    chromium = loadPlaywright();
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
-      this.skip();
-    }
-    if (!chromium) {
-      console.log('      skipped: playwright-core is not installed (add it as a devDependency)');
+    const missing = chromiumMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
       this.skip();
     }
     dir = await mkdtemp(join(tmpdir(), 'perpetua-report-html-'));
     // 2 days of minute samples, a round trip every 3 hours, kline-only data.
     runs = syntheticBand({ minutes: 2 * 24 * 60, holdMinutes: 90, klineOnly: true, strategyName: 'Swing <b>bold</b>' });
     const paths = await writeReport(runs, join(dir, 'out'));
-    context = await chromium!.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1360, height: 900 } });
-    context.on('request', (r) => requests.push(r.url()));
-    page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(pathToFileURL(paths.html).href, { waitUntil: 'load' });
+    opened = await openPage(paths.html, dir);
+    ({ page, consoleErrors, pageErrors, requests } = opened);
   });
 
   after(async () => {
-    if (context) await context.close();
+    if (opened) await opened.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
