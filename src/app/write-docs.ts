@@ -21,7 +21,7 @@ const OTHER_CONFIGS: readonly { title: string; intro: string; schema: z.ZodType;
   },
   {
     title: 'Sweep section (`sweep:` in a backtest config)',
-    intro: '`perpetua sweep <file>` runs the grid of strategy parameters given here in worker threads and ranks the runs.',
+    intro: '`perpetua sweep <file>` searches the strategy parameters given here (grid, random or TPE) in worker threads, ranks the runs by the objective with the constraints applied, validates them walk-forward when asked, and reports the deflated Sharpe ratio and the probability of backtest overfitting.',
     schema: sweepSectionSchema,
     prefix: 'sweep',
   },

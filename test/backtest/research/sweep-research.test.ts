@@ -8,6 +8,10 @@ import { sweepCommand } from '../../../src/backtest/sweep-command.js';
 import type { SweepJson } from '../../../src/backtest/report/sweep-report.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { perpTrendDoc } from '../support/backtest-fixtures.js';
+import { loadBacktestConfig } from '../../../src/backtest/backtest-config.js';
+import { sweepSettings } from '../../../src/backtest/research/sweep-settings.js';
+import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
+import { PROJECT_ROOT } from '../../support/project-root.js';
 
 const sink = (): Writable & { text: string } => {
   const w = new Writable({ write: (chunk, _e, cb) => ((w.text += String(chunk)), cb()) }) as Writable & { text: string };
@@ -69,6 +73,14 @@ describe('perpetua sweep: search, walk-forward and overfitting statistics', func
     expect(research.overfitting.pbo!.pbo).to.be.within(0, 1);
     expect(out.text).to.match(/overfitting \(12 trials\): deflated Sharpe ratio .*probability of backtest overfitting/);
     expect(out.text).to.contain('walk-forward (rolling, 2 folds)');
+  });
+
+  it('ships_a_valid_walk_forward_example_config', async () => {
+    const config = await loadBacktestConfig(join(PROJECT_ROOT, 'config', 'sweep-walk-forward.yaml'), strategyCatalog());
+    const s = sweepSettings(config.sweep!);
+    expect(s.search).to.include({ method: 'tpe', runs: 40, batch: 8 });
+    expect(s.walkForward).to.deep.equal({ mode: 'rolling', folds: 4, trainSegments: 2 });
+    expect(s.constraints.map((c) => c.metric)).to.deep.equal(['maxDrawdown', 'trades']);
   });
 
   it('stops_at_the_time_budget_between_batches', async () => {
