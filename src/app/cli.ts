@@ -121,13 +121,25 @@ program
 
 program
   .command('sweep')
-  .description('run a parameter grid in worker threads and write a ranked table and the best runs')
+  .description('search strategy parameters (grid, random, TPE), validate walk-forward, and write a ranked report with overfitting statistics')
   .argument('<config>', 'backtest config with a sweep: section')
   .option('--out <dir>', 'output folder (default var/sweep/<config name>)')
   .option('--workers <n>', 'worker threads (default: cores less one)', (v) => Number(v))
-  .action(async (file: string, o: { out?: string; workers?: number }) => {
+  .option('--queue <redis-url>', 'put the runs on a BullMQ queue in Redis for `perpetua worker`s (e.g. redis://127.0.0.1:6379)')
+  .action(async (file: string, o: { out?: string; workers?: number; queue?: string }) => {
     const { sweepCommand } = await import('../backtest/sweep-command.js');
-    await sweepCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}) });
+    await sweepCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) });
+  });
+
+program
+  .command('worker')
+  .description('take sweep runs from a BullMQ queue in Redis (started by `perpetua sweep --queue`) until stopped')
+  .requiredOption('--queue <redis-url>', 'the Redis the sweep coordinator uses (e.g. redis://10.0.0.5:6379)')
+  .option('--concurrency <n>', 'runs at once (default 1: start one worker per core)', (v) => Number(v))
+  .option('--lock-ms <ms>', "how soon a dead worker's run goes to another worker (default 30000)", (v) => Number(v))
+  .action(async (o: { queue: string; concurrency?: number; lockMs?: number }) => {
+    const { workerCommand } = await import('../backtest/research/queue-worker.js');
+    await workerCommand({ queue: o.queue, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.lockMs !== undefined ? { lockMs: o.lockMs } : {}) });
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -25,6 +25,8 @@ import { overfittingOfRuns } from './research/overfitting.js';
 import { Sampler, pointKey } from './research/search-space.js';
 import { sweepSettings } from './research/sweep-settings.js';
 import { walkForward } from './research/walk-forward.js';
+import { QueueExecutor } from './research/queue-executor.js';
+import { redactUrl } from './research/queue-worker.js';
 import { loadBacktestConfig, parseBacktestConfig } from './backtest-config.js';
 import { checkDataSources } from './backtest-data.js';
 import { defaultReportDir, reportOrder } from './backtest-command.js';
@@ -37,6 +39,8 @@ export interface SweepCommandOptions {
   readonly out?: string;
   /** Worker threads. Default: sweep.workers, else the cores less one (at least 1). */
   readonly workers?: number;
+  /** A Redis URL: put the runs on the BullMQ queue there for `perpetua worker`s instead of worker threads. */
+  readonly queue?: string;
   readonly progress?: boolean;
   readonly progressStream?: NodeJS.WritableStream;
   readonly output?: NodeJS.WritableStream;
@@ -59,8 +63,14 @@ interface Pending {
   readonly reject: (e: Error) => void;
 }
 
+/** Where the runs of a sweep execute: worker threads here, or a BullMQ queue served by `perpetua worker`s. */
+interface RunExecutor {
+  run(point: GridPoint, fillModel: string): Promise<BacktestRun>;
+  close(): Promise<void>;
+}
+
 /** A fixed pool of sweep workers; jobs go to the least busy one. */
-class WorkerPool {
+class WorkerPool implements RunExecutor {
   private readonly workers: { w: Worker; busy: number; ready: Promise<void> }[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
@@ -165,7 +175,8 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
     done++;
     bar?.update(done, { workers: size });
   };
-  const pool = new WorkerPool(size, { configPath: opts.config, cwd });
+  const pool: RunExecutor = opts.queue ? await QueueExecutor.open(opts.queue, config, cwd, opts.config) : new WorkerPool(size, { configPath: opts.config, cwd });
+  const where = opts.queue ? `the queue at ${redactUrl(opts.queue)}` : `${size} worker${size === 1 ? '' : 's'}`;
   const trials: SearchTrial[] = [];
   let stoppedBy: SweepSearchSummary['stoppedBy'] = 'runs';
   let results: SweepResult[];
@@ -241,6 +252,6 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const w = opts.output ?? process.stdout;
   w.write(table);
   for (const line of researchLines(research)) w.write(`${line}\n`);
-  w.write(`sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${size} worker${size === 1 ? '' : 's'}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
+  w.write(`sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${where}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
   return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research };
 }

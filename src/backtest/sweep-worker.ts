@@ -8,11 +8,9 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { strategyCatalog } from '../app/container/strategy-module.js';
-import { parseBacktestConfig } from './backtest-config.js';
 import { loadBacktestConfig } from './backtest-config.js';
-import { loadBacktestData } from './backtest-data.js';
-import { prepareReplay, runBacktest } from './backtest-runner.js';
 import { runToJson } from './report/run-codec.js';
+import { loadSweepData, runSweepDocument } from './sweep-run.js';
 import { documentWithParams, type GridPoint } from './sweep-grid.js';
 
 export interface SweepWorkerData {
@@ -34,13 +32,7 @@ async function main(): Promise<void> {
   const { configPath, cwd } = workerData as SweepWorkerData;
   const catalog = strategyCatalog();
   const base = await loadBacktestConfig(configPath, catalog);
-  const data = await loadBacktestData(base.backtest.data, {
-    cwd,
-    ...(base.backtest.from !== undefined ? { from: base.backtest.from } : {}),
-    ...(base.backtest.to !== undefined ? { to: base.backtest.to } : {}),
-    instruments: base.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
-  });
-  const prepared = prepareReplay(base, data.records);
+  const data = await loadSweepData(base, cwd);
   // Jobs run one at a time: a worker is one core.
   let queue = Promise.resolve();
   port.on('message', (job: SweepJob | 'stop') => {
@@ -50,10 +42,7 @@ async function main(): Promise<void> {
     }
     queue = queue.then(async () => {
       try {
-        const config = parseBacktestConfig(documentWithParams(base.document, job.point), catalog, `${configPath} (${JSON.stringify(job.point)})`);
-        const model = config.fillModels.find((m) => m.name === job.fillModel);
-        if (!model) throw new Error(`fill model ${job.fillModel} is not in backtest.fillModels`);
-        const r = await runBacktest({ config, records: prepared.events, fillModel: model, streams: prepared.streams });
+        const r = await runSweepDocument(data, documentWithParams(base.document, job.point), job.fillModel, catalog, `${configPath} (${JSON.stringify(job.point)})`);
         port.postMessage({ id: job.id, run: runToJson(r.run), events: r.stats.events } satisfies SweepAnswer);
       } catch (e) {
         port.postMessage({ id: job.id, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) } satisfies SweepAnswer);

@@ -1,0 +1,88 @@
+/**
+ * The coordinator's side of a distributed sweep on BullMQ + Redis (`perpetua sweep --queue redis://…`):
+ * each run is a job whose id is the hash of what determines its result (the config with the point's
+ * params, the fill model, the data's content hash). So
+ * - a run is never queued twice: adding an id that exists is a no-op, and the coordinator then waits
+ *   for that job;
+ * - a killed worker's run is not lost: its lock expires and BullMQ hands the job to another worker
+ *   (stalled-job recovery), and a finished job keeps its result in Redis;
+ * - a killed coordinator loses nothing: run the same sweep again and it finds the finished runs by
+ *   their ids and waits only for the rest (a failed run is retried).
+ */
+import { createHash } from 'node:crypto';
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import { ConfigError } from '../../core/errors.js';
+import { canonicalJson } from '../report/backtest-run.js';
+import type { BacktestRun } from '../report/backtest-run.js';
+import { runFromJson, type runToJson } from '../report/run-codec.js';
+import type { BacktestConfig } from '../backtest-config.js';
+import { documentWithParams, type GridPoint } from '../sweep-grid.js';
+import { dataContentHash } from './data-hash.js';
+
+export const SWEEP_QUEUE = 'perpetua-sweep';
+
+export interface QueueJobData {
+  /** The run's whole config document (strategy params applied, no sweep section). */
+  readonly document: Record<string, unknown>;
+  readonly fillModel: string;
+  /** SHA-256 of the data the coordinator read; a worker whose data differs refuses the job. */
+  readonly dataHash: string;
+  /** For error messages: the config file and point. */
+  readonly source: string;
+}
+
+export type QueueJobResult = ReturnType<typeof runToJson>;
+
+/** BullMQ connection options for a redis:// (or rediss://) URL; anything else is a config error. */
+export function queueConnection(url: string): { url: string; maxRetriesPerRequest: null } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new ConfigError('--queue', `expected a Redis URL like redis://127.0.0.1:6379, got ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new ConfigError('--queue', `expected a redis:// or rediss:// URL, got ${u.protocol}//`);
+  // Workers block on Redis; BullMQ requires unlimited retries per request for them.
+  return { url, maxRetriesPerRequest: null };
+}
+
+/** The job id of a run: what its result depends on, hashed. */
+export function runKey(data: Pick<QueueJobData, 'document' | 'fillModel' | 'dataHash'>): string {
+  return createHash('sha256')
+    .update(JSON.stringify(canonicalJson({ document: data.document, fillModel: data.fillModel, dataHash: data.dataHash })))
+    .digest('hex');
+}
+
+export class QueueExecutor {
+  private constructor(
+    private readonly queue: Queue<QueueJobData, QueueJobResult>,
+    private readonly events: QueueEvents,
+    private readonly config: BacktestConfig,
+    private readonly dataHash: string,
+    private readonly source: string,
+  ) {}
+
+  static async open(url: string, config: BacktestConfig, cwd: string, source: string): Promise<QueueExecutor> {
+    const connection = queueConnection(url);
+    const dataHash = await dataContentHash(config.backtest.data, cwd);
+    const queue = new Queue<QueueJobData, QueueJobResult>(SWEEP_QUEUE, { connection });
+    const events = new QueueEvents(SWEEP_QUEUE, { connection });
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    return new QueueExecutor(queue, events, config, dataHash, source);
+  }
+
+  async run(point: GridPoint, fillModel: string): Promise<BacktestRun> {
+    const data: QueueJobData = { document: documentWithParams(this.config.document, point), fillModel, dataHash: this.dataHash, source: `${this.source} (${JSON.stringify(point)})` };
+    const jobId = runKey(data);
+    let job: Job<QueueJobData, QueueJobResult> | undefined = await this.queue.getJob(jobId);
+    // Resuming: a run that failed before (a worker error) is tried again; a finished one is reused.
+    if (job && (await job.getState()) === 'failed') await job.retry('failed');
+    job ??= await this.queue.add('run', data, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: false });
+    const result = await job.waitUntilFinished(this.events);
+    return runFromJson(result);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.events.close(), this.queue.close()]);
+  }
+}
