@@ -20,6 +20,8 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   // issue 6: triggers and fee model on the price/fill paths
   triggers: () => import('./trigger-book-bench.js'),
   'fee-model': () => import('./fee-model-bench.js'),
+  // issue 17: per-run overhead of a distributed sweep (BullMQ + Redis) vs worker threads
+  sweep: () => import('./sweep-bench.js'),
 };
 
 function fmt(n: number | undefined): string {
