@@ -4,6 +4,13 @@
  * 1e-15, are less to audit than a statistics library.
  */
 
+// Hart's coefficients, highest power first.
+const HART_N = [3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931, 220.206867912376];
+const HART_D = [8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831, 793.826512519948, 440.413735824752];
+
+/** Σ cᵢ·x^(n−i) by Horner's rule. */
+const horner = (coefficients: readonly number[], x: number): number => coefficients.reduce((acc, c) => acc * x + c, 0);
+
 /**
  * Φ(x), the standard normal CDF, by Hart's double-precision rational approximation (Hart 1968, as
  * given by West, "Better approximations to cumulative normal functions", 2005): absolute error
@@ -17,20 +24,7 @@ export function normCdf(x: number): number {
   else {
     const e = Math.exp((-z * z) / 2);
     if (z < 7.07106781186547) {
-      let n = 3.52624965998911e-2 * z + 0.700383064443688;
-      n = n * z + 6.37396220353165;
-      n = n * z + 33.912866078383;
-      n = n * z + 112.079291497871;
-      n = n * z + 221.213596169931;
-      n = n * z + 220.206867912376;
-      let d = 8.83883476483184e-2 * z + 1.75566716318264;
-      d = d * z + 16.064177579207;
-      d = d * z + 86.7807322029461;
-      d = d * z + 296.564248779674;
-      d = d * z + 637.333633378831;
-      d = d * z + 793.826512519948;
-      d = d * z + 440.413735824752;
-      c = (e * n) / d;
+      c = (e * horner(HART_N, z)) / horner(HART_D, z);
     } else {
       const b = z + 1 / (z + 2 / (z + 3 / (z + 4 / (z + 0.65))));
       c = e / b / 2.506628274631;

@@ -104,12 +104,6 @@ export function violations(m: Metrics, constraints: readonly Constraint[]): stri
 const round = (v: number): string => String(Number(v.toPrecision(4)));
 
 /**
- * Constraints that can only get worse as a run goes on (a drawdown only deepens, fills and fees only
- * add up): a run that breaks one part-way cannot meet it at the end, so it can be stopped early.
- */
-export const MONOTONE_MAX: ReadonlySet<MetricKey> = new Set<MetricKey>(['maxDrawdown', 'trades', 'orders', 'fees', 'tradedNotional']);
-
-/**
  * Orders results best first: those meeting every constraint, by score (descending; a lower-is-better
  * metric is negated), then the rest; null scores last within each group; ties by `key`.
  */
