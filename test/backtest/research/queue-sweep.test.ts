@@ -147,6 +147,7 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     startWorker();
     startWorker();
     const coordinator = spawn(process.execPath, [CLI, 'sweep', config, '--queue', redis!.url, '--out', join(dir, 'first')], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    workers.push(coordinator); // stopped after the test whatever happens
     await until(() => completedTimes.size >= 6, 120_000, 'six finished runs');
     coordinator.kill('SIGKILL');
     const before = completedTimes.size;
