@@ -95,11 +95,10 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const contractIds = new Map(config.instruments.contract.map((c, i) => [c.symbol, c.id ?? 1000 + i]));
 
   const accounts = new AccountRegistry(config.accounts);
-  const journal = config.persistence ? openJournal(config.persistence.path, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
-  const now = () => clock.now();
+  const journal = config.persistence ? openJournal(config.persistence.path, clock, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
   const startedAt = Number(journal?.meta(STARTED_META) ?? clock.now());
   journal?.setMeta(STARTED_META, String(startedAt));
-  const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal, now);
+  const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal);
   const context: EmulatorContext = { config, clock, accounts, accountSettings, startedAt, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
   const reportError =
     options.onInternalError ??
@@ -255,8 +254,8 @@ function startPriceOf(config: EmulatorConfig, base: string, symbol: string): str
   return config.market.underlyings[base]?.price ?? DEFAULT_START_PRICES[symbol] ?? DEFAULT_START_PRICES[`${base}USDT`];
 }
 
-function openJournal(path: string, instruments: string): CommandJournal {
-  const j = new CommandJournal(path);
+function openJournal(path: string, clock: PinnedClock, instruments: string): CommandJournal {
+  const j = new CommandJournal(path, clock);
   const stored = j.meta(INSTRUMENTS_META);
   if (stored !== undefined && stored !== instruments) {
     j.close();

@@ -7,7 +7,7 @@ import { spotSigned } from './support/emulator-kit.js';
 import { differences, flatten, snapshot, spawnEmulator, trade, TRADER, userConfig, type EmulatorProcess } from './support/user-traffic.js';
 
 type Answer = { status: number; body: unknown };
-type SpotOrder = { orderId: string; clientOrderId: string; status: string; price: string; origQty: string };
+type SpotOrder = { orderId: string; clientOrderId: string | null; status: string; price: string; origQty: string };
 type Balance = { asset: string; free: string; locked: string };
 
 const bodyOf = <T>(a: Record<string, unknown>, key: string): T => (a[key] as Answer).body as T;
@@ -93,7 +93,7 @@ describe('emulator restart on the system clock keeps history exactly', function 
 
     const second = await spawnIn();
     const after = await snapshot(second.url);
-    const isBurst = (o: SpotOrder) => o.clientOrderId.startsWith('burst-');
+    const isBurst = (o: SpotOrder) => (o.clientOrderId ?? '').startsWith('burst-');
     const survivors = bodyOf<SpotOrder[]>(after, 'spot.openOrders');
     expect(survivors.every(isBurst), 'only burst orders rest').to.equal(true);
     expect(survivors.map((o) => o.orderId)).to.include.members(acked.map((o) => o.orderId));

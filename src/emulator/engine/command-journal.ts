@@ -23,6 +23,14 @@
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
 
+/**
+ * The engines' time seen by the journal: `hold` runs a command with the engines' clock frozen at one
+ * instant (the PinnedClock), which is the instant journaled with it.
+ */
+export interface CommandTime {
+  hold<T>(fn: (time: number) => T): T;
+}
+
 export interface JournalEntry {
   readonly seq: number;
   readonly time: number;
@@ -57,7 +65,11 @@ export class CommandJournal {
   /** > 0 while a recorded call (or the replay) runs: its effects are not journaled again. */
   private muted = 0;
 
-  constructor(readonly path: string) {
+  /** `time`: the engines' clock; without it the journal can be read but not written (tools, tests). */
+  constructor(
+    readonly path: string,
+    private readonly time?: CommandTime,
+  ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -92,13 +104,41 @@ export class CommandJournal {
   }
 
   /**
-   * Journals the call `target.method(args)` at `time`, then runs `fn` (which makes it) with the journal
-   * muted. Recorded before it runs: if it throws halfway, replay re-runs it and fails the same way, so
-   * the rebuilt state is the state the run had. Inside another recorded call it only runs.
+   * Journals the call `target.method(args)`, then runs `fn` (which makes it) with the journal muted, the
+   * engines' clock held at the journaled time. Recorded before it runs: if it throws halfway, replay
+   * re-runs it and fails the same way, so the rebuilt state is the state the run had. Inside another
+   * recorded call (or the replay) it only runs.
    */
-  runRecorded<T>(time: number, target: string, method: string, args: readonly unknown[], fn: () => T): T {
-    this.append(time, target, method, args);
-    return this.suppress(fn);
+  runRecorded<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
+    if (this.closed || this.muted > 0) return fn();
+    return this.clock().hold((time) => {
+      this.append(time, target, method, args);
+      return this.suppress(fn);
+    });
+  }
+
+  /**
+   * Runs the command `target.method(args)` (`fn` makes it) and journals it when it returned: a call that
+   * threw changed nothing and is not replayed.
+   *
+   * Why the clock is held: a command reads the clock many times (order time, then a fill's, a
+   * position's, a trigger's), and on the system clock those reads straddle millisecond boundaries,
+   * while the replay runs the command at the one journaled time. Held live too, the live run and the
+   * replay see the same time at every read, so they take the same branches and draw the same numbers.
+   * Nested commands (an engine call made from inside another) run muted: replaying the outer re-makes them.
+   */
+  runCommand<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
+    if (this.closed || this.muted > 0) return fn();
+    return this.clock().hold((time) => {
+      const out = this.suppress(fn);
+      this.append(time, target, method, args);
+      return out;
+    });
+  }
+
+  private clock(): CommandTime {
+    if (!this.time) throw new Error(`journal ${this.path} was opened without a clock: it cannot record`);
+    return this.time;
   }
 
   /** Every entry in order (streamed, so a long journal does not sit in memory twice). */
@@ -129,10 +169,10 @@ export class CommandJournal {
 }
 
 /**
- * Wraps an engine so every call of the named methods is appended to the journal (after it returned:
- * a call that threw changed nothing and is not replayed). Reads pass straight through.
+ * Wraps an engine so every call of the named methods is journaled (CommandJournal.runCommand). Reads
+ * pass straight through.
  */
-export function journaled<T extends object>(target: T, name: string, methods: readonly (keyof T & string)[], journal: CommandJournal | undefined, now: () => number): T {
+export function journaled<T extends object>(target: T, name: string, methods: readonly (keyof T & string)[], journal: CommandJournal | undefined): T {
   if (!journal) return target;
   const recorded = new Set<string>(methods);
   return new Proxy(target, {
@@ -141,12 +181,7 @@ export function journaled<T extends object>(target: T, name: string, methods: re
       if (typeof prop !== 'string' || !recorded.has(prop) || typeof value !== 'function') {
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(obj) : value;
       }
-      return (...args: unknown[]) => {
-        const time = now();
-        const out = (value as (...a: unknown[]) => unknown).apply(obj, args);
-        journal.append(time, name, prop, args);
-        return out;
-      };
+      return (...args: unknown[]) => journal.runCommand(name, prop, args, () => (value as (...a: unknown[]) => unknown).apply(obj, args));
     },
   });
 }

@@ -93,7 +93,7 @@ export class ContractEngine {
       // The crowd lays its book before the first fair price is known; the band applies from then on.
       enforceApiAllowed: true,
     });
-    this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal, () => opts.clock.now());
+    this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.priceUnit, step: i.volUnit, contractSize: i.contractSize }));
       this.tradeSeq.set(i.symbol, 0);

@@ -184,7 +184,7 @@ export class MarketEpochs {
 
   private record(method: 'begin' | 'tick' | 'end', args: unknown[], fn: () => void): void {
     const j = this.opts.journal;
-    if (j) j.runRecorded(this.opts.clock.now(), 'market', method, args, fn);
+    if (j) j.runRecorded('market', method, args, fn);
     else fn();
   }
 

@@ -47,7 +47,7 @@ export class SpotEngine {
 
   constructor(private readonly opts: SpotEngineOptions) {
     this.reader = new SpotVenue({ clock: opts.clock, instruments: opts.instruments, maxOpenOrdersPerAccount: opts.maxOpenOrders });
-    this.venue = journaled(this.reader, 'spot', SPOT_COMMANDS, opts.journal, () => opts.clock.now());
+    this.venue = journaled(this.reader, 'spot', SPOT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.tick, step: i.step }));
       this.tradeSeq.set(i.symbol, 0);
