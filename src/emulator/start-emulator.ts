@@ -28,6 +28,7 @@ import { emulatorHandlers } from './handlers/emulator-handlers.js';
 import { PinnedClock } from './engine/pinned-clock.js';
 import { CommandJournal, journaled } from './engine/command-journal.js';
 import { replayJournal } from './engine/journal-replay.js';
+import { restoreEngineSnapshot, SNAPSHOT_EVERY, takeEngineSnapshot, type EngineParts } from './engine/engine-snapshot.js';
 import { EmulatorTimeline } from './engine/emulator-timeline.js';
 import { MarketEpochs } from './engine/market-epochs.js';
 import { SpotEngine } from './engine/spot-engine.js';
@@ -44,6 +45,10 @@ export interface StartEmulatorOptions {
   readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
   /** Leave the market model stopped (tests that want a book with only their own orders). */
   readonly marketStopped?: boolean;
+  /** Journal entries between engine snapshots (engine/engine-snapshot.ts); default SNAPSHOT_EVERY. */
+  readonly snapshotEvery?: number;
+  /** Rebuild the state from the whole journal, not from a snapshot (after a snapshot failed to restore). */
+  readonly ignoreSnapshots?: boolean;
 }
 
 export interface RunningEmulator {
@@ -64,8 +69,12 @@ export interface RunningEmulator {
   readonly market: MarketEpochs;
   /** STP groups, blacklists, fee schedules and the PnL analysis (handlers/account-ext-services.ts). */
   readonly accountExt: AccountExtServices;
-  /** Commands replayed from the journal at start-up (0 on a fresh start or without persistence). */
+  /** Journal entries the restored state reflects (0 on a fresh start or without persistence). */
   readonly replayed: number;
+  /** Of those, the entries replayed after the snapshot the start restored (all of them without one). */
+  readonly replayedTail: number;
+  /** Seq of the journal entry the restored snapshot reflects (undefined: none was used). */
+  readonly snapshotSeq: number | undefined;
   /** Moves virtual time forward (firing the market model's timers); throws on a system clock. */
   advance(ms: number): void;
   /** Every engine consistency rule (books, ledgers, orders); empty when all hold. */
@@ -140,10 +149,29 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     onError: (e) => reportError(e, 'market.tick'),
   });
 
-  // ---- state: replay the journal, or fund a fresh venue
-  const { count: replayed, lastTime } = journal
-    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() })
+  // ---- state: the newest snapshot and the journal's tail after it (or all of it), or fund a fresh venue
+  const parts: EngineParts | undefined = journal ? { spot, contract, market, accountExt, accounts, clock, journal, external: [config, context] } : undefined;
+  let restored: ReturnType<typeof restoreEngineSnapshot> = { skipped: [] };
+  if (parts && !options.ignoreSnapshots) {
+    try {
+      restored = restoreEngineSnapshot(parts);
+    } catch (e) {
+      // The snapshot was sound but does not fit this build's engines, and the half-restored engines are
+      // unusable: build them again from the journal alone.
+      reportError(new Error(`snapshot could not be restored (${(e as Error).message}); replaying the whole journal`), 'persistence.snapshot');
+      accountExt.stop();
+      contract.stop();
+      journal!.close();
+      return startEmulator(config, { ...options, ignoreSnapshots: true });
+    }
+  }
+  for (const why of restored.skipped) reportError(new Error(`${why}; restoring from an older state`), 'persistence.snapshot');
+  const fromSnapshot = 'seq' in restored ? restored : undefined;
+  const tail = journal
+    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() }, fromSnapshot?.seq ?? 0)
     : { count: 0, lastTime: -Infinity };
+  const replayed = (fromSnapshot?.entries ?? 0) + tail.count;
+  const lastTime = Math.max(fromSnapshot?.time ?? -Infinity, tail.lastTime);
   if (virtualClock && replayed > 0) {
     // Virtual time resumes where the last run stopped (or, after a crash, at its last command).
     const last = Math.max(Number(journal!.meta('lastTime') ?? -Infinity), lastTime);
@@ -179,6 +207,20 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   } else {
     const schedule = market.open(replayed);
     timeline.start({ ...schedule, run: () => market.step() });
+  }
+
+  // A snapshot that fails is reported and the run goes on: the journal alone still restores everything.
+  const snapshot = (p: EngineParts) => {
+    try {
+      takeEngineSnapshot(p);
+    } catch (e) {
+      reportError(e, 'persistence.snapshot');
+    }
+  };
+  // ---- snapshots: every so many entries, and now when a tail was replayed (the next start skips it)
+  if (parts) {
+    parts.journal.onCheckpoint(options.snapshotEvery ?? SNAPSHOT_EVERY, () => snapshot(parts));
+    if (tail.count > 0) snapshot(parts);
   }
 
   // ---- HTTP
@@ -225,6 +267,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     market,
     accountExt,
     replayed,
+    replayedTail: tail.count,
+    snapshotSeq: fromSnapshot?.seq,
     advance(ms: number) {
       if (!virtualClock) throw new Error('advance() needs a virtual clock (clock.mode: virtual)');
       virtualClock.advanceBy(ms);
@@ -236,6 +280,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
       if (stopped) return;
       stopped = true;
       timeline.stop();
+      // Before the market closes (its epoch is part of the snapshot): a clean stop restarts with no tail.
+      if (parts && parts.journal.position().seq > (fromSnapshot?.seq ?? 0)) snapshot(parts);
       market.close();
       accountExt.stop();
       contract.stop();

@@ -19,6 +19,12 @@
  * step instead of hundreds of crowd commands (engine/market-epochs.ts). Measured with the default
  * market (4 instruments, 10 levels, 1 s steps): 124 MB and 1 007 189 rows per simulated hour before,
  * 128 KB and 3 628 rows after (test/emulator/support/measure-journal.ts).
+ *
+ * Snapshots: replaying a whole day of steps takes minutes, so every so many entries the engines' state
+ * is written whole (engine/engine-snapshot.ts) into the `snapshots` table, with the seq of the last
+ * entry it reflects, in one SQLite transaction (a crash leaves the previous snapshot, never half of a
+ * new one); a start restores the newest sound snapshot and replays only the entries after it. The
+ * journal itself is kept whole: a journal-only file (written before snapshots existed) still loads.
  */
 import Database from 'better-sqlite3';
 import type { Database as Db, Statement } from 'better-sqlite3';
@@ -29,6 +35,19 @@ import type { Database as Db, Statement } from 'better-sqlite3';
  */
 export interface CommandTime {
   hold<T>(fn: (time: number) => T): T;
+}
+
+/** A stored snapshot of the engines (engine/engine-snapshot.ts). */
+export interface StoredSnapshot {
+  /** Seq of the last journal entry the snapshot reflects. */
+  readonly seq: number;
+  /** Entries up to and including `seq`. */
+  readonly entries: number;
+  readonly time: number;
+  /** What the restore needs before the data (JSON). */
+  readonly header: string;
+  readonly checksum: string;
+  readonly data: Buffer;
 }
 
 export interface JournalEntry {
@@ -64,6 +83,11 @@ export class CommandJournal {
   private closed = false;
   /** > 0 while a recorded call (or the replay) runs: its effects are not journaled again. */
   private muted = 0;
+  private lastSeq = 0;
+  private total = 0;
+  private sinceCheckpoint = 0;
+  /** Called after a command once `checkpointEvery` entries were appended since the last checkpoint. */
+  private checkpoint: { every: number; run: () => void } | undefined;
 
   /** `time`: the engines' clock; without it the journal can be read but not written (tools, tests). */
   constructor(
@@ -82,6 +106,14 @@ export class CommandJournal {
         method TEXT NOT NULL,
         args TEXT NOT NULL
       );
+      CREATE TABLE IF NOT EXISTS snapshots (
+        seq INTEGER PRIMARY KEY,
+        entries INTEGER NOT NULL,
+        time INTEGER NOT NULL,
+        header TEXT NOT NULL,
+        checksum TEXT NOT NULL,
+        data BLOB NOT NULL
+      );
     `);
     this.insert = this.db.prepare('INSERT INTO commands (time, target, method, args) VALUES (?, ?, ?, ?)');
     this.getMeta = this.db.prepare('SELECT value FROM meta WHERE key = ?');
@@ -90,7 +122,58 @@ export class CommandJournal {
 
   append(time: number, target: string, method: string, args: readonly unknown[]): void {
     if (this.closed || this.muted > 0) return;
-    this.insert.run(time, target, method, JSON.stringify(args, replacer));
+    this.lastSeq = Number(this.insert.run(time, target, method, JSON.stringify(args, replacer)).lastInsertRowid);
+    this.total++;
+    this.sinceCheckpoint++;
+  }
+
+  /**
+   * Asks for `run` (a snapshot) after the first command that ends with at least `every` entries
+   * appended since the last one: between two commands, where the state is exactly that of the entries.
+   */
+  onCheckpoint(every: number, run: () => void): void {
+    this.checkpoint = { every, run };
+  }
+
+  /** After a top-level command: the checkpoint when it is due. */
+  private afterCommand(): void {
+    const c = this.checkpoint;
+    if (c && this.muted === 0 && !this.closed && this.sinceCheckpoint >= c.every) {
+      this.sinceCheckpoint = 0;
+      c.run();
+    }
+  }
+
+  /** Seq of the last entry (0 for an empty journal) and the number of entries. */
+  position(): { seq: number; entries: number } {
+    if (this.lastSeq === 0) {
+      const row = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS n FROM commands').get() as { seq: number; n: number };
+      this.lastSeq = row.seq;
+      this.total = row.n;
+    }
+    return { seq: this.lastSeq, entries: this.total };
+  }
+
+  /**
+   * Stores a snapshot reflecting the entries up to `seq`, and drops all but the newest `keep` — in one
+   * transaction, so a crash while writing leaves the older snapshots as they were.
+   */
+  saveSnapshot(s: StoredSnapshot, keep = 2): void {
+    this.sinceCheckpoint = 0;
+    this.db.transaction(() => {
+      this.db.prepare('INSERT OR REPLACE INTO snapshots (seq, entries, time, header, checksum, data) VALUES (?, ?, ?, ?, ?, ?)').run(s.seq, s.entries, s.time, s.header, s.checksum, s.data);
+      this.db.prepare('DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)').run(keep);
+    })();
+  }
+
+  /** Stored snapshots, newest first (streamed: each is read only if the newer one was unusable). */
+  *snapshots(): IterableIterator<StoredSnapshot> {
+    const seqs = (this.db.prepare('SELECT seq FROM snapshots ORDER BY seq DESC').all() as { seq: number }[]).map((r) => r.seq);
+    const one = this.db.prepare<[number], StoredSnapshot>('SELECT seq, entries, time, header, checksum, data FROM snapshots WHERE seq = ?');
+    for (const seq of seqs) {
+      const row = one.get(seq);
+      if (row) yield row;
+    }
   }
 
   /** Runs `fn` with appends switched off (replay, and the effects of a recorded call). */
@@ -111,10 +194,12 @@ export class CommandJournal {
    */
   runRecorded<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
     if (this.closed || this.muted > 0) return fn();
-    return this.clock().hold((time) => {
+    const out = this.clock().hold((time) => {
       this.append(time, target, method, args);
       return this.suppress(fn);
     });
+    this.afterCommand();
+    return out;
   }
 
   /**
@@ -129,11 +214,13 @@ export class CommandJournal {
    */
   runCommand<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
     if (this.closed || this.muted > 0) return fn();
-    return this.clock().hold((time) => {
-      const out = this.suppress(fn);
+    const out = this.clock().hold((time) => {
+      const result = this.suppress(fn);
       this.append(time, target, method, args);
-      return out;
+      return result;
     });
+    this.afterCommand();
+    return out;
   }
 
   private clock(): CommandTime {
@@ -141,10 +228,12 @@ export class CommandJournal {
     return this.time;
   }
 
-  /** Every entry in order (streamed, so a long journal does not sit in memory twice). */
-  *entries(): IterableIterator<JournalEntry> {
-    const stmt = this.db.prepare<[], { seq: number; time: number; target: string; method: string; args: string }>('SELECT seq, time, target, method, args FROM commands ORDER BY seq');
-    for (const row of stmt.iterate()) {
+  /** Every entry after `afterSeq` in order (streamed, so a long journal does not sit in memory twice). */
+  *entries(afterSeq = 0): IterableIterator<JournalEntry> {
+    const stmt = this.db.prepare<[number], { seq: number; time: number; target: string; method: string; args: string }>(
+      'SELECT seq, time, target, method, args FROM commands WHERE seq > ? ORDER BY seq',
+    );
+    for (const row of stmt.iterate(afterSeq)) {
       yield { seq: row.seq, time: row.time, target: row.target, method: row.method, args: JSON.parse(row.args, reviver) as unknown[] };
     }
   }
