@@ -6,10 +6,11 @@
  *   … new SpotClient({ baseUrl: emu.url, … }) …
  *   await emu.stop();
  *
- * With `persistence.path` every change is journaled (engine/command-journal.ts) and replayed at the next
+ * With `persistence.path` every change is journaled (engine/command-journal.ts) and restored at the next
  * start: the engines' commands, the account settings, STP groups and blacklists the API changes, the
  * midnight equity snapshots, and the market model as its epochs and steps (engine/market-epochs.ts), so
- * paper accounts, open and trigger orders, positions, history and the tape survive a restart.
+ * paper accounts, open and trigger orders, positions, history and the tape survive a restart. The start
+ * restores the newest engine snapshot and replays only the journal after it (engine/engine-snapshot.ts).
  */
 import { SystemClock, VirtualClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
@@ -28,7 +29,7 @@ import { emulatorHandlers } from './handlers/emulator-handlers.js';
 import { PinnedClock } from './engine/pinned-clock.js';
 import { CommandJournal, journaled } from './engine/command-journal.js';
 import { replayJournal } from './engine/journal-replay.js';
-import { restoreEngineSnapshot, SNAPSHOT_EVERY, takeEngineSnapshot, type EngineParts } from './engine/engine-snapshot.js';
+import { restoreEngineSnapshot, SNAPSHOT_POLICY, takeEngineSnapshot, type EngineParts } from './engine/engine-snapshot.js';
 import { EmulatorTimeline } from './engine/emulator-timeline.js';
 import { MarketEpochs } from './engine/market-epochs.js';
 import { SpotEngine } from './engine/spot-engine.js';
@@ -45,7 +46,7 @@ export interface StartEmulatorOptions {
   readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
   /** Leave the market model stopped (tests that want a book with only their own orders). */
   readonly marketStopped?: boolean;
-  /** Journal entries between engine snapshots (engine/engine-snapshot.ts); default SNAPSHOT_EVERY. */
+  /** Journal entries between engine snapshots; default: by the work since the last one (engine/engine-snapshot.ts). */
   readonly snapshotEvery?: number;
   /** Rebuild the state from the whole journal, not from a snapshot (after a snapshot failed to restore). */
   readonly ignoreSnapshots?: boolean;
@@ -167,9 +168,11 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   }
   for (const why of restored.skipped) reportError(new Error(`${why}; restoring from an older state`), 'persistence.snapshot');
   const fromSnapshot = 'seq' in restored ? restored : undefined;
+  const replayStart = latencyClock.now();
   const tail = journal
     ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() }, fromSnapshot?.seq ?? 0)
     : { count: 0, lastTime: -Infinity };
+  const replayMs = latencyClock.now() - replayStart;
   const replayed = (fromSnapshot?.entries ?? 0) + tail.count;
   const lastTime = Math.max(fromSnapshot?.time ?? -Infinity, tail.lastTime);
   if (virtualClock && replayed > 0) {
@@ -217,10 +220,10 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
       reportError(e, 'persistence.snapshot');
     }
   };
-  // ---- snapshots: every so many entries, and now when a tail was replayed (the next start skips it)
+  // ---- snapshots: by the work done since the last one (a replayed tail counts as done)
   if (parts) {
-    parts.journal.onCheckpoint(options.snapshotEvery ?? SNAPSHOT_EVERY, () => snapshot(parts));
-    if (tail.count > 0) snapshot(parts);
+    const policy = { ...SNAPSHOT_POLICY, run: () => snapshot(parts), wallNow: () => latencyClock.now(), everyEntries: options.snapshotEvery };
+    parts.journal.onCheckpoint(policy, tail.count, replayMs);
   }
 
   // ---- HTTP

@@ -37,6 +37,23 @@ export interface CommandTime {
   hold<T>(fn: (time: number) => T): T;
 }
 
+/**
+ * When to snapshot. By default by the work since the last one: the wall time spent in commands is
+ * about what replaying them at the next start costs, so a snapshot is due once that work reaches
+ * `workPerCost` times what the last snapshot cost (at least `minWorkMs`), which bounds both the
+ * restart's replay and the snapshots' share of the run; and at most every `maxEntries` entries.
+ * `everyEntries` replaces all that by a fixed count (tests).
+ */
+export interface CheckpointPolicy {
+  readonly run: () => void;
+  /** A wall clock (ms) for measuring work, never for the state. */
+  readonly wallNow: () => number;
+  readonly minWorkMs: number;
+  readonly workPerCost: number;
+  readonly maxEntries: number;
+  readonly everyEntries?: number | undefined;
+}
+
 /** A stored snapshot of the engines (engine/engine-snapshot.ts). */
 export interface StoredSnapshot {
   /** Seq of the last journal entry the snapshot reflects. */
@@ -86,8 +103,11 @@ export class CommandJournal {
   private lastSeq = 0;
   private total = 0;
   private sinceCheckpoint = 0;
-  /** Called after a command once `checkpointEvery` entries were appended since the last checkpoint. */
-  private checkpoint: { every: number; run: () => void } | undefined;
+  /** Wall-clock ms spent in commands since the last checkpoint: about what replaying them would take. */
+  private workSinceCheckpoint = 0;
+  /** Wall-clock ms the last checkpoint took. */
+  private checkpointCost = 0;
+  private checkpoint: CheckpointPolicy | undefined;
 
   /** `time`: the engines' clock; without it the journal can be read but not written (tools, tests). */
   constructor(
@@ -118,6 +138,9 @@ export class CommandJournal {
     this.insert = this.db.prepare('INSERT INTO commands (time, target, method, args) VALUES (?, ?, ?, ?)');
     this.getMeta = this.db.prepare('SELECT value FROM meta WHERE key = ?');
     this.putMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+    const at = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS n FROM commands').get() as { seq: number; n: number };
+    this.lastSeq = at.seq;
+    this.total = at.n;
   }
 
   append(time: number, target: string, method: string, args: readonly unknown[]): void {
@@ -128,29 +151,35 @@ export class CommandJournal {
   }
 
   /**
-   * Asks for `run` (a snapshot) after the first command that ends with at least `every` entries
-   * appended since the last one: between two commands, where the state is exactly that of the entries.
+   * Runs the policy's checkpoint (a snapshot) after the first command that makes it due: between two
+   * commands, where the state is exactly that of the entries. A tail replayed at start-up counts as
+   * `pendingEntries` appended since the last checkpoint that took `pendingWorkMs`.
    */
-  onCheckpoint(every: number, run: () => void): void {
-    this.checkpoint = { every, run };
+  onCheckpoint(policy: CheckpointPolicy, pendingEntries = 0, pendingWorkMs = 0): void {
+    this.checkpoint = policy;
+    this.sinceCheckpoint = pendingEntries;
+    this.workSinceCheckpoint = pendingWorkMs;
   }
 
-  /** After a top-level command: the checkpoint when it is due. */
-  private afterCommand(): void {
+  /** After a top-level command that started at wall time `t0`: the checkpoint when it is due. */
+  private afterCommand(t0: number | undefined): void {
     const c = this.checkpoint;
-    if (c && this.muted === 0 && !this.closed && this.sinceCheckpoint >= c.every) {
-      this.sinceCheckpoint = 0;
-      c.run();
-    }
+    if (!c || this.muted > 0 || this.closed) return;
+    if (t0 !== undefined) this.workSinceCheckpoint += c.wallNow() - t0;
+    const due =
+      c.everyEntries !== undefined
+        ? this.sinceCheckpoint >= c.everyEntries
+        : this.sinceCheckpoint >= c.maxEntries || (this.sinceCheckpoint > 0 && this.workSinceCheckpoint >= Math.max(c.minWorkMs, c.workPerCost * this.checkpointCost));
+    if (!due) return;
+    const start = c.wallNow();
+    this.sinceCheckpoint = 0;
+    this.workSinceCheckpoint = 0;
+    c.run();
+    this.checkpointCost = c.wallNow() - start;
   }
 
   /** Seq of the last entry (0 for an empty journal) and the number of entries. */
   position(): { seq: number; entries: number } {
-    if (this.lastSeq === 0) {
-      const row = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq, COUNT(*) AS n FROM commands').get() as { seq: number; n: number };
-      this.lastSeq = row.seq;
-      this.total = row.n;
-    }
     return { seq: this.lastSeq, entries: this.total };
   }
 
@@ -194,11 +223,12 @@ export class CommandJournal {
    */
   runRecorded<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
     if (this.closed || this.muted > 0) return fn();
+    const t0 = this.checkpoint?.wallNow();
     const out = this.clock().hold((time) => {
       this.append(time, target, method, args);
       return this.suppress(fn);
     });
-    this.afterCommand();
+    this.afterCommand(t0);
     return out;
   }
 
@@ -214,12 +244,13 @@ export class CommandJournal {
    */
   runCommand<T>(target: string, method: string, args: readonly unknown[], fn: () => T): T {
     if (this.closed || this.muted > 0) return fn();
+    const t0 = this.checkpoint?.wallNow();
     const out = this.clock().hold((time) => {
       const result = this.suppress(fn);
       this.append(time, target, method, args);
       return result;
     });
-    this.afterCommand();
+    this.afterCommand(t0);
     return out;
   }
 

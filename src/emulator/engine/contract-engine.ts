@@ -92,8 +92,8 @@ export class ContractEngine {
       ...(opts.sameStpGroup ? { sameStpGroup: opts.sameStpGroup } : {}),
       // The crowd lays its book before the first fair price is known; the band applies from then on.
       enforceApiAllowed: true,
-      // The crowd's final orders are not kept (no one can read them): the state does not grow with time.
-      orderHistoryLimitOf: (id) => (id.startsWith('crowd-') ? 0 : undefined),
+      // The crowd's final orders and fills are not kept (no one can read them): the state does not grow with time.
+      historyLimitOf: (id) => (id.startsWith('crowd-') ? 0 : undefined),
     });
     this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {

@@ -43,8 +43,12 @@ interface Header {
   readonly settings: Record<string, { platformDeduct: boolean }>;
 }
 
-/** Journal entries between snapshots (≈ 4 minutes of 1 s model steps): the most a start replays. */
-export const SNAPSHOT_EVERY = 256;
+/**
+ * When snapshots are taken (CommandJournal's CheckpointPolicy): once the commands since the last one
+ * took 3× what that snapshot took, and at least 200 ms — a start then replays at most a few snapshots'
+ * worth of work, and snapshots take at most a quarter of the run — or every 4096 entries.
+ */
+export const SNAPSHOT_POLICY = { minWorkMs: 200, workPerCost: 3, maxEntries: 4096 } as const;
 
 const root = (p: EngineParts) => ({ spot: p.spot, contract: p.contract, market: p.market, accountExt: p.accountExt });
 const kept = (p: EngineParts) => new Set<object>([p.clock, p.journal, p.accounts, ...p.external]);

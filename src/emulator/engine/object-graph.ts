@@ -43,20 +43,19 @@ export function graphCodec(classes: readonly Ctor[], keepClasses: readonly Ctor[
   return { classes: byName, keepClasses };
 }
 
-/** A reference to node `n` of the table, or a kept value. */
-type Ref = { r: number } | { k: 1 };
+/** A reference to node `n` of the table, a kept value, or a Decimal (immutable: written inline). */
+type Ref = { r: number } | { k: 1 } | { d: string };
 type Value = Ref | number | string | boolean | null | undefined | bigint | ArrayBufferView;
 
 type Node =
-  | { t: 'o'; c: string | null; p: [string, Value][] }
+  | { t: 'o'; c: string | null; k: string[]; v: Value[] }
   | { t: 'a'; v: Value[] }
-  | { t: 'm'; e: [Value, Value][] }
+  | { t: 'm'; k: Value[]; v: Value[] }
   | { t: 's'; v: Value[] }
-  | { t: 'd'; v: string }
   | { t: 'keep' };
 
 interface Table {
-  readonly version: 1;
+  readonly version: 2;
   readonly nodes: Node[];
   readonly root: Value;
 }
@@ -66,68 +65,95 @@ const KEEP: Ref = { k: 1 };
 function isRef(v: Value): v is Ref {
   return v !== null && typeof v === 'object' && !ArrayBuffer.isView(v);
 }
+const isKept = (v: Value): boolean => isRef(v) && 'k' in v;
 
 /** Encodes the graph under `root`; `keep` are external objects (the clock, the journal). */
 export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<object>): Buffer {
   const nodes: Node[] = [];
   const ids = new Map<object, number>();
-  const pending: [object, number, string][] = [];
+  const pending: object[] = [];
+  // Where each node was reached from (parent node, key): the path of an error, built only then.
+  const from: [number, string][] = [];
+  // Per prototype: the class name (null: plain), 'keep', or an error message.
+  const protos = new Map<object | null, string | null | { keep: true } | { error: string }>();
+  const pathOf = (id: number): string => {
+    const [up, k] = from[id]!;
+    return up < 0 ? '$' : `${pathOf(up)}.${k}`;
+  };
 
-  const ref = (v: unknown, path: string): Value => {
+  const kindOf = (proto: object | null): string | null | { keep: true } | { error: string } => {
+    let k = protos.get(proto);
+    if (k !== undefined) return k;
+    if (proto === null || proto === Object.prototype) k = null;
+    else {
+      const ctor = (proto as { constructor?: Ctor }).constructor;
+      if (codec.keepClasses.some((c) => proto === c.prototype || Object.prototype.isPrototypeOf.call(c.prototype, proto))) k = { keep: true };
+      else if (ctor && codec.classes.get(ctor.name) === ctor) k = ctor.name;
+      else k = { error: `is a ${ctor?.name ?? 'class-less object'}, which the snapshot registry does not know (engine/snapshot-classes.ts)` };
+    }
+    protos.set(proto, k);
+    return k;
+  };
+
+  let parent = -1;
+  let key = '';
+  const ref = (v: unknown): Value => {
     if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
     if (typeof v === 'function' || typeof v === 'symbol') return KEEP;
     const o = v as object;
     if (ArrayBuffer.isView(o)) return o;
-    if (keep.has(o) || types.isProxy(o) || o instanceof WeakMap || o instanceof WeakSet || codec.keepClasses.some((c) => o instanceof c)) return KEEP;
+    if (o instanceof Decimal) return { d: o.toString() };
+    if (keep.has(o) || types.isProxy(o) || o instanceof WeakMap || o instanceof WeakSet) return KEEP;
     const seen = ids.get(o);
     if (seen !== undefined) return { r: seen };
     const id = nodes.length;
     ids.set(o, id);
     nodes.push({ t: 'keep' });
-    pending.push([o, id, path]);
+    from.push([parent, key]);
+    pending.push(o);
     return { r: id };
   };
 
-  const rootRef = ref(root, '$');
-  while (pending.length > 0) {
-    const [o, id, path] = pending.pop()!;
-    nodes[id] = encodeNode(o, path, codec, ref);
-  }
-  const table: Table = { version: 1, nodes, root: rootRef };
-  return serialize(table);
-}
-
-function encodeNode(o: object, path: string, codec: GraphCodec, ref: (v: unknown, path: string) => Value): Node {
-  if (o instanceof Decimal) return { t: 'd', v: o.toString() };
-  if (Array.isArray(o)) {
-    const v = o.map((x, i) => ref(x, `${path}[${i}]`));
-    return v.some((x) => x === KEEP) ? { t: 'keep' } : { t: 'a', v };
-  }
-  if (o instanceof Map) {
-    const e: [Value, Value][] = [];
-    for (const [k, x] of o) e.push([ref(k, `${path}.key`), ref(x, `${path}.get(${String(k)})`)]);
-    return e.some(([k, x]) => k === KEEP || x === KEEP) ? { t: 'keep' } : { t: 'm', e };
-  }
-  if (o instanceof Set) {
-    const v = [...o].map((x) => ref(x, `${path}.item`));
-    return v.some((x) => x === KEEP) ? { t: 'keep' } : { t: 's', v };
-  }
-  const proto = Object.getPrototypeOf(o) as object | null;
-  let c: string | null = null;
-  if (proto !== null && proto !== Object.prototype) {
-    const ctor = (proto as { constructor?: Ctor }).constructor;
-    if (!ctor || codec.classes.get(ctor.name) !== ctor) {
-      throw new Error(`snapshot: ${path} is a ${ctor?.name ?? 'class-less object'}, which the snapshot registry does not know (engine/snapshot-classes.ts)`);
+  const rootRef = ref(root);
+  for (let id = 0; id < pending.length; id++) {
+    const o = pending[id]!;
+    parent = id;
+    let kept = false;
+    const val = (x: unknown, k: string): Value => {
+      key = k;
+      const r = ref(x);
+      if (r === KEEP) kept = true;
+      return r;
+    };
+    if (Array.isArray(o)) {
+      const v = o.map((x, i) => val(x, String(i)));
+      nodes[id] = kept ? { t: 'keep' } : { t: 'a', v };
+    } else if (o instanceof Map) {
+      const k: Value[] = [];
+      const v: Value[] = [];
+      for (const [mk, mv] of o) {
+        k.push(val(mk, 'key'));
+        v.push(val(mv, `get(${String(mk)})`));
+      }
+      nodes[id] = kept ? { t: 'keep' } : { t: 'm', k, v };
+    } else if (o instanceof Set) {
+      const v: Value[] = [];
+      for (const x of o) v.push(val(x, 'item'));
+      nodes[id] = kept ? { t: 'keep' } : { t: 's', v };
+    } else {
+      const kind = kindOf(Object.getPrototypeOf(o) as object | null);
+      if (kind !== null && typeof kind === 'object') {
+        if ('error' in kind) throw new Error(`snapshot: ${pathOf(id)} ${kind.error}`);
+        nodes[id] = { t: 'keep' };
+        continue;
+      }
+      const k = Object.keys(o);
+      const v = k.map((x) => val((o as Record<string, unknown>)[x], x));
+      nodes[id] = { t: 'o', c: kind, k, v };
     }
-    c = ctor.name;
   }
-  const p: [string, Value][] = [];
-  for (const key of Object.getOwnPropertyNames(o)) {
-    const d = Object.getOwnPropertyDescriptor(o, key)!;
-    if (!('value' in d)) continue;
-    p.push([key, ref(d.value, `${path}.${key}`)]);
-  }
-  return { t: 'o', c, p };
+  const table: Table = { version: 2, nodes, root: rootRef };
+  return serialize(table);
 }
 
 /** A decoded snapshot, checked before anything of the running graph is touched. */
@@ -138,7 +164,7 @@ export interface DecodedGraph {
 /** Decodes and checks a snapshot (format, classes known to the codec); throws on a damaged one. */
 export function decodeGraph(data: Buffer, codec: GraphCodec): DecodedGraph {
   const table = deserialize(data) as Table;
-  if (!table || table.version !== 1 || !Array.isArray(table.nodes) || !isRef(table.root) || !('r' in table.root)) throw new Error('snapshot: unknown format');
+  if (!table || table.version !== 2 || !Array.isArray(table.nodes) || !isRef(table.root) || !('r' in table.root)) throw new Error('snapshot: unknown format');
   for (const n of table.nodes) {
     if (n.t === 'o' && n.c !== null && !codec.classes.has(n.c)) throw new Error(`snapshot: class ${n.c} is not known to this build`);
   }
@@ -156,26 +182,27 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
   const target: (object | undefined)[] = new Array<object | undefined>(nodes.length);
   const taken = new Set<object>();
 
-  // 1. Pair snapshot nodes with the fresh objects at the same places (first path wins).
-  const pair = (id: number, f: unknown): void => {
-    if (target[id] !== undefined || f === null || typeof f !== 'object' || taken.has(f)) return;
+  // 1. Pair snapshot nodes with the fresh objects at the same places, depth first in field order: the
+  //    first path wins, and an object's owning container (a venue's `markets`) is declared before the
+  //    caches that point into it (`lastMarket`), whose fresh value may be another object. A work list,
+  //    not recursion: linked lists (open orders, book levels) are thousands of links deep.
+  const work: [number, unknown][] = [[root.r, fresh]];
+  while (work.length > 0) {
+    const [id, f] = work.pop()!;
+    if (target[id] !== undefined || f === null || typeof f !== 'object' || taken.has(f)) continue;
     const n = nodes[id]!;
-    if (n.t === 'keep') {
-      target[id] = f;
-      taken.add(f);
-      return;
-    }
-    if (!sameKind(n, f, codec)) return;
+    if (n.t !== 'keep' && !sameKind(n, f, codec)) continue;
     target[id] = f;
     taken.add(f);
+    const children: [number, unknown][] = [];
     const walk = (v: Value, x: unknown) => {
-      if (isRef(v) && 'r' in v) pair(v.r, x);
+      if (isRef(v) && 'r' in v) children.push([v.r, x]);
     };
-    if (n.t === 'o') for (const [k, v] of n.p) walk(v, (f as Record<string, unknown>)[k]);
+    if (n.t === 'o') n.k.forEach((k, i) => walk(n.v[i]!, (f as Record<string, unknown>)[k]));
     else if (n.t === 'a') n.v.forEach((v, i) => walk(v, (f as unknown[])[i]));
-    else if (n.t === 'm') for (const [k, v] of n.e) if (!isRef(k)) walk(v, (f as Map<unknown, unknown>).get(k));
-  };
-  pair(root.r, fresh);
+    else if (n.t === 'm') n.k.forEach((k, i) => isRef(k) || walk(n.v[i]!, (f as Map<unknown, unknown>).get(k)));
+    for (let i = children.length - 1; i >= 0; i--) work.push(children[i]!);
+  }
   const paired = new Set<number>(target.flatMap((o, id) => (o === undefined ? [] : [id])));
 
   // 2. Create what had no fresh counterpart.
@@ -194,9 +221,6 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
       case 's':
         target[id] = new Set();
         break;
-      case 'd':
-        target[id] = new Decimal(n.v);
-        break;
       case 'keep':
         throw new Error(`snapshot: node ${id} was kept from the running graph, but the fresh graph has nothing at its place`);
     }
@@ -205,9 +229,9 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
   // 3. Check before writing anything: a created object cannot take a kept value (it has no fresh one).
   nodes.forEach((n, id) => {
     if (n.t !== 'o' || paired.has(id)) return;
-    const kept = n.p.find(([, v]) => isRef(v) && 'k' in v);
-    if (kept) {
-      throw new Error(`snapshot: ${n.c ?? 'object'}.${kept[0]} holds a function or an external object, and the freshly built graph has no ${n.c ?? 'object'} at its place to take it from`);
+    const kept = n.v.findIndex(isKept);
+    if (kept >= 0) {
+      throw new Error(`snapshot: ${n.c ?? 'object'}.${n.k[kept]!} holds a function or an external object, and the freshly built graph has no ${n.c ?? 'object'} at its place to take it from`);
     }
   });
 
@@ -215,6 +239,7 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
   const value = (v: Value, current: unknown): unknown => {
     if (!isRef(v)) return v;
     if ('k' in v) return current;
+    if ('d' in v) return new Decimal(v.d);
     return target[v.r];
   };
   nodes.forEach((n, id) => {
@@ -223,13 +248,12 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
       case 'o': {
         if (Object.isFrozen(o)) return; // built from the config, as in the snapshot
         const rec = o as Record<string, unknown>;
-        const keys = new Set<string>();
-        for (const [k, v] of n.p) {
-          keys.add(k);
-          const next = value(v, rec[k]);
+        const keys = new Set<string>(n.k);
+        n.k.forEach((k, i) => {
+          const next = value(n.v[i]!, rec[k]);
           if (rec[k] !== next) rec[k] = next;
-        }
-        for (const k of Object.getOwnPropertyNames(o)) if (!keys.has(k) && 'value' in Object.getOwnPropertyDescriptor(o, k)!) delete rec[k];
+        });
+        for (const k of Object.keys(o)) if (!keys.has(k)) delete rec[k];
         return;
       }
       case 'a': {
@@ -241,7 +265,7 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
       case 'm': {
         const m = o as Map<unknown, unknown>;
         m.clear();
-        for (const [k, v] of n.e) m.set(value(k, undefined), value(v, undefined));
+        n.k.forEach((k, i) => m.set(value(k, undefined), value(n.v[i]!, undefined)));
         return;
       }
       case 's': {

@@ -160,10 +160,10 @@ export interface ContractVenueOptions {
   /** Final orders, fills, closed positions, funding and transfer records kept per account (default 10000). */
   readonly historyLimit?: number;
   /**
-   * Final orders kept for one account, when it differs from historyLimit (the emulator's crowd, whose
-   * history no one can read, keeps none so the venue's state does not grow with simulated time).
+   * Final orders and fills kept for one account, when it differs from historyLimit (the emulator's
+   * crowd, whose history no one can read, keeps none so the venue's state does not grow with time).
    */
-  readonly orderHistoryLimitOf?: (accountId: string) => number | undefined;
+  readonly historyLimitOf?: (accountId: string) => number | undefined;
   /** First order / position id is idBase + 1 (default 0). */
   readonly idBase?: number;
   /** First stop / plan / trailing order id is triggerIdBase + 1 (default idBase + 500000000, apart from order ids). */
@@ -229,7 +229,7 @@ export class ContractVenue {
   private readonly feeRatesOf: ((account: AccountId, instrument: ContractInstrument) => FeeRates) | undefined;
   private readonly scale: number;
   private readonly historyLimit: number;
-  private readonly orderHistoryLimitOf: ((accountId: string) => number | undefined) | undefined;
+  private readonly historyLimitOf: ((accountId: string) => number | undefined) | undefined;
   private readonly idBase: number;
   private readonly defaultLeverage: number;
   private readonly enforceApiAllowed: boolean;
@@ -251,7 +251,7 @@ export class ContractVenue {
     this.feeRatesOf = options.feeRates;
     this.scale = options.moneyScale ?? 8;
     this.historyLimit = options.historyLimit ?? 10_000;
-    this.orderHistoryLimitOf = options.orderHistoryLimitOf;
+    this.historyLimitOf = options.historyLimitOf;
     this.idBase = options.idBase ?? 0;
     this.defaultLeverage = options.defaultLeverage ?? 20;
     this.enforceApiAllowed = options.enforceApiAllowed ?? true;
@@ -1292,7 +1292,7 @@ export class ContractVenue {
       positionIds: touchedPositions.map((p) => p.positionId),
       time: now,
     };
-    pushCapped(acct.fills, fillRec, this.historyLimit);
+    pushCapped(acct.fills, fillRec, this.accountHistoryLimit(acct));
     this.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.closePosition(acct, p);
     this.emit(() => ({ type: 'OrderFilled', time: now, order: this.orderView(o), fill: this.fillView(acct, fillRec) }));
@@ -1440,8 +1440,9 @@ export class ContractVenue {
     o.frozen = ZERO;
   }
 
-  private orderHistoryLimit(acct: AccountState): number {
-    return this.orderHistoryLimitOf?.(acct.id) ?? this.historyLimit;
+  /** Final orders and fills kept for the account. */
+  private accountHistoryLimit(acct: AccountState): number {
+    return this.historyLimitOf?.(acct.id) ?? this.historyLimit;
   }
 
   private finalize(o: OrderState): void {
@@ -1451,7 +1452,7 @@ export class ContractVenue {
       const k = extKey(o.market.spec.symbol, o.externalOid);
       if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
     }
-    const dropped = pushCapped(acct.history, o, this.orderHistoryLimit(o.account));
+    const dropped = pushCapped(acct.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     this.triggers.onOrderFinal(acct.id, o.id);
   }
@@ -1553,7 +1554,7 @@ export class ContractVenue {
     o.state = ContractOrderState.INVALID;
     o.errorCode = errorCode;
     this.orders.set(o.id, o);
-    const dropped = pushCapped(o.account.history, o, this.orderHistoryLimit(o.account));
+    const dropped = pushCapped(o.account.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     const code = CODE_OF_ORDER_ERROR[errorCode];
     const view = this.orderView(o);
@@ -2017,7 +2018,7 @@ export class ContractVenue {
       cancelReason: undefined,
     };
     this.orders.set(o.id, o);
-    const dropped = pushCapped(acct.history, o, this.orderHistoryLimit(o.account));
+    const dropped = pushCapped(acct.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     return o;
   }
@@ -2426,6 +2427,7 @@ export class ContractVenue {
       markPrice: (m) => this.markPrice(m),
       orderMargin: (o) => this.orderMargin(o, o.lots - o.dealLots),
       historyLimit: this.historyLimit,
+      accountHistoryLimit: (a) => this.accountHistoryLimit(a),
     };
   }
 }
