@@ -52,7 +52,8 @@ type Node =
   | { t: 'a'; v: Value[] }
   | { t: 'm'; k: Value[]; v: Value[] }
   | { t: 's'; v: Value[] }
-  | { t: 'keep' };
+  /** Kept from the fresh graph; `fns`: the functions a kept container held (listeners), checked on restore. */
+  | { t: 'keep'; fns?: number };
 
 interface Table {
   readonly version: 2;
@@ -127,7 +128,7 @@ export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<o
     };
     if (Array.isArray(o)) {
       const v = o.map((x, i) => val(x, String(i)));
-      nodes[id] = kept ? { t: 'keep' } : { t: 'a', v };
+      nodes[id] = kept ? { t: 'keep', fns: functionsIn(o) } : { t: 'a', v };
     } else if (o instanceof Map) {
       const k: Value[] = [];
       const v: Value[] = [];
@@ -135,11 +136,11 @@ export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<o
         k.push(val(mk, 'key'));
         v.push(val(mv, `get(${String(mk)})`));
       }
-      nodes[id] = kept ? { t: 'keep' } : { t: 'm', k, v };
+      nodes[id] = kept ? { t: 'keep', fns: functionsIn(o.values()) } : { t: 'm', k, v };
     } else if (o instanceof Set) {
       const v: Value[] = [];
       for (const x of o) v.push(val(x, 'item'));
-      nodes[id] = kept ? { t: 'keep' } : { t: 's', v };
+      nodes[id] = kept ? { t: 'keep', fns: functionsIn(o) } : { t: 's', v };
     } else {
       const kind = kindOf(Object.getPrototypeOf(o) as object | null);
       if (kind !== null && typeof kind === 'object') {
@@ -155,6 +156,20 @@ export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<o
   const table: Table = { version: 2, nodes, root: rootRef };
   return serialize(table);
 }
+
+function functionsIn(items: Iterable<unknown>): number {
+  let n = 0;
+  for (const x of items) if (typeof x === 'function') n++;
+  return n;
+}
+
+/**
+ * A class whose instances install wiring lazily (a listener added on first use, remembered by a flag in
+ * its data) implements this: after a restore its data says the wiring exists, the fresh graph's does
+ * not, and this re-installs it. Restore checks afterwards that every listener list holds as many
+ * functions as it did when the snapshot was taken, so wiring left out fails loudly instead of silently.
+ */
+export const REVIVE = 'reviveAfterSnapshot';
 
 /** A decoded snapshot, checked before anything of the running graph is touched. */
 export interface DecodedGraph {
@@ -277,6 +292,18 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
       default:
         return;
     }
+  });
+
+  // 5. Re-install lazily made wiring, then check every listener list against the snapshot's.
+  for (const o of target) {
+    const revive = (o as Record<string, unknown>)[REVIVE];
+    if (typeof revive === 'function') (revive as () => void).call(o);
+  }
+  nodes.forEach((n, id) => {
+    if (n.t !== 'keep' || n.fns === undefined) return;
+    const o = target[id]!;
+    const have = functionsIn(o instanceof Map ? o.values() : (o as Iterable<unknown>));
+    if (have !== n.fns) throw new Error(`snapshot: a listener list held ${n.fns} function(s) when written and holds ${have} after the restore (wiring made lazily, without ${REVIVE})`);
   });
 }
 

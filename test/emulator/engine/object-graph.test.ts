@@ -22,11 +22,31 @@ class Holder {
   }
 }
 
+/** Installs a listener on first use, remembered by a flag: the lazily made wiring a restore must redo. */
+class Lazy {
+  readonly listeners: (() => void)[] = [];
+  watching = false;
+
+  use(): void {
+    if (this.watching) return;
+    this.watching = true;
+    this.listeners.push(() => undefined);
+  }
+}
+
+class Revived extends Lazy {
+  reviveAfterSnapshot(): void {
+    if (!this.watching) return;
+    this.watching = false;
+    this.use();
+  }
+}
+
 class Unknown {
   x = 1;
 }
 
-const codec = graphCodec([Node, Holder]);
+const codec = graphCodec([Node, Holder, Lazy, Revived]);
 
 describe('object-graph snapshot', () => {
   it('restores_cycles_maps_sets_bigint_decimal_and_typed_arrays_into_a_fresh_graph_keeping_its_wiring', () => {
@@ -78,6 +98,19 @@ describe('object-graph snapshot', () => {
     const fresh = { list: [] as Holder[] };
     expect(() => restoreGraph(fresh, decodeGraph(data, codec), codec)).to.throw('the freshly built graph has no Holder at its place');
     expect(fresh.list).to.deep.equal([]);
+  });
+
+  it('fails_when_lazily_made_wiring_is_missing_after_a_restore_unless_the_class_revives_it', () => {
+    const lazy = new Lazy();
+    lazy.use();
+    expect(() => restoreGraph({ x: new Lazy() }, decodeGraph(encodeGraph({ x: lazy }, codec, new Set()), codec), codec)).to.throw(
+      'a listener list held 1 function(s) when written and holds 0 after the restore',
+    );
+    const revived = new Revived();
+    revived.use();
+    const fresh = new Revived();
+    restoreGraph({ x: fresh }, decodeGraph(encodeGraph({ x: revived }, codec, new Set()), codec), codec);
+    expect([fresh.watching, fresh.listeners.length]).to.deep.equal([true, 1]);
   });
 
   it('refuses_a_damaged_snapshot_when_decoding', () => {
