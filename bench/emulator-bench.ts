@@ -18,6 +18,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow, BenchSuite } from './bench-row.js';
+import { restartRows } from './emulator-restart-bench.js';
 
 const CHILD_FLAG = '--perpetua-emulator-bench-child';
 const API_KEY = 'mx0vglBenchKey001';
@@ -127,6 +128,8 @@ export const suite: BenchSuite = {
         higherIsBetter: true,
         note: `best of ${ROUNDS} interleaved ${ROUND_S} s rounds (emulator ${emuRounds.map((r) => Math.round(r.requests.average)).join(' / ')}, bare ${bareRounds.map((r) => Math.round(r.requests.average)).join(' / ')}); emulator p99 ${e.latency.p99} ms, bare p99 ${b.latency.p99} ms; failed emulator requests ${failed}`,
       },
+      // issue 10: restart time does not grow with the simulated history behind it
+      ...(await restartRows()),
     ];
   },
 };

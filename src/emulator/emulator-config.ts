@@ -265,7 +265,7 @@ export const emulatorConfigSchema = z
     accounts: z.array(accountSchema).default([]),
     persistence: z
       .strictObject({
-        /** SQLite command journal (engine/command-journal.ts); created when missing, replayed when present. */
+        /** SQLite command journal with engine snapshots (engine/command-journal.ts); created when missing, restored when present. */
         path: z.string().min(1),
       })
       .optional(),

@@ -6,10 +6,11 @@
  *   … new SpotClient({ baseUrl: emu.url, … }) …
  *   await emu.stop();
  *
- * With `persistence.path` every change is journaled (engine/command-journal.ts) and replayed at the next
+ * With `persistence.path` every change is journaled (engine/command-journal.ts) and restored at the next
  * start: the engines' commands, the account settings, STP groups and blacklists the API changes, the
  * midnight equity snapshots, and the market model as its epochs and steps (engine/market-epochs.ts), so
- * paper accounts, open and trigger orders, positions, history and the tape survive a restart.
+ * paper accounts, open and trigger orders, positions, history and the tape survive a restart. The start
+ * restores the newest engine snapshot and replays only the journal after it (engine/engine-snapshot.ts).
  */
 import { SystemClock, VirtualClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
@@ -28,6 +29,7 @@ import { emulatorHandlers } from './handlers/emulator-handlers.js';
 import { PinnedClock } from './engine/pinned-clock.js';
 import { CommandJournal, journaled } from './engine/command-journal.js';
 import { replayJournal } from './engine/journal-replay.js';
+import { restoreEngineSnapshot, SNAPSHOT_POLICY, takeEngineSnapshot, type EngineParts } from './engine/engine-snapshot.js';
 import { EmulatorTimeline } from './engine/emulator-timeline.js';
 import { MarketEpochs } from './engine/market-epochs.js';
 import { SpotEngine } from './engine/spot-engine.js';
@@ -44,6 +46,10 @@ export interface StartEmulatorOptions {
   readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
   /** Leave the market model stopped (tests that want a book with only their own orders). */
   readonly marketStopped?: boolean;
+  /** Journal entries between engine snapshots; default: by the work since the last one (engine/engine-snapshot.ts). */
+  readonly snapshotEvery?: number;
+  /** Rebuild the state from the whole journal, not from a snapshot (after a snapshot failed to restore). */
+  readonly ignoreSnapshots?: boolean;
 }
 
 export interface RunningEmulator {
@@ -64,8 +70,12 @@ export interface RunningEmulator {
   readonly market: MarketEpochs;
   /** STP groups, blacklists, fee schedules and the PnL analysis (handlers/account-ext-services.ts). */
   readonly accountExt: AccountExtServices;
-  /** Commands replayed from the journal at start-up (0 on a fresh start or without persistence). */
+  /** Journal entries the restored state reflects (0 on a fresh start or without persistence). */
   readonly replayed: number;
+  /** Of those, the entries replayed after the snapshot the start restored (all of them without one). */
+  readonly replayedTail: number;
+  /** Seq of the journal entry the restored snapshot reflects (undefined: none was used). */
+  readonly snapshotSeq: number | undefined;
   /** Moves virtual time forward (firing the market model's timers); throws on a system clock. */
   advance(ms: number): void;
   /** Every engine consistency rule (books, ledgers, orders); empty when all hold. */
@@ -95,11 +105,10 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const contractIds = new Map(config.instruments.contract.map((c, i) => [c.symbol, c.id ?? 1000 + i]));
 
   const accounts = new AccountRegistry(config.accounts);
-  const journal = config.persistence ? openJournal(config.persistence.path, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
-  const now = () => clock.now();
+  const journal = config.persistence ? openJournal(config.persistence.path, clock, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
   const startedAt = Number(journal?.meta(STARTED_META) ?? clock.now());
   journal?.setMeta(STARTED_META, String(startedAt));
-  const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal, now);
+  const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal);
   const context: EmulatorContext = { config, clock, accounts, accountSettings, startedAt, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
   const reportError =
     options.onInternalError ??
@@ -141,10 +150,31 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     onError: (e) => reportError(e, 'market.tick'),
   });
 
-  // ---- state: replay the journal, or fund a fresh venue
-  const { count: replayed, lastTime } = journal
-    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() })
+  // ---- state: the newest snapshot and the journal's tail after it (or all of it), or fund a fresh venue
+  const parts: EngineParts | undefined = journal ? { spot, contract, market, accountExt, accounts, clock, journal, external: [config, context] } : undefined;
+  let restored: ReturnType<typeof restoreEngineSnapshot> = { skipped: [] };
+  if (parts && !options.ignoreSnapshots) {
+    try {
+      restored = restoreEngineSnapshot(parts);
+    } catch (e) {
+      // The snapshot was sound but does not fit this build's engines, and the half-restored engines are
+      // unusable: build them again from the journal alone.
+      reportError(new Error(`snapshot could not be restored (${(e as Error).message}); replaying the whole journal`), 'persistence.snapshot');
+      accountExt.stop();
+      contract.stop();
+      journal!.close();
+      return startEmulator(config, { ...options, ignoreSnapshots: true });
+    }
+  }
+  for (const why of restored.skipped) reportError(new Error(`${why}; restoring from an older state`), 'persistence.snapshot');
+  const fromSnapshot = 'seq' in restored ? restored : undefined;
+  const replayStart = latencyClock.now();
+  const tail = journal
+    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() }, fromSnapshot?.seq ?? 0)
     : { count: 0, lastTime: -Infinity };
+  const replayMs = latencyClock.now() - replayStart;
+  const replayed = (fromSnapshot?.entries ?? 0) + tail.count;
+  const lastTime = Math.max(fromSnapshot?.time ?? -Infinity, tail.lastTime);
   if (virtualClock && replayed > 0) {
     // Virtual time resumes where the last run stopped (or, after a crash, at its last command).
     const last = Math.max(Number(journal!.meta('lastTime') ?? -Infinity), lastTime);
@@ -180,6 +210,20 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   } else {
     const schedule = market.open(replayed);
     timeline.start({ ...schedule, run: () => market.step() });
+  }
+
+  // A snapshot that fails is reported and the run goes on: the journal alone still restores everything.
+  const snapshot = (p: EngineParts) => {
+    try {
+      takeEngineSnapshot(p);
+    } catch (e) {
+      reportError(e, 'persistence.snapshot');
+    }
+  };
+  // ---- snapshots: by the work done since the last one (a replayed tail counts as done)
+  if (parts) {
+    const policy = { ...SNAPSHOT_POLICY, run: () => snapshot(parts), wallNow: () => latencyClock.now(), everyEntries: options.snapshotEvery };
+    parts.journal.onCheckpoint(policy, tail.count, replayMs);
   }
 
   // ---- HTTP
@@ -226,6 +270,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     market,
     accountExt,
     replayed,
+    replayedTail: tail.count,
+    snapshotSeq: fromSnapshot?.seq,
     advance(ms: number) {
       if (!virtualClock) throw new Error('advance() needs a virtual clock (clock.mode: virtual)');
       virtualClock.advanceBy(ms);
@@ -237,6 +283,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
       if (stopped) return;
       stopped = true;
       timeline.stop();
+      // Before the market closes (its epoch is part of the snapshot): a clean stop restarts with no tail.
+      if (parts && parts.journal.position().seq > (fromSnapshot?.seq ?? 0)) snapshot(parts);
       market.close();
       accountExt.stop();
       contract.stop();
@@ -255,8 +303,8 @@ function startPriceOf(config: EmulatorConfig, base: string, symbol: string): str
   return config.market.underlyings[base]?.price ?? DEFAULT_START_PRICES[symbol] ?? DEFAULT_START_PRICES[`${base}USDT`];
 }
 
-function openJournal(path: string, instruments: string): CommandJournal {
-  const j = new CommandJournal(path);
+function openJournal(path: string, clock: PinnedClock, instruments: string): CommandJournal {
+  const j = new CommandJournal(path, clock);
   const stored = j.meta(INSTRUMENTS_META);
   if (stored !== undefined && stored !== instruments) {
     j.close();

@@ -92,8 +92,10 @@ export class ContractEngine {
       ...(opts.sameStpGroup ? { sameStpGroup: opts.sameStpGroup } : {}),
       // The crowd lays its book before the first fair price is known; the band applies from then on.
       enforceApiAllowed: true,
+      // The crowd's final orders and fills are not kept (no one can read them): the state does not grow with time.
+      historyLimitOf: (id) => (id.startsWith('crowd-') ? 0 : undefined),
     });
-    this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal, () => opts.clock.now());
+    this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.priceUnit, step: i.volUnit, contractSize: i.contractSize }));
       this.tradeSeq.set(i.symbol, 0);
@@ -127,32 +129,13 @@ export class ContractEngine {
    * setFundingRate + settleFunding. `dispose()` stops listening (the market epoch ended).
    */
   follow(symbol: string, board: ContractPriceBoard): PriceFollower {
-    let lastFair: string | undefined;
-    let lastIndex: string | undefined;
-    const push = () => {
-      const fair = board.fair()?.price;
-      const index = board.index()?.price;
-      if (fair && fair.gt(0) && fair.toFixed() !== lastFair) {
-        lastFair = fair.toFixed();
-        this.venue.setFairPrice(symbol, lastFair);
-      }
-      if (index && index.gt(0) && index.toFixed() !== lastIndex) {
-        lastIndex = index.toFixed();
-        this.venue.setIndexPrice(symbol, lastIndex);
-      }
-    };
-    const unsubscribe = board.onSettlement((s) => {
-      push();
-      this.venue.setFundingRate(symbol, s.rate.toFixed());
-      this.venue.settleFunding(symbol);
-    });
+    const follower = new PriceFollow(this.venue, symbol, board);
+    const unsubscribe = board.onSettlement((s) => follower.settle(s.rate.toFixed()));
     this.unsubscribers.add(unsubscribe);
-    return {
-      push,
-      dispose: () => {
-        if (this.unsubscribers.delete(unsubscribe)) unsubscribe();
-      },
+    follower.unsubscribe = () => {
+      if (this.unsubscribers.delete(unsubscribe)) unsubscribe();
     };
+    return follower;
   }
 
   stop(): void {
@@ -179,7 +162,47 @@ export class ContractEngine {
   }
 }
 
-class ContractCrowdPort implements LiquidityPort {
+/**
+ * One contract following its price board. The last prices pushed are fields, not closure variables,
+ * so the engine snapshot (engine/object-graph.ts) carries them.
+ */
+export class PriceFollow implements PriceFollower {
+  lastFair: string | undefined;
+  lastIndex: string | undefined;
+  unsubscribe: () => void = () => undefined;
+
+  constructor(
+    private readonly venue: ContractVenue,
+    private readonly symbol: string,
+    private readonly board: ContractPriceBoard,
+  ) {}
+
+  push(): void {
+    const fair = this.board.fair()?.price;
+    const index = this.board.index()?.price;
+    if (fair && fair.gt(0) && fair.toFixed() !== this.lastFair) {
+      this.lastFair = fair.toFixed();
+      this.venue.setFairPrice(this.symbol, this.lastFair);
+    }
+    if (index && index.gt(0) && index.toFixed() !== this.lastIndex) {
+      this.lastIndex = index.toFixed();
+      this.venue.setIndexPrice(this.symbol, this.lastIndex);
+    }
+  }
+
+  /** A settlement of the model's funding cycle: prices first, then the rate and the settlement. */
+  settle(rate: string): void {
+    this.push();
+    this.venue.setFundingRate(this.symbol, rate);
+    this.venue.settleFunding(this.symbol);
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}
+
+export class ContractCrowdPort implements LiquidityPort {
   private readonly owners = new Map<string, string>();
   private turn = 0;
 

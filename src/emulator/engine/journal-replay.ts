@@ -16,12 +16,13 @@ export interface ReplayOutcome {
 /** What replay may call: target name → the object whose methods the entries name. */
 export type ReplayTargets = Readonly<Record<string, object>>;
 
-export function replayJournal(journal: CommandJournal, clock: PinnedClock, targets: ReplayTargets): ReplayOutcome {
+/** Replays the entries after `afterSeq` (0: all of them; a snapshot's seq: its tail). */
+export function replayJournal(journal: CommandJournal, clock: PinnedClock, targets: ReplayTargets, afterSeq = 0): ReplayOutcome {
   let count = 0;
   let lastTime = -Infinity;
   journal.suppress(() => {
     try {
-      for (const e of journal.entries()) {
+      for (const e of journal.entries(afterSeq)) {
         const target = targets[e.target] as Record<string, (...a: unknown[]) => unknown> | undefined;
         const fn = target?.[e.method];
         if (!target || typeof fn !== 'function') throw new ConfigError(journal.path, `journal entry ${e.seq} names ${e.target}.${e.method}, which this build does not know`);

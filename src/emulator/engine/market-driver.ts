@@ -197,7 +197,7 @@ function bookConfig(symbol: string, kind: 'spot' | 'contract', tick: number, ste
 }
 
 /** One port for the model, forwarding each symbol to its engine. */
-class RoutingPort implements LiquidityPort {
+export class RoutingPort implements LiquidityPort {
   constructor(private readonly ports: ReadonlyMap<string, LiquidityPort>) {}
 
   private of(symbol: string): LiquidityPort {

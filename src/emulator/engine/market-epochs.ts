@@ -62,7 +62,7 @@ export interface MarketSchedule {
 /** Steps of a replay or mirror source: only the fair / index pushes (the source has its own timers). */
 const LIVE_SOURCE_STEP_MS = 1000;
 
-class MarketSession {
+export class MarketSession {
   lastTick: number;
 
   constructor(
@@ -175,6 +175,19 @@ export class MarketEpochs {
     this.session = undefined;
   }
 
+  /**
+   * The current epoch's parameters (undefined: no epoch). A snapshot stores them to rebuild the epoch's
+   * objects and wiring (`begin`) before its data is restored into them.
+   */
+  get epochParams(): EpochParams | undefined {
+    return this.session?.params;
+  }
+
+  /** Whether the engines can be snapshotted: nothing outside the journal (a file, a remote venue) drives the market. */
+  get snapshotable(): boolean {
+    return !this.session || this.session.driver.deterministic;
+  }
+
   /** Index / fair / funding board of a perpetual in the current epoch. */
   contractPrices(symbol: string): ContractPriceBoard | undefined {
     return this.session?.driver.contractPrices(symbol);
@@ -184,7 +197,7 @@ export class MarketEpochs {
 
   private record(method: 'begin' | 'tick' | 'end', args: unknown[], fn: () => void): void {
     const j = this.opts.journal;
-    if (j) j.runRecorded(this.opts.clock.now(), 'market', method, args, fn);
+    if (j) j.runRecorded('market', method, args, fn);
     else fn();
   }
 

@@ -4,8 +4,9 @@
  * they had (order times, history windows, funding times). Timers always run on the underlying clock.
  */
 import type { Clock, TimerHandle } from '../../core/clock.js';
+import type { CommandTime } from './command-journal.js';
 
-export class PinnedClock implements Clock {
+export class PinnedClock implements Clock, CommandTime {
   private pinned: number | undefined;
 
   constructor(private readonly base: Clock) {}
@@ -17,6 +18,21 @@ export class PinnedClock implements Clock {
 
   unpin(): void {
     this.pinned = undefined;
+  }
+
+  /**
+   * Runs `fn` with now() frozen at one instant (the pinned time, or the underlying clock's now) and
+   * gives it that instant: one journaled command sees one time, live as in replay.
+   */
+  hold<T>(fn: (time: number) => T): T {
+    if (this.pinned !== undefined) return fn(this.pinned);
+    const time = this.base.now();
+    this.pinned = time;
+    try {
+      return fn(time);
+    } finally {
+      this.pinned = undefined;
+    }
   }
 
   get isPinned(): boolean {

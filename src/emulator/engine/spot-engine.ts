@@ -28,6 +28,9 @@ export const isCrowdAccount = (id: string): boolean => id.startsWith('crowd-');
 /** What the crowd holds: enough never to run dry, far below the ledger's range. */
 const CROWD_DEPOSIT = '1000000000000';
 
+/** Commands between the retention sweeps (each a pass over every account's history lists). */
+const CROWD_PRUNE_EVERY = 2000;
+
 /** Venue methods that change state: recorded in the journal and replayed at start-up. */
 export const SPOT_COMMANDS = ['placeOrder', 'placeOrderUnits', 'cancelOrder', 'cancelAllOrders', 'deposit', 'withdraw', 'setReferencePrice'] as const;
 
@@ -46,8 +49,16 @@ export class SpotEngine {
   private readonly tradeSeq = new Map<string, number>();
 
   constructor(private readonly opts: SpotEngineOptions) {
-    this.reader = new SpotVenue({ clock: opts.clock, instruments: opts.instruments, maxOpenOrdersPerAccount: opts.maxOpenOrders });
-    this.venue = journaled(this.reader, 'spot', SPOT_COMMANDS, opts.journal, () => opts.clock.now());
+    this.reader = new SpotVenue({
+      clock: opts.clock,
+      instruments: opts.instruments,
+      maxOpenOrdersPerAccount: opts.maxOpenOrders,
+      // The crowd's closed orders and trades are forgotten at once (no one can read them), so the state
+      // a snapshot writes does not grow with simulated time; users keep the venue's windows.
+      retentionMsOf: (id) => (isCrowdAccount(id) ? 0 : undefined),
+      pruneEveryCommands: CROWD_PRUNE_EVERY,
+    });
+    this.venue = journaled(this.reader, 'spot', SPOT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.tick, step: i.step }));
       this.tradeSeq.set(i.symbol, 0);
@@ -100,7 +111,7 @@ export class SpotEngine {
 }
 
 /** The market model's crowd on the spot venue: limit orders as the symbol's maker, IOC as the taker. */
-class SpotCrowdPort implements LiquidityPort {
+export class SpotCrowdPort implements LiquidityPort {
   /** Crowd order id → the book's key for it. */
   private readonly seqs = new Map<string, number>();
 

@@ -80,7 +80,7 @@ export class AccountExtServices {
     }
     const now = () => opts.clock.now();
     this.blacklistStore = new MarketMakerBlacklists({ now, accountOfUid: (uid) => this.byUid.get(uid)?.id, masterOf: (id) => this.masterOf(id) });
-    this.blacklists = journaled(this.blacklistStore, 'blacklists', BLACKLIST_COMMANDS, opts.journal, now);
+    this.blacklists = journaled(this.blacklistStore, 'blacklists', BLACKLIST_COMMANDS, opts.journal);
     const overrides = Object.fromEntries(Object.entries(opts.fees.contractSchedules).map(([sym, c]) => [sym, toContractFeeOverride(c)]));
     for (const sym of Object.keys(overrides)) {
       if (!opts.contractInstruments.some((i) => i.symbol === sym)) throw new ConfigError(`fees.contractSchedules.${sym}`, 'expected a contract listed under instruments.contract');
@@ -121,7 +121,7 @@ export class AccountExtServices {
       memberOfUid: (uid) => this.memberOfUid(uid),
       masterOf: (id) => this.masterOf(id),
     });
-    this.spotGroups = journaled(this.spotGroupStore, 'stpGroups', STP_GROUP_COMMANDS, this.opts.journal, now);
+    this.spotGroups = journaled(this.spotGroupStore, 'stpGroups', STP_GROUP_COMMANDS, this.opts.journal);
     contract.reader.on(this.contractFees.observe);
     // No timer of its own: the emulator's timeline takes the midnight snapshots as journaled calls.
     this.recorder = new PnlRecorder({ clock: this.opts.clock, venue: contract.reader, accounts: () => this.opts.accounts.all().map((a) => a.id), midnightTimer: false });
@@ -148,7 +148,7 @@ export class AccountExtServices {
   /** Takes the 00:00 UTC equity snapshots (journaled as `pnl.takeMidnightSnapshot`). */
   takeMidnightSnapshot(at: number): void {
     const j = this.opts.journal;
-    if (j) j.runRecorded(this.opts.clock.now(), 'pnl', 'takeMidnightSnapshot', [at], () => this.pnl.takeMidnightSnapshot(at));
+    if (j) j.runRecorded('pnl', 'takeMidnightSnapshot', [at], () => this.pnl.takeMidnightSnapshot(at));
     else this.pnl.takeMidnightSnapshot(at);
   }
 

@@ -29,6 +29,8 @@ export interface InvariantProbe {
   readonly positionFills: ReadonlyMap<string, { opened: number; closed: number }>;
   readonly orders: ReadonlyMap<string, OrderState>;
   readonly historyLimit: number;
+  /** Fills kept for the account (historyLimit unless the venue keeps fewer for it). */
+  readonly accountHistoryLimit: (a: AccountState) => number;
   markPrice(m: MarketState): Decimal | undefined;
   orderMargin(o: OrderState): Decimal;
 }
@@ -134,7 +136,7 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
     // 5. orders and their fills
     const fillLots = new Map<string, number>();
     for (const f of a.fills) fillLots.set(f.orderId, (fillLots.get(f.orderId) ?? 0) + f.lots);
-    const complete = a.fills.length < p.historyLimit;
+    const complete = a.fills.length < p.accountHistoryLimit(a);
     const check = (o: OrderState): void => {
       if (o.dealLots > o.lots || o.dealLots < 0) problems.push(`order ${o.id}: dealt ${o.dealLots} of ${o.lots}`);
       if (o.state === ContractOrderState.COMPLETED && o.dealLots !== o.lots) problems.push(`order ${o.id}: completed with ${o.dealLots} of ${o.lots}`);

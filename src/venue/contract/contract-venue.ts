@@ -159,6 +159,11 @@ export interface ContractVenueOptions {
   readonly enforcePriceBand?: boolean;
   /** Final orders, fills, closed positions, funding and transfer records kept per account (default 10000). */
   readonly historyLimit?: number;
+  /**
+   * Final orders and fills kept for one account, when it differs from historyLimit (the emulator's
+   * crowd, whose history no one can read, keeps none so the venue's state does not grow with time).
+   */
+  readonly historyLimitOf?: (accountId: string) => number | undefined;
   /** First order / position id is idBase + 1 (default 0). */
   readonly idBase?: number;
   /** First stop / plan / trailing order id is triggerIdBase + 1 (default idBase + 500000000, apart from order ids). */
@@ -224,6 +229,7 @@ export class ContractVenue {
   private readonly feeRatesOf: ((account: AccountId, instrument: ContractInstrument) => FeeRates) | undefined;
   private readonly scale: number;
   private readonly historyLimit: number;
+  private readonly historyLimitOf: ((accountId: string) => number | undefined) | undefined;
   private readonly idBase: number;
   private readonly defaultLeverage: number;
   private readonly enforceApiAllowed: boolean;
@@ -245,6 +251,7 @@ export class ContractVenue {
     this.feeRatesOf = options.feeRates;
     this.scale = options.moneyScale ?? 8;
     this.historyLimit = options.historyLimit ?? 10_000;
+    this.historyLimitOf = options.historyLimitOf;
     this.idBase = options.idBase ?? 0;
     this.defaultLeverage = options.defaultLeverage ?? 20;
     this.enforceApiAllowed = options.enforceApiAllowed ?? true;
@@ -1285,7 +1292,7 @@ export class ContractVenue {
       positionIds: touchedPositions.map((p) => p.positionId),
       time: now,
     };
-    pushCapped(acct.fills, fillRec, this.historyLimit);
+    pushCapped(acct.fills, fillRec, this.accountHistoryLimit(acct));
     this.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.closePosition(acct, p);
     this.emit(() => ({ type: 'OrderFilled', time: now, order: this.orderView(o), fill: this.fillView(acct, fillRec) }));
@@ -1433,6 +1440,11 @@ export class ContractVenue {
     o.frozen = ZERO;
   }
 
+  /** Final orders and fills kept for the account. */
+  private accountHistoryLimit(acct: AccountState): number {
+    return this.historyLimitOf?.(acct.id) ?? this.historyLimit;
+  }
+
   private finalize(o: OrderState): void {
     const acct = o.account;
     acct.openOrders.delete(o.id);
@@ -1440,7 +1452,7 @@ export class ContractVenue {
       const k = extKey(o.market.spec.symbol, o.externalOid);
       if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
     }
-    const dropped = pushCapped(acct.history, o, this.historyLimit);
+    const dropped = pushCapped(acct.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     this.triggers.onOrderFinal(acct.id, o.id);
   }
@@ -1542,7 +1554,7 @@ export class ContractVenue {
     o.state = ContractOrderState.INVALID;
     o.errorCode = errorCode;
     this.orders.set(o.id, o);
-    const dropped = pushCapped(o.account.history, o, this.historyLimit);
+    const dropped = pushCapped(o.account.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     const code = CODE_OF_ORDER_ERROR[errorCode];
     const view = this.orderView(o);
@@ -2006,7 +2018,7 @@ export class ContractVenue {
       cancelReason: undefined,
     };
     this.orders.set(o.id, o);
-    const dropped = pushCapped(acct.history, o, this.historyLimit);
+    const dropped = pushCapped(acct.history, o, this.accountHistoryLimit(o.account));
     if (dropped) this.orders.delete(dropped.id);
     return o;
   }
@@ -2415,6 +2427,7 @@ export class ContractVenue {
       markPrice: (m) => this.markPrice(m),
       orderMargin: (o) => this.orderMargin(o, o.lots - o.dealLots),
       historyLimit: this.historyLimit,
+      accountHistoryLimit: (a) => this.accountHistoryLimit(a),
     };
   }
 }

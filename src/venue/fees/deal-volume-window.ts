@@ -43,7 +43,7 @@ interface Totals {
 const ZERO = new Decimal(0);
 
 /** One contract's fills of one account: times ascending and running totals after each fill. */
-class Series {
+export class Series {
   times: number[] = [];
   cum: Totals[] = [];
   /** Running totals before times[0] (what pruning dropped). */

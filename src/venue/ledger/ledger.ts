@@ -109,7 +109,7 @@ interface MutableMeasure {
 }
 
 /** Per asset: the grain, the measures counting in it, and every two-part amount to refold when it changes. */
-class AssetGrain {
+export class AssetGrain {
   /** 0n until the first measure of the asset. */
   grain = 0n;
   readonly measures = new Map<bigint, MutableMeasure>();
@@ -175,7 +175,7 @@ export class Slot implements BalanceUnits {
 }
 
 /** A running total in the same two parts (fees collected, fees paid). */
-class Acc {
+export class Acc {
   big = 0n;
   fast = 0;
 

@@ -34,7 +34,7 @@ export interface KlineBar {
   readonly empty: boolean;
 }
 
-class BarSeries {
+export class BarSeries {
   bars: KlineBar[] = [];
   head = 0;
 

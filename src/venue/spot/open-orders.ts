@@ -17,8 +17,11 @@ export class OpenOrders<O extends OpenListed<O>> {
   private tail: O | null = null;
   private count = 0;
 
-  /** @param lookup finds an order by seq (the venue's order index), for get/has by seq. */
-  constructor(private readonly lookup: (seq: number) => O | undefined) {}
+  /**
+   * @param index the venue's order index by seq, for get/has by seq (an object, not a closure: the
+   * emulator's engine snapshot carries data, not functions).
+   */
+  constructor(private readonly index: { get(seq: number): O | undefined }) {}
 
   get size(): number {
     return this.count;
@@ -54,7 +57,7 @@ export class OpenOrders<O extends OpenListed<O>> {
   }
 
   get(seq: number): O | undefined {
-    const o = this.lookup(seq);
+    const o = this.index.get(seq);
     return o !== undefined && o.openList === this ? o : undefined;
   }
 

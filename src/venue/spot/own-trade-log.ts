@@ -36,8 +36,11 @@ export class OwnTradeLog {
   /** The few distinct fee shapes of this account on this symbol (maker / taker rate, asset). */
   private readonly feeKinds: FeeKind[] = [];
 
-  /** @param tradeId formats a trade sequence as the venue's trade id. */
-  constructor(private readonly tradeId: (seq: number) => string) {}
+  /**
+   * @param tradeIds formats a trade sequence as the venue's trade id (an object, not a closure: the
+   * emulator's engine snapshot carries data, not functions).
+   */
+  constructor(private readonly tradeIds: { format(seq: number): string }) {}
 
   get size(): number {
     return this.count;
@@ -80,7 +83,7 @@ export class OwnTradeLog {
     const fee = this.feeKinds[n[o + FEE_KIND]!]!;
     return new SpotOwnTrade(
       this.orders[i]!,
-      this.tradeId(n[o + TRADE_SEQ]!),
+      this.tradeIds.format(n[o + TRADE_SEQ]!),
       n[o + PRICE]!,
       n[o + LOTS]!,
       n[o + FEE_COUNT]!,

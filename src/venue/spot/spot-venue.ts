@@ -116,6 +116,11 @@ export interface SpotVenueOptions {
   readonly tradeRetentionMs?: number;
   /** Run the retention sweep every this many commands (0: only when pruneHistory() is called). */
   readonly pruneEveryCommands?: number;
+  /**
+   * Both retention windows for one account, when they differ from the above (the emulator's crowd,
+   * whose history no one can read, keeps none so the venue's state does not grow with simulated time).
+   */
+  readonly retentionMsOf?: (accountId: string) => number | undefined;
   /** Pays fees some other way than in kind (platform-token deduction); default: always in kind. */
   readonly feePayer?: SpotFeePayer;
   /**
@@ -176,6 +181,7 @@ export class SpotVenue {
   private readonly orderRetentionMs: number;
   private readonly tradeRetentionMs: number;
   private readonly pruneEvery: number;
+  private readonly retentionMsOf: ((accountId: string) => number | undefined) | undefined;
   private commands = 0;
   private acceptedCount = 0;
   private rejectedCount = 0;
@@ -189,7 +195,6 @@ export class SpotVenue {
   private readonly overrideSteps = new WeakMap<FeeRate, Map<string, FeeSteps>>();
   /** One settlement record reused by every fast fill. */
   private readonly grainFill: GrainSettlement;
-  private readonly formatTradeId = (seq: number): string => this.tradeIds.format(seq);
   /** Settles the fills of one taker as OrderBook.sweep hands them over. */
   private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) => this.settle(m, taker, maker, price, lots, done, now));
   /** The market used last (one map lookup saved per command on single-symbol traffic). */
@@ -207,6 +212,7 @@ export class SpotVenue {
     this.orderRetentionMs = opts.orderRetentionMs ?? 7 * DAY_MS;
     this.tradeRetentionMs = opts.tradeRetentionMs ?? 30 * DAY_MS;
     this.pruneEvery = opts.pruneEveryCommands ?? 100_000;
+    this.retentionMsOf = opts.retentionMsOf;
     this.fastLedger = opts.fastLedger ?? true;
     // Placeholder handles until the first fast fill fills them in (not an account of the ledger).
     const none: LedgerAccount = { id: '', slots: new Map() };
@@ -507,9 +513,10 @@ export class SpotVenue {
   /** Drops closed orders and own trades older than the retention windows. */
   pruneHistory(): void {
     const now = this.clock.now();
-    const orderCut = now - this.orderRetentionMs;
-    const tradeCut = now - this.tradeRetentionMs;
     for (const acct of this.accounts.values()) {
+      const own = this.retentionMsOf?.(acct.id);
+      const orderCut = now - (own ?? this.orderRetentionMs);
+      const tradeCut = now - (own ?? this.tradeRetentionMs);
       acct.histSymbol = acct.tradesSymbol = undefined;
       acct.hist = acct.tradeList = undefined;
       for (const [symbol, list] of acct.history) {
@@ -900,7 +907,7 @@ export class SpotVenue {
   private tradesOf(acct: SpotAccountState, symbol: string): OwnTradeLog {
     if (acct.tradesSymbol === symbol) return acct.tradeList!;
     let list = acct.trades.get(symbol);
-    if (!list) acct.trades.set(symbol, (list = new OwnTradeLog(this.formatTradeId)));
+    if (!list) acct.trades.set(symbol, (list = new OwnTradeLog(this.tradeIds)));
     acct.tradesSymbol = symbol;
     acct.tradeList = list;
     return list;
@@ -1013,7 +1020,7 @@ export class SpotVenue {
     if (!a) {
       a = {
         id: accountId,
-        open: new OpenOrders<SpotOrder>((seq) => this.orders.get(seq)),
+        open: new OpenOrders<SpotOrder>(this.orders),
         openByClientId: new Map(),
         byClientId: new Map(),
         history: new Map(),
@@ -1077,7 +1084,7 @@ const OK = { ok: true } as const;
 type Settle = (m: SpotMarket, taker: SpotOrder, maker: SpotOrder, priceTicks: number, lots: number, makerDone: boolean, now: number) => void;
 
 /** The fill sink of one taker at a time (the venue runs one command at a time). */
-class TakerSweep implements FillSink<SpotOrder, number> {
+export class TakerSweep implements FillSink<SpotOrder, number> {
   private m: SpotMarket | undefined;
   private taker: SpotOrder | undefined;
   private now = 0;

@@ -173,6 +173,16 @@ export class TriggerBook {
     return s;
   }
 
+  /**
+   * After the emulator restored this book from a snapshot (emulator/engine/object-graph.ts): the
+   * flag says the venue's price watcher is installed, but the freshly built venue has none yet.
+   */
+  reviveAfterSnapshot(): void {
+    if (!this.watching) return;
+    this.watching = false;
+    this.watch();
+  }
+
   private watch(): void {
     if (this.watching) return;
     this.watching = true;
