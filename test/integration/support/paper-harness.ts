@@ -96,6 +96,9 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
   const spot = await container.getAsync(APP_TOKENS.SpotClient);
   const contract = await container.getAsync(APP_TOKENS.ContractClient);
   await runtime.start();
+  // As run-command does: start-up patience ends once the runtime runs.
+  spot?.engine.endStartup();
+  contract?.engine.endStartup();
   let stopped: RunSummary | undefined;
   return {
     runtime,
