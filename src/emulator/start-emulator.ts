@@ -196,6 +196,7 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     limits,
     faults,
     maxBodyBytes: config.limits.maxBodyBytes,
+    transport: config.limits,
     ...(virtualClock && requestStepMs > 0 ? { beforeRequest: () => virtualClock.advanceBy(requestStepMs) } : {}),
     onInternalError: reportError,
   });
