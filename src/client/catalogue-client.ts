@@ -215,7 +215,14 @@ export class CatalogueClient {
         try {
           await this.timeSync.ensureFresh();
         } catch (e) {
-          // Nothing was sent for this call yet: a failed server-time sample may be taken again at start-up.
+          // Nothing was sent for this call yet. A 429 on the server-time sample is waited out like any
+          // other (Retry-After, a few times); other failures of the sample are retried at start-up only.
+          if (e instanceof RateLimited && (rateLimitHits < this.retry.maxRateLimitRetries || this.patient())) {
+            rateLimitHits++;
+            this.log('warn', 'rate limited on the server time; waiting', { endpoint: def.id, waitMs: e.retryAfterMs ?? 1_000 });
+            await this.clock.sleep(e.retryAfterMs ?? 1_000);
+            continue;
+          }
           if (!isTransient(e) || !this.patient()) throw e;
           await this.backoff(def, attempt++, e);
           continue;

@@ -297,7 +297,13 @@ export const emulatorConfigSchema = z
         path: z.string().min(1),
       })
       .optional(),
-    faults: z.strictObject({ rules: z.array(faultRuleSchema).default([]) }).default({ rules: [] }),
+    faults: z
+      .strictObject({
+        rules: z.array(faultRuleSchema).default([]),
+        /** Write one line per injected fault to stderr (`emulator fault <kind> <endpoint>`): what a soak run did. */
+        log: z.boolean().default(false),
+      })
+      .default({ rules: [], log: false }),
   })
   .superRefine((c, ctx) => {
     const keys = new Set<string>();

@@ -27,6 +27,8 @@ export class FaultInjector {
   constructor(
     private readonly random: SeededRandom,
     rules: readonly FaultRule[] = [],
+    /** Told of each fault as it is injected (the config's `faults.log`). */
+    private readonly onFault?: (rule: FaultRule, target: FaultTarget) => void,
   ) {
     for (const r of rules) this.rules.push({ rule: r, seen: 0, fired: 0 });
   }
@@ -66,6 +68,7 @@ export class FaultInjector {
       if (r.probability < 1 && this.random.next() >= r.probability) continue;
       live.fired++;
       this.fired[r.kind] = (this.fired[r.kind] ?? 0) + 1;
+      this.onFault?.(r, target);
       return r;
     }
     return undefined;

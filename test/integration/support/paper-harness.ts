@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SystemClock } from '../../../src/core/clock.js';
 import { ZERO } from '../../../src/core/decimal.js';
-import type { ExecutionEvent } from '../../../src/domain/execution-event.js';
 import type { Fill } from '../../../src/domain/fill.js';
 import type { EmulatorConfigInput } from '../../../src/emulator/emulator-config.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/start-emulator.js';
@@ -174,7 +173,4 @@ export function fillProblems(journalFills: readonly Fill[], emu: RunningEmulator
   return problems;
 }
 
-/** The fills of a journal's fill events, in order. */
-export function journalFills(events: readonly ExecutionEvent[]): Fill[] {
-  return events.filter((e): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled').map((e) => e.fill);
-}
+export { journalFills } from '../../../src/app/audit/journal-venue-audit.js';
