@@ -91,7 +91,7 @@ const STRATEGIES: Readonly<Record<ChaosStrategy, Record<string, unknown>>> = {
     name: 'perp-trend',
     instruments: ['BTC_USDT'],
     // config/perp-paper.yaml at a faster pace: bars every second so entries, TP/SL and exits happen within a short run.
-    params: { leverage: 5, marginMode: 'isolated', positionMode: 'one-way', barSeconds: 1, fastPeriod: 2, slowPeriod: 4, size: 20, takeProfitPct: 0.05, stopLossPct: 0.04 },
+    params: { leverage: 5, marginMode: 'isolated', positionMode: 'one-way', barSeconds: 1, fastPeriod: 2, slowPeriod: 3, size: 20, takeProfitPct: 0.05, stopLossPct: 0.04 },
   },
 };
 
