@@ -60,7 +60,10 @@ const CONTRACT_PAGE = 100;
 
 /** Compares the journal with the venue; reads only. */
 export async function auditJournalAgainstVenue(input: AuditInput): Promise<AuditTable> {
-  const fills = journalFills(input.journal.events());
+  const events = input.journal.events();
+  const fills = journalFills(events);
+  // Executions the venue made on its own (TP/SL, liquidation, close-all), journaled for the position's owner.
+  const venueSide = events.filter((e): e is Extract<ExecutionEvent, { type: 'VenueFill' }> => e.type === 'VenueFill').map((e) => e.fill);
   const journalOrders = new Map(input.journal.orders().map((o) => [o.clientOrderId as string, o]));
   const t = { venueOrders: 0, duplicates: 0, lostFills: 0, phantomFills: 0, unattributedFills: 0, orderMismatches: 0, positionMismatches: 0, orphanOrders: 0 };
   const problems: string[] = [];
@@ -79,9 +82,16 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
   const journalQty = (cid: string): Decimal => fills.filter((f) => f.clientOrderId === cid).reduce((s, f) => s.plus(f.quantity), ZERO);
   /** Net signed quantity per strategy and symbol, from the journal's fills. */
   const journalNet = new Map<string, Decimal>();
-  for (const f of fills) {
+  for (const f of [...fills, ...venueSide]) {
     const key = `${f.strategyId ?? strategyOf(f.clientOrderId) ?? '?'}|${f.symbol}`;
     journalNet.set(key, (journalNet.get(key) ?? ZERO).plus(f.side === 'buy' ? f.quantity : f.quantity.neg()));
+  }
+  // A position set to the venue's with no fill to explain it: the bot stayed truthful, but a fill went unseen.
+  for (const e of events) {
+    if (e.type !== 'PositionAdjusted') continue;
+    const key = `${e.strategyId ?? '?'}|${e.symbol}`;
+    journalNet.set(key, (journalNet.get(key) ?? ZERO).plus(e.toQuantity.minus(e.fromQuantity)));
+    problem('unattributedFills', `${e.symbol} position of ${e.strategyId ?? '?'} adjusted ${e.fromQuantity.toFixed()} → ${e.toQuantity.toFixed()} without a fill`);
   }
 
   for (const symbol of input.symbols) {
@@ -142,7 +152,11 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
       const cid = o.externalOid ?? '';
       const mine = journalOrders.get(cid);
       const dealt = o.dealVol ?? ZERO;
-      if (dealt.gt(0) && !mine) problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not ours in the journal`);
+      if (dealt.gt(0) && !mine) {
+        const booked = venueSide.filter((f) => String(f.venueOrderId) === String(o.orderId)).reduce((sum, f) => sum.plus(f.quantity), ZERO);
+        if (booked.isZero()) problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not in the journal`);
+        else if (!booked.eq(dealt)) problem(booked.lt(dealt) ? 'lostFills' : 'phantomFills', `${symbol} venue order ${o.orderId}: journal venue fills ${booked.toFixed()}, venue dealt ${dealt.toFixed()}`);
+      }
       if (!mine) {
         if (strategyOf(cid)) problem('orderMismatches', `${symbol} venue order ${cid} is missing from the journal`);
         continue;
