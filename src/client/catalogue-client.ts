@@ -7,20 +7,25 @@
  *   - a GET that fails transiently → retried with exponential backoff and seeded jitter;
  *   - 429 / contract 510 → wait Retry-After, else 1, 2, 5, 10 s, then send again (the venue refused it,
  *     so a re-send cannot duplicate anything);
- *   - spot 700003 / contract 513 (timestamp rejected) → resync the clock offset, send once more.
+ *   - spot 700003 / contract 513 (timestamp rejected) → resync the clock offset, send once more;
+ *   - during start-up (`startupRetry`, until `endStartup()` or its deadline) a read, a server-time sample
+ *     or a write that provably never left (refused connection) is retried on any transient error until
+ *     the deadline instead of a fixed number of times: one slow answer or one 429 must not end a run
+ *     before it began.
  * Every wait is on the injected Clock. Error messages and log lines go through a Redactor that knows
  * this client's key and secret.
  */
 import type { EndpointDef } from '../api/endpoint.js';
 import type { Clock } from '../core/clock.js';
 import { ExchangeUnavailable, OutcomeUnknown, PerpetuaError, RateLimited, RequestTimeout } from '../core/errors.js';
+import { isTransient, transientDelay } from '../core/transient-retry.js';
 import { Redactor } from '../core/redact.js';
 import { SeededRandom } from '../core/random.js';
 import { ContractSigner } from './contract-signer.js';
 import type { Credentials } from './credentials.js';
 import { PRIORITY, RateLimiter, type Permit, type RateLimitConfig } from './rate-limiter.js';
 import { assertBuildable, buildValidated, validateRequest, type PreparedRequest } from './request-builder.js';
-import { decodeResponse } from './response-decoder.js';
+import { decodeResponse, retryAfterMs } from './response-decoder.js';
 import { SpotSigner } from './spot-signer.js';
 import { TimeSync, type TimeSample } from './time-sync.js';
 import { HttpTransport, TransportFailure, type Transport, type TransportTimeouts } from './transport.js';
@@ -88,6 +93,8 @@ export interface ClientOptions {
   readonly transport?: Transport;
   /** Max sockets per origin for the default transport. */
   readonly connections?: number;
+  /** Start-up patience: transient failures are retried until this long after construction (or endStartup()). */
+  readonly startupRetry?: { readonly deadlineMs: number };
 }
 
 export interface CallOptions {
@@ -122,6 +129,8 @@ export class CatalogueClient {
   /** Closure over a Redactor: a field holding the Redactor itself would show the secrets to util.inspect. */
   private readonly redact: (text: string) => string;
   private closed = false;
+  /** End of start-up patience (clock ms); undefined once start-up is over. */
+  private startupUntil: number | undefined;
 
   constructor(
     readonly api: EndpointDef['api'],
@@ -133,6 +142,7 @@ export class CatalogueClient {
     // A fixed seed keeps an un-configured client deterministic too.
     this.random = options.random ?? new SeededRandom('perpetua.client.backoff');
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    if (options.startupRetry) this.startupUntil = options.clock.now() + options.startupRetry.deadlineMs;
     this.recvWindowMs = options.recvWindow ?? (api === 'spot' ? 5_000 : undefined);
     this.logger = options.logger;
     const redactor = new Redactor();
@@ -169,6 +179,16 @@ export class CatalogueClient {
     if (this.timeSync) await this.timeSync.sync();
   }
 
+  /** Start-up is over: from now on the ordinary retry policy (a few retries, then the error) applies. */
+  endStartup(): void {
+    this.startupUntil = undefined;
+  }
+
+  /** Still starting up: transient failures are retried until the start-up deadline. */
+  private patient(): boolean {
+    return this.startupUntil !== undefined && this.clock.now() < this.startupUntil;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -191,7 +211,23 @@ export class CatalogueClient {
     let resynced = false;
 
     for (;;) {
-      if (signed && this.timeSync) await this.timeSync.ensureFresh();
+      if (signed && this.timeSync) {
+        try {
+          await this.timeSync.ensureFresh();
+        } catch (e) {
+          // Nothing was sent for this call yet. A 429 on the server-time sample is waited out like any
+          // other (Retry-After, a few times); other failures of the sample are retried at start-up only.
+          if (e instanceof RateLimited && (rateLimitHits < this.retry.maxRateLimitRetries || this.patient())) {
+            rateLimitHits++;
+            this.log('warn', 'rate limited on the server time; waiting', { endpoint: def.id, waitMs: e.retryAfterMs ?? 1_000 });
+            await this.clock.sleep(e.retryAfterMs ?? 1_000);
+            continue;
+          }
+          if (!isTransient(e) || !this.patient()) throw e;
+          await this.backoff(def, attempt++, e);
+          continue;
+        }
+      }
       if (this.rateLimiter) await this.rateLimiter.acquire(permits, priority);
       // Built (and timestamped) after the wait, or a queued request would arrive stale.
       const prepared = this.prepare(def, value, opts);
@@ -207,8 +243,9 @@ export class CatalogueClient {
           e.kind === 'timeout'
             ? new RequestTimeout(`${def.id}: ${e.message}`, { endpoint: def.id }, { cause: e })
             : new ExchangeUnavailable(`${def.id}: ${e.message}`, { endpoint: def.id }, { cause: e });
-        // A write that provably never left (connect failure) is not re-sent automatically either: the caller decides.
-        if (!isWrite && attempt < maxRetries) {
+        // A write that provably never left (connect failure) is not re-sent automatically either: the caller
+        // decides — except at start-up, where the venue may simply not be up yet.
+        if ((!isWrite && (attempt < maxRetries || this.patient())) || (isWrite && !e.maybeSent && this.patient())) {
           await this.backoff(def, attempt++, err);
           continue;
         }
@@ -229,7 +266,7 @@ export class CatalogueClient {
           }
           throw error;
         case 'rate-limited': {
-          if (rateLimitHits >= this.retry.maxRateLimitRetries) throw error;
+          if (rateLimitHits >= this.retry.maxRateLimitRetries && !this.patient()) throw error;
           const ladder = this.retry.rateLimitWaitsMs;
           const wait = (error instanceof RateLimited ? error.retryAfterMs : undefined) ?? ladder[Math.min(rateLimitHits, ladder.length - 1)] ?? 1_000;
           rateLimitHits++;
@@ -241,7 +278,7 @@ export class CatalogueClient {
         }
         case 'unavailable':
           if (isWrite) throw this.outcomeUnknown(def, prepared, answer.status >= 500 ? `HTTP ${answer.status}` : 'a venue internal error', error);
-          if (attempt < maxRetries) {
+          if (attempt < maxRetries || this.patient()) {
             await this.backoff(def, attempt++, error);
             continue;
           }
@@ -264,13 +301,14 @@ export class CatalogueClient {
 
   /** Exponential backoff with "equal jitter": half fixed, half drawn from the injected random source. */
   backoffDelay(attempt: number): number {
-    const cap = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** attempt);
-    return Math.round(cap * (0.5 + 0.5 * this.random.next()));
+    return transientDelay(undefined, attempt, this.random, this.retry);
   }
 
   private async backoff(def: EndpointDef, attempt: number, error: PerpetuaError): Promise<void> {
-    const delay = this.backoffDelay(attempt);
-    this.log('info', 'retrying GET', { endpoint: def.id, attempt: attempt + 1, delayMs: delay, error: error.name });
+    // A Retry-After (a 429 on a server-time sample) is honoured; otherwise exponential backoff with jitter.
+    let delay = transientDelay(error, attempt, this.random, this.retry);
+    if (this.patient()) delay = Math.min(delay, this.startupUntil! - this.clock.now());
+    this.log('info', 'retrying', { endpoint: def.id, attempt: attempt + 1, delayMs: delay, error: error.name });
     await this.clock.sleep(delay);
   }
 
@@ -291,6 +329,7 @@ export class CatalogueClient {
       if (!(e instanceof TransportFailure)) throw e;
       throw new ExchangeUnavailable(`${endpoint}: ${e.message}`, { endpoint }, { cause: e });
     }
+    if (res.status === 429) throw new RateLimited(`${endpoint}: HTTP 429`, retryAfterMs(res.headers, this.clock.now()), { endpoint, httpStatus: 429 });
     if (res.status !== 200) throw new ExchangeUnavailable(`${endpoint}: HTTP ${res.status}`, { endpoint, httpStatus: res.status });
     let serverTime: number | undefined;
     try {

@@ -185,6 +185,29 @@ const rateLimitsSchema = z.strictObject({
 });
 export type RateLimitsConfig = z.output<typeof rateLimitsSchema>;
 
+/**
+ * Transport limits: a client that sends its request slowly, or not at all, is cut off instead of holding
+ * a socket for ever, and one client address cannot pile up connections (issue 10, defect 5).
+ */
+export const DEFAULT_TRANSPORT_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  bodyTimeoutMs: 10_000,
+  maxConnectionsPerClient: 128,
+} as const;
+
+const transportLimitsShape = {
+  /** All request headers must arrive within this many ms of the connection's first byte (else 408 and close). */
+  headersTimeoutMs: z.number().int().min(100).max(600_000).default(DEFAULT_TRANSPORT_LIMITS.headersTimeoutMs),
+  /** The whole request (headers and body) must arrive within this many ms (else 408 and close). */
+  requestTimeoutMs: z.number().int().min(100).max(600_000).default(DEFAULT_TRANSPORT_LIMITS.requestTimeoutMs),
+  /** Longest pause between two pieces of a request body, ms (else 408 and close). */
+  bodyTimeoutMs: z.number().int().min(100).max(600_000).default(DEFAULT_TRANSPORT_LIMITS.bodyTimeoutMs),
+  /** Open connections one client address may hold; more are closed at once. */
+  maxConnectionsPerClient: z.number().int().min(1).max(100_000).default(DEFAULT_TRANSPORT_LIMITS.maxConnectionsPerClient),
+};
+export type TransportLimits = typeof DEFAULT_TRANSPORT_LIMITS extends infer T ? { readonly [K in keyof T]: number } : never;
+
 export const FAULT_KINDS = ['delay', 'drop', 'reset', 'error5xx', 'rateLimit'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -260,8 +283,13 @@ export const emulatorConfigSchema = z
         maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
         /** Open spot orders per account (the venue's 500). */
         maxOpenOrders: z.number().int().min(1).default(500),
+        ...transportLimitsShape,
       })
-      .default({ maxBodyBytes: 256 * 1024, maxOpenOrders: 500 }),
+      .superRefine((l, ctx) => {
+        // node:http refuses a header deadline beyond the whole-request one.
+        if (l.headersTimeoutMs > l.requestTimeoutMs) ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: `at most requestTimeoutMs (${l.requestTimeoutMs})` });
+      })
+      .default({ maxBodyBytes: 256 * 1024, maxOpenOrders: 500, ...DEFAULT_TRANSPORT_LIMITS }),
     accounts: z.array(accountSchema).default([]),
     persistence: z
       .strictObject({
@@ -269,7 +297,13 @@ export const emulatorConfigSchema = z
         path: z.string().min(1),
       })
       .optional(),
-    faults: z.strictObject({ rules: z.array(faultRuleSchema).default([]) }).default({ rules: [] }),
+    faults: z
+      .strictObject({
+        rules: z.array(faultRuleSchema).default([]),
+        /** Write one line per injected fault to stderr (`emulator fault <kind> <endpoint>`): what a soak run did. */
+        log: z.boolean().default(false),
+      })
+      .default({ rules: [], log: false }),
   })
   .superRefine((c, ctx) => {
     const keys = new Set<string>();

@@ -22,7 +22,7 @@ import { authenticateSpot } from './auth/spot-authenticator.js';
 import { authenticateContract } from './auth/contract-authenticator.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import type { FaultInjector } from './faults/fault-injector.js';
-import type { FaultRule } from './emulator-config.js';
+import type { FaultRule, TransportLimits } from './emulator-config.js';
 import { readBody } from './http/body-reader.js';
 import { fastOrderParams } from './http/fast-order-params.js';
 import { CONTRACT_FORM_ERRORS, mergeQueryAndBody, parseForm, SPOT_FORM_ERRORS } from './http/form-params.js';
@@ -41,6 +41,8 @@ export interface EmulatorServerDeps {
   readonly limits: RateLimits;
   readonly faults: FaultInjector;
   readonly maxBodyBytes: number;
+  /** Request, header and body deadlines and the per-address connection cap. */
+  readonly transport: TransportLimits;
   /** Called before each request is handled (virtual clock stepping). */
   readonly beforeRequest?: () => void;
   /** Called after a request changed state (persistence). */
@@ -70,16 +72,49 @@ export class EmulatorServer {
   /** Connections held open by the `drop` fault; destroyed on close(). */
   private readonly hanging = new Set<Socket>();
   private closing = false;
+  /** Open connections per client address (the cap of deps.transport.maxConnectionsPerClient). */
+  private readonly perClient = new Map<string, number>();
 
   constructor(private readonly deps: EmulatorServerDeps) {
-    this.server = createServer({ keepAlive: true, requestTimeout: 0, headersTimeout: 60_000 }, (req, res) => {
-      void this.handle(req, res);
-    });
+    const t = deps.transport;
+    this.server = createServer(
+      {
+        keepAlive: true,
+        // node:http answers 408 and closes when the headers, or the whole request, take longer; it checks
+        // every connectionsCheckingInterval, so that is kept well below the shorter deadline.
+        requestTimeout: t.requestTimeoutMs,
+        headersTimeout: t.headersTimeoutMs,
+        connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(Math.min(t.headersTimeoutMs, t.requestTimeoutMs) / 4))),
+      },
+      (req, res) => {
+        void this.handle(req, res);
+      },
+    );
     this.server.keepAliveTimeout = 65_000;
+    this.server.on('connection', (socket: Socket) => this.admit(socket));
     // A client may reset mid-request; that is its business, not a crash.
     this.server.on('clientError', (_err, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       else socket.destroy();
+    });
+  }
+
+  /** Counts the connection against its address; over the cap it is closed before a byte is read. */
+  private admit(socket: Socket): void {
+    const who = socket.remoteAddress ?? 'unknown';
+    const n = (this.perClient.get(who) ?? 0) + 1;
+    if (n > this.deps.transport.maxConnectionsPerClient) {
+      socket.destroy();
+      return;
+    }
+    this.perClient.set(who, n);
+    // A connection that never sends a request would otherwise be held for ever (node's header deadline
+    // starts with the first byte); the first request lifts this and keep-alive rules take over.
+    socket.setTimeout(this.deps.transport.headersTimeoutMs, () => socket.destroy());
+    socket.once('close', () => {
+      const left = (this.perClient.get(who) ?? 1) - 1;
+      if (left <= 0) this.perClient.delete(who);
+      else this.perClient.set(who, left);
     });
   }
 
@@ -106,6 +141,7 @@ export class EmulatorServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    req.socket.setTimeout(0);
     const url = req.url ?? '/';
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
@@ -139,9 +175,14 @@ export class EmulatorServer {
           throw def.api === 'spot' ? SpotError.unavailable(fault.status) : ContractError.unavailable(fault.status);
         }
       }
-      const body = await readBody(req, this.deps.maxBodyBytes);
+      const body = await readBody(req, this.deps.maxBodyBytes, { ms: this.deps.transport.bodyTimeoutMs, clock: this.deps.latencyClock });
       if (!body.ok) {
         if (body.reason === 'aborted') return;
+        if (body.reason === 'timeout') {
+          // The rest of the body is not coming: answer and close (the socket holds half a request).
+          res.shouldKeepAlive = false;
+          throw def.api === 'spot' ? SpotError.requestTimeout() : ContractError.requestTimeout();
+        }
         res.shouldKeepAlive = false;
         throw def.api === 'spot' ? SpotError.tooLarge(this.deps.maxBodyBytes) : ContractError.tooLarge(this.deps.maxBodyBytes);
       }

@@ -228,7 +228,11 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
 
   // ---- HTTP
   const handlers = emulatorHandlers({ context, spot, contract, prices: market, accountExt }).table();
-  const faults = new FaultInjector(random.fork('faults'), config.faults.rules);
+  const faults = new FaultInjector(
+    random.fork('faults'),
+    config.faults.rules,
+    config.faults.log ? (r, t) => process.stderr.write(`emulator fault ${r.kind} ${t.endpointId ?? t.path}\n`) : undefined,
+  );
   const limits = new RateLimits(clock, config.rateLimits);
   const requestStepMs = config.clock.mode === 'virtual' ? config.clock.stepMs : 0;
   const server = new EmulatorServer({
@@ -240,6 +244,7 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     limits,
     faults,
     maxBodyBytes: config.limits.maxBodyBytes,
+    transport: config.limits,
     ...(virtualClock && requestStepMs > 0 ? { beforeRequest: () => virtualClock.advanceBy(requestStepMs) } : {}),
     onInternalError: reportError,
   });

@@ -104,6 +104,9 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
       terminal.line(line);
     }
     const info = await runtime.start();
+    // Started: from here a transient venue error is the runtime's to handle, not a reason to wait.
+    spot?.engine.endStartup();
+    contract?.engine.endStartup();
     for (const line of startedLines(info)) terminal.line(line);
     logger.debug('run started', { runId: info.run.id, configHash: configHash(config), mode: config.mode });
 

@@ -60,6 +60,11 @@ export const venueSchema = z
     apiSecret: z.string().min(8).optional().describe('Inline API secret: allowed only in paper mode, for the emulator\'s demo account.'),
     recvWindowMs: ms(1, 60_000).default(5000).describe('Signed-request validity window (spot recvWindow; contract Recv-Window), ms.'),
     requestTimeoutMs: ms(100, 120_000).default(10_000).describe('Deadline of one HTTP request, ms. A state-changing request that times out has an unknown outcome and is resolved by querying its client id.'),
+    startupDeadlineMs: ms(1_000, 3_600_000)
+      .default(60_000)
+      .describe(
+        'How long start-up keeps retrying transient venue errors (429 after its Retry-After, timeouts, 5xx, refused connections) with backoff before giving up, ms. Account settings (position mode, leverage, margin mode) get as long to be confirmed by reading them back.',
+      ),
     contractTrading: z
       .boolean()
       .default(false)

@@ -88,7 +88,13 @@ export function exchangeModule(): ContainerModule {
         const contract = await ctx.getAsync(APP_TOKENS.ContractClient);
         if (contract) {
           const positionMode = await ctx.getAsync(APP_TOKENS.PositionMode);
-          const gateway = new MexcContractGateway({ client: contract, instruments, clock, ...(positionMode ? { positionMode } : {}) });
+          const gateway = new MexcContractGateway({
+            client: contract,
+            instruments,
+            clock,
+            ...(positionMode ? { positionMode } : {}),
+            settingRetry: { clock, random: new SeededRandom('perpetua:settings'), deadlineMs: config.venue.startupDeadlineMs },
+          });
           venues.push({ kind: 'contract', gateway, orders: new OrderManager(gateway, new KindJournal(journal, 'contract'), clock, codec, instruments, omConfig) });
         }
         return venues;
@@ -125,5 +131,7 @@ async function clientOptions(ctx: ResolutionContext, baseUrl: string, api: 'spot
     // Retry jitter only; seeded per API so two runs back off alike.
     random: new SeededRandom(`perpetua:${api}`),
     logger: ctx.get(APP_TOKENS.Logger),
+    // Until the runtime has started (run-command ends it), transient errors are waited out, not fatal.
+    startupRetry: { deadlineMs: config.venue.startupDeadlineMs },
   };
 }

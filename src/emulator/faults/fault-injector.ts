@@ -22,10 +22,13 @@ export interface FaultTarget {
 
 export class FaultInjector {
   private rules: LiveRule[] = [];
+  private readonly fired: Record<string, number> = {};
 
   constructor(
     private readonly random: SeededRandom,
     rules: readonly FaultRule[] = [],
+    /** Told of each fault as it is injected (the config's `faults.log`). */
+    private readonly onFault?: (rule: FaultRule, target: FaultTarget) => void,
   ) {
     for (const r of rules) this.rules.push({ rule: r, seen: 0, fired: 0 });
   }
@@ -47,6 +50,11 @@ export class FaultInjector {
     return this.rules.length;
   }
 
+  /** Faults injected so far, by kind (for a test's or a soak run's account of what it did). */
+  get firedByKind(): Readonly<Record<string, number>> {
+    return { ...this.fired };
+  }
+
   /** The fault for this request, if any: the first matching rule whose turn it is. */
   pick(target: FaultTarget): FaultRule | undefined {
     if (this.rules.length === 0) return undefined;
@@ -59,6 +67,8 @@ export class FaultInjector {
       if (r.times !== undefined && live.fired >= r.times) continue;
       if (r.probability < 1 && this.random.next() >= r.probability) continue;
       live.fired++;
+      this.fired[r.kind] = (this.fired[r.kind] ?? 0) + 1;
+      this.onFault?.(r, target);
       return r;
     }
     return undefined;

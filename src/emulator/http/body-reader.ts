@@ -1,14 +1,24 @@
 /**
  * Reads a request body up to a limit. A declared or actual size above the limit is refused (413)
- * without buffering the rest, so a huge upload cannot exhaust memory.
+ * without buffering the rest, so a huge upload cannot exhaust memory; a body that stops arriving for
+ * longer than the idle limit is given up on (408), so a client announcing 50 bytes and sending 3
+ * cannot hold the request open.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Clock, TimerHandle } from '../../core/clock.js';
 
-export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' | 'timeout' };
+
+export interface BodyIdleLimit {
+  /** Longest pause between two pieces of the body. */
+  readonly ms: number;
+  /** A wall clock (real waiting, whatever the venue's clock). */
+  readonly clock: Clock;
+}
 
 const EMPTY = Buffer.alloc(0);
 
-export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdleLimit): Promise<BodyResult> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
   // No length and no chunked encoding: HTTP/1.1 says there is no body (the usual signed GET, DELETE
@@ -21,9 +31,16 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    let timer: TimerHandle | undefined;
+    const arm = () => {
+      if (!idle) return;
+      idle.clock.clearTimer(timer);
+      timer = idle.clock.setTimer(idle.clock.now() + idle.ms, () => finish({ ok: false, reason: 'timeout' }));
+    };
     const finish = (r: BodyResult) => {
       if (done) return;
       done = true;
+      idle?.clock.clearTimer(timer);
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
       req.removeListener('error', onError);
@@ -31,6 +48,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
+      arm();
       size += chunk.length;
       if (size > maxBytes) {
         // Stop buffering; the rest is discarded while the 413 goes out.
@@ -47,5 +65,6 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onAborted);
+    arm();
   });
 }

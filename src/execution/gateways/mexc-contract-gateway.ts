@@ -76,6 +76,7 @@ import {
 } from './contract-order-mapping.js';
 import { asPerpetua, elementError, isOrderNotFound } from './gateway-errors.js';
 import { limitPriceOnTick, quantityOnStep, triggerPriceOnTick } from './order-rounding.js';
+import { applyVerified, type SettingRetry } from './verified-setting.js';
 
 /** The ContractClient methods the gateway calls (tests may pass a stub of the same shape). */
 export type ContractTradingClient = Pick<
@@ -120,6 +121,11 @@ export interface MexcContractGatewayOptions {
   readonly fillsOrderLookbackMs?: number;
   /** Safety cap on pages per listing (100 orders each). Default 50. */
   readonly maxPages?: number;
+  /**
+   * Patience for account settings (verified-setting.ts): a lost answer or a transient error is resolved
+   * by reading the setting back and sending it again until this deadline. Without it: one send, one read.
+   */
+  readonly settingRetry?: SettingRetry;
 }
 
 const PAGE_SIZE = 100;
@@ -365,15 +371,37 @@ export class MexcContractGateway implements ExchangeGateway {
     for (const pt of types) {
       const pos: ContractPosition | undefined = mode === PositionMode.ONE_WAY ? open[0] : open.find((p) => p.positionType === pt);
       const openType = req.marginMode ? OPEN_TYPE[req.marginMode] : await this.openTypeFor(instrument, pt);
-      await this.client.changeLeverage(pos ? { leverage: req.leverage, positionId: pos.positionId } : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt });
+      // An open position keeps its margin type (the change goes by positionId): only the leverage is compared.
+      const wantType = pos ? undefined : openType;
+      await applyVerified(
+        {
+          what: `${req.symbol} leverage ${req.leverage}x (position type ${pt}${wantType !== undefined ? `, open type ${wantType}` : ''})`,
+          endpoint: 'contract.changeLeverage',
+          isApplied: async () => {
+            const row = (await this.client.positionLeverage({ symbol: req.symbol })).find((r) => r.positionType === pt);
+            return row !== undefined && row.leverage === req.leverage && (wantType === undefined || row.openType === wantType);
+          },
+          change: () => this.client.changeLeverage(pos ? { leverage: req.leverage, positionId: pos.positionId } : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt }),
+        },
+        this.options.settingRetry,
+      );
       const touched = mode === PositionMode.ONE_WAY ? [PositionType.LONG, PositionType.SHORT] : [pt];
       for (const t of touched) this.settings.set(settingKey(req.symbol, t), { leverage: req.leverage, openType: pos?.openType ?? openType });
     }
   }
 
   async setPositionMode(mode: PositionModeName): Promise<void> {
-    await this.client.changePositionMode({ positionMode: MODE_CODE[mode] });
-    this.mode = MODE_CODE[mode];
+    const want = MODE_CODE[mode];
+    await applyVerified(
+      {
+        what: `position mode ${mode}`,
+        endpoint: 'contract.changePositionMode',
+        isApplied: async () => (await this.client.positionMode()) === want,
+        change: () => this.client.changePositionMode({ positionMode: want }),
+      },
+      this.options.settingRetry,
+    );
+    this.mode = want;
     // The venue keeps leverage settings per leg (hedged) or per contract (one-way): none carry over.
     this.settings.clear();
   }

@@ -47,6 +47,28 @@ function rig(options: Partial<MexcContractGatewayOptions> = {}) {
   return { stub, gw };
 }
 
+/**
+ * The venue's settings as the stub's reads and changes see them: a change moves what the next read
+ * answers (the gateway reads each setting back after sending it). Leverage by positionId changes the long leg (the stub's position 55).
+ */
+function settingsVenue(stub: StubClient<ContractTradingClient>, start: { mode: number; long: number; short: number; openType?: number }) {
+  const v = { mode: start.mode, lev: { 1: start.long, 2: start.short } as Record<number, number>, openType: { 1: start.openType ?? 1, 2: start.openType ?? 1 } as Record<number, number> };
+  stub.on('positionMode', () => v.mode);
+  stub.on('positionLeverage', () => [1, 2].map((pt) => ({ ...leverageRows(0, 0)[pt - 1]!, leverage: v.lev[pt]!, openType: v.openType[pt]! })));
+  stub.on('changePositionMode', (r) => {
+    v.mode = (r as { positionMode: number }).positionMode;
+    return null;
+  });
+  stub.on('changeLeverage', (r) => {
+    const q = r as { leverage: number; positionType?: number; openType?: number };
+    const pt = q.positionType ?? 1;
+    v.lev[pt] = q.leverage;
+    if (q.openType !== undefined) v.openType[pt] = q.openType;
+    return null;
+  });
+  return v;
+}
+
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
@@ -300,7 +322,7 @@ describe('MexcContractGateway', () => {
     it('sets_leverage_on_both_legs_by_symbol_or_by_position_and_uses_it_for_the_next_order', async () => {
       const { stub, gw } = rig();
       stub.on('openPositions', [wirePosition({ positionType: 1 })]);
-      stub.on('changeLeverage', null);
+      settingsVenue(stub, { mode: 1, long: 20, short: 15 });
       stub.on('createOrder', { orderId: '1' });
       await gw.setLeverage({ symbol: BTC, leverage: 30 });
       expect(stub.callsOf('changeLeverage')).to.deep.equal([
@@ -314,19 +336,66 @@ describe('MexcContractGateway', () => {
     it('sets_one_leg_with_the_margin_mode_asked_for', async () => {
       const { stub, gw } = rig();
       stub.on('openPositions', []);
-      stub.on('changeLeverage', null);
+      const venue = settingsVenue(stub, { mode: 1, long: 20, short: 15 });
       await gw.setLeverage({ symbol: BTC, leverage: 12, positionSide: 'short', marginMode: 'cross' });
       expect(stub.callsOf('changeLeverage')).to.deep.equal([{ leverage: 12, symbol: 'BTC_USDT', openType: 2, positionType: 2 }]);
+      expect(venue.lev[2]).to.equal(12);
+    });
+
+    it('sends_no_leverage_change_the_venue_already_has', async () => {
+      const { stub, gw } = rig();
+      stub.on('openPositions', []);
+      settingsVenue(stub, { mode: 1, long: 20, short: 12, openType: 2 });
+      await gw.setLeverage({ symbol: BTC, leverage: 12, positionSide: 'short', marginMode: 'cross' });
+      expect(stub.callsOf('changeLeverage')).to.deep.equal([]);
+    });
+
+    it('resolves_a_lost_leverage_answer_by_reading_it_back', async () => {
+      const { stub, gw } = rig();
+      stub.on('openPositions', []);
+      const venue = settingsVenue(stub, { mode: 1, long: 20, short: 15 });
+      // The change happened but its answer was lost.
+      stub.on('changeLeverage', (r) => {
+        venue.lev[(r as { positionType: number }).positionType] = (r as { leverage: number }).leverage;
+        throw new OutcomeUnknown('contract.changeLeverage: outcome unknown after a timeout', 'contract.changeLeverage');
+      });
+      await gw.setLeverage({ symbol: BTC, leverage: 9, positionSide: 'long', marginMode: 'isolated' });
+      expect(stub.callsOf('changeLeverage')).to.have.length(1);
+    });
+
+    it('reports_a_setting_whose_answer_was_lost_and_that_the_venue_does_not_show', async () => {
+      const { stub, gw } = rig();
+      settingsVenue(stub, { mode: 1, long: 20, short: 15 });
+      // Lost before it reached the venue: the read-back shows hedged still; without retry settings the gateway says so.
+      stub.on('changePositionMode', () => {
+        throw new OutcomeUnknown('contract.changePositionMode: outcome unknown after a timeout', 'contract.changePositionMode');
+      });
+      const e = await rejection(gw.setPositionMode('one-way'));
+      expect(e).to.be.instanceOf(ExchangeError);
+      expect((e as Error).message).to.match(/position mode one-way: not in effect at the venue after 1 attempt\(s\) \(last send: .*outcome unknown/);
+    });
+
+    it('passes_a_venue_refusal_of_a_setting_through', async () => {
+      const { stub, gw } = rig();
+      settingsVenue(stub, { mode: 1, long: 20, short: 15 });
+      stub.on('changePositionMode', () => {
+        throw contractErr(6005, 'position mode cannot change while positions are open', 'contract.changePositionMode');
+      });
+      const e = await rejection(gw.setPositionMode('one-way'));
+      expect(e).to.be.instanceOf(ExchangeError);
+      expect((e as ExchangeError).venueCode).to.equal(6005);
+      expect(stub.callsOf('changePositionMode')).to.have.length(1);
     });
 
     it('switches_position_mode_and_uses_it_for_the_next_order', async () => {
       const { stub, gw } = rig();
-      stub.on('changePositionMode', null);
+      settingsVenue(stub, { mode: 1, long: 20, short: 15 });
       stub.on('createOrder', { orderId: '1' });
       await gw.setPositionMode('one-way');
       await gw.placeOrder(place(1, { side: 'sell', reduceOnly: true }));
       expect(stub.callsOf('changePositionMode')).to.deep.equal([{ positionMode: 2 }]);
-      expect(stub.callsOf('positionMode')).to.have.length(0);
+      // Read before (already so? then nothing is sent) and read back after; the order needs no further read.
+      expect(stub.callsOf('positionMode')).to.have.length(2);
       expect(stub.callsOf('createOrder')[0]).to.include({ positionMode: 2, side: 4, reduceOnly: true });
     });
 

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SystemClock } from '../../../src/core/clock.js';
 import { ZERO } from '../../../src/core/decimal.js';
-import type { ExecutionEvent } from '../../../src/domain/execution-event.js';
 import type { Fill } from '../../../src/domain/fill.js';
 import type { EmulatorConfigInput } from '../../../src/emulator/emulator-config.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/start-emulator.js';
@@ -96,6 +95,9 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
   const spot = await container.getAsync(APP_TOKENS.SpotClient);
   const contract = await container.getAsync(APP_TOKENS.ContractClient);
   await runtime.start();
+  // As run-command does: start-up patience ends once the runtime runs.
+  spot?.engine.endStartup();
+  contract?.engine.endStartup();
   let stopped: RunSummary | undefined;
   return {
     runtime,
@@ -171,7 +173,4 @@ export function fillProblems(journalFills: readonly Fill[], emu: RunningEmulator
   return problems;
 }
 
-/** The fills of a journal's fill events, in order. */
-export function journalFills(events: readonly ExecutionEvent[]): Fill[] {
-  return events.filter((e): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled').map((e) => e.fill);
-}
+export { journalFills } from '../../../src/app/audit/journal-venue-audit.js';
