@@ -4,10 +4,26 @@
  * for the emulator or the runtime.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 
+// `perpetua endpoints | head` closes stdout early: that is the reader's choice, not an error to print a stack for.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
+/** package.json sits three levels above dist/src/app/cli.js (and above src/app/cli.ts). */
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const program = new Command();
-program.name('perpetua').description('Algorithmic trading framework: client, emulator, runtime and backtests').showHelpAfterError();
+program
+  .name('perpetua')
+  .description('Algorithmic trading framework: client, emulator, runtime and backtests')
+  .version(version, '-V, --version', 'print the version')
+  .showHelpAfterError();
 
 program
   .command('endpoints')
