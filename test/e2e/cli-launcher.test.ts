@@ -22,8 +22,9 @@ describe('e2e: the perpetua launcher', function () {
   });
 
   it('closed_pipe_ends_quietly', async () => {
-    // The first line is read, then stdout is destroyed: the CLI's next writes meet EPIPE.
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, pkg.bin.perpetua), 'endpoints'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The JSON catalogue (~70 KB) outgrows the pipe buffer: after the first chunk is read and the pipe
+    // closed, the CLI's write meets EPIPE.
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, pkg.bin.perpetua), 'endpoints', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
