@@ -4,7 +4,7 @@
  * it quietly instead of with an EPIPE stack trace.
  */
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../support/project-root.js';
@@ -21,16 +21,12 @@ describe('e2e: the perpetua launcher', function () {
     expect(r.stdout.trim()).to.equal(pkg.version);
   });
 
-  it('closed_pipe_ends_quietly', async () => {
-    // The JSON catalogue (~70 KB) outgrows the pipe buffer: after the first chunk is read and the pipe
-    // closed, the CLI's write meets EPIPE.
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, pkg.bin.perpetua), 'endpoints', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-    child.stdout.destroy();
-    const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
-    expect(stderr, 'stderr').to.equal('');
-    expect(code).to.equal(0);
+  it('closed_pipe_ends_quietly', () => {
+    // What the user typed: `head` exits after one line; the JSON catalogue (~70 KB) outgrows the pipe
+    // buffer, so the CLI's write meets EPIPE (before the fix: an unhandled 'error' event and a stack).
+    const cmd = `"${process.execPath}" "${join(PROJECT_ROOT, pkg.bin.perpetua)}" endpoints --json | head -1`;
+    const r = spawnSync('sh', ['-c', cmd], { encoding: 'utf8' });
+    expect(r.stdout.trim()).to.equal('[');
+    expect(r.stderr, 'stderr').to.equal('');
   });
 });
