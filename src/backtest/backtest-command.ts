@@ -3,8 +3,8 @@
  * (neutral first, then the band) with a progress bar on stderr (events/s and ETA), and hands the runs
  * to the report writer (report.json + report.html in the output folder).
  *
- * Missing data fails before anything runs, naming the config path and the file (the shared recordings
- * are expected at ../shared/data next to the project).
+ * Missing data fails before anything runs, naming the config path and the file (the shipped configs
+ * read the sample in data/sample/).
  */
 import { basename, extname, join } from 'node:path';
 import cliProgress from 'cli-progress';
