@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { PerpetuaError } from '../core/errors.js';
 
 // `perpetua endpoints | head` closes stdout early: that is the reader's choice, not an error to print a stack for.
 for (const stream of [process.stdout, process.stderr]) {
@@ -56,8 +57,8 @@ program
 
 program
   .command('validate')
-  .description('check a run config: exit 0 with a summary line, or 1 with every problem and its YAML path')
-  .argument('<config>', 'run config (YAML)')
+  .description('check a config of any kind (run, backtest, sweep, emulator, record): exit 0 with a summary line, or 1 with every problem and its YAML path')
+  .argument('<config>', 'config (YAML); its kind comes from a `kind:` key or from its keys')
   .action(async (file: string) => {
     const { validateConfig } = await import('./cli/validate-command.js');
     const r = await validateConfig(file);
@@ -159,7 +160,20 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const e = err as Error;
-  process.stderr.write(`perpetua: ${e.name === 'Error' ? '' : `${e.name}: `}${e.message}\n`);
+  process.stderr.write(`${describeFailure(err)}\n`);
   process.exit(1);
 });
+
+/**
+ * How a failed command reads: a config with problems lists every one with its path (as `validate`
+ * does); our own errors print their message without the class name; anything else is a bug and keeps
+ * its name.
+ */
+function describeFailure(err: unknown): string {
+  const e = err as Error & { issues?: readonly unknown[]; source?: string; lines?: () => string[] };
+  if (Array.isArray(e.issues) && typeof e.lines === 'function') {
+    const n = e.issues.length;
+    return [`perpetua: ${e.source ?? 'config'}: ${n} problem${n === 1 ? '' : 's'}`, ...e.lines().map((l) => `  ${l}`)].join('\n');
+  }
+  return `perpetua: ${e instanceof PerpetuaError || e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
+}

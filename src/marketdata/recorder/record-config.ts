@@ -17,6 +17,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { withoutKind } from '../../core/config-kind.js';
 import { ConfigError } from '../../core/errors.js';
 import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
 import { CONTRACT_KLINE_INTERVALS } from '../../domain/contract-enums.js';
@@ -215,8 +216,9 @@ export function toMarketPollConfig(c: RecordConfig): MarketPollConfig {
 }
 
 /** Validates a config object (parsed YAML); throws RecordConfigInvalid naming every bad path. */
-export function parseRecordConfig(input: unknown, source = 'record config'): RecordConfig {
-  const r = recordConfigSchema.safeParse(input ?? {});
+export function parseRecordConfig(raw: unknown, source = 'record config'): RecordConfig {
+  const input = withoutKind(raw ?? {}, ['record']);
+  const r = recordConfigSchema.safeParse(input);
   if (!r.success) {
     const issues: RecordConfigIssue[] = [];
     for (const iss of r.error.issues) for (const one of describeIssue(iss, recordConfigSchema, input)) issues.push({ path: formatPath(one.path), message: one.message });
