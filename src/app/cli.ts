@@ -67,6 +67,38 @@ program
   });
 
 program
+  .command('strategies')
+  .description('list every strategy (built-in, and those a config or --module loads) with its parameters and defaults')
+  .option('--config <file>', "also the strategies this config's strategyModules load")
+  .option('--module <path...>', 'also the strategies of these modules or folders')
+  .option('--json', 'print JSON instead of a table')
+  .action(async (o: { config?: string; module?: string[]; json?: boolean }) => {
+    const { listStrategies, renderStrategies } = await import('./cli/strategies-command.js');
+    const list = await listStrategies({ ...(o.config ? { config: o.config } : {}), ...(o.module ? { modules: o.module } : {}) });
+    process.stdout.write(o.json ? `${JSON.stringify(list, null, 2)}\n` : `${renderStrategies(list)}`);
+  });
+
+program
+  .command('new-strategy')
+  .description('write a documented strategy template, its unit test and a paper config that loads it (no framework edit)')
+  .argument('<name>', 'strategy name: lowercase letters, digits and dashes (e.g. dip-buyer)')
+  .option('--dir <folder>', 'where to write it, inside the project', 'my-strategies')
+  .action(async (name: string, o: { dir: string }) => {
+    const { newStrategy } = await import('./cli/new-strategy-command.js');
+    const r = newStrategy(name, { dir: o.dir });
+    process.stdout.write(`${r.files.map((f) => `wrote ${f}`).join('\n')}\nnext:\n${r.next.map((l) => `  ${l}`).join('\n')}\n`);
+  });
+
+program
+  .command('test')
+  .description("compile and run your strategies' unit tests (*.test.ts in the given files or folders) with node's test runner")
+  .argument('<paths...>', 'test files or folders of them (e.g. my-strategies)')
+  .action(async (paths: string[]) => {
+    const { testStrategies } = await import('./plugins/strategy-plugins.js');
+    process.exitCode = testStrategies(paths);
+  });
+
+program
   .command('run')
   .description('run the strategies of a config: live, or paper against the emulator (embedded or running)')
   .argument('<config>', 'run config (YAML)')

@@ -14,6 +14,7 @@ import type { ClientLogger } from '../client/catalogue-client.js';
 import type { DataRecord } from '../marketdata/record/record.js';
 import type { StrategyClass } from '../strategy/strategy.js';
 import { strategyCatalog } from '../app/container/strategy-module.js';
+import { loadConfigFileStrategies } from '../app/plugins/strategy-plugins.js';
 import { writeReport } from './report/write-report.js';
 import type { BacktestRun } from './report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from './backtest-config.js';
@@ -92,6 +93,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
   const cwd = opts.cwd ?? process.cwd();
+  if (!opts.strategyClasses) await loadConfigFileStrategies(opts.config, cwd);
   const config = await loadBacktestConfig(opts.config, strategyCatalog(opts.strategyClasses));
   checkDataSources(config.backtest.data, cwd);
   const data = await loadBacktestData(config.backtest.data, {

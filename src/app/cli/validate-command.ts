@@ -23,6 +23,7 @@ import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } 
 import { type LoadedRunConfig, parseRunConfig } from '../config/load-run-config.js';
 import { configHash, toPollConfig } from '../config/runtime-settings.js';
 import { strategyCatalog } from '../container/strategy-module.js';
+import { loadConfigStrategies } from '../plugins/strategy-plugins.js';
 
 export interface ValidateResult {
   readonly ok: boolean;
@@ -66,7 +67,7 @@ export async function validateConfig(file: string, classes?: readonly StrategyCl
         return await validateRun(file, doc, classes);
       case 'backtest':
       case 'sweep':
-        return validateBacktest(file, doc, kind, classes);
+        return await validateBacktest(file, doc, kind, classes);
       case 'emulator':
         return validateEmulator(file, doc);
       case 'record':
@@ -82,13 +83,15 @@ export async function validateConfig(file: string, classes?: readonly StrategyCl
 }
 
 async function validateRun(file: string, doc: unknown, classes?: readonly StrategyClass[]): Promise<ValidateResult> {
+  if (!classes) await loadConfigStrategies(doc);
   const loaded = parseRunConfig(doc, strategyCatalog(classes), file);
   const issues = [...pollIssues(loaded), ...(await emulatorIssues(loaded))];
   if (issues.length > 0) return { ...failed(file, issues, 'run'), loaded };
   return { ok: true, kind: 'run', lines: [runSummary(file, loaded)], loaded };
 }
 
-function validateBacktest(file: string, doc: unknown, kind: 'backtest' | 'sweep', classes?: readonly StrategyClass[]): ValidateResult {
+async function validateBacktest(file: string, doc: unknown, kind: 'backtest' | 'sweep', classes?: readonly StrategyClass[]): Promise<ValidateResult> {
+  if (!classes) await loadConfigStrategies(doc);
   const config = parseBacktestConfig(doc, strategyCatalog(classes), file);
   const issues: ConfigIssue[] = [];
   if (kind === 'sweep' && !config.sweep) issues.push({ path: 'sweep', message: 'expected a sweep section (the parameters to vary)' });
