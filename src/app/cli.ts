@@ -98,6 +98,22 @@ program
     process.exitCode = testStrategies(paths);
   });
 
+for (const view of ['orders', 'fills', 'positions'] as const) {
+  program
+    .command(view)
+    .description(`print the ${view} a run journaled (oldest first), as a table, CSV or JSON`)
+    .requiredOption('--journal <file>', 'the run\'s SQLite journal (journal.path of its config, or its --journal)')
+    .option('--format <format>', 'table | csv | json', 'table')
+    .option('--strategy <id>', 'only this strategy id')
+    .option('--symbol <symbol>', 'only this symbol')
+    .action(async (o: { journal: string; format: string; strategy?: string; symbol?: string }) => {
+      const { journalRows, renderRows, OUTPUT_FORMATS } = await import('./cli/journal-command.js');
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(o.format)) throw new Error(`--format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(o.format)}`);
+      const rows = journalRows(o.journal, view, { ...(o.strategy ? { strategy: o.strategy } : {}), ...(o.symbol ? { symbol: o.symbol } : {}) });
+      process.stdout.write(renderRows(rows, o.format as 'table', `no ${view} in ${o.journal}`));
+    });
+}
+
 program
   .command('run')
   .description('run the strategies of a config: live, or paper against the emulator (embedded or running)')
