@@ -66,8 +66,10 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
     expect(t.out).to.match(/# pass 1/);
   });
 
-  it('validates_the_new_and_every_shipped_config', () => {
-    for (const f of ['my-strategies/grid-bot.paper.yaml', 'config/default.yaml', 'config/perp-paper.yaml', 'config/backtest-perp.yaml', 'config/backtest-spot-mm.yaml', 'config/emulator.yaml', 'config/paper-emulator.yaml', 'config/record-emulator.yaml', 'config/record-mexc.yaml']) {
+  it('validates_the_new_config_and_the_shipped_backtests', () => {
+    // The rest of the shipped configs are validated in place by cli.test.ts; here: the new one, and the
+    // backtest configs, whose data must be in the clone.
+    for (const f of ['my-strategies/grid-bot.paper.yaml', 'config/backtest-perp.yaml', 'config/backtest-spot-mm.yaml']) {
       const r = perpetua(['validate', f]);
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.contain(': ok');
