@@ -9,6 +9,7 @@
 import { basename, extname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../core/clock.js';
+import { D } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import type { ClientLogger } from '../client/catalogue-client.js';
 import type { DataRecord } from '../marketdata/record/record.js';
@@ -156,7 +157,9 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;
   w.write(`backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`);
-  for (const s of summaries) w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${s.finalEquity}\n`);
+  // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
+  const asset = config.run.config.risk.valuationAsset;
+  for (const s of summaries) w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`);
   w.write(`report: ${paths.html}\n`);
   return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs };
 }
