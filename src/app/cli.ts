@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { durationFlagSeconds } from '../core/duration.js';
 import { PerpetuaError } from '../core/errors.js';
 
 // `perpetua endpoints | head` closes stdout early: that is the reader's choice, not an error to print a stack for.
@@ -118,11 +119,7 @@ program
   .command('run')
   .description('run the strategies of a config: live, or paper against the emulator (embedded or running)')
   .argument('<config>', 'run config (YAML)')
-  .option('--duration <seconds>', 'stop by itself after this many seconds', (v) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--duration: expected seconds > 0, received ${JSON.stringify(v)}`);
-    return n;
-  })
+  .option('--duration <time>', 'stop by itself after this long (90s, 10m, 2h, or seconds)', (v) => durationFlagSeconds('--duration', v))
   .option('--no-cancel-on-exit', "leave this run's orders resting when it stops")
   .option('--journal <path>', 'journal file (overrides journal.path)')
   .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string }) => {
@@ -166,7 +163,7 @@ program
   .description('poll public market data as the runtime does and append it to a compressed record store (resumable)')
   .argument('<config>', 'record config (YAML)')
   .option('--out <dir>', 'store folder (overrides out)')
-  .option('--duration <seconds>', 'stop after this many seconds', (v) => Number(v))
+  .option('--duration <time>', 'stop after this long (90s, 10m, 2h, or seconds; overrides duration)', (v) => durationFlagSeconds('--duration', v))
   .action(async (file: string, o: { out?: string; duration?: number }) => {
     const { recordCommand } = await import('../marketdata/recorder/record-command.js');
     const s = await recordCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.duration !== undefined ? { duration: o.duration } : {}) });
