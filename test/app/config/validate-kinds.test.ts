@@ -81,6 +81,20 @@ describe('validate: every config kind', () => {
     expect(r2.lines.join('\n')).to.not.contain('ConfigInvalid');
   });
 
+  it('sweep_rankBy_must_be_a_metric', async () => {
+    const doc = [
+      'instruments: [BTCUSDT]',
+      'strategies: [{ id: mm1, name: spot-market-maker, instruments: [BTCUSDT], params: { orderSize: "0.002", maxInventory: "0.02" } }]',
+      'backtest: { initialCapital: "1000", data: [{ kind: l2, market: spot, files: [data/sample/binance_spot_btcusdt_20240808.gz] }] }',
+      'sweep: { parameters: { spreadBps: [1, 2] }, rankBy: startTime }',
+      '',
+    ].join('\n');
+    const r = await validateConfig(write('sw.yaml', doc));
+    expect(r.kind).to.equal('sweep');
+    expect(r.lines).to.have.length(2);
+    expect(r.lines[1]).to.match(/^ {2}sweep\.rankBy: expected one of .*\bsharpe\b.*, received "startTime"$/);
+  });
+
   it('record_config_lists_every_problem', async () => {
     const r = await validateConfig(write('rec.yaml', 'out: x\nduration: 10q\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n'));
     expect(r.kind).to.equal('record');
