@@ -19,7 +19,6 @@ import { emulatorConfigSchema, loadEmulatorConfig } from '../../emulator/emulato
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { type BacktestConfig, parseBacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources } from '../../backtest/backtest-data.js';
-import { METRIC_DEFS } from '../../backtest/report/metric-defs.js';
 import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } from '../config/config-issues.js';
 import { type LoadedRunConfig, parseRunConfig } from '../config/load-run-config.js';
 import { configHash, toPollConfig } from '../config/runtime-settings.js';
@@ -34,10 +33,6 @@ export interface ValidateResult {
   readonly kind?: ConfigKind;
   readonly loaded?: LoadedRunConfig;
 }
-
-/** Report metrics a sweep can rank by: outcomes, not the run's times or set-up (startTime, riskFreeRate …). */
-const NOT_OUTCOMES = new Set(['returnPeriodMs', 'periodsPerYear', 'riskFreeRate', 'initialEquity']);
-const RANKABLE = METRIC_DEFS.map((d) => d.key as string).filter((k) => !k.endsWith('Time') && !NOT_OUTCOMES.has(k));
 
 const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 const failed = (file: string, issues: readonly ConfigIssue[], kind?: ConfigKind): ValidateResult => ({
@@ -100,9 +95,6 @@ async function validateBacktest(file: string, doc: unknown, kind: 'backtest' | '
   const config = parseBacktestConfig(doc, strategyCatalog(classes), file);
   const issues: ConfigIssue[] = [];
   if (kind === 'sweep' && !config.sweep) issues.push({ path: 'sweep', message: 'expected a sweep section (the parameters to vary)' });
-  // The sweep ranks by a metric of the report: a field such as startTime would sort by date, silently.
-  const rankBy = (config.sweep as { rankBy?: unknown } | undefined)?.rankBy;
-  if (typeof rankBy === 'string' && !RANKABLE.includes(rankBy)) issues.push({ path: 'sweep.rankBy', message: `expected one of ${RANKABLE.join(', ')}, received ${JSON.stringify(rankBy)}` });
   // Every missing data file at once: each source is checked on its own and its index put back.
   config.backtest.data.forEach((source, i) => {
     try {
