@@ -1,6 +1,6 @@
 /**
- * The strategies this build offers by name. The app binds each class to TOKENS.StrategyClass; a new
- * strategy is added here (see docs/writing-a-strategy.md).
+ * The built-in strategies, by name. The app binds each class to TOKENS.StrategyClass. Your own
+ * strategies do not go here: a config's `strategyModules` loads them (docs/writing-a-strategy.md).
  */
 import type { StrategyClass } from '../src/strategy/strategy.js';
 import { PerpTrend } from './perp-trend.js';

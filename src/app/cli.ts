@@ -4,10 +4,28 @@
  * for the emulator or the runtime.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { durationFlagSeconds } from '../core/duration.js';
+import { PerpetuaError } from '../core/errors.js';
+
+// `perpetua endpoints | head` closes stdout early: that is the reader's choice, not an error to print a stack for.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
+/** package.json sits three levels above dist/src/app/cli.js (and above src/app/cli.ts). */
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command();
-program.name('perpetua').description('Algorithmic trading framework: client, emulator, runtime and backtests').showHelpAfterError();
+program
+  .name('perpetua')
+  .description('Algorithmic trading framework: client, emulator, runtime and backtests')
+  .version(version, '-V, --version', 'print the version')
+  .showHelpAfterError();
 
 program
   .command('endpoints')
@@ -40,8 +58,8 @@ program
 
 program
   .command('validate')
-  .description('check a run config: exit 0 with a summary line, or 1 with every problem and its YAML path')
-  .argument('<config>', 'run config (YAML)')
+  .description('check a config of any kind (run, backtest, sweep, emulator, record): exit 0 with a summary line, or 1 with every problem and its YAML path')
+  .argument('<config>', 'config (YAML); its kind comes from a `kind:` key or from its keys')
   .action(async (file: string) => {
     const { validateConfig } = await import('./cli/validate-command.js');
     const r = await validateConfig(file);
@@ -50,14 +68,58 @@ program
   });
 
 program
+  .command('strategies')
+  .description('list every strategy (built-in, and those a config or --module loads) with its parameters and defaults')
+  .option('--config <file>', "also the strategies this config's strategyModules load")
+  .option('--module <path...>', 'also the strategies of these modules or folders')
+  .option('--json', 'print JSON instead of a table')
+  .action(async (o: { config?: string; module?: string[]; json?: boolean }) => {
+    const { listStrategies, renderStrategies } = await import('./cli/strategies-command.js');
+    const list = await listStrategies({ ...(o.config ? { config: o.config } : {}), ...(o.module ? { modules: o.module } : {}) });
+    process.stdout.write(o.json ? `${JSON.stringify(list, null, 2)}\n` : `${renderStrategies(list)}`);
+  });
+
+program
+  .command('new-strategy')
+  .description('write a documented strategy template, its unit test and a paper config that loads it (no framework edit)')
+  .argument('<name>', 'strategy name: lowercase letters, digits and dashes (e.g. dip-buyer)')
+  .option('--dir <folder>', 'where to write it, inside the project', 'my-strategies')
+  .action(async (name: string, o: { dir: string }) => {
+    const { newStrategy } = await import('./cli/new-strategy-command.js');
+    const r = newStrategy(name, { dir: o.dir });
+    process.stdout.write(`${r.files.map((f) => `wrote ${f}`).join('\n')}\nnext:\n${r.next.map((l) => `  ${l}`).join('\n')}\n`);
+  });
+
+program
+  .command('test')
+  .description("compile and run your strategies' unit tests (*.test.ts in the given files or folders) with node's test runner")
+  .argument('<paths...>', 'test files or folders of them (e.g. my-strategies)')
+  .action(async (paths: string[]) => {
+    const { testStrategies } = await import('./plugins/strategy-plugins.js');
+    process.exitCode = testStrategies(paths);
+  });
+
+for (const view of ['orders', 'fills', 'positions'] as const) {
+  program
+    .command(view)
+    .description(`print the ${view} a run journaled (oldest first), as a table, CSV or JSON`)
+    .requiredOption('--journal <file>', 'the run\'s SQLite journal (journal.path of its config, or its --journal)')
+    .option('--format <format>', 'table | csv | json', 'table')
+    .option('--strategy <id>', 'only this strategy id')
+    .option('--symbol <symbol>', 'only this symbol')
+    .action(async (o: { journal: string; format: string; strategy?: string; symbol?: string }) => {
+      const { journalRows, renderRows, OUTPUT_FORMATS } = await import('./cli/journal-command.js');
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(o.format)) throw new Error(`--format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(o.format)}`);
+      const rows = journalRows(o.journal, view, { ...(o.strategy ? { strategy: o.strategy } : {}), ...(o.symbol ? { symbol: o.symbol } : {}) });
+      process.stdout.write(renderRows(rows, o.format as 'table', `no ${view} in ${o.journal}`));
+    });
+}
+
+program
   .command('run')
   .description('run the strategies of a config: live, or paper against the emulator (embedded or running)')
   .argument('<config>', 'run config (YAML)')
-  .option('--duration <seconds>', 'stop by itself after this many seconds', (v) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new Error(`--duration: expected seconds > 0, received ${JSON.stringify(v)}`);
-    return n;
-  })
+  .option('--duration <time>', 'stop by itself after this long (90s, 10m, 2h, or seconds)', (v) => durationFlagSeconds('--duration', v))
   .option('--no-cancel-on-exit', "leave this run's orders resting when it stops")
   .option('--journal <path>', 'journal file (overrides journal.path)')
   .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string }) => {
@@ -101,7 +163,7 @@ program
   .description('poll public market data as the runtime does and append it to a compressed record store (resumable)')
   .argument('<config>', 'record config (YAML)')
   .option('--out <dir>', 'store folder (overrides out)')
-  .option('--duration <seconds>', 'stop after this many seconds', (v) => Number(v))
+  .option('--duration <time>', 'stop after this long (90s, 10m, 2h, or seconds; overrides duration)', (v) => durationFlagSeconds('--duration', v))
   .action(async (file: string, o: { out?: string; duration?: number }) => {
     const { recordCommand } = await import('../marketdata/recorder/record-command.js');
     const s = await recordCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.duration !== undefined ? { duration: o.duration } : {}) });
@@ -143,7 +205,20 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const e = err as Error;
-  process.stderr.write(`perpetua: ${e.name === 'Error' ? '' : `${e.name}: `}${e.message}\n`);
+  process.stderr.write(`${describeFailure(err)}\n`);
   process.exit(1);
 });
+
+/**
+ * How a failed command reads: a config with problems lists every one with its path (as `validate`
+ * does); our own errors print their message without the class name; anything else is a bug and keeps
+ * its name.
+ */
+function describeFailure(err: unknown): string {
+  const e = err as Error & { issues?: readonly unknown[]; source?: string; lines?: () => string[] };
+  if (Array.isArray(e.issues) && typeof e.lines === 'function') {
+    const n = e.issues.length;
+    return [`perpetua: ${e.source ?? 'config'}: ${n} problem${n === 1 ? '' : 's'}`, ...e.lines().map((l) => `  ${l}`)].join('\n');
+  }
+  return `perpetua: ${e instanceof PerpetuaError || e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
+}

@@ -3,6 +3,7 @@
  * process-wide Redactor, so a secret that slips into a log line is masked before it is written.
  */
 import winston from 'winston';
+import { type Clock, SystemClock } from '../core/clock.js';
 import { globalRedactor } from '../core/redact.js';
 
 export interface LoggerOptions {
@@ -11,6 +12,8 @@ export interface LoggerOptions {
   file?: string;
   /** Console output off (tests, the status-line mode). */
   quiet?: boolean;
+  /** Where the file lines' `time` (ISO UTC) comes from; default the system clock. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 const redactFormat = winston.format((info) => {
@@ -35,7 +38,12 @@ export function createLogger(opts: LoggerOptions = {}): winston.Logger {
       }),
     );
   }
-  if (opts.file) transports.push(new winston.transports.File({ filename: opts.file, format: winston.format.json() }));
+  if (opts.file) {
+    // A log file is read after the fact: every line says when, first (the console shows its own clock).
+    const clock = opts.clock ?? new SystemClock();
+    const stamp = winston.format((info) => Object.assign({ time: new Date(clock.now()).toISOString() }, info));
+    transports.push(new winston.transports.File({ filename: opts.file, format: winston.format.combine(stamp(), winston.format.json()) }));
+  }
   if (transports.length === 0) transports.push(new winston.transports.Console({ silent: true }));
   return winston.createLogger({ level: opts.level ?? 'info', format: winston.format.combine(redactFormat(), winston.format.json()), transports });
 }

@@ -3,17 +3,19 @@
  * (neutral first, then the band) with a progress bar on stderr (events/s and ETA), and hands the runs
  * to the report writer (report.json + report.html in the output folder).
  *
- * Missing data fails before anything runs, naming the config path and the file (the shared recordings
- * are expected at ../shared/data next to the project).
+ * Missing data fails before anything runs, naming the config path and the file (the shipped configs
+ * read the sample in data/sample/).
  */
 import { basename, extname, join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../core/clock.js';
+import { D } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import type { ClientLogger } from '../client/catalogue-client.js';
 import type { DataRecord } from '../marketdata/record/record.js';
 import type { StrategyClass } from '../strategy/strategy.js';
 import { strategyCatalog } from '../app/container/strategy-module.js';
+import { loadConfigFileStrategies } from '../app/plugins/strategy-plugins.js';
 import { writeReport } from './report/write-report.js';
 import type { BacktestRun } from './report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from './backtest-config.js';
@@ -92,6 +94,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
   const cwd = opts.cwd ?? process.cwd();
+  if (!opts.strategyClasses) await loadConfigFileStrategies(opts.config, cwd);
   const config = await loadBacktestConfig(opts.config, strategyCatalog(opts.strategyClasses));
   checkDataSources(config.backtest.data, cwd);
   const data = await loadBacktestData(config.backtest.data, {
@@ -154,7 +157,9 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;
   w.write(`backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`);
-  for (const s of summaries) w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${s.finalEquity}\n`);
+  // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
+  const asset = config.run.config.risk.valuationAsset;
+  for (const s of summaries) w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`);
   w.write(`report: ${paths.html}\n`);
   return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs };
 }

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { D } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { isContractSymbol } from '../core/ids.js';
-import { ConfigInvalid, issuesFromZod, type ConfigIssue } from '../app/config/config-issues.js';
+import { ConfigInvalid, issueOf, issuesFromZod, stripKind, type ConfigIssue } from '../app/config/config-issues.js';
 import { parseRunConfig, type LoadedRunConfig, type StrategyCatalog } from '../app/config/load-run-config.js';
 import { CONTRACT_PRESETS, SPOT_PRESETS } from '../emulator/config/instrument-presets.js';
 import { contractInstrumentSchema, spotInstrumentSchema, toContractInstrument, toSpotInstrument } from '../emulator/config/instrument-schemas.js';
@@ -154,7 +154,8 @@ export interface BacktestConfig {
 }
 
 /** Validates a parsed YAML document. Throws ConfigInvalid listing every issue. */
-export function parseBacktestConfig(doc: unknown, catalog: StrategyCatalog, source = 'config'): BacktestConfig {
+export function parseBacktestConfig(input: unknown, catalog: StrategyCatalog, source = 'config'): BacktestConfig {
+  const doc = stripKind(input, ['backtest', 'sweep'], source);
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigInvalid(source, [{ path: '', message: 'expected a YAML mapping (instruments:, strategies:, backtest: …)' }]);
   const { backtest, sweep, ...rest } = doc as Record<string, unknown>;
   const runDoc: Record<string, unknown> = { mode: 'backtest', ...rest };
@@ -198,7 +199,7 @@ export function parseBacktestConfig(doc: unknown, catalog: StrategyCatalog, sour
       });
       if (b.data.from !== undefined && b.data.to !== undefined && b.data.to <= b.data.from) issues.push({ path: 'backtest.to', message: 'expected a time after backtest.from' });
     } catch (e) {
-      if (e instanceof ConfigError) issues.push({ path: e.path, message: e.path && e.message.startsWith(`${e.path}: `) ? e.message.slice(e.path.length + 2) : e.message });
+      if (e instanceof ConfigError) issues.push(issueOf(e));
       else throw e;
     }
   }

@@ -37,15 +37,15 @@ export interface LoadedData {
   readonly stats: ImportStats;
 }
 
-/** Where the shared recordings are expected, for the message when they are not there. */
-export const SHARED_DATA_HINT = 'the recorded data set is expected at ../shared/data next to the project (see ../shared/data/SOURCES.md); point backtest.data at your own files or record store otherwise';
+/** What to do when a data file is not there: the shipped configs read the sample in data/sample. */
+export const DATA_PATH_HINT = 'relative paths resolve against the working directory (run from the project folder: the shipped configs read data/sample/); point backtest.data at your own files or record store otherwise';
 
 export function resolveDataPath(p: string, cwd = process.cwd()): string {
   return resolve(cwd, p);
 }
 
 function requireExisting(path: string, what: 'file' | 'folder', configPath: string, shown: string): void {
-  if (!existsSync(path)) throw new ConfigError(configPath, `${shown} does not exist (${path}); ${SHARED_DATA_HINT}`);
+  if (!existsSync(path)) throw new ConfigError(configPath, `${shown} does not exist (${path}); ${DATA_PATH_HINT}`);
   const st = statSync(path);
   if (what === 'file' ? !st.isFile() : !st.isDirectory()) throw new ConfigError(configPath, `${shown} is not a ${what}`);
 }

@@ -16,6 +16,7 @@ import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { strategyCatalog } from '../app/container/strategy-module.js';
+import { loadConfigFileStrategies } from '../app/plugins/strategy-plugins.js';
 import { computeMetrics, type Metrics } from './report/metrics.js';
 import { runFromJson } from './report/run-codec.js';
 import type { BacktestRun } from './report/backtest-run.js';
@@ -145,6 +146,7 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
   const cwd = opts.cwd ?? process.cwd();
+  await loadConfigFileStrategies(opts.config, cwd);
   const catalog = strategyCatalog();
   const config = await loadBacktestConfig(opts.config, catalog);
   const sweep = config.sweep;

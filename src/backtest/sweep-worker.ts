@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { strategyCatalog } from '../app/container/strategy-module.js';
+import { loadConfigFileStrategies } from '../app/plugins/strategy-plugins.js';
 import { loadBacktestConfig } from './backtest-config.js';
 import { runToJson } from './report/run-codec.js';
 import { loadSweepData, runSweepDocument } from './sweep-run.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('sweep-worker.js runs as a worker thread');
   const { configPath, cwd } = workerData as SweepWorkerData;
+  await loadConfigFileStrategies(configPath, cwd);
   const catalog = strategyCatalog();
   const base = await loadBacktestConfig(configPath, catalog);
   const data = await loadSweepData(base, cwd);

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
+import { withoutKind } from '../core/config-kind.js';
 import { ConfigError } from '../core/errors.js';
 import { SPOT_PERMISSIONS, SPOT_PERMISSION_ALIASES, type SpotPermission } from '../domain/spot-enums.js';
 import { CONTRACT_PERMISSIONS } from '../domain/contract-enums.js';
@@ -343,7 +344,7 @@ export function formatConfigPath(path: readonly PropertyKey[]): string {
 
 /** Parses a config object; throws ConfigError naming the first bad path and the expected value. */
 export function parseEmulatorConfig(input: unknown, source = 'emulator config'): EmulatorConfig {
-  const r = emulatorConfigSchema.safeParse(input ?? {});
+  const r = emulatorConfigSchema.safeParse(withoutKind(input ?? {}, ['emulator']));
   if (r.success) return r.data;
   const issues = r.error.issues.map((iss) => {
     const path = formatConfigPath(iss.path);

@@ -13,6 +13,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ExecutionEvent, VenueFill } from '../domain/execution-event.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
+import type { Fill } from '../domain/fill.js';
 import type { Intent } from '../domain/intent.js';
 import { isTerminal, type Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
@@ -176,6 +177,11 @@ export class SqliteJournal implements OrderJournal {
 
   orders(): Order[] {
     return (this.db.prepare('SELECT json FROM orders ORDER BY created_at, client_order_id').all() as Row[]).map((r) => decodeJson<Order>(String(r.json)));
+  }
+
+  /** Every fill, oldest first (the journal's `perpetua fills` view). */
+  fills(): Fill[] {
+    return (this.db.prepare('SELECT json FROM fills ORDER BY time, trade_id').all() as Row[]).map((r) => decodeJson<Fill>(String(r.json)));
   }
 
   fillCount(): number {

@@ -18,6 +18,8 @@ export interface EquityMetrics {
   readonly peakEquity?: Decimal;
   readonly dayStartEquity?: Decimal;
   readonly rejectTimes: readonly number[];
+  /** Why equity is unknown (the assets without a price, and the fix), while it is. */
+  readonly unknownReason?: string;
 }
 
 export class EquityTracker {
@@ -34,7 +36,17 @@ export class EquityTracker {
   /** `maxPoints` bounds the kept curve (oldest dropped). */
   constructor(private readonly maxPoints = 100_000) {}
 
+  /** Equity could not be valued now, for this reason (kept until the next update). */
+  unknown(reason: string): void {
+    if (reason === this.unknownReason) return;
+    this.unknownReason = reason;
+    this.cached = undefined;
+  }
+
+  private unknownReason: string | undefined;
+
   update(time: number, equity: Decimal): void {
+    if (this.unknownReason !== undefined) this.unknownReason = undefined;
     const day = Math.floor(time / DAY_MS);
     if (this.day === undefined || day !== this.day) {
       this.day = day;
@@ -54,7 +66,8 @@ export class EquityTracker {
   metrics(rejectTimes: readonly number[] = []): EquityMetrics {
     if (rejectTimes.length === 0 && this.cached) return this.cached;
     // Built field by field: asked once per snapshot, and spreading optional parts costs more than the rest.
-    const m: { equity?: Decimal; peakEquity?: Decimal; dayStartEquity?: Decimal; rejectTimes: readonly number[] } = { rejectTimes: rejectTimes.length === 0 ? NO_REJECTS : rejectTimes };
+    const m: { equity?: Decimal; peakEquity?: Decimal; dayStartEquity?: Decimal; rejectTimes: readonly number[]; unknownReason?: string } = { rejectTimes: rejectTimes.length === 0 ? NO_REJECTS : rejectTimes };
+    if (this.unknownReason !== undefined) m.unknownReason = this.unknownReason;
     if (this.last) m.equity = this.last;
     if (this.peak) m.peakEquity = this.peak;
     if (this.dayStart) m.dayStartEquity = this.dayStart;

@@ -170,6 +170,21 @@ export class Portfolio {
     return total.isNaN() ? undefined : total;
   }
 
+  /**
+   * What equity() could not price: each held asset without a `<ASSET><VALUATION>` price, and each open
+   * contract position without a mark — with the symbol whose price is missing. Empty when it values.
+   */
+  unvalued(marks: MarkLookup): { readonly asset: string; readonly symbol?: string }[] {
+    const out: { asset: string; symbol?: string }[] = [];
+    for (const [asset, amount] of this.balanceByAsset) {
+      if (amount.isZero() || asset === this.valuationAsset || this.assetPrice(asset, marks)) continue;
+      const symbol = this.valuationSymbol(asset);
+      out.push(symbol ? { asset, symbol } : { asset });
+    }
+    for (const p of this.positionsByKey.values()) if (p.kind === 'contract' && !p.quantity.isZero() && !marks(p.symbol)) out.push({ asset: p.symbol, symbol: p.symbol });
+    return out;
+  }
+
   equityPoint(time: number, marks: MarkLookup): EquityPoint {
     const eq = this.equity(marks);
     return {

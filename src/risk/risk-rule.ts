@@ -64,6 +64,8 @@ export interface RiskMetrics {
   readonly dayStartEquity?: Decimal;
   /** Times (ms) of venue rejections. */
   readonly rejectTimes: readonly number[];
+  /** While equity is unknown: which assets have no price, and the fix (named in the kill switch's denial). */
+  readonly unknownReason?: string;
 }
 
 export interface RiskState {

@@ -1,4 +1,8 @@
 import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { PROJECT_ROOT } from '../support/project-root.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { ConfigInvalid } from '../../src/app/config/config-issues.js';
 import { strategyCatalog } from '../../src/app/container/strategy-module.js';
@@ -53,7 +57,7 @@ describe('backtest config', () => {
     expect(ok.fillModels[0]!.latency).to.deep.equal({ orderEntryMs: 300, cancelMs: 25, responseMs: 25 });
   });
 
-  it('fails_with_the_missing_file_and_where_the_shared_data_belongs', () => {
+  it('fails_with_the_missing_file_and_how_relative_paths_resolve', () => {
     const c = parse(spotMmDoc({ backtest: { ...(spotMmDoc().backtest as object), data: [{ kind: 'klines', market: 'spot', files: ['../shared/data/nope/missing.csv'] }] } }));
     let err: unknown;
     try {
@@ -64,6 +68,17 @@ describe('backtest config', () => {
     expect(err).to.be.instanceOf(ConfigError);
     expect((err as ConfigError).path).to.equal('backtest.data[0].files[0]');
     expect((err as Error).message).to.contain('../shared/data/nope/missing.csv does not exist');
-    expect((err as Error).message).to.contain('../shared/data');
+    expect((err as Error).message).to.contain('relative paths resolve against the working directory');
+  });
+
+  it('shipped_backtest_configs_read_only_the_sample_data_in_the_repository', () => {
+    // A fresh clone has no ../shared: every data file of every shipped backtest config must be in data/sample/.
+    const shipped = readdirSync(join(PROJECT_ROOT, 'config')).filter((f) => f.startsWith('backtest-') && f.endsWith('.yaml'));
+    expect(shipped.length).to.be.greaterThan(1);
+    for (const f of shipped) {
+      const c = parse(parseYaml(readFileSync(join(PROJECT_ROOT, 'config', f), 'utf8')) as Record<string, unknown>);
+      const inputs = checkDataSources(c.backtest.data, PROJECT_ROOT);
+      for (const p of inputs) expect(relative(PROJECT_ROOT, p), f).to.match(/^data\/sample\//);
+    }
   });
 });

@@ -10,7 +10,7 @@
 import { SystemClock } from '../../core/clock.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import type { SpotClient } from '../../client/spot-client.js';
-import { PerpetuaError } from '../../core/errors.js';
+import { ConfigError, PerpetuaError } from '../../core/errors.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { ConfigInvalid } from '../config/config-issues.js';
 import { loadRunConfig } from '../config/load-run-config.js';
@@ -19,6 +19,7 @@ import { APP_TOKENS } from '../container/app-tokens.js';
 import { buildContainer } from '../container/build-container.js';
 import { strategyCatalog } from '../container/strategy-module.js';
 import { createLogger } from '../logger.js';
+import { loadConfigFileStrategies } from '../plugins/strategy-plugins.js';
 import type { RunSummary } from '../runtime/trading-runtime.js';
 import { bannerLines, startedLines, statusLine, summaryLines } from './run-report.js';
 import { Terminal } from './terminal.js';
@@ -42,10 +43,15 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
   const summaryOut = opts.summaryOut ?? process.stdout;
   let loaded;
   try {
+    if (!opts.strategyClasses) await loadConfigFileStrategies(file);
     loaded = await loadRunConfig(file, strategyCatalog(opts.strategyClasses));
   } catch (e) {
     if (e instanceof ConfigInvalid) {
       out.write(`${file}: ${e.issues.length} problem${e.issues.length === 1 ? '' : 's'}\n${e.lines().map((l) => `  ${l}\n`).join('')}`);
+      return 1;
+    }
+    if (e instanceof ConfigError) {
+      out.write(`${file}: 1 problem\n  ${e.message}\n`);
       return 1;
     }
     throw e;

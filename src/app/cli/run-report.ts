@@ -33,12 +33,31 @@ function counters(c: StrategyCounters): string {
   return `placed ${c.placed} filled ${c.fills} amended ${c.amends} cancelled ${c.cancels} rejects ${c.rejects} denied ${c.denials}`;
 }
 
-/** One line: time, marks, each strategy's position / PnL / open orders, then the counters. */
+/** `buy 0.001@87466.41 sell 0.001@87500` — at most `max` orders, then how many more. */
+function openOrders(x: StrategyStatus, max = 4): string {
+  if (x.orders.length === 0) return 'none';
+  const shown = x.orders.slice(0, max).map((o) => `${o.side} ${o.quantity ? o.quantity.toFixed() : '?'}@${o.price ? o.price.toFixed() : 'mkt'}`);
+  return `${shown.join(' ')}${x.orders.length > max ? ` +${x.orders.length - max}` : ''}`;
+}
+
+/** Balances rounded for reading: 2 decimals for the valuation asset, up to 8 significant for the rest. */
+function balances(s: RuntimeStatus, valuationAsset: string): string {
+  return s.balances.map((b) => `${b.asset} ${b.asset === valuationAsset ? b.total.toFixed(2) : b.total.toSignificantDigits(8).toFixed()}`).join(' ');
+}
+
+const clip = (t: string, n: number): string => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+
+/**
+ * One line: time, marks, each strategy's position / PnL / open orders (with prices), the account's
+ * balances, the counters, and the newest denial with its rule.
+ */
 export function statusLine(s: RuntimeStatus, valuationAsset: string): string {
   const marks = s.marks.map((m) => `${m.symbol} ${m.mid ? m.mid.toFixed(2) : '…'}`).join(' ');
-  const strategies = s.strategies.map((x) => `${x.id}: ${positions(x)} pnl ${pnl(x)} ${valuationAsset} open ${x.openOrders}`).join(' | ');
+  const strategies = s.strategies.map((x) => `${x.id}: ${positions(x)} pnl ${pnl(x)} ${valuationAsset} open ${openOrders(x)}`).join(' | ');
+  const bal = s.balances.length ? ` | bal ${balances(s, valuationAsset)}` : '';
   const kill = s.killSwitch ? ` | KILL SWITCH ${s.killSwitch}` : '';
-  return `${formatDuration(s.elapsedMs)} ${marks} | ${strategies} | ${counters(s.totals)}${kill}`;
+  const denial = s.lastDenial && !s.killSwitch ? ` | last denied ${clip(s.lastDenial, 80)}` : '';
+  return `${formatDuration(s.elapsedMs)} ${marks} | ${strategies}${bal} | ${counters(s.totals)}${kill}${denial}`;
 }
 
 /** The banner printed before anything starts. */

@@ -1,39 +1,132 @@
 /**
- * `perpetua validate <config>`: exit 0 with a one-line summary, or exit 1 with every problem, one per
- * line, each with its YAML path. For an embedded emulator the emulator's own config is checked too,
- * and every traded symbol must be one it lists.
+ * `perpetua validate <config>`: any of the five config kinds (run, backtest, sweep, emulator, record),
+ * recognised by a `kind:` key or by the keys only that kind has. Exit 0 with a one-line summary, or
+ * exit 1 with every problem, one per line, each with its YAML path — the same form for every kind.
+ *
+ * Run configs: for an embedded emulator the emulator's own config is checked too, and every traded
+ * symbol must be one it lists. Backtest configs: every data file must exist.
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { CONFIG_KINDS, type ConfigKind, detectConfigKind, withoutKind } from '../../core/config-kind.js';
 import { ConfigError, PerpetuaError } from '../../core/errors.js';
 import { isContractSymbol } from '../../core/ids.js';
 import { assertPollBudget, DEFAULT_POLL_BUDGET } from '../../marketdata/poll/poll-budget.js';
 import { resolvePollConfig } from '../../marketdata/poll/poll-config.js';
-import { loadEmulatorConfig } from '../../emulator/emulator-config.js';
+import { parseRecordConfig, RecordConfigInvalid } from '../../marketdata/recorder/record-config.js';
+import { emulatorConfigSchema, loadEmulatorConfig } from '../../emulator/emulator-config.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
-import { type ConfigIssue, ConfigInvalid, formatIssue } from '../config/config-issues.js';
-import { type LoadedRunConfig, loadRunConfig } from '../config/load-run-config.js';
+import { type BacktestConfig, parseBacktestConfig } from '../../backtest/backtest-config.js';
+import { checkDataSources } from '../../backtest/backtest-data.js';
+import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } from '../config/config-issues.js';
+import { type LoadedRunConfig, parseRunConfig } from '../config/load-run-config.js';
 import { configHash, toPollConfig } from '../config/runtime-settings.js';
 import { strategyCatalog } from '../container/strategy-module.js';
+import { loadConfigStrategies } from '../plugins/strategy-plugins.js';
 
 export interface ValidateResult {
   readonly ok: boolean;
   /** Summary line (ok) or problem lines. */
   readonly lines: readonly string[];
+  /** The kind the file was checked as (undefined when it could not be told). */
+  readonly kind?: ConfigKind;
   readonly loaded?: LoadedRunConfig;
 }
 
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+const failed = (file: string, issues: readonly ConfigIssue[], kind?: ConfigKind): ValidateResult => ({
+  ok: false,
+  lines: [`${file}: ${kind ? `${kind} config, ` : ''}${plural(issues.length, 'problem')}`, ...issues.map((i) => `  ${formatIssue(i)}`)],
+  ...(kind ? { kind } : {}),
+});
+
 export async function validateConfig(file: string, classes?: readonly StrategyClass[]): Promise<ValidateResult> {
-  let loaded: LoadedRunConfig;
+  let doc: unknown;
   try {
-    loaded = await loadRunConfig(file, strategyCatalog(classes));
+    doc = parseYaml(await readFile(file, 'utf8'), { prettyErrors: true, uniqueKeys: true });
   } catch (e) {
-    if (e instanceof ConfigInvalid) return { ok: false, lines: [`${file}: ${e.issues.length} problem${e.issues.length === 1 ? '' : 's'}`, ...e.lines().map((l) => `  ${l}`)] };
-    if (e instanceof PerpetuaError) return { ok: false, lines: [`${file}: ${e.message}`] };
+    if (e instanceof YAMLParseError) {
+      const where = e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+      return failed(file, [{ path: '', message: `not valid YAML${where}: ${e.message.split('\n')[0]}` }]);
+    }
+    return { ok: false, lines: [`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`] };
+  }
+  const kind = detectConfigKind(doc);
+  if (!kind) {
+    const declared = doc !== null && typeof doc === 'object' && 'kind' in doc ? (doc as { kind: unknown }).kind : undefined;
+    const message =
+      declared !== undefined
+        ? `expected one of ${CONFIG_KINDS.join(', ')}, received ${JSON.stringify(declared)}`
+        : `cannot tell which kind of config this is: add \`kind: ${CONFIG_KINDS.join(' | ')}\` (a run config has mode:, a backtest config backtest:, an emulator config accounts: / market:, a record config out:)`;
+    return failed(file, [{ path: declared !== undefined ? 'kind' : '', message }]);
+  }
+  try {
+    switch (kind) {
+      case 'run':
+        return await validateRun(file, doc, classes);
+      case 'backtest':
+      case 'sweep':
+        return await validateBacktest(file, doc, kind, classes);
+      case 'emulator':
+        return validateEmulator(file, doc);
+      case 'record':
+        return validateRecord(file, doc);
+    }
+  } catch (e) {
+    if (e instanceof ConfigInvalid) return failed(file, e.issues, kind);
+    if (e instanceof RecordConfigInvalid) return failed(file, e.issues, kind);
+    if (e instanceof ConfigError) return failed(file, [issueOf(e)], kind);
+    if (e instanceof PerpetuaError) return { ok: false, kind, lines: [`${file}: ${e.message}`] };
     throw e;
   }
+}
+
+async function validateRun(file: string, doc: unknown, classes?: readonly StrategyClass[]): Promise<ValidateResult> {
+  if (!classes) await loadConfigStrategies(doc);
+  const loaded = parseRunConfig(doc, strategyCatalog(classes), file);
   const issues = [...pollIssues(loaded), ...(await emulatorIssues(loaded))];
-  if (issues.length > 0) return { ok: false, lines: [`${file}: ${issues.length} problem${issues.length === 1 ? '' : 's'}`, ...issues.map((i) => `  ${formatIssue(i)}`)], loaded };
-  return { ok: true, lines: [summary(file, loaded)], loaded };
+  if (issues.length > 0) return { ...failed(file, issues, 'run'), loaded };
+  return { ok: true, kind: 'run', lines: [runSummary(file, loaded)], loaded };
+}
+
+async function validateBacktest(file: string, doc: unknown, kind: 'backtest' | 'sweep', classes?: readonly StrategyClass[]): Promise<ValidateResult> {
+  if (!classes) await loadConfigStrategies(doc);
+  const config = parseBacktestConfig(doc, strategyCatalog(classes), file);
+  const issues: ConfigIssue[] = [];
+  if (kind === 'sweep' && !config.sweep) issues.push({ path: 'sweep', message: 'expected a sweep section (the parameters to vary)' });
+  // Every missing data file at once: each source is checked on its own and its index put back.
+  config.backtest.data.forEach((source, i) => {
+    try {
+      checkDataSources([source]);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      const issue = issueOf(e);
+      issues.push({ ...issue, path: issue.path.replace(/^backtest\.data\[0\]/, `backtest.data[${i}]`) });
+    }
+  });
+  if (issues.length > 0) return failed(file, issues, kind);
+  return { ok: true, kind, lines: [backtestSummary(file, config)] };
+}
+
+function validateEmulator(file: string, doc: unknown): ValidateResult {
+  const input = withoutKind(doc ?? {}, ['emulator']);
+  const r = emulatorConfigSchema.safeParse(input, { reportInput: true });
+  if (!r.success) return failed(file, issuesFromZod(r.error.issues, emulatorConfigSchema, input), 'emulator');
+  const c = r.data;
+  const symbols = [...c.instruments.spot.map((s) => s.symbol), ...c.instruments.contract.map((s) => s.symbol)];
+  return {
+    ok: true,
+    kind: 'emulator',
+    lines: [`${file}: ok — emulator on ${c.host}:${c.port}; ${c.market.source} market; ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}); ${plural(c.accounts.length, 'account')}${c.persistence ? `; state in ${c.persistence.path}` : '; state in memory'}`],
+  };
+}
+
+function validateRecord(file: string, doc: unknown): ValidateResult {
+  const c = parseRecordConfig(doc, file);
+  const symbols = c.instruments.map((i) => i.symbol);
+  const duration = c.duration === undefined ? 'until stopped' : `for ${Math.round(c.duration / 1000)} s`;
+  return { ok: true, kind: 'record', lines: [`${file}: ok — record ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}) into ${c.out} ${duration}`] };
 }
 
 /** Cadences over the rate budget would live on 429s: refused here rather than at start-up. */
@@ -73,10 +166,17 @@ async function emulatorIssues(loaded: LoadedRunConfig): Promise<ConfigIssue[]> {
   }
 }
 
-function summary(file: string, loaded: LoadedRunConfig): string {
+function runSummary(file: string, loaded: LoadedRunConfig): string {
   const c = loaded.config;
   const where =
     c.mode === 'paper' ? (c.paper?.emulatorConfig ? `embedded emulator ${c.paper.emulatorConfig}` : `emulator ${c.paper?.emulatorUrl ?? '?'}`) : c.mode === 'live' ? `exchange ${c.venue.spotUrl}` : 'recorded data';
   const strategies = loaded.strategies.map((s) => `${s.id} (${s.name})`).join(', ');
-  return `${file}: ok — ${c.mode} on ${where}; ${c.instruments.length} instrument${c.instruments.length === 1 ? '' : 's'} (${c.instruments.join(', ')}); strategies ${strategies}; journal ${c.journal.path}; config ${configHash(c).slice(0, 12)}`;
+  return `${file}: ok — ${c.mode} on ${where}; ${plural(c.instruments.length, 'instrument')} (${c.instruments.join(', ')}); strategies ${strategies}; journal ${c.journal.path}; config ${configHash(c).slice(0, 12)}`;
+}
+
+function backtestSummary(file: string, b: BacktestConfig): string {
+  const s = b.run.strategies[0]!;
+  const files = b.backtest.data.reduce((n, d) => n + (d.files?.length ?? 1), 0);
+  const sweep = b.sweep ? `; sweep over ${Object.keys((b.sweep as { parameters?: object }).parameters ?? {}).join(', ') || 'its search space'}` : '';
+  return `${file}: ok — backtest of ${s.id} (${s.name}) on ${b.run.config.instruments.join(', ')}; ${plural(files, 'data file')} present; fill models ${b.fillModels.map((m) => m.name).join(', ')}${sweep}`;
 }

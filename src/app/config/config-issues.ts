@@ -5,6 +5,7 @@
  * it names the bound that failed rather than zod's generic "expected number".
  */
 import type { z } from 'zod';
+import { type ConfigKind, withoutKind } from '../../core/config-kind.js';
 import { ConfigError } from '../../core/errors.js';
 import { mask, SENSITIVE_NAMES } from '../../core/redact.js';
 import { describeExpected, knownKeysAt, schemaAt } from './schema-introspect.js';
@@ -33,6 +34,19 @@ export class ConfigInvalid extends ConfigError {
 }
 
 export const formatIssue = (i: ConfigIssue): string => (i.path ? `${i.path}: ${i.message}` : i.message);
+
+/** A ConfigError (path + message) as an issue, without the path repeated in the message. */
+export const issueOf = (e: ConfigError): ConfigIssue => ({ path: e.path, message: e.path && e.message.startsWith(`${e.path}: `) ? e.message.slice(e.path.length + 2) : e.message });
+
+/** The document without a `kind:` of one of `accepted` kinds; another kind is a ConfigInvalid at `kind`. */
+export function stripKind(doc: unknown, accepted: readonly ConfigKind[], source: string): unknown {
+  try {
+    return withoutKind(doc, accepted);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigInvalid(source, [issueOf(e)]);
+    throw e;
+  }
+}
 
 /** `a.b[0].c` from a path. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -81,7 +95,20 @@ export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root:
       continue;
     }
     if (iss.code === 'custom') {
-      push(path, iss.message);
+      // Schemas below the app word some custom checks as the expectation alone ("a decimal number >= 0"):
+      // those read "expected …, received …" like the rest; sentences of their own stay as written.
+      if (!/^(a|an|one of) /.test(iss.message)) push(path, iss.message);
+      else {
+        const found = valueAt(root, path);
+        push(path, `expected ${iss.message}${found === undefined ? '' : `, received ${describeReceived(found, path)}`}`);
+      }
+      continue;
+    }
+    const choices = (iss as { options?: unknown }).options;
+    if (iss.code === 'invalid_union' && 'discriminator' in iss && Array.isArray(choices)) {
+      // The discriminator's value matched no option: name them, and show the value, not the object.
+      const found = valueAt(root, path);
+      push(path, `expected one of ${choices.map(String).join(', ')}${found === undefined ? ' (missing)' : `, received ${describeReceived(found, path)}`}`);
       continue;
     }
     const at = schemaAt(schema, path);

@@ -5,10 +5,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { COMMAND_OF_KIND, detectConfigKind } from '../../core/config-kind.js';
 import { ConfigError } from '../../core/errors.js';
 import type { InstrumentSymbol, StrategyId } from '../../core/ids.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
-import { type ConfigIssue, ConfigInvalid, formatPath, issuesFromZod } from './config-issues.js';
+import { type ConfigIssue, ConfigInvalid, formatPath, issuesFromZod, stripKind } from './config-issues.js';
 import { type RunConfig, runConfigSchema } from './run-config-schema.js';
 
 /** What the loader needs from the strategy registry. */
@@ -36,8 +37,14 @@ export interface LoadedRunConfig {
 }
 
 /** Validates a parsed YAML document; throws ConfigInvalid listing every issue. */
-export function parseRunConfig(doc: unknown, catalog: StrategyCatalog, source = 'config'): LoadedRunConfig {
+export function parseRunConfig(input: unknown, catalog: StrategyCatalog, source = 'config'): LoadedRunConfig {
   const issues: ConfigIssue[] = [];
+  const doc = stripKind(input, ['run'], source);
+  const looks = detectConfigKind(doc);
+  if (looks === 'emulator' || looks === 'record') {
+    const article = looks === 'emulator' ? 'an' : 'a';
+    throw new ConfigInvalid(source, [{ path: '', message: `expected a run config (mode:, instruments:, strategies: …); this is ${article} ${looks} config, read by \`${COMMAND_OF_KIND[looks]}\`` }]);
+  }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigInvalid(source, [{ path: '', message: `expected a YAML mapping (mode:, instruments:, strategies: …), received ${doc === null || doc === undefined ? 'an empty document' : Array.isArray(doc) ? 'a list' : typeof doc}` }]);
   }

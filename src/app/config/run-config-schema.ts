@@ -261,6 +261,10 @@ export const runConfigSchema = z
     paper: paperSchema.optional(),
     instruments: z.array(instrumentSymbolSchema).min(1).describe('Every symbol the run trades or watches (BTCUSDT spot, BTC_USDT perpetual).'),
     marketData: marketDataSchema.prefault({}),
+    strategyModules: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Your own strategies: module files (.ts, .js) or folders of them, outside the framework source; their exported strategy classes are registered by name.'),
     strategies: z.array(strategyEntrySchema).min(1).describe('Strategy instances, each chosen by its registered name.'),
     risk: riskSchema.prefault({}),
     execution: executionSchema.prefault({}),

@@ -28,6 +28,8 @@ const empty = (): StrategyCounters => ({ placed: 0, fills: 0, volume: ZERO, amen
 export class RunStats {
   private readonly byStrategy = new Map<string, StrategyCounters>();
   killSwitch: string | undefined;
+  /** The newest denial, `rule: reason`, for the status line. */
+  lastDenial: string | undefined;
   staleSnapshots = 0;
   snapshots = 0;
   reconciles = 0;
@@ -67,6 +69,7 @@ export class RunStats {
       case 'IntentDenied':
         c.denials++;
         c.deniedBy[e.rule] = (c.deniedBy[e.rule] ?? 0) + 1;
+        this.lastDenial = `${e.rule}: ${e.reason}`;
         break;
       case 'IntentFailed':
         c.failures++;

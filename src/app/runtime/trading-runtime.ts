@@ -33,6 +33,7 @@
 import { filter, map, merge, type Observable, Subject, type Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { D, type Decimal, ZERO } from '../../core/decimal.js';
+import { totalOf } from '../../domain/balance.js';
 import { PerpetuaError } from '../../core/errors.js';
 import { type InstrumentSymbol, isContractSymbol, type StrategyId } from '../../core/ids.js';
 import type { ClientLogger } from '../../client/catalogue-client.js';
@@ -128,6 +129,8 @@ export interface StrategyStatus {
   readonly unrealizedPnl?: Decimal;
   readonly fees: Decimal;
   readonly openOrders: number;
+  /** The live orders themselves (side, quantity, price), for the status line. */
+  readonly orders: readonly { readonly symbol: InstrumentSymbol; readonly side: string; readonly price?: Decimal; readonly quantity?: Decimal }[];
   readonly counters: StrategyCounters;
 }
 
@@ -139,6 +142,10 @@ export interface RuntimeStatus {
   readonly totals: StrategyCounters;
   readonly equity?: Decimal;
   readonly killSwitch?: string;
+  /** Non-zero account balances (asset, total), as the venue last reported them. */
+  readonly balances: readonly { readonly asset: string; readonly total: Decimal }[];
+  /** The newest denial, `rule: reason`. */
+  readonly lastDenial?: string;
   readonly staleSnapshots: number;
   readonly snapshots: number;
 }
@@ -321,6 +328,7 @@ export class TradingRuntime {
         ...(u.missing.length === 0 ? { unrealizedPnl: u.value } : {}),
         fees: book.fees().get(this.o.valuationAsset) ?? ZERO,
         openOrders: this.state.openOrders(s.id).length,
+        orders: this.state.openOrders(s.id).map((o) => ({ symbol: o.symbol, side: o.side, ...(o.price ? { price: o.price } : {}), ...(o.quantity ? { quantity: o.quantity } : {}) })),
         counters: this.stats.of(s.id),
       };
     });
@@ -336,6 +344,11 @@ export class TradingRuntime {
       totals: this.stats.total(),
       ...(last ? { equity: last.equity } : {}),
       ...(this.stats.killSwitch ? { killSwitch: this.stats.killSwitch } : {}),
+      balances: this.state
+        .balances()
+        .map((b) => ({ asset: b.asset, total: totalOf(b) }))
+        .filter((b) => !b.total.isZero()),
+      ...(this.stats.lastDenial ? { lastDenial: this.stats.lastDenial } : {}),
       staleSnapshots: this.stats.staleSnapshots,
       snapshots: this.stats.snapshots,
     };

@@ -133,7 +133,10 @@ export class TradingState implements TradingStateView {
     let total = ZERO;
     for (const book of this.accountBooks.values()) {
       const e = book.equity(this.mark);
-      if (e === undefined) return undefined;
+      if (e === undefined) {
+        this.equity.unknown(unvaluedReason(book.unvalued(this.mark), book.valuationAsset));
+        return undefined;
+      }
       total = total.plus(e);
     }
     if (this.accountBooks.size === 0) return undefined;
@@ -219,3 +222,15 @@ export class TradingState implements TradingStateView {
     };
   }
 }
+
+/** "no price for ETH (ETHUSDT): add ETHUSDT to instruments …" — the asset, and what makes it valued. */
+export function unvaluedReason(missing: readonly { readonly asset: string; readonly symbol?: string }[], valuationAsset: string): string {
+  if (missing.length === 0) return 'no account balances reported yet';
+  const what = missing.map((m) => (m.symbol && m.symbol !== m.asset ? `${m.asset} (${m.symbol})` : m.asset)).join(', ');
+  const symbols = missing.map((m) => m.symbol).filter((s): s is string => s !== undefined);
+  const fix = symbols.length
+    ? `add ${symbols.join(', ')} to instruments (with a price stream under marketData) so the runtime polls ${symbols.length === 1 ? 'its' : 'their'} price, or move the asset out of this account`
+    : `no ${valuationAsset} market prices it: move it out of this account, or set risk.valuationAsset`;
+  return `no price for ${what}: ${fix}`;
+}
+

@@ -17,6 +17,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { withoutKind } from '../../core/config-kind.js';
+import { parseDuration } from '../../core/duration.js';
 import { ConfigError } from '../../core/errors.js';
 import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
 import { CONTRACT_KLINE_INTERVALS } from '../../domain/contract-enums.js';
@@ -215,8 +217,9 @@ export function toMarketPollConfig(c: RecordConfig): MarketPollConfig {
 }
 
 /** Validates a config object (parsed YAML); throws RecordConfigInvalid naming every bad path. */
-export function parseRecordConfig(input: unknown, source = 'record config'): RecordConfig {
-  const r = recordConfigSchema.safeParse(input ?? {});
+export function parseRecordConfig(raw: unknown, source = 'record config'): RecordConfig {
+  const input = withoutKind(raw ?? {}, ['record']);
+  const r = recordConfigSchema.safeParse(input);
   if (!r.success) {
     const issues: RecordConfigIssue[] = [];
     for (const iss of r.error.issues) for (const one of describeIssue(iss, recordConfigSchema, input)) issues.push({ path: formatPath(one.path), message: one.message });
@@ -255,15 +258,8 @@ export async function loadRecordConfig(file: string): Promise<RecordConfig> {
   return parseRecordConfig(doc, file);
 }
 
-/** `90s` → 90 000; a bare number is seconds. Undefined when not a positive duration. */
-export function parseDuration(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) && v > 0 ? Math.round(v * 1000) : undefined;
-  if (typeof v !== 'string') return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(v);
-  if (!m) return undefined;
-  const n = Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h' | 'd'];
-  return n > 0 ? Math.round(n) : undefined;
-}
+/** `90s` → 90 000; a bare number is seconds (one syntax everywhere: core/duration.ts). */
+export { parseDuration } from '../../core/duration.js';
 
 // ---------------------------------------------------------------- error wording
 

@@ -24,7 +24,7 @@ export function killSwitchCondition(state: RiskState): Denial | undefined {
   const m = state.metrics;
   const deny = (reason: string): Denial => ({ rule: KILL_SWITCH_RULE, reason });
   if (k.maxDrawdown || k.maxDailyLoss) {
-    if (!m.equity) return deny('equity unknown while drawdown / daily-loss limits are set (fail closed)');
+    if (!m.equity) return deny(`equity unknown${m.unknownReason ? ` (${m.unknownReason})` : ''} while drawdown / daily-loss limits are set (fail closed)`);
     if (k.maxDrawdown && m.peakEquity && m.peakEquity.gt(0)) {
       // (peak − equity) / peak ≥ limit, as (peak − equity) ≥ limit × peak: no division on every
       // snapshot (the product is exact; the quotient is only needed for the message).

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { D } from '../../../src/core/decimal.js';
 import { InstrumentRegistry } from '../../../src/domain/instrument-registry.js';
 import { TradingState } from '../../../src/app/runtime/trading-state.js';
+import { D } from '../../../src/core/decimal.js';
 import { DEFAULT_RISK_LIMITS } from '../../../src/risk/risk-rule.js';
+import { killSwitchCondition } from '../../../src/risk/rules/kill-switch-rule.js';
 import { BTC_USDT, contractInstrument, fill, order, position, S1 } from '../../domain/support/builders.js';
 
 function state() {
@@ -31,4 +32,19 @@ describe('TradingState', () => {
     s.apply({ type: 'PositionAdjusted', ...head, fromQuantity: D(0), toQuantity: D(20), position: to, reason: 'test' });
     expect([qtyOf(s, S1), s.positions(S1)[0]!.entryPrice.toFixed()]).to.deep.equal(['20', '88000']);
   });
+
+  it('kill_switch_denial_names_the_unpriced_asset_and_the_fix', () => {
+    // The demo account of the standalone emulator holds ETH; the run trades BTC_USDT only, so no
+    // ETHUSDT price is polled and equity (hence drawdown) cannot be judged.
+    const s = new TradingState(new InstrumentRegistry([contractInstrument()]), { liveOrders: () => [], order: () => undefined }, { ...DEFAULT_RISK_LIMITS, killSwitch: { ...DEFAULT_RISK_LIMITS.killSwitch, maxDrawdown: D('0.1') } }, 'USDT');
+    const bal = (asset: string, free: string) => ({ asset, free: D(free), locked: D(0) });
+    s.setAccount({ kind: 'spot', time: 1, balances: { USDT: bal('USDT', '1000'), ETH: bal('ETH', '2') } });
+    expect(s.updateEquity(1)).to.equal(undefined);
+    const denial = killSwitchCondition(s.killSwitchState(1));
+    expect(denial?.rule).to.equal('kill-switch');
+    expect(denial?.reason).to.equal(
+      'equity unknown (no price for ETH (ETHUSDT): add ETHUSDT to instruments (with a price stream under marketData) so the runtime polls its price, or move the asset out of this account) while drawdown / daily-loss limits are set (fail closed)',
+    );
+  });
 });
+
