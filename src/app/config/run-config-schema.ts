@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
 import { CONTRACT_KLINE_INTERVALS } from '../../domain/contract-enums.js';
 import { SPOT_KLINE_INTERVALS } from '../../domain/spot-enums.js';
+import { consoleSchema } from '../../console/console-config.js';
 
 export const RUN_MODES = ['live', 'paper', 'backtest'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
@@ -261,6 +262,7 @@ export const runConfigSchema = z
     execution: executionSchema.prefault({}),
     journal: journalSchema.prefault({}),
     logging: loggingSchema.prefault({}),
+    console: consoleSchema.optional(),
   })
   .superRefine((c, ctx) => {
     const issue = (path: (string | number)[], message: string): void => {
