@@ -113,7 +113,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   control('pause', 'Pauses a strategy: it hears no snapshots and what it still asks is denied (cancels excepted). Its orders stay.'),
   control('resume', 'Resumes a paused strategy.'),
   control('cancel-orders', 'Cancels the strategy\'s open orders, through risk and the order manager.'),
-  control('flatten', 'Cancels the strategy\'s orders and closes its positions with market orders (reduce-only on contracts). Pause it first to keep it flat.'),
+  control('flatten', 'Cancels the strategy\'s orders and closes its positions with market orders (reduce-only, or the closing side of a hedged leg). Pause it first to keep it flat.'),
   {
     method: 'POST',
     path: '/api/stop',

@@ -65,7 +65,7 @@ function issuesText(where: string, e: z.ZodError): string {
 }
 
 export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false, disableRequestLogging: true, forceCloseConnections: true, bodyLimit: 16 * 1024 });
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 16 * 1024 });
   const want = digest(o.token);
   const assets = loadAssets();
   const ctx: RouteContext = { model: o.model, control: o.control, stop: o.stop };

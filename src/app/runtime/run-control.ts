@@ -30,7 +30,7 @@ export interface ControlOutcome extends ControlAction {
 /**
  * cancel-orders: one cancel-all of the strategy's own orders (every venue it trades on).
  * flatten: that cancel, then a market order against each open position of the strategy's book
- * (reduce-only on contracts, on the hedged leg it closes). pause / resume: no intents.
+ * (reduce-only on a one-way contract position; on a hedged leg, the side that closes that leg). pause / resume: no intents.
  */
 export function controlIntents(
   action: ControlAction,
@@ -47,7 +47,9 @@ export function controlIntents(
     if (p.quantity.isZero()) continue;
     const side = p.quantity.isPositive() ? 'sell' : 'buy';
     const qty = p.quantity.abs();
-    out.push(p.kind === 'contract' ? f.market(p.symbol, side, qty, { reduceOnly: true, ...(p.leg !== 'net' ? { positionSide: p.leg } : {}) }) : f.market(p.symbol, side, qty));
+    // A hedged leg is closed by the opposite side on that leg; a one-way position by a reduce-only order.
+    const opts = p.kind !== 'contract' ? {} : p.leg === 'net' ? { reduceOnly: true } : { positionSide: p.leg };
+    out.push(f.market(p.symbol, side, qty, opts));
   }
   return out;
 }
