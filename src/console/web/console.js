@@ -46,9 +46,12 @@ function notice(text) {
   n.hidden = !text;
 }
 
+/** Long decimals (averages, PnL) are shown to 8 places; the API keeps them exact. */
+const shown = (v) => (typeof v === 'string' && /^-?\d+\.\d{9,}$/.test(v) ? String(Number(Number(v).toFixed(8))) : v);
+
 function cell(text, cls) {
   const td = document.createElement('td');
-  td.textContent = text === null || text === undefined ? '–' : String(text);
+  td.textContent = text === null || text === undefined ? '–' : String(shown(text));
   if (cls) td.className = cls;
   return td;
 }
@@ -135,7 +138,7 @@ function renderStrategies(list) {
         const dt = document.createElement('dt');
         dt.textContent = k;
         const dd = document.createElement('dd');
-        dd.textContent = v ?? '–';
+        dd.textContent = shown(v) ?? '–';
         dl.append(dt, dd);
       };
       row('instruments', s.instruments.join(', '));
