@@ -26,7 +26,6 @@ export interface ConsoleServerOptions {
   readonly token: string;
   readonly control: RouteContext['control'];
   readonly stop: RouteContext['stop'];
-  readonly version?: string;
 }
 
 interface Asset {
@@ -69,7 +68,7 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
   const want = digest(o.token);
   const assets = loadAssets();
   const ctx: RouteContext = { model: o.model, control: o.control, stop: o.stop };
-  const openapi = openApiDocument(o.version ?? '0');
+  const openapi = openApiDocument();
 
   const authorised = (req: FastifyRequest): boolean => {
     const h = req.headers.authorization;

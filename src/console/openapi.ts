@@ -24,7 +24,15 @@ function parameters(route: ApiRoute): JsonSchema[] {
   return out;
 }
 
-export function openApiDocument(version: string): JsonSchema {
+/** The API's own version (not the package's): bumped when a route or schema changes incompatibly. */
+export const CONSOLE_API_VERSION = '1';
+
+/** docs/console-openapi.json, as `npm run docs` writes it. */
+export function renderConsoleOpenApi(): string {
+  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
+}
+
+export function openApiDocument(version = CONSOLE_API_VERSION): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const error = { description: 'Refused', content: { 'application/json': { schema: toJson(errorAnswer, 'output') } } };
   for (const r of API_ROUTES) {

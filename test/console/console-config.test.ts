@@ -6,7 +6,10 @@
 import { expect } from 'chai';
 import { consoleSchema } from '../../src/console/console-config.js';
 import { API_ROUTES, confirmBody, limitQuery } from '../../src/console/api-routes.js';
-import { openApiDocument } from '../../src/console/openapi.js';
+import { openApiDocument, renderConsoleOpenApi } from '../../src/console/openapi.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../support/project-root.js';
 import { consoleToken } from '../../src/console/start-console.js';
 import { runConfigSchema } from '../../src/app/config/run-config-schema.js';
 import { ConfigError } from '../../src/core/errors.js';
@@ -61,5 +64,10 @@ describe('console/console-config', () => {
     expect([limit.schema.minimum, limit.schema.maximum]).to.deep.equal([1, 1000]);
     expect(limitQuery.safeParse({ limit: '1000' }).success).to.equal(true);
     expect(limitQuery.safeParse({ limit: '1001' }).success).to.equal(false);
+  });
+
+  it('docs_console_openapi_json_is_what_the_routes_generate', () => {
+    const committed = readFileSync(join(PROJECT_ROOT, 'docs', 'console-openapi.json'), 'utf8');
+    expect(committed, 'run `npm run docs` and commit docs/console-openapi.json').to.equal(renderConsoleOpenApi());
   });
 });
