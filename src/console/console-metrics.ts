@@ -36,6 +36,8 @@ export class ConsoleMetrics {
   private readonly killSwitch: Counter;
   readonly httpLatency: Histogram<'route' | 'method' | 'status'>;
   private sub: Subscription | undefined;
+  /** Label children by key: inc() on a cached child skips prom-client's per-call label hashing (hot path). */
+  private readonly children = new Map<string, { inc(v?: number): void }>();
 
   constructor(
     private readonly run: ConsoleRun,
@@ -154,15 +156,15 @@ export class ConsoleMetrics {
       case 'OrderFilled':
       case 'OrderPartiallyFilled': {
         const symbol = this.symbolLabel(e.fill.symbol);
-        this.fills.inc({ strategy, symbol });
+        this.child(this.fills, 'f', strategy, symbol).inc();
         const i = this.run.state.instrument(e.fill.symbol);
         const size = i?.kind === 'contract' ? i.contractSize.toNumber() : 1;
-        this.notional.inc({ strategy, symbol }, e.fill.price.toNumber() * e.fill.quantity.toNumber() * size);
+        this.child(this.notional, 'n', strategy, symbol).inc(e.fill.price.toNumber() * e.fill.quantity.toNumber() * size);
         return;
       }
       case 'OrderCancelled':
         // The cancel half of a spot amend is counted as the amend (OrderReplaced), as the run stats do.
-        if (e.reason !== 'replaced') this.orders.inc({ strategy, symbol: this.symbolLabel(e.symbol), action: 'cancelled' });
+        if (e.reason !== 'replaced') this.child(this.orders, 'o', strategy, this.symbolLabel(e.symbol), 'cancelled').inc();
         return;
       case 'IntentDenied':
         if (!this.rules.has(e.rule) && this.rules.size < MAX_RULES && /^[a-z][a-z0-9-]{0,47}$/.test(e.rule)) this.rules.add(e.rule);
@@ -178,9 +180,16 @@ export class ConsoleMetrics {
         const action = ORDER_ACTIONS[e.type];
         if (!action) return;
         const symbol = e.type === 'OrderSubmitted' ? e.order.symbol : 'symbol' in e ? e.symbol : undefined;
-        this.orders.inc({ strategy, symbol: this.symbolLabel(symbol), action });
+        this.child(this.orders, 'o', strategy, this.symbolLabel(symbol), action).inc();
       }
     }
+  }
+
+  private child(counter: Counter<string>, tag: string, ...values: string[]): { inc(v?: number): void } {
+    const key = `${tag}|${values.join('|')}`;
+    let c = this.children.get(key);
+    if (!c) this.children.set(key, (c = counter.labels(...values)));
+    return c;
   }
 
   private strategyLabel(id: string | undefined): string {

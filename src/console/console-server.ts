@@ -142,8 +142,8 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.write(': perpetua console stream\n\n');
-    const off = o.model.listen((u) => {
-      res.write(`event: ${u.kind}\ndata: ${JSON.stringify(u.kind === 'event' ? u.event : u.sample)}\n\n`);
+    const off = o.model.listen((batch) => {
+      res.write(batch.map((u) => `event: ${u.kind}\ndata: ${JSON.stringify(u.kind === 'event' ? u.event : u.sample)}\n\n`).join(''));
     });
     req.raw.on('close', off);
   });

@@ -93,7 +93,9 @@ export class ConsoleReadModel {
   private readonly denialRing = new Ring<DenialLine>(200);
   private readonly logRing = new Ring<LogLine>(300);
   private readonly sampleRing = new Ring<Sample>(3600);
-  private readonly listeners = new Set<(u: Update) => void>();
+  private readonly listeners = new Set<(batch: readonly Update[]) => void>();
+  /** Updates not yet told: listeners hear them in one batch per turn of the event loop, off the trading path. */
+  private queued: Update[] = [];
   private sub: Subscription | undefined;
   private timer: TimerHandle | undefined;
 
@@ -115,8 +117,8 @@ export class ConsoleReadModel {
     this.listeners.clear();
   }
 
-  /** Adds a live listener; returns its removal. */
-  listen(fn: (u: Update) => void): () => void {
+  /** Adds a live listener (told in batches); returns its removal. */
+  listen(fn: (batch: readonly Update[]) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
@@ -251,9 +253,15 @@ export class ConsoleReadModel {
   }
 
   private tell(u: Update): void {
+    if (this.queued.push(u) === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const batch = this.queued;
+    this.queued = [];
     for (const fn of this.listeners) {
       try {
-        fn(u);
+        fn(batch);
       } catch {
         // A broken stream must not stop the others (its own close handler removes it).
       }
