@@ -3,14 +3,10 @@
  * running bot. Absent: no server at all (the default).
  */
 import { z } from 'zod';
+import { envName } from '../app/config/env-name.js';
 
 export const WEBHOOK_EVENTS = ['fill', 'kill-switch', 'drift', 'start', 'stop'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/)
-  .meta({ expected: 'an environment variable name (A-Z, 0-9, _)', typeName: 'env var name' });
 
 export const webhookSchema = z
   .strictObject({

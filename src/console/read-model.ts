@@ -9,6 +9,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
+import { fillToJson, type RunFillJson } from '../backtest/report/backtest-run.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import { intentSymbol } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
@@ -16,19 +17,8 @@ import type { Position } from '../domain/position.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
 import { Ring } from './ring.js';
 
-export interface FillLine {
-  readonly ts: number;
-  readonly strategyId: string | null;
-  readonly symbol: string;
-  readonly side: string;
-  readonly price: string;
-  readonly quantity: string;
-  readonly fee: string;
-  readonly feeAsset: string;
-  readonly liquidity: string;
-  readonly tradeId: string;
-  readonly clientOrderId: string | null;
-}
+/** A fill as the backtest report writes it, with the strategy and the time under the console's name. */
+export type FillLine = RunFillJson & { readonly ts: number; readonly strategyId: string | null };
 
 export interface DenialLine {
   readonly ts: number;
@@ -216,19 +206,7 @@ export class ConsoleReadModel {
   private onEvent(e: ExecutionEvent): void {
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
       const f = e.fill;
-      this.fillRing.push({
-        ts: f.time,
-        strategyId: e.strategyId ?? f.strategyId ?? null,
-        symbol: f.symbol,
-        side: f.side,
-        price: f.price.toFixed(),
-        quantity: f.quantity.toFixed(),
-        fee: f.fee.toFixed(),
-        feeAsset: f.feeAsset,
-        liquidity: f.liquidity,
-        tradeId: f.tradeId,
-        clientOrderId: f.clientOrderId ?? e.clientOrderId ?? null,
-      });
+      this.fillRing.push({ ...fillToJson(f), clientOrderId: f.clientOrderId ?? e.clientOrderId ?? null, ts: f.time, strategyId: e.strategyId ?? f.strategyId ?? null });
     } else if (e.type === 'IntentDenied') {
       this.denialRing.push({ ts: e.ts, strategyId: e.strategyId ?? null, intent: e.intent.kind, symbol: intentSymbol(e.intent) ?? null, rule: e.rule, reason: e.reason });
     }
