@@ -75,7 +75,8 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /** The console of `perpetua run`, attached to the bench's order manager; returns its detach. */
 async function attachConsole(om: OrderManager, clock: VirtualClock): Promise<() => Promise<void>> {
-  const state = new TradingState(new InstrumentRegistry([inst]), { liveOrders: () => om.liveOrders(), order: (cid) => om.order(cid) }, DEFAULT_RISK_LIMITS, 'USDT');
+  const books = { liveOrders: () => om.liveOrders(), order: (cid: string) => om.order(cid) };
+  const state = new TradingState(new InstrumentRegistry([inst]), books, DEFAULT_RISK_LIMITS, 'USDT');
   const zero = { placed: 0, fills: 0, volume: ZERO, amends: 0, cancels: 0, rejects: 0, denials: 0, failures: 0, deniedBy: {} };
   const run: ConsoleRun = {
     state,
@@ -84,7 +85,8 @@ async function attachConsole(om: OrderManager, clock: VirtualClock): Promise<() 
     isPaused: () => false,
     applyControl: () => Promise.reject(new Error('no control in the bench')),
   };
-  const info = { mode: 'bench', venue: 'fake', valuationAsset: 'USDT', instruments: [BTC_USDT], strategies: [{ id: S1, name: 'ladder', instruments: [BTC_USDT], params: {} }] };
+  const strategies = [{ id: S1, name: 'ladder', instruments: [BTC_USDT], params: {} }];
+  const info = { mode: 'bench', venue: 'fake', valuationAsset: 'USDT', instruments: [BTC_USDT], strategies };
   const model = new ConsoleReadModel(run, info, clock);
   const metrics = new ConsoleMetrics(run, info, clock);
   model.start();
@@ -264,7 +266,9 @@ export const suite: BenchSuite = {
         baselineName: 'console off',
         unit: 'µs',
         higherIsBetter: false,
-        note: `median of 3 alternating passes each; console on: read model + metrics on every event, 1 s samples, fastify with an SSE client and /metrics scrapes; p99 on ${consoleOn.p99.toFixed(1)} vs off ${consoleOff.p99.toFixed(1)} µs`,
+        note:
+          'median of 3 alternating passes each; console on: read model + metrics on every event, 1 s samples, ' +
+          `fastify with an SSE client and /metrics scrapes; p99 on ${consoleOn.p99.toFixed(1)} vs off ${consoleOff.p99.toFixed(1)} µs`,
       },
       { name: 'risk evaluate, 10-quote set', ours: riskAll, baseline: riskTick, baselineName: 'tick rule only', unit: 'intents/s', higherIsBetter: true },
       {

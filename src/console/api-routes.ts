@@ -73,10 +73,34 @@ function control(action: 'pause' | 'resume' | 'cancel-orders' | 'flatten', summa
 }
 
 export const API_ROUTES: readonly ApiRoute[] = [
-  { method: 'GET', path: '/api/status', summary: 'Mode, venue, uptime, equity, drawdown, kill-switch state, marks and run totals.', response: anyObject, handle: (c) => c.model.status() },
-  { method: 'GET', path: '/api/strategies', summary: 'Each strategy: parameters, running or paused, positions, PnL and counters.', response: list, handle: (c) => c.model.strategies() },
-  { method: 'GET', path: '/api/positions', summary: 'Account positions (the venue\'s word after each reconciliation) and each strategy\'s share.', response: anyObject, handle: (c) => c.model.positions() },
-  { method: 'GET', path: '/api/orders', summary: 'Open orders of the run\'s strategies.', response: list, handle: (c) => c.model.openOrders() },
+  {
+    method: 'GET',
+    path: '/api/status',
+    summary: 'Mode, venue, uptime, equity, drawdown, kill-switch state, marks and run totals.',
+    response: anyObject,
+    handle: (c) => c.model.status(),
+  },
+  {
+    method: 'GET',
+    path: '/api/strategies',
+    summary: 'Each strategy: parameters, running or paused, positions, PnL and counters.',
+    response: list,
+    handle: (c) => c.model.strategies(),
+  },
+  {
+    method: 'GET',
+    path: '/api/positions',
+    summary: "Account positions (the venue's word after each reconciliation) and each strategy's share.",
+    response: anyObject,
+    handle: (c) => c.model.positions(),
+  },
+  {
+    method: 'GET',
+    path: '/api/orders',
+    summary: "Open orders of the run's strategies.",
+    response: list,
+    handle: (c) => c.model.openOrders(),
+  },
   { method: 'GET', path: '/api/balances', summary: 'Account balances per asset.', response: list, handle: (c) => c.model.balances() },
   {
     method: 'GET',
@@ -113,7 +137,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   control('pause', 'Pauses a strategy: it hears no snapshots and what it still asks is denied (cancels excepted). Its orders stay.'),
   control('resume', 'Resumes a paused strategy.'),
   control('cancel-orders', 'Cancels the strategy\'s open orders, through risk and the order manager.'),
-  control('flatten', 'Cancels the strategy\'s orders and closes its positions with market orders (reduce-only, or the closing side of a hedged leg). Pause it first to keep it flat.'),
+  control(
+    'flatten',
+    "Cancels the strategy's orders and closes its positions with market orders (reduce-only, or the closing side of a hedged leg). " +
+      'Pause it first to keep it flat.',
+  ),
   {
     method: 'POST',
     path: '/api/stop',
@@ -128,13 +156,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
 ];
 
+const fmt = (d: { toFixed(): string }): string => d.toFixed();
+
 /** Plain-JSON answer of a control action, with one human line per thing done. */
 export function describeOutcome(o: ControlOutcome): z.output<typeof controlAnswer> {
   const done: string[] = [];
   if (o.action === 'pause' || o.action === 'resume') done.push(`${o.strategyId} ${o.paused ? 'paused' : 'running'}`);
   for (const i of o.intents) {
     if (i.kind === 'cancel-all') done.push(`asked to cancel every open order of ${o.strategyId}`);
-    else if (i.kind === 'place') done.push(`asked ${i.order.type} ${i.order.side} ${i.order.quantity?.toFixed() ?? ''} ${i.order.symbol}${i.order.reduceOnly ? ' reduce-only' : ''}`);
+    else if (i.kind === 'place') {
+      const x = i.order;
+      done.push(`asked ${x.type} ${x.side} ${x.quantity?.toFixed() ?? ''} ${x.symbol}${x.reduceOnly ? ' reduce-only' : ''}`);
+    }
   }
   for (const e of o.events) {
     switch (e.type) {
@@ -146,7 +179,8 @@ export function describeOutcome(o: ControlOutcome): z.output<typeof controlAnswe
         break;
       case 'OrderFilled':
       case 'OrderPartiallyFilled':
-        done.push(`${e.type === 'OrderFilled' ? 'filled' : 'partly filled'} ${e.clientOrderId} ${e.fill.side} ${e.fill.quantity.toFixed()} @ ${e.fill.price.toFixed()}`);
+        const what = e.type === 'OrderFilled' ? 'filled' : 'partly filled';
+        done.push(`${what} ${e.clientOrderId} ${e.fill.side} ${fmt(e.fill.quantity)} @ ${fmt(e.fill.price)}`);
         break;
       case 'IntentDenied':
         done.push(`denied ${e.intent.kind} by ${e.rule}: ${e.reason}`);

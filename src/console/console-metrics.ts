@@ -47,11 +47,33 @@ export class ConsoleMetrics {
     this.strategies = new Set(info.strategies.map((s) => s.id));
     this.symbols = new Set(info.instruments);
     const registers = [this.registry];
-    this.orders = new Counter({ name: 'perpetua_orders_total', help: 'Order actions by strategy, symbol and action (placed, amended, cancelled, rejected …).', labelNames: ['strategy', 'symbol', 'action'], registers });
-    this.fills = new Counter({ name: 'perpetua_fills_total', help: 'Fill events (partial and complete).', labelNames: ['strategy', 'symbol'], registers });
-    this.notional = new Counter({ name: 'perpetua_traded_notional_total', help: 'Traded quote value: price × quantity (× contract size).', labelNames: ['strategy', 'symbol'], registers });
-    this.denials = new Counter({ name: 'perpetua_risk_denials_total', help: 'Intents the risk engine (or a pause) denied, by rule.', labelNames: ['strategy', 'rule'], registers });
-    this.drifts = new Counter({ name: 'perpetua_reconcile_drift_total', help: 'Reconciliations that found the venue position differing from ours.', labelNames: ['symbol'], registers });
+    const bySymbol = ['strategy', 'symbol'] as const;
+    this.orders = new Counter({
+      name: 'perpetua_orders_total',
+      help: 'Order actions by strategy, symbol and action (placed, amended, cancelled, rejected …).',
+      labelNames: [...bySymbol, 'action'],
+      registers,
+    });
+    const fillsHelp = 'Fill events (partial and complete).';
+    this.fills = new Counter({ name: 'perpetua_fills_total', help: fillsHelp, labelNames: bySymbol, registers });
+    this.notional = new Counter({
+      name: 'perpetua_traded_notional_total',
+      help: 'Traded quote value: price × quantity (× contract size).',
+      labelNames: bySymbol,
+      registers,
+    });
+    this.denials = new Counter({
+      name: 'perpetua_risk_denials_total',
+      help: 'Intents the risk engine (or a pause) denied, by rule.',
+      labelNames: ['strategy', 'rule'],
+      registers,
+    });
+    this.drifts = new Counter({
+      name: 'perpetua_reconcile_drift_total',
+      help: 'Reconciliations that found the venue position differing from ours.',
+      labelNames: ['symbol'],
+      registers,
+    });
     this.killSwitch = new Counter({ name: 'perpetua_kill_switch_trips_total', help: 'Kill-switch trips.', registers });
     this.httpLatency = new Histogram({
       name: 'perpetua_console_request_duration_seconds',
@@ -88,7 +110,9 @@ export class ConsoleMetrics {
       collect() {
         this.reset();
         for (const kind of ['spot', 'contract'] as const) {
-          for (const p of state.accountBook(kind).positions()) if (symbols.has(p.symbol)) this.set({ symbol: p.symbol, leg: p.leg }, p.quantity.toNumber());
+          for (const p of state.accountBook(kind).positions()) {
+            if (symbols.has(p.symbol)) this.set({ symbol: p.symbol, leg: p.leg }, p.quantity.toNumber());
+          }
         }
       },
     });

@@ -22,5 +22,12 @@ export interface ConsoleRunInfo {
   readonly venue: string;
   readonly valuationAsset: string;
   readonly instruments: readonly string[];
-  readonly strategies: readonly { readonly id: string; readonly name: string; readonly instruments: readonly string[]; readonly params: unknown }[];
+  readonly strategies: readonly ConsoleStrategyInfo[];
+}
+
+export interface ConsoleStrategyInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly instruments: readonly string[];
+  readonly params: unknown;
 }

@@ -46,7 +46,8 @@ function loadAssets(): Map<string, Asset> {
     }
   });
   if (!web) throw new Error('console web files not found (src/console/web)');
-  const charts = join(dirname(createRequire(import.meta.url).resolve('lightweight-charts/package.json')), 'dist', 'lightweight-charts.standalone.production.js');
+  const chartsPackage = createRequire(import.meta.url).resolve('lightweight-charts/package.json');
+  const charts = join(dirname(chartsPackage), 'dist', 'lightweight-charts.standalone.production.js');
   return new Map<string, Asset>([
     ['/', { body: readFileSync(join(web, 'index.html')), type: 'text/html; charset=utf-8' }],
     ['/console.js', { body: readFileSync(join(web, 'console.js')), type: 'text/javascript; charset=utf-8' }],
@@ -57,7 +58,16 @@ function loadAssets(): Map<string, Asset> {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 function issuesText(where: string, e: z.ZodError): string {
   return e.issues.map((i) => `${[where, ...i.path].join('.')}: ${i.message}`).join('; ');
@@ -94,7 +104,9 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     // 4xx from fastify itself (bad JSON, wrong content type) say what was wrong; a 5xx says nothing internal.
-    await reply.code(status).send({ error: status === 500 ? 'InternalError' : 'BadRequest', message: status === 500 ? 'internal error (see the run log)' : (err.message ?? 'bad request') });
+    const internal = status === 500;
+    const message = internal ? 'internal error (see the run log)' : (err.message ?? 'bad request');
+    await reply.code(status).send({ error: internal ? 'InternalError' : 'BadRequest', message });
   });
   app.setNotFoundHandler(async (req, reply) => {
     await reply.code(404).send({ error: 'NotFound', message: `no route ${req.method} ${req.url.split('?')[0]}` });
@@ -102,7 +114,12 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
 
   for (const [path, asset] of assets) {
     app.get(path, async (_req, reply) => {
-      await reply.header('content-type', asset.type).header('content-security-policy', CSP).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').send(asset.body);
+      await reply
+        .header('content-type', asset.type)
+        .header('content-security-policy', CSP)
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .send(asset.body);
     });
   }
 
@@ -125,7 +142,9 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
         try {
           return await r.handle(ctx, input as never);
         } catch (e) {
-          if (e instanceof ValidationError && e.field === 'strategyId') return reply.code(404).send({ error: 'NotFound', message: e.message });
+          if (e instanceof ValidationError && e.field === 'strategyId') {
+            return reply.code(404).send({ error: 'NotFound', message: e.message });
+          }
           if (e instanceof IllegalTransition) return reply.code(409).send({ error: 'Conflict', message: e.message });
           throw e;
         }

@@ -18,7 +18,8 @@ function parameters(route: ApiRoute): JsonSchema[] {
     if (!schema) continue;
     const json = toJson(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
-      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), ...(prop.description ? { description: prop.description } : {}), schema: prop });
+      const required = where === 'path' || (json.required ?? []).includes(name);
+      out.push({ name, in: where, required, ...(prop.description ? { description: prop.description } : {}), schema: prop });
     }
   }
   return out;
@@ -34,11 +35,12 @@ export function renderConsoleOpenApi(): string {
 
 export function openApiDocument(version = CONSOLE_API_VERSION): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const text = (type: string): JsonSchema => ({ description: type, content: { [type]: { schema: { type: 'string' } } } });
   const error = { description: 'Refused', content: { 'application/json': { schema: toJson(errorAnswer, 'output') } } };
   for (const r of API_ROUTES) {
     const op: JsonSchema = {
       summary: r.summary,
-      operationId: `${r.method.toLowerCase()}${r.path.replace(/[{}]/g, '').replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+      operationId: r.method.toLowerCase() + r.path.replace(/[{}]/g, '').replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase()),
       parameters: parameters(r),
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(r.body, 'input') } } } } : {}),
       responses: {
@@ -54,15 +56,23 @@ export function openApiDocument(version = CONSOLE_API_VERSION): JsonSchema {
     get: {
       summary: 'Server-sent events: `event` (an execution event in short) and `sample` (equity, drawdown, mids each second).',
       operationId: 'getApiStream',
-      responses: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, 401: error },
+      responses: { 200: text('text/event-stream'), 401: error },
     },
   };
   paths['/metrics'] = {
-    get: { summary: 'Prometheus metrics (text exposition format).', operationId: 'getMetrics', responses: { 200: { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } }, 401: error } },
+    get: {
+      summary: 'Prometheus metrics (text exposition format).',
+      operationId: 'getMetrics',
+      responses: { 200: text('text/plain'), 401: error },
+    },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'Perpetua console API', version, description: 'Watching and steering a running bot. Every /api and /metrics request carries `Authorization: Bearer <token>`.' },
+    info: {
+      title: 'Perpetua console API',
+      version,
+      description: 'Watching and steering a running bot. Every /api and /metrics request carries `Authorization: Bearer <token>`.',
+    },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
     paths,

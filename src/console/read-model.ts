@@ -10,10 +10,12 @@ import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import { fillToJson, type RunFillJson } from '../backtest/report/backtest-run.js';
+import type { Balance } from '../domain/balance.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import { intentSymbol } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
+import type { StrategyCounters } from '../app/runtime/run-stats.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
 import { Ring } from './ring.js';
 
@@ -75,7 +77,8 @@ export function orderLine(o: Order): Record<string, unknown> {
 }
 
 export function positionLine(p: Position): Record<string, unknown> {
-  return { symbol: p.symbol, kind: p.kind, leg: p.leg, quantity: p.quantity.toFixed(), entryPrice: p.entryPrice.toFixed(), realizedPnl: p.realizedPnl.toFixed() };
+  const { symbol, kind, leg } = p;
+  return { symbol, kind, leg, quantity: p.quantity.toFixed(), entryPrice: p.entryPrice.toFixed(), realizedPnl: p.realizedPnl.toFixed() };
 }
 
 export class ConsoleReadModel {
@@ -157,7 +160,7 @@ export class ConsoleReadModel {
         realizedPnl: dec(s?.realizedPnl),
         unrealizedPnl: dec(s?.unrealizedPnl),
         fees: dec(s?.fees),
-        positions: (s?.positions ?? []).map((p) => ({ symbol: p.symbol, leg: p.leg, quantity: p.quantity.toFixed(), entryPrice: p.entryPrice.toFixed() })),
+        positions: (s?.positions ?? []).map((p) => ({ ...p, quantity: dec(p.quantity), entryPrice: dec(p.entryPrice) })),
         counters: s ? counters(s.counters) : null,
       };
     });
@@ -166,8 +169,9 @@ export class ConsoleReadModel {
   /** The account's positions per venue kind (the venue's word after each reconciliation) and each strategy's share. */
   positions(): Record<string, unknown> {
     const state = this.run.state;
-    const account = (['spot', 'contract'] as const).flatMap((k) => state.accountBook(k).positions().filter((p) => !p.quantity.isZero()).map(positionLine));
-    const strategies = Object.fromEntries(this.info.strategies.map((d) => [d.id, state.positions(d.id as never).filter((p) => !p.quantity.isZero()).map(positionLine)]));
+    const open = (ps: readonly Position[]): Record<string, unknown>[] => ps.filter((p) => !p.quantity.isZero()).map(positionLine);
+    const account = (['spot', 'contract'] as const).flatMap((k) => open(state.accountBook(k).positions()));
+    const strategies = Object.fromEntries(this.info.strategies.map((d) => [d.id, open(state.positions(d.id as never))]));
     return { account, strategies };
   }
 
@@ -176,7 +180,13 @@ export class ConsoleReadModel {
   }
 
   balances(): Record<string, unknown>[] {
-    return this.run.state.balances().map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed(), ...(b.equity ? { equity: b.equity.toFixed() } : {}) }));
+    const line = (b: Balance): Record<string, unknown> => ({
+      asset: b.asset,
+      free: dec(b.free),
+      locked: dec(b.locked),
+      equity: dec(b.equity),
+    });
+    return this.run.state.balances().map(line);
   }
 
   fills(limit?: number): FillLine[] {
@@ -206,9 +216,11 @@ export class ConsoleReadModel {
   private onEvent(e: ExecutionEvent): void {
     if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
       const f = e.fill;
-      this.fillRing.push({ ...fillToJson(f), clientOrderId: f.clientOrderId ?? e.clientOrderId ?? null, ts: f.time, strategyId: e.strategyId ?? f.strategyId ?? null });
+      const strategyId = e.strategyId ?? f.strategyId ?? null;
+      this.fillRing.push({ ...fillToJson(f), clientOrderId: f.clientOrderId ?? e.clientOrderId ?? null, ts: f.time, strategyId });
     } else if (e.type === 'IntentDenied') {
-      this.denialRing.push({ ts: e.ts, strategyId: e.strategyId ?? null, intent: e.intent.kind, symbol: intentSymbol(e.intent) ?? null, rule: e.rule, reason: e.reason });
+      const symbol = intentSymbol(e.intent) ?? null;
+      this.denialRing.push({ ts: e.ts, strategyId: e.strategyId ?? null, intent: e.intent.kind, symbol, rule: e.rule, reason: e.reason });
     }
     if (this.listeners.size === 0) return;
     const event: EventLine = {
@@ -247,6 +259,6 @@ export class ConsoleReadModel {
   }
 }
 
-function counters(c: { placed: number; fills: number; volume: Decimal; amends: number; cancels: number; rejects: number; denials: number; failures: number; deniedBy: Record<string, number> }): Record<string, unknown> {
+function counters(c: StrategyCounters): Record<string, unknown> {
   return { ...c, volume: c.volume.toFixed(), deniedBy: { ...c.deniedBy } };
 }

@@ -43,7 +43,9 @@ export interface RunningConsole {
 export function consoleToken(config: ConsoleConfig, env: NodeJS.ProcessEnv): string {
   const token = env[config.tokenEnv];
   if (!token || token.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError('console.tokenEnv', `expected the environment variable ${config.tokenEnv} to hold the console's bearer token (${MIN_TOKEN_LENGTH}+ characters); it is ${token ? 'too short' : 'not set'}`);
+    const what = `the console's bearer token (${MIN_TOKEN_LENGTH}+ characters)`;
+    const expected = `expected the environment variable ${config.tokenEnv} to hold ${what}`;
+    throw new ConfigError('console.tokenEnv', `${expected}; it is ${token ? 'too short' : 'not set'}`);
   }
   return token;
 }
@@ -83,7 +85,8 @@ export async function startConsole(o: StartConsoleOptions): Promise<RunningConso
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : o.config.port;
   const host = o.config.host.includes(':') ? `[${o.config.host}]` : o.config.host;
-  webhook?.notify('start', `run started (${o.info.mode}, ${o.info.strategies.map((s) => s.id).join(', ')})`, { mode: o.info.mode, strategies: o.info.strategies.map((s) => s.id) });
+  const ids = o.info.strategies.map((s) => s.id);
+  webhook?.notify('start', `run started (${o.info.mode}, ${ids.join(', ')})`, { mode: o.info.mode, strategies: ids });
   return {
     url: `http://${host}:${port}/`,
     model,

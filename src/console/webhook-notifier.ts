@@ -46,12 +46,23 @@ export class WebhookNotifier {
     this.sub = events$.subscribe((e) => {
       if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
         const f = e.fill;
-        const data = { strategyId: e.strategyId ?? f.strategyId ?? null, symbol: f.symbol, side: f.side, price: f.price.toFixed(), quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeAsset: f.feeAsset, tradeId: f.tradeId, clientOrderId: e.clientOrderId };
+        const data = {
+          strategyId: e.strategyId ?? f.strategyId ?? null,
+          symbol: f.symbol,
+          side: f.side,
+          price: f.price.toFixed(),
+          quantity: f.quantity.toFixed(),
+          fee: f.fee.toFixed(),
+          feeAsset: f.feeAsset,
+          tradeId: f.tradeId,
+          clientOrderId: e.clientOrderId,
+        };
         this.notify('fill', `${data.strategyId ?? '-'} ${f.side} ${data.quantity} ${f.symbol} @ ${data.price}`, data);
       } else if (e.type === 'KillSwitchTripped') {
         this.notify('kill-switch', `kill switch ${e.rule}: ${e.reason}`, { rule: e.rule, reason: e.reason });
       } else if (e.type === 'PositionDrift') {
-        this.notify('drift', `position drift ${e.symbol} ${e.leg}: ours ${e.localQuantity.toFixed()}, exchange ${e.venueQuantity.toFixed()}`, {
+        const text = `position drift ${e.symbol} ${e.leg}: ours ${e.localQuantity.toFixed()}, exchange ${e.venueQuantity.toFixed()}`;
+        this.notify('drift', text, {
           symbol: e.symbol,
           leg: e.leg,
           localQuantity: e.localQuantity.toFixed(),

@@ -193,7 +193,8 @@ export class SqliteJournal implements OrderJournal {
 
   /** The operator's control actions, oldest first. */
   controlActions(): { action: string; strategyId: string; ts: number }[] {
-    return (this.db.prepare("SELECT json FROM intents WHERE kind LIKE 'control:%' ORDER BY id").all() as Row[]).map((r) => decodeJson(String(r.json)));
+    const rows = this.db.prepare("SELECT json FROM intents WHERE kind LIKE 'control:%' ORDER BY id").all() as Row[];
+    return rows.map((r) => decodeJson(String(r.json)));
   }
 
   close(): void {

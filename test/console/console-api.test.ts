@@ -13,6 +13,7 @@ import { call, PERP, until, startConsoleRun, TOKEN, type ConsoleRunKit } from '.
 import { parsePromText, sampleValue } from './support/prom-text.js';
 
 type Row = Record<string, unknown>;
+const CONFIRM = { token: TOKEN, body: { confirm: true } };
 
 describe('console API against a paper run', function () {
   this.timeout(120_000);
@@ -30,7 +31,8 @@ describe('console API against a paper run', function () {
   before(async () => {
     kit = await startConsoleRun('console-api');
     base = kit.web.url;
-    const opts = { baseUrl: kit.emu.url, clock, rateLimits: false as const, timeSync: false as const, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } };
+    const credentials = { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey };
+    const opts = { baseUrl: kit.emu.url, clock, rateLimits: false as const, timeSync: false as const, credentials };
     spot = new SpotClient(opts);
     fut = new ContractClient(opts);
   });
@@ -74,17 +76,20 @@ describe('console API against a paper run', function () {
       20_000,
       'the API to show the account and pos1 long 10 BTC_USDT',
     );
-    const venueOrders = (await fut.openOrders({})).filter((o) => o.symbol === PERP).map((o) => `${o.externalOid} ${Number(o.price)} ${Number(o.vol)}`).sort();
-    const apiOrders = (await call<Row[]>(base, '/api/orders')).json().filter((o) => o.symbol === PERP).map((o) => `${o.clientOrderId} ${Number(o.price)} ${Number(o.quantity)}`).sort();
+    const venue = (await fut.openOrders({})).filter((o) => o.symbol === PERP);
+    const venueOrders = venue.map((o) => `${o.externalOid} ${Number(o.price)} ${Number(o.vol)}`);
+    const apiOrders = (await call<Row[]>(base, '/api/orders')).json().filter((o) => o.symbol === PERP);
+    const apiLines = apiOrders.map((o) => `${o.clientOrderId} ${Number(o.price)} ${Number(o.quantity)}`);
     expect(venueOrders).to.have.length(2);
-    expect(apiOrders).to.deep.equal(venueOrders);
+    expect(apiLines.sort()).to.deep.equal(venueOrders.sort());
 
     // The market maker requotes all the time: the two answers are read back to back until they agree.
     await waitFor(
       async () => {
-        const api = (await call<Row[]>(base, '/api/orders')).json().filter((o) => o.symbol === 'BTCUSDT').map((o) => o.clientOrderId).sort();
+        const api = (await call<Row[]>(base, '/api/orders')).json().filter((o) => o.symbol === 'BTCUSDT');
+        const apiIds = api.map((o) => o.clientOrderId).sort();
         const venue = (await spot.openOrders({ symbol: 'BTCUSDT' })).map((o) => o.clientOrderId).sort();
-        return api.length > 0 && JSON.stringify(api) === JSON.stringify(venue);
+        return apiIds.length > 0 && JSON.stringify(apiIds) === JSON.stringify(venue);
       },
       30_000,
       'the API and the venue to list the same BTCUSDT orders',
@@ -116,7 +121,7 @@ describe('console API against a paper run', function () {
     // First see it act: the market maker places (requotes) within a few seconds while running.
     const before = submitted('mm1');
     await waitFor(() => submitted('mm1') > before, 30_000, 'mm1 to place an order while running');
-    const res = await call<{ paused: boolean; done: string[] }>(base, '/api/strategies/mm1/pause', { token: TOKEN, body: { confirm: true } });
+    const res = await call<{ paused: boolean; done: string[] }>(base, '/api/strategies/mm1/pause', CONFIRM);
     expect(res.status).to.equal(200);
     expect(res.json().paused).to.equal(true);
     expect(res.json().done).to.deep.equal(['mm1 paused']);
@@ -129,10 +134,14 @@ describe('console API against a paper run', function () {
 
   it('cancels_a_strategys_orders_at_the_venue', async () => {
     // pos1's two resting orders are 5 % away from the market: they stay until cancelled.
-    const venueOrders = async (): Promise<string[]> => (await fut.openOrders({})).filter((o) => o.symbol === PERP).map((o) => o.externalOid ?? '').sort();
+    const venueOrders = async (): Promise<string[]> =>
+      (await fut.openOrders({}))
+        .filter((o) => o.symbol === PERP)
+        .map((o) => o.externalOid ?? '')
+        .sort();
     const resting = await venueOrders();
     expect(resting).to.have.length(2);
-    const res = await call<{ done: string[]; intents: Row[] }>(base, '/api/strategies/pos1/cancel-orders', { token: TOKEN, body: { confirm: true } });
+    const res = await call<{ done: string[]; intents: Row[] }>(base, '/api/strategies/pos1/cancel-orders', CONFIRM);
     expect(res.status).to.equal(200);
     expect(res.json().intents.map((i) => i.kind)).to.deep.equal(['cancel-all']);
     expect(res.json().done.filter((l) => l.startsWith('cancelled ')).sort()).to.deep.equal(resting.map((cid) => `cancelled ${cid} (user)`));
@@ -141,7 +150,7 @@ describe('console API against a paper run', function () {
   });
 
   it('flattens_a_position_through_risk_and_the_order_manager', async () => {
-    const res = await call<{ done: string[]; intents: Row[] }>(base, '/api/strategies/pos1/flatten', { token: TOKEN, body: { confirm: true } });
+    const res = await call<{ done: string[]; intents: Row[] }>(base, '/api/strategies/pos1/flatten', CONFIRM);
     expect(res.status).to.equal(200);
     const body = res.json();
     // No order left to cancel: one market sell on the long leg (hedged mode closes a leg so) of its 10 contracts.
@@ -155,12 +164,15 @@ describe('console API against a paper run', function () {
       10_000,
       'the API to show no BTC_USDT position',
     );
-    expect(kit.run.journal.controlActions().map((c) => `${c.action} ${c.strategyId}`)).to.deep.equal(['pause mm1', 'cancel-orders pos1', 'flatten pos1']);
+    const journaled = kit.run.journal.controlActions().map((c) => `${c.action} ${c.strategyId}`);
+    expect(journaled).to.deep.equal(['pause mm1', 'cancel-orders pos1', 'flatten pos1']);
   });
 
   it('serves_prometheus_text_that_agrees_with_the_journal', async () => {
     // The flattening sell's fill reaches the journal when the order manager next reads the order.
-    const fills = (sid: string, sym: string): number => events().filter((e) => (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') && e.strategyId === sid && e.fill.symbol === sym).length;
+    const isFill = (e: ExecutionEvent): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> =>
+      e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled';
+    const fills = (sid: string, sym: string): number => events().filter((e) => isFill(e) && e.strategyId === sid && e.fill.symbol === sym).length;
     await waitFor(() => fills('pos1', PERP) >= 2, 10_000, 'the fill of the flattening sell');
     const res = await call(base, '/metrics');
     expect(res.status).to.equal(200);
@@ -175,7 +187,9 @@ describe('console API against a paper run', function () {
     expect(sampleValue(samples, 'perpetua_strategy_paused', { strategy: 'mm1' })).to.equal(1);
     expect(sampleValue(samples, 'perpetua_strategy_paused', { strategy: 'pos1' })).to.equal(0);
     expect(sampleValue(samples, 'perpetua_position', { symbol: PERP, leg: 'long' }) ?? 0).to.equal(0);
-    expect(sampleValue(samples, 'perpetua_console_request_duration_seconds_count', { route: '/api/status', method: 'GET', status: '200' })).to.be.greaterThan(0);
+    const route = { route: '/api/status', method: 'GET', status: '200' };
+    const statusCalls = sampleValue(samples, 'perpetua_console_request_duration_seconds_count', route);
+    expect(statusCalls).to.be.greaterThan(0);
     // Bounded labels: only configured strategies and symbols (or `none` / `other`) appear.
     for (const s of samples) {
       if (s.labels.strategy !== undefined) expect(['mm1', 'pos1', 'none', 'other']).to.include(s.labels.strategy);
@@ -188,7 +202,8 @@ describe('console API against a paper run', function () {
     expect(resumed.json().paused).to.equal(false);
     const at = submitted('mm1');
     await waitFor(() => submitted('mm1') > at, 30_000, 'mm1 to quote again after resume');
-    const stop = await call<{ stopping: boolean; reason: string }>(base, '/api/stop', { token: TOKEN, body: { confirm: true, reason: 'done testing' } });
+    const body = { confirm: true, reason: 'done testing' };
+    const stop = await call<{ stopping: boolean; reason: string }>(base, '/api/stop', { token: TOKEN, body });
     expect(stop.status).to.equal(200);
     expect(stop.json()).to.deep.equal({ stopping: true, reason: 'console: done testing' });
     expect(await kit.stopRequested).to.equal('console: done testing');

@@ -18,7 +18,15 @@ import { waitFor } from '../integration/support/paper-harness.js';
 import { call, PERP, startConsoleRun, TOKEN, until, type ConsoleRunKit } from './support/console-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 // The slice of playwright-core this test uses (an optional package: no compile-time import).
 interface PwPage {
@@ -35,7 +43,13 @@ interface PwContext {
   close(): Promise<void>;
 }
 interface PwChromium {
-  launchPersistentContext(dir: string, o: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } }): Promise<PwContext>;
+  launchPersistentContext(dir: string, o: PwLaunch): Promise<PwContext>;
+}
+interface PwLaunch {
+  executablePath: string;
+  headless: boolean;
+  args: string[];
+  viewport: { width: number; height: number };
 }
 
 function loadPlaywright(): PwChromium | undefined {
@@ -58,7 +72,8 @@ describe('console page in headless Chromium', function () {
 
   const rows = (table: string): Promise<string[][]> =>
     page.evaluate<string[][]>(`[...document.querySelectorAll('#${table} tbody tr')].map(tr => [...tr.children].map(td => td.textContent))`);
-  const fills = (): number => kit.run.journal.events().filter((e: ExecutionEvent) => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled').length;
+  const isFill = (e: ExecutionEvent): boolean => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled';
+  const fills = (): number => kit.run.journal.events().filter(isFill).length;
 
   before(async function () {
     const chromium = loadPlaywright();
@@ -68,7 +83,9 @@ describe('console page in headless Chromium', function () {
     }
     kit = await startConsoleRun('console-browser');
     dir = await mkdtemp(join(tmpdir(), 'perpetua-console-browser-'));
-    context = await chromium!.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1440, height: 1000 } });
+    const viewport = { width: 1440, height: 1000 };
+    const launch = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport };
+    context = await chromium!.launchPersistentContext(join(dir, 'profile'), launch);
     context.on('request', (r) => requests.push(r.url()));
     page = await context.newPage();
     page.on('console', (m) => {
@@ -91,9 +108,13 @@ describe('console page in headless Chromium', function () {
     const api = (await call<Record<string, string>[]>(kit.web.url, '/api/orders')).json().filter((o) => o.strategyId === 'pos1');
     const shown = (await rows('orders')).filter((r) => r[0] === 'pos1').map((r) => `${r[1]} ${r[2]} ${r[3]} ${r[4]}`).sort();
     expect(shown).to.deep.equal(api.map((o) => `${o.symbol} ${o.side} ${o.price} ${o.quantity}`).sort());
-    await until(async () => (await rows('positions')).some((r) => r[0] === PERP && r[1] === 'long' && r[2] === '10' && r[4] === 'account'), 20_000, 'the 10-contract long on the page');
+    const accountLong = async (): Promise<boolean> =>
+      (await rows('positions')).some((r) => r[0] === PERP && r[1] === 'long' && r[2] === '10' && r[4] === 'account');
+    await until(accountLong, 20_000, 'the 10-contract long on the page');
     expect((await rows('positions')).some((r) => r[0] === PERP && r[2] === '10' && r[4] === 'pos1')).to.equal(true);
-    const cards = await page.evaluate<string[]>(`[...document.querySelectorAll('.card')].map(c => c.dataset.strategy + ' ' + c.querySelector('.state').textContent)`);
+    const cards = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('.card')].map(c => c.dataset.strategy + ' ' + c.querySelector('.state').textContent)`,
+    );
     expect(cards).to.deep.equal(['mm1 running', 'pos1 running']);
   });
 
@@ -115,7 +136,9 @@ describe('console page in headless Chromium', function () {
     expect(kit.run.runtime.isPaused('mm1')).to.equal(false);
     await page.click('#confirm-yes');
     await waitFor(() => kit.run.runtime.isPaused('mm1'), 10_000, 'mm1 paused');
-    await until(async () => (await page.evaluate<string>(`document.querySelector('.card[data-strategy="mm1"] .state').textContent`)) === 'paused', 10_000, 'the card to say paused');
+    const cardState = (): Promise<string> =>
+      page.evaluate<string>(`document.querySelector('.card[data-strategy="mm1"] .state').textContent`);
+    await until(async () => (await cardState()) === 'paused', 10_000, 'the card to say paused');
     expect(kit.run.runtime.isPaused('pos1')).to.equal(false);
     if (process.env.PERPETUA_SCREENSHOT) await page.screenshot({ path: process.env.PERPETUA_SCREENSHOT });
   });

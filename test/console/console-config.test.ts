@@ -35,7 +35,9 @@ describe('console/console-config', () => {
   it('takes_the_token_from_the_environment_and_never_echoes_it', () => {
     const cfg = consoleSchema.parse({ port: 0, tokenEnv: 'MY_TOKEN' });
     expect(consoleToken(cfg, { MY_TOKEN: 'a-long-enough-token-1' })).to.equal('a-long-enough-token-1');
-    expect(() => consoleToken(cfg, {})).to.throw(ConfigError, 'console.tokenEnv: expected the environment variable MY_TOKEN').and.match(/not set/);
+    expect(() => consoleToken(cfg, {}))
+      .to.throw(ConfigError, 'console.tokenEnv: expected the environment variable MY_TOKEN')
+      .and.match(/not set/);
     try {
       consoleToken(cfg, { MY_TOKEN: 'short-secret' });
       expect.fail('a short token was accepted');
@@ -49,7 +51,10 @@ describe('console/console-config', () => {
     const doc = openApiDocument('1.0') as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(doc.openapi).to.equal('3.1.0');
     for (const r of API_ROUTES) expect(doc.paths[r.path]?.[r.method.toLowerCase()], `${r.method} ${r.path}`).to.be.an('object');
-    const pause = doc.paths['/api/strategies/{id}/pause']!.post! as { parameters: { name: string; in: string; schema: { pattern: string } }[]; requestBody: { content: { 'application/json': { schema: { required: string[]; properties: Record<string, { const?: unknown }> } } } } };
+    type Body = { schema: { required: string[]; properties: Record<string, { const?: unknown }> } };
+    type Param = { name: string; in: string; required: boolean; schema: { pattern: string; minimum: number; maximum: number } };
+    type Op = { parameters: Param[] };
+    const pause = doc.paths['/api/strategies/{id}/pause']!.post! as Op & { requestBody: { content: { 'application/json': Body } } };
     const body = pause.requestBody.content['application/json'].schema;
     expect(body.required).to.deep.equal(['confirm']);
     expect(body.properties.confirm!.const).to.equal(true);
@@ -58,7 +63,7 @@ describe('console/console-config', () => {
     expect(confirmBody.safeParse({ confirm: false }).success).to.equal(false);
     const id = pause.parameters.find((p) => p.name === 'id' && p.in === 'path')!;
     expect(new RegExp(id.schema.pattern).test('mm1')).to.equal(true);
-    const fills = doc.paths['/api/fills']!.get! as { parameters: { name: string; in: string; required: boolean; schema: { minimum: number; maximum: number } }[] };
+    const fills = doc.paths['/api/fills']!.get! as Op;
     const limit = fills.parameters.find((p) => p.name === 'limit')!;
     expect(limit).to.include({ in: 'query', required: false });
     expect([limit.schema.minimum, limit.schema.maximum]).to.deep.equal([1, 1000]);

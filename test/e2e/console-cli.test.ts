@@ -1,7 +1,8 @@
 /**
  * `perpetua run` with a console, as a user starts it: the shipped default config plus a `console:`
- * section, the token in the environment. The printed URL answers with the run's status, the stop
- * action ends the run cleanly (exit 0, the reason in the journal), and the token appears in no output.
+ * section, the token in the environment. The printed URL answers with the run's status and its log
+ * lines, the stop action ends the run cleanly (exit 0, the reason in the journal), and the token
+ * appears in no output.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -11,11 +12,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { parse, stringify } from 'yaml';
+import { SystemClock } from '../../src/core/clock.js';
 import { SqliteJournal } from '../../src/persistence/sqlite-journal.js';
 import { PROJECT_ROOT } from '../support/project-root.js';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../src/app/cli.js');
 const TOKEN = 'e2e-console-token-abcdef0123456789';
+const clock = new SystemClock();
 
 describe('e2e: perpetua run with the console', function () {
   this.timeout(90_000);
@@ -50,10 +53,20 @@ describe('e2e: perpetua run with the console', function () {
         const status = await request(`${url}api/status`, { headers: auth });
         expect(status.statusCode).to.equal(200);
         expect(((await status.body.json()) as { mode: string }).mode).to.equal('paper');
+        // The log view gets the run's own log lines (the market maker's first placements).
+        let logs: { message: string }[] = [];
+        for (let i = 0; i < 150 && !logs.some((l) => l.message.startsWith('placed ')); i++) {
+          const r = await request(`${url}api/logs`, { headers: auth });
+          logs = (await r.body.json()) as { message: string }[];
+          if (!logs.some((l) => l.message.startsWith('placed '))) await clock.sleep(100);
+        }
+        expect(logs.map((l) => l.message).filter((m) => m.startsWith('placed '))).to.not.be.empty;
         const refused = await request(`${url}api/status`);
         expect(refused.statusCode).to.equal(401);
         await refused.body.dump();
-        const stop = await request(`${url}api/stop`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ confirm: true, reason: 'e2e stop' }) });
+        const headers = { ...auth, 'content-type': 'application/json' };
+        const body = JSON.stringify({ confirm: true, reason: 'e2e stop' });
+        const stop = await request(`${url}api/stop`, { method: 'POST', headers, body });
         expect(stop.statusCode).to.equal(200);
         await stop.body.dump();
         expect(await exited, out).to.equal(0);

@@ -111,7 +111,13 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     if (config.console) {
       web = await startConsole({
         run: runtime,
-        info: { mode: config.mode, venue: access.label, valuationAsset: config.risk.valuationAsset, instruments: config.instruments, strategies: loaded.strategies.map((s, i) => ({ ...s, params: config.strategies[i]!.params })) },
+        info: {
+          mode: config.mode,
+          venue: access.label,
+          valuationAsset: config.risk.valuationAsset,
+          instruments: config.instruments,
+          strategies: loaded.strategies.map((s, i) => ({ ...s, params: config.strategies[i]!.params })),
+        },
         config: config.console,
         env: opts.env ?? process.env,
         clock,
@@ -163,7 +169,8 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     summary = await runtime.stop(reason);
     logger.info('run stopped', { runId: summary.runId, reason, placed: summary.totals.placed, fills: summary.totals.fills, cancelledOnExit: summary.cancelledOnExit });
     summaryOut.write(`${summaryLines(summary, asset).join('\n')}\n`);
-    web?.webhook?.notify('stop', `run stopped (${reason})`, { reason, placed: summary.totals.placed, fills: summary.totals.fills, cancelledOnExit: summary.cancelledOnExit });
+    const { placed, fills } = summary.totals;
+    web?.webhook?.notify('stop', `run stopped (${reason})`, { reason, placed, fills, cancelledOnExit: summary.cancelledOnExit });
   } catch (e) {
     terminal.clearStatus();
     const msg = e instanceof PerpetuaError ? `${e.name}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);

@@ -361,9 +361,13 @@ export class TradingRuntime {
    * they produced. Refused once the run is stopping.
    */
   applyControl(action: ControlAction): Promise<ControlOutcome> {
-    if (!this.runners.some((r) => r.strategyId === action.strategyId)) return Promise.reject(new ValidationError('strategyId', 'a strategy of this run', action.strategyId));
-    if (this.stopping) return Promise.reject(new IllegalTransition('run', 'stopping', action.action, 'no control action is taken once the run stops'));
-    return new Promise((resolve, reject) => this.control.next({ kind: 'control', action, done: (o) => (o instanceof Error ? reject(o) : resolve(o)) }));
+    if (!this.runners.some((r) => r.strategyId === action.strategyId)) {
+      return Promise.reject(new ValidationError('strategyId', 'a strategy of this run', action.strategyId));
+    }
+    if (this.stopping) return Promise.reject(new IllegalTransition('run', 'stopping', action.action, 'the run is stopping'));
+    return new Promise((resolve, reject) => {
+      this.control.next({ kind: 'control', action, done: (o) => (o instanceof Error ? reject(o) : resolve(o)) });
+    });
   }
 
   // ---------------------------------------------------------------- jobs
@@ -387,7 +391,7 @@ export class TradingRuntime {
   private async runJob(job: Job): Promise<void> {
     if (this.stopping) {
       if (job.kind === 'start') job.done(new Error('stopped before the strategies started'));
-      if (job.kind === 'control') job.done(new IllegalTransition('run', 'stopped', job.action.action, 'the run stopped before the control action ran'));
+      if (job.kind === 'control') job.done(new IllegalTransition('run', 'stopped', job.action.action, 'stopped before it ran'));
       return;
     }
     try {

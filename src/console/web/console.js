@@ -177,7 +177,13 @@ function renderPositions(p) {
 let equityChart, equitySeries, priceChart, priceSeries;
 function makeCharts() {
   const LW = window.LightweightCharts;
-  const opts = { layout: { background: { color: '#182029' }, textColor: '#8a96a3' }, grid: { vertLines: { color: '#222c36' }, horzLines: { color: '#222c36' } }, timeScale: { timeVisible: true, secondsVisible: true }, autoSize: true };
+  const line = { color: '#222c36' };
+  const opts = {
+    layout: { background: { color: '#182029' }, textColor: '#8a96a3' },
+    grid: { vertLines: line, horzLines: line },
+    timeScale: { timeVisible: true, secondsVisible: true },
+    autoSize: true,
+  };
   equityChart = LW.createChart($('chart-equity'), opts);
   equitySeries = equityChart.addSeries(LW.LineSeries, { color: '#4da3ff', lineWidth: 2 });
   priceChart = LW.createChart($('chart-price'), opts);
@@ -198,18 +204,34 @@ function points(samples, pick) {
   return out;
 }
 
+const colour = (side) => (side === 'buy' ? '#26a69a' : '#ef5350');
+
 function renderCharts(samples, orders, fills) {
   equitySeries.setData(points(samples, (s) => s.equity));
   priceSeries.setData(points(samples, (s) => s.mids[state.symbol]));
   for (const l of state.priceLines) priceSeries.removePriceLine(l);
   state.priceLines = orders
     .filter((o) => o.symbol === state.symbol && o.price !== null)
-    .map((o) => priceSeries.createPriceLine({ price: Number(o.price), color: o.side === 'buy' ? '#26a69a' : '#ef5350', lineWidth: 1, lineStyle: 2, axisLabelVisible: true, title: `${o.strategyId} ${o.side}` }));
+    .map((o) =>
+      priceSeries.createPriceLine({
+        price: Number(o.price),
+        color: colour(o.side),
+        lineWidth: 1,
+        lineStyle: 2,
+        axisLabelVisible: true,
+        title: `${o.strategyId} ${o.side}`,
+      }),
+    );
   const first = samples.length ? Math.floor(samples[0].ts / 1000) : 0;
   state.markers.setMarkers(
     fills
       .filter((f) => f.symbol === state.symbol && Math.floor(f.ts / 1000) >= first)
-      .map((f) => ({ time: Math.floor(f.ts / 1000), position: f.side === 'buy' ? 'belowBar' : 'aboveBar', color: f.side === 'buy' ? '#26a69a' : '#ef5350', shape: f.side === 'buy' ? 'arrowUp' : 'arrowDown', text: `${f.side} ${f.quantity}` }))
+      .map((f) => {
+        const buy = f.side === 'buy';
+        const at = Math.floor(f.ts / 1000);
+        const shape = buy ? 'arrowUp' : 'arrowDown';
+        return { time: at, position: buy ? 'belowBar' : 'aboveBar', color: colour(f.side), shape, text: `${f.side} ${f.quantity}` };
+      })
       .sort((a, b) => a.time - b.time),
   );
 }
@@ -230,13 +252,15 @@ async function refresh() {
   ]);
   if (!state.symbol) {
     state.symbol = status.instruments[0] || '';
-    $('symbol').replaceChildren(...status.instruments.map((s) => Object.assign(document.createElement('option'), { value: s, textContent: s })));
+    const option = (s) => Object.assign(document.createElement('option'), { value: s, textContent: s });
+    $('symbol').replaceChildren(...status.instruments.map(option));
   }
   renderStatus(status);
   renderStrategies(strategies);
   renderPositions(positions);
   fillTable('orders', orders, ['strategyId', 'symbol', side, 'price', 'quantity', 'filled', 'status']);
-  fillTable('fills', [...fills].reverse(), [(f) => cell(time(f.ts)), 'strategyId', 'symbol', side, 'price', 'quantity', (f) => cell(`${f.fee} ${f.feeAsset}`)]);
+  const fee = (f) => cell(`${f.fee} ${f.feeAsset}`);
+  fillTable('fills', [...fills].reverse(), [(f) => cell(time(f.ts)), 'strategyId', 'symbol', side, 'price', 'quantity', fee]);
   fillTable('balances', balances, ['asset', 'free', 'locked']);
   fillTable('denials', [...denials].reverse(), [(d) => cell(time(d.ts)), 'strategyId', 'intent', 'rule', 'reason']);
   $('logs').textContent = logs.map((l) => `${time(l.ts)} ${l.level} ${l.message}`).join('\n');

@@ -56,7 +56,12 @@ export async function startConsoleRun(label: string): Promise<ConsoleRunKit> {
         contract: { cycleMs: 500, streams: { depth: { limit: 5 }, ticker: {} } },
       },
       strategies: [
-        { id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.01', skewBps: 1, requoteBps: 0.4 } },
+        {
+          id: 'mm1',
+          name: 'spot-market-maker',
+          instruments: ['BTCUSDT'],
+          params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.01', skewBps: 1, requoteBps: 0.4 },
+        },
         { id: 'pos1', name: 'scripted', instruments: ['BTC_USDT'], params: { script: 'console-perp' } },
       ],
     }),
@@ -112,11 +117,17 @@ export interface Answer<T = unknown> {
 }
 
 /** One request to the console over real HTTP; `token` undefined sends no Authorization header. */
-export async function call<T = unknown>(base: string, path: string, opts: { token?: string | undefined; body?: unknown } = { token: TOKEN }): Promise<Answer<T>> {
+export async function call<T = unknown>(
+  base: string,
+  path: string,
+  opts: { token?: string | undefined; body?: unknown } = { token: TOKEN },
+): Promise<Answer<T>> {
   const headers: Record<string, string> = {};
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(new URL(path, base), { method: opts.body === undefined ? 'GET' : 'POST', headers, ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+  const post = opts.body !== undefined;
+  const body = post ? { body: JSON.stringify(opts.body) } : {};
+  const res = await request(new URL(path, base), { method: post ? 'POST' : 'GET', headers, ...body });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text, json: () => JSON.parse(text) as T };
 }
