@@ -178,7 +178,8 @@ export class ConsoleMetrics {
     const strategy = this.strategyLabel(e.strategyId);
     switch (e.type) {
       case 'OrderFilled':
-      case 'OrderPartiallyFilled': {
+      case 'OrderPartiallyFilled':
+      case 'VenueFill': {
         const symbol = this.symbolLabel(e.fill.symbol);
         this.child(this.fills, 'f', strategy, symbol).inc();
         const i = this.run.state.instrument(e.fill.symbol);

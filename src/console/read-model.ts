@@ -214,10 +214,12 @@ export class ConsoleReadModel {
   // ---------------------------------------------------------------- feed
 
   private onEvent(e: ExecutionEvent): void {
-    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
+    // VenueFill: a fill the venue made itself (liquidation, TP/SL), booked to the position's owner.
+    if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') {
       const f = e.fill;
       const strategyId = e.strategyId ?? f.strategyId ?? null;
-      this.fillRing.push({ ...fillToJson(f), clientOrderId: f.clientOrderId ?? e.clientOrderId ?? null, ts: f.time, strategyId });
+      const clientOrderId = f.clientOrderId ?? (e.type === 'VenueFill' ? undefined : e.clientOrderId) ?? null;
+      this.fillRing.push({ ...fillToJson(f), clientOrderId, ts: f.time, strategyId });
     } else if (e.type === 'IntentDenied') {
       const symbol = intentSymbol(e.intent) ?? null;
       this.denialRing.push({ ts: e.ts, strategyId: e.strategyId ?? null, intent: e.intent.kind, symbol, rule: e.rule, reason: e.reason });

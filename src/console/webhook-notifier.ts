@@ -44,7 +44,7 @@ export class WebhookNotifier {
   /** Follows the runtime's events: fills, kill-switch trips and drifts become notices. */
   attach(events$: Observable<ExecutionEvent>): void {
     this.sub = events$.subscribe((e) => {
-      if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled') {
+      if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') {
         const f = e.fill;
         const data = {
           strategyId: e.strategyId ?? f.strategyId ?? null,
@@ -55,7 +55,8 @@ export class WebhookNotifier {
           fee: f.fee.toFixed(),
           feeAsset: f.feeAsset,
           tradeId: f.tradeId,
-          clientOrderId: e.clientOrderId,
+          clientOrderId: f.clientOrderId ?? (e.type === 'VenueFill' ? null : e.clientOrderId),
+          byVenue: e.type === 'VenueFill',
         };
         this.notify('fill', `${data.strategyId ?? '-'} ${f.side} ${data.quantity} ${f.symbol} @ ${data.price}`, data);
       } else if (e.type === 'KillSwitchTripped') {
