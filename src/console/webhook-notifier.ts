@@ -6,6 +6,7 @@
  */
 import { request } from 'undici';
 import type { Observable, Subscription } from 'rxjs';
+import { fillToJson } from '../backtest/report/backtest-run.js';
 import type { ClientLogger } from '../client/catalogue-client.js';
 import type { Clock } from '../core/clock.js';
 import { globalRedactor } from '../core/redact.js';
@@ -47,14 +48,8 @@ export class WebhookNotifier {
       if (e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled' || e.type === 'VenueFill') {
         const f = e.fill;
         const data = {
+          ...fillToJson(f),
           strategyId: e.strategyId ?? f.strategyId ?? null,
-          symbol: f.symbol,
-          side: f.side,
-          price: f.price.toFixed(),
-          quantity: f.quantity.toFixed(),
-          fee: f.fee.toFixed(),
-          feeAsset: f.feeAsset,
-          tradeId: f.tradeId,
           clientOrderId: f.clientOrderId ?? (e.type === 'VenueFill' ? null : e.clientOrderId),
           byVenue: e.type === 'VenueFill',
         };
