@@ -8,6 +8,10 @@
  *  - the desired-quotes diff vs the naive plan (cancel everything, place everything) on the same input.
  *
  * The gateway is the test suite's FakeGateway: it answers at once, so the figures are our own cost.
+ *
+ * Console on vs off: the same pipeline with the console attached as `perpetua run` attaches it — its
+ * read model and metrics following every event, a sample each (virtual) second, the fastify server
+ * listening on 127.0.0.1 with a live SSE client connected and /metrics scraped every 500 snapshots.
  */
 import { VirtualClock } from '../src/core/clock.js';
 import { D, type Decimal, ZERO } from '../src/core/decimal.js';
@@ -26,6 +30,12 @@ import { priceTickRule } from '../src/risk/rules/price-tick-rule.js';
 import type { Strategy } from '../src/strategy/strategy.js';
 import type { StrategyContext, TradingStateView } from '../src/strategy/strategy-context.js';
 import { StrategyRunner } from '../src/strategy/strategy-runner.js';
+import { request } from 'undici';
+import { TradingState } from '../src/app/runtime/trading-state.js';
+import type { ConsoleRun } from '../src/console/console-port.js';
+import { ConsoleMetrics } from '../src/console/console-metrics.js';
+import { buildConsoleServer } from '../src/console/console-server.js';
+import { ConsoleReadModel } from '../src/console/read-model.js';
 import { account, balance, BTC_USDT, contractInstrument, order, S1, snapshot } from '../test/domain/support/builders.js';
 import { CONTRACT_CAPS, FakeGateway } from '../test/execution/fake-gateway.js';
 import { type BenchRow, type BenchSuite, measure } from './bench-row.js';
@@ -63,7 +73,48 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function pipelineLatency(full: boolean): Promise<{ p50: number; p99: number }> {
+/** The console of `perpetua run`, attached to the bench's order manager; returns its detach. */
+async function attachConsole(om: OrderManager, clock: VirtualClock): Promise<() => Promise<void>> {
+  const books = { liveOrders: () => om.liveOrders(), order: (cid: string) => om.order(cid) };
+  const state = new TradingState(new InstrumentRegistry([inst]), books, DEFAULT_RISK_LIMITS, 'USDT');
+  const zero = { placed: 0, fills: 0, volume: ZERO, amends: 0, cancels: 0, rejects: 0, denials: 0, failures: 0, deniedBy: {} };
+  const run: ConsoleRun = {
+    state,
+    events$: om.events$,
+    status: () => ({ now: clock.now(), elapsedMs: 0, marks: [], strategies: [], totals: zero, staleSnapshots: 0, snapshots: 0 }),
+    isPaused: () => false,
+    applyControl: () => Promise.reject(new Error('no control in the bench')),
+  };
+  const strategies = [{ id: S1, name: 'ladder', instruments: [BTC_USDT], params: {} }];
+  const info = { mode: 'bench', venue: 'fake', valuationAsset: 'USDT', instruments: [BTC_USDT], strategies };
+  const model = new ConsoleReadModel(run, info, clock);
+  const metrics = new ConsoleMetrics(run, info, clock);
+  model.start();
+  metrics.start();
+  const token = 'bench-console-token-0123456789';
+  const app = buildConsoleServer({ model, metrics, token, control: run.applyControl as never, stop: async () => {} });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const a = app.server.address();
+  const base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  const headers = { authorization: `Bearer ${token}` };
+  const sse = await request(`${base}/api/stream`, { headers });
+  sse.body.on('data', () => {});
+  let n = 0;
+  const sub = om.events$.subscribe(() => {
+    // A Prometheus scrape now and then, answered while the loop runs.
+    if (++n % 500 === 0) void request(`${base}/metrics`, { headers }).then((r) => r.body.dump());
+  });
+  return async () => {
+    sub.unsubscribe();
+    sse.body.destroy();
+    model.stop();
+    metrics.stop();
+    await app.close();
+  };
+}
+
+/** `console`: undefined for the plain rows; 'off' / 'on' for the console pair (both yield to the event loop after each snapshot). */
+async function pipelineLatency(full: boolean, console?: 'on' | 'off'): Promise<{ p50: number; p99: number }> {
   const clock = new VirtualClock(1_000_000);
   const gw = new FakeGateway(CONTRACT_CAPS);
   const codec = new ClientIdCodec(clock);
@@ -81,6 +132,7 @@ async function pipelineLatency(full: boolean): Promise<{ p50: number; p99: numbe
   };
   const runner = new StrategyRunner(S1, new LadderQuoter(), view, clock);
   await runner.start();
+  const detach = console === 'on' ? await attachConsole(om, clock) : undefined;
   const acct = account('contract', balance('USDT', '100000000'));
   const times: number[] = [];
   for (const s of snapshots(clock.now())) {
@@ -107,7 +159,10 @@ async function pipelineLatency(full: boolean): Promise<{ p50: number; p99: numbe
       }
     }
     times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    // Outside the timed span: the console's server gets its turn of the event loop, as between real snapshots.
+    if (console) await new Promise((r) => setImmediate(r));
   }
+  await detach?.();
   const warm = times.slice(N / 10).sort((a, b) => a - b);
   return { p50: percentile(warm, 50), p99: percentile(warm, 99) };
 }
@@ -151,6 +206,17 @@ export const suite: BenchSuite = {
   async run(): Promise<BenchRow[]> {
     const strategyOnly = await pipelineLatency(false);
     const full = await pipelineLatency(true);
+    // Off and on alternate, three times each; the medians are compared (one pass is at the mercy of
+    // whatever else the machine does at that moment).
+    const offRuns: { p50: number; p99: number }[] = [];
+    const onRuns: { p50: number; p99: number }[] = [];
+    for (let i = 0; i < 3; i++) {
+      offRuns.push(await pipelineLatency(true, 'off'));
+      onRuns.push(await pipelineLatency(true, 'on'));
+    }
+    const median = (xs: { p50: number; p99: number }[], k: 'p50' | 'p99'): number => xs.map((x) => x[k]).sort((a, b) => a - b)[1]!;
+    const consoleOff = { p50: median(offRuns, 'p50'), p99: median(offRuns, 'p99') };
+    const consoleOn = { p50: median(onRuns, 'p50'), p99: median(onRuns, 'p99') };
     const { quotes, resting, state, intent } = quoteSet();
     const allRules = new RiskEngine();
     const tickOnly = new RiskEngine([priceTickRule]);
@@ -192,6 +258,17 @@ export const suite: BenchSuite = {
         unit: 'µs',
         higherIsBetter: false,
         note: 'p99 is sensitive to GC and to other processes on a shared machine; compare p50 across runs',
+      },
+      {
+        name: 'snapshot → intent → request, p50, console on',
+        ours: consoleOn.p50,
+        baseline: consoleOff.p50,
+        baselineName: 'console off',
+        unit: 'µs',
+        higherIsBetter: false,
+        note:
+          'median of 3 alternating passes each; console on: read model + metrics on every event, 1 s samples, ' +
+          `fastify with an SSE client and /metrics scrapes; p99 on ${consoleOn.p99.toFixed(1)} vs off ${consoleOff.p99.toFixed(1)} µs`,
       },
       { name: 'risk evaluate, 10-quote set', ours: riskAll, baseline: riskTick, baselineName: 'tick rule only', unit: 'intents/s', higherIsBetter: true },
       {

@@ -39,7 +39,7 @@ program
 
 program
   .command('docs')
-  .description('regenerate docs/endpoints.md and docs/config-reference.md from the catalogue and the zod schemas')
+  .description('regenerate docs/endpoints.md, config-reference.md and console-openapi.json from the catalogue and the zod schemas')
   .option('--out <dir>', 'output folder', 'docs')
   .action(async (opts: { out: string }) => {
     const { writeDocs } = await import('./write-docs.js');

@@ -9,6 +9,7 @@ import { servedEndpointIds } from '../emulator/served-endpoints.js';
 import { emulatorConfigSchema } from '../emulator/emulator-config.js';
 import { recordConfigSchema } from '../marketdata/recorder/record-config.js';
 import { backtestSectionSchema, sweepSectionSchema } from '../backtest/backtest-config.js';
+import { renderConsoleOpenApi } from '../console/openapi.js';
 import { referenceRows, referenceTable, renderConfigReference } from './config/config-reference.js';
 
 /** The other YAML files a user writes, each rendered from its own zod schema. */
@@ -49,5 +50,7 @@ export async function writeDocs(outDir: string): Promise<string[]> {
   await writeFile(endpointsFile, renderEndpointsMarkdown(endpointRows(), servedEndpointIds()));
   const configFile = join(outDir, 'config-reference.md');
   await writeFile(configFile, renderAllConfigReference());
-  return [endpointsFile, configFile];
+  const openapiFile = join(outDir, 'console-openapi.json');
+  await writeFile(openapiFile, renderConsoleOpenApi());
+  return [endpointsFile, configFile, openapiFile];
 }

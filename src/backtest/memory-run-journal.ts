@@ -47,6 +47,9 @@ export class MemoryRunJournal implements OrderJournal {
     this.orderMap.set(order.clientOrderId, order);
   }
 
+  /** Backtests have no operator: nothing to keep. */
+  recordControl(_entry: { readonly action: string; readonly strategyId: string; readonly ts: number }): void {}
+
   recordEvent(event: ExecutionEvent): void {
     this.eventList.push(event);
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {

@@ -112,6 +112,11 @@ export class SqliteJournal implements OrderJournal {
     this.stmts.insertIntent.run(this.runId ?? null, ts, intent.kind, (intent as { strategyId?: string }).strategyId ?? null, encodeJson(intent));
   }
 
+  /** An operator's control action (console pause, resume, cancel, flatten), kept beside the intents it led to. */
+  recordControl(entry: { readonly action: string; readonly strategyId: string; readonly ts: number }): void {
+    this.stmts.insertIntent.run(this.runId ?? null, entry.ts, `control:${entry.action}`, entry.strategyId, encodeJson(entry));
+  }
+
   recordOrder(order: Order): void {
     this.stmts.upsertOrder.run({
       cid: order.clientOrderId,
@@ -190,6 +195,12 @@ export class SqliteJournal implements OrderJournal {
 
   events(): ExecutionEvent[] {
     return (this.db.prepare('SELECT json FROM events ORDER BY id').all() as Row[]).map((r) => decodeJson<ExecutionEvent>(String(r.json)));
+  }
+
+  /** The operator's control actions, oldest first. */
+  controlActions(): { action: string; strategyId: string; ts: number }[] {
+    const rows = this.db.prepare("SELECT json FROM intents WHERE kind LIKE 'control:%' ORDER BY id").all() as Row[];
+    return rows.map((r) => decodeJson(String(r.json)));
   }
 
   close(): void {

@@ -18,6 +18,7 @@ import { configHash } from '../config/runtime-settings.js';
 import { APP_TOKENS } from '../container/app-tokens.js';
 import { buildContainer } from '../container/build-container.js';
 import { strategyCatalog } from '../container/strategy-module.js';
+import { startConsole, type RunningConsole } from '../../console/start-console.js';
 import { createLogger } from '../logger.js';
 import { loadConfigFileStrategies } from '../plugins/strategy-plugins.js';
 import type { RunSummary } from '../runtime/trading-runtime.js';
@@ -114,6 +115,29 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     spot?.engine.endStartup();
     contract?.engine.endStartup();
     for (const line of startedLines(info)) terminal.line(line);
+    let stopRequested: ((reason: string) => void) | undefined;
+    let web: RunningConsole | undefined;
+    if (config.console) {
+      web = await startConsole({
+        run: runtime,
+        info: {
+          mode: config.mode,
+          venue: access.label,
+          valuationAsset: config.risk.valuationAsset,
+          instruments: config.instruments,
+          strategies: loaded.strategies.map((s, i) => ({ ...s, params: config.strategies[i]!.params })),
+        },
+        config: config.console,
+        env: opts.env ?? process.env,
+        clock,
+        logger,
+        winston: logger,
+        requestStop: (reason) => stopRequested?.(reason),
+      });
+      const running = web;
+      cleanups.push(() => running.close());
+      terminal.line(`console: ${web.url} (bearer token from $${config.console.tokenEnv})`);
+    }
     logger.debug('run started', { runId: info.run.id, configHash: configHash(config), mode: config.mode });
 
     const asset = config.risk.valuationAsset;
@@ -136,6 +160,7 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
         signalled = true;
         resolve(sig);
       };
+      stopRequested = resolve;
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
       cleanups.push(async () => {
@@ -153,6 +178,8 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     summary = await runtime.stop(reason);
     logger.info('run stopped', { runId: summary.runId, reason, placed: summary.totals.placed, fills: summary.totals.fills, cancelledOnExit: summary.cancelledOnExit });
     summaryOut.write(`${summaryLines(summary, asset).join('\n')}\n`);
+    const { placed, fills } = summary.totals;
+    web?.webhook?.notify('stop', `run stopped (${reason})`, { reason, placed, fills, cancelledOnExit: summary.cancelledOnExit });
   } catch (e) {
     terminal.clearStatus();
     const msg = e instanceof PerpetuaError ? `${e.name}: ${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);

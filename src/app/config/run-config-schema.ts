@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
 import { CONTRACT_KLINE_INTERVALS } from '../../domain/contract-enums.js';
 import { SPOT_KLINE_INTERVALS } from '../../domain/spot-enums.js';
+import { consoleSchema } from '../../console/console-config.js';
+import { envName } from './env-name.js';
 
 export const RUN_MODES = ['live', 'paper', 'backtest'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
@@ -42,11 +44,6 @@ const instrumentSymbolSchema = z
   .string()
   .refine((s) => isSpotSymbol(s) || isContractSymbol(s), { error: (iss) => `expected a spot symbol (BTCUSDT) or a contract symbol (BTC_USDT), received ${received(iss)}` })
   .meta({ expected: 'a spot symbol (BTCUSDT) or a contract symbol (BTC_USDT)', typeName: 'symbol' });
-
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/)
-  .meta({ expected: 'an environment variable name (A-Z, 0-9, _)', typeName: 'env var name' });
 
 // ---------------------------------------------------------------- venue
 
@@ -270,6 +267,7 @@ export const runConfigSchema = z
     execution: executionSchema.prefault({}),
     journal: journalSchema.prefault({}),
     logging: loggingSchema.prefault({}),
+    console: consoleSchema.optional(),
   })
   .superRefine((c, ctx) => {
     const issue = (path: (string | number)[], message: string): void => {

@@ -34,7 +34,7 @@ import { filter, map, merge, type Observable, Subject, type Subscription } from 
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { D, type Decimal, ZERO } from '../../core/decimal.js';
 import { totalOf } from '../../domain/balance.js';
-import { PerpetuaError } from '../../core/errors.js';
+import { IllegalTransition, PerpetuaError, ValidationError } from '../../core/errors.js';
 import { type InstrumentSymbol, isContractSymbol, type StrategyId } from '../../core/ids.js';
 import type { ClientLogger } from '../../client/catalogue-client.js';
 import type { ExecutionEvent } from '../../domain/execution-event.js';
@@ -52,6 +52,7 @@ import type { RiskEngine } from '../../risk/risk-engine.js';
 import type { RiskLimits } from '../../risk/risk-rule.js';
 import type { Strategy } from '../../strategy/strategy.js';
 import { StrategyRunner } from '../../strategy/strategy-runner.js';
+import { controlIntents, type ControlAction, type ControlOutcome } from './run-control.js';
 import { RunStats, type StrategyCounters } from './run-stats.js';
 import { DriftWatch } from './drift-watch.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
@@ -162,10 +163,13 @@ export interface RunSummary extends RuntimeStatus {
 type Job =
   | { readonly kind: 'snapshot'; readonly symbol: InstrumentSymbol }
   | { readonly kind: 'reconcile' }
-  | { readonly kind: 'start'; readonly done: (error?: unknown) => void };
+  | { readonly kind: 'start'; readonly done: (error?: unknown) => void }
+  | { readonly kind: 'control'; readonly action: ControlAction; readonly done: (outcome: ControlOutcome | Error) => void };
 interface Pending {
   readonly runner: StrategyRunner;
   readonly intent: Intent;
+  /** An operator's control action: carried out even while the strategy is paused (risk still judges it). */
+  readonly operator?: true;
 }
 
 /** Intents one job may carry out (reactions to reactions included) before the rest is dropped. */
@@ -202,6 +206,11 @@ export class TradingRuntime {
   /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
   private readonly tpslUsers = new Set<string>();
   private readonly owners: OwnerView;
+  /** Strategies paused by the operator: no snapshots reach them, and what they still ask is denied (cancels excepted). */
+  private readonly paused = new Set<string>();
+  private readonly observed = new Subject<ExecutionEvent>();
+  /** Every event once it is applied to the caches and counters: the console's read model and metrics listen here. */
+  readonly events$: Observable<ExecutionEvent> = this.observed.asObservable();
 
   constructor(private readonly o: TradingRuntimeOptions) {
     const books = {
@@ -354,6 +363,26 @@ export class TradingRuntime {
     };
   }
 
+  isPaused(strategyId: string): boolean {
+    return this.paused.has(strategyId);
+  }
+
+  /**
+   * The control port (the console's pause / resume / cancel / flatten): runs as a job of the loop, after
+   * the job in flight, so it never interleaves with a strategy's own intents; its orders go through risk
+   * and the order managers like any strategy's. Journaled; answers with the intents sent and the events
+   * they produced. Refused once the run is stopping.
+   */
+  applyControl(action: ControlAction): Promise<ControlOutcome> {
+    if (!this.runners.some((r) => r.strategyId === action.strategyId)) {
+      return Promise.reject(new ValidationError('strategyId', 'a strategy of this run', action.strategyId));
+    }
+    if (this.stopping) return Promise.reject(new IllegalTransition('run', 'stopping', action.action, 'the run is stopping'));
+    return new Promise((resolve, reject) => {
+      this.control.next({ kind: 'control', action, done: (o) => (o instanceof Error ? reject(o) : resolve(o)) });
+    });
+  }
+
   // ---------------------------------------------------------------- jobs
 
   /** Queues a job; an idle loop starts it at once (synchronously, as concatMap would). */
@@ -375,6 +404,7 @@ export class TradingRuntime {
   private async runJob(job: Job): Promise<void> {
     if (this.stopping) {
       if (job.kind === 'start') job.done(new Error('stopped before the strategies started'));
+      if (job.kind === 'control') job.done(new IllegalTransition('run', 'stopped', job.action.action, 'stopped before it ran'));
       return;
     }
     try {
@@ -385,8 +415,13 @@ export class TradingRuntime {
       } else if (job.kind === 'reconcile') {
         this.reconcileQueued = false;
         await this.onReconcileTick();
-      }
-      else {
+      } else if (job.kind === 'control') {
+        try {
+          job.done(await this.runControl(job.action));
+        } catch (e) {
+          job.done(e instanceof Error ? e : new Error(String(e)));
+        }
+      } else {
         try {
           await this.startStrategies();
           job.done();
@@ -397,6 +432,22 @@ export class TradingRuntime {
     } catch (e) {
       // One failed job must not end the loop; the next snapshot or tick starts from fresh state.
       this.o.logger.error(`${job.kind} job failed`, { error: messageOf(e) });
+    }
+  }
+
+  private async runControl(action: ControlAction): Promise<ControlOutcome> {
+    const runner = this.runners.find((r) => r.strategyId === action.strategyId)!;
+    const seen: ExecutionEvent[] = [];
+    const sub = this.observed.subscribe((e) => seen.push(e));
+    try {
+      if (action.action === 'pause') this.paused.add(action.strategyId);
+      if (action.action === 'resume') this.paused.delete(action.strategyId);
+      const intents = controlIntents(action, runner, this.state, this.o.venues);
+      this.o.journal.recordControl({ ...action, ts: this.o.clock.now() });
+      await this.process(intents.map((intent) => ({ runner, intent, operator: true })));
+      return { ...action, paused: this.paused.has(action.strategyId), intents, events: seen };
+    } finally {
+      sub.unsubscribe();
     }
   }
 
@@ -447,7 +498,7 @@ export class TradingRuntime {
     await this.checkKillSwitch(now);
     let items: Pending[] | undefined;
     for (const r of this.runners) {
-      if (!this.instrumentsOf.get(r.strategyId)?.includes(s.symbol)) continue;
+      if (!this.instrumentsOf.get(r.strategyId)?.includes(s.symbol) || this.paused.has(r.strategyId)) continue;
       const got = this.call(r, () => r.onSnapshot(s));
       if (got.length > 0) (items ??= []).push(...got);
     }
@@ -605,8 +656,10 @@ export class TradingRuntime {
         this.o.logger.warn('too many intents in one job; the rest are dropped', { dropped: queue.length });
         return;
       }
-      const { runner, intent } = queue.shift()!;
-      await this.carryOut(runner, intent);
+      const { runner, intent, operator } = queue.shift()!;
+      if (!operator && this.paused.has(runner.strategyId) && intent.kind !== 'cancel' && intent.kind !== 'cancel-all') {
+        this.deny(intent, 'paused', `strategy ${runner.strategyId} is paused from the console`);
+      } else await this.carryOut(runner, intent);
       queue.push(...this.drain());
     }
   }
@@ -716,6 +769,7 @@ export class TradingRuntime {
     this.stats.onEvent(e);
     this.o.risk.observe(e);
     this.log(e);
+    this.observed.next(e);
   }
 
   private call(r: StrategyRunner, fn: () => Intent[]): Pending[] {
