@@ -81,7 +81,7 @@ async function attachConsole(om: OrderManager, clock: VirtualClock): Promise<() 
   const run: ConsoleRun = {
     state,
     events$: om.events$,
-    status: () => ({ now: clock.now(), elapsedMs: 0, marks: [], strategies: [], totals: zero, staleSnapshots: 0, snapshots: 0 }),
+    status: () => ({ now: clock.now(), elapsedMs: 0, marks: [], balances: [], strategies: [], totals: zero, staleSnapshots: 0, snapshots: 0 }),
     isPaused: () => false,
     applyControl: () => Promise.reject(new Error('no control in the bench')),
   };
