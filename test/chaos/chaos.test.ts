@@ -34,10 +34,12 @@ describe('chaos: SIGKILLs and injected faults, then the journal against the venu
     expectClean(t);
   });
 
-  // FLAKY, left out until understood: green in 2 of 3 runs after the venue-side fills fix landed on main;
-  // in the full suite of 27 Nov (seed 5) the audit found "BTCUSDT order ppmm1_qa0_0mwybe1l500 still rests
-  // at the venue" after the settling run's clean stop with cancel-on-exit; everything else 0 (the journal
-  // had the order with the venue's filled quantity). Not yet diagnosed: why the exit did not cancel it.
+  // FLAKY, left out until understood (issue 10 stays open on it). Two different findings on 27 Nov, both
+  // seed 5 under a load average of 10-15 on 2 cores: (1) "BTCUSDT order ppmm1_qa0_0mwybe1l500 still rests
+  // at the venue" after the settling run's clean stop with cancel-on-exit (the journal had the order with
+  // the venue's filled quantity); (2) after merging every issue-10 branch: "BTC_USDT venue order 3521 (no
+  // client id) dealt 20 and is not in the journal", so trend1 believed 20 while the venue was flat — a
+  // venue-side (TP/SL) close that the venue-fill attribution missed. Neither is diagnosed yet.
   it.skip('perp_trend_with_tp_sl_and_the_market_maker_survive_bot_sigkills_and_faults', async () => {
     const t = await runChaos({ seed: 5, durationMs: 55_000, strategies: ['spot-market-maker', 'perp-trend'], emulator: 'in-process', botLifeMs: [12_000, 22_000] });
     expect(t.audit.venueOrdersBySymbol.BTC_USDT ?? 0, `perp-trend traded\n${formatChaosTable(t)}`).to.be.greaterThan(0);
