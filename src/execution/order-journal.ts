@@ -14,8 +14,14 @@ export interface JournalSnapshot {
   readonly orders: readonly Order[];
   /** Trade ids already counted. */
   readonly seenTradeIds: readonly string[];
-  /** Watermark for fillsSince() after a restart, ms. */
+  /** Watermark for fillsSince() after a restart, ms: the newest journaled fill of any symbol. */
   readonly lastFillTime?: number;
+  /**
+   * The newest journaled fill per symbol, ms. A restart reads each symbol's fills from its own
+   * watermark: one shared watermark (the newest fill of any symbol, often a busy spot quote) skipped a
+   * quieter symbol's fills made before it, such as a TP/SL close of a contract position (chaos suite).
+   */
+  readonly lastFillTimeBySymbol?: Readonly<Record<string, number>>;
   /** Fills of VenueFill events (orders not ours), oldest first: what each venue order has booked. */
   readonly venueFills?: readonly Fill[];
 }
@@ -35,6 +41,7 @@ export class MemoryOrderJournal implements OrderJournal {
   private readonly orders = new Map<string, Order>();
   private readonly trades = new Set<string>();
   private lastFillTime: number | undefined;
+  private readonly lastFillBySymbol: Record<string, number> = {};
 
   recordIntent(intent: Intent, ts: number): void {
     this.intents.push({ intent, ts });
@@ -49,11 +56,16 @@ export class MemoryOrderJournal implements OrderJournal {
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled' || event.type === 'VenueFill') {
       this.trades.add(event.fill.tradeId);
       this.lastFillTime = Math.max(this.lastFillTime ?? 0, event.fill.time);
+      this.lastFillBySymbol[event.fill.symbol] = Math.max(this.lastFillBySymbol[event.fill.symbol] ?? 0, event.fill.time);
     }
   }
 
   restore(): JournalSnapshot {
-    return { orders: [...this.orders.values()], seenTradeIds: [...this.trades], ...(this.lastFillTime !== undefined ? { lastFillTime: this.lastFillTime } : {}) };
+    return {
+      orders: [...this.orders.values()],
+      seenTradeIds: [...this.trades],
+      ...(this.lastFillTime !== undefined ? { lastFillTime: this.lastFillTime, lastFillTimeBySymbol: { ...this.lastFillBySymbol } } : {}),
+    };
   }
 
   order(clientOrderId: string): Order | undefined {

@@ -93,6 +93,8 @@ export class OrderManager {
   private readonly lastSnapshots = new Map<string, MarketSnapshot>();
   private readonly fillWatermark = new Map<string, number>();
   private restoredFillTime: number | undefined;
+  /** Per symbol, from the journal (see JournalSnapshot.lastFillTimeBySymbol). */
+  private restoredFillTimes: Readonly<Record<string, number>> | undefined;
   /** What VenueFills booked per venue order (fills of orders not ours), so each contract counts once. */
   private readonly foreignFilled = new Map<string, ForeignFilled>();
   /** Owner of a position leg for fills of orders not ours, and since when; unset: such fills are not booked. */
@@ -147,6 +149,7 @@ export class OrderManager {
       this.store = new OrderStore(orderStateOf(orders, snap.seenTradeIds));
       for (const o of orders) if (o.status === 'submitted') this.unknown.add(o.clientOrderId);
       this.restoredFillTime = snap.lastFillTime;
+      this.restoredFillTimes = snap.lastFillTimeBySymbol;
       for (const f of snap.venueFills ?? []) this.countForeign(f);
     });
   }
@@ -644,7 +647,7 @@ export class OrderManager {
       const positions: Position[] = [];
       for (const s of symbols) {
         openOrders.push(...(await this.gateway.openOrders(s)));
-        const since = Math.max(0, (this.fillWatermark.get(s) ?? this.restoredFillTime ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs);
+        const since = Math.max(0, (this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs);
         fills.push(...(await this.gateway.fillsSince(s, since)));
         if (opts.positions) positions.push(...(await this.gateway.positions(s)));
       }
@@ -663,7 +666,7 @@ export class OrderManager {
       const events = reconcilePure(this.store.view(), report, now, { ...this.reconcileOptions(), ...(opts.localPositions ? { localPositions: opts.localPositions } : {}) });
       await this.applyReconcile(events);
       for (const s of symbols) {
-        const newest = fills.filter((f) => f.symbol === s).reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredFillTime ?? 0);
+        const newest = fills.filter((f) => f.symbol === s).reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0);
         if (newest > 0) this.fillWatermark.set(s, newest);
       }
       for (const cid of [...this.unknown]) {
@@ -672,6 +675,15 @@ export class OrderManager {
       }
       this.store.prune(now - this.config.retainClosedMs);
     });
+  }
+
+  /**
+   * Where a restarted manager reads a symbol's fills from: its own newest journaled fill; a symbol with
+   * none journaled reads the whole look-back (a journal from before per-symbol watermarks: the shared one).
+   */
+  private restoredWatermark(symbol: string): number | undefined {
+    if (this.restoredFillTimes) return this.restoredFillTimes[symbol];
+    return this.restoredFillTime;
   }
 
   /** Publishes reconcile's events and cancels orphans: orders we closed that still rest at the venue. */

@@ -160,13 +160,14 @@ export class SqliteJournal implements OrderJournal {
     ).map((r) => decodeJson<Order>(String(r.json)));
     const seen = (this.db.prepare('SELECT trade_id FROM fills ORDER BY time, trade_id').all() as Row[]).map((r) => String(r.trade_id));
     const last = this.db.prepare('SELECT MAX(time) AS t FROM fills').get() as Row;
+    const bySymbol = this.db.prepare('SELECT symbol, MAX(time) AS t FROM fills GROUP BY symbol').all() as Row[];
     const venueFills = (this.db.prepare("SELECT json FROM events WHERE type = 'VenueFill' ORDER BY id").all() as Row[]).map(
       (r) => decodeJson<VenueFill>(String(r.json)).fill,
     );
     return {
       orders: [...open, ...closed.reverse()],
       seenTradeIds: seen,
-      ...(last.t == null ? {} : { lastFillTime: Number(last.t) }),
+      ...(last.t == null ? {} : { lastFillTime: Number(last.t), lastFillTimeBySymbol: Object.fromEntries(bySymbol.map((r) => [String(r.symbol), Number(r.t)])) }),
       ...(venueFills.length > 0 ? { venueFills } : {}),
     };
   }

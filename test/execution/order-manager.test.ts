@@ -11,7 +11,7 @@ import type { GatewayCapabilities } from '../../src/execution/exchange-gateway.j
 import { MemoryOrderJournal } from '../../src/execution/order-journal.js';
 import { OrderManager } from '../../src/execution/order-manager.js';
 import { IntentFactory } from '../../src/strategy/intent-factory.js';
-import { BTC_USDT, BTCUSDT, contractInstrument, order, S1, snapshot, spotInstrument } from '../domain/support/builders.js';
+import { BTC_USDT, BTCUSDT, contractInstrument, fill, order, S1, snapshot, spotInstrument } from '../domain/support/builders.js';
 import { CONTRACT_CAPS, FakeGateway, SPOT_CAPS } from './fake-gateway.js';
 
 const T0 = 1_000_000;
@@ -348,6 +348,32 @@ describe('OrderManager restart and reconciliation', () => {
     expect(types(await om.reconcile([BTCUSDT]))).to.deep.equal(['OrderPartiallyFilled']);
     expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
     expect(om.order(o.clientOrderId)!.filledQty.toFixed()).to.equal('0.4');
+  });
+
+  it('reads_each_symbols_fills_from_its_own_watermark_after_a_restart', async () => {
+    // The journal's newest fill is a spot quote at T0 - 1 s; the contract's newest at T0 - 600 s. While the
+    // bot was down a TP/SL closed the contract position at T0 - 300 s: a venue order, not ours. A restart
+    // that read every symbol from the one newest fill (T0 - 1 s less the 60 s overlap = T0 - 61 s) never
+    // asked for it, and the strategy kept a position the venue had closed (chaos suite, perp-trend run).
+    const { journal, gw, om } = setup(CONTRACT_CAPS);
+    const quote = order({ symbol: BTCUSDT, status: 'filled' });
+    const entry = order({ symbol: BTC_USDT, side: 'sell', status: 'filled' });
+    const ts = T0;
+    journal.recordEvent({ type: 'OrderFilled', ts, strategyId: S1, clientOrderId: entry.clientOrderId, symbol: BTC_USDT, fill: fill(entry, '20', '100', { time: T0 - 600_000 }) });
+    journal.recordEvent({ type: 'OrderFilled', ts, strategyId: S1, clientOrderId: quote.clientOrderId, symbol: BTCUSDT, fill: fill(quote, '0.1', '100', { time: T0 - 1_000 }) });
+    const stop = order({ symbol: BTC_USDT, side: 'buy', venueOrderId: orderId('V3521') });
+    const { clientOrderId: _none, strategyId: _noStrategy, ...close } = fill(stop, '20', '101', { time: T0 - 300_000, reduceOnly: true });
+    gw.fills.push(close);
+    om.attributeVenueFills(() => S1, 0);
+    await om.restore();
+    const events = await om.reconcile([BTC_USDT]);
+    expect(types(events)).to.deep.equal(['VenueFill']);
+    const booked = events[0]!;
+    if (booked.type !== 'VenueFill') throw new Error('not a VenueFill');
+    expect(booked.fill.quantity.toFixed()).to.equal('20');
+    expect(booked.fill.venueOrderId).to.equal('V3521');
+    // the fills query for the contract started at its own newest fill less the overlap
+    expect(gw.calls.filter((c) => c.method === 'fillsSince').map((c) => c.arg)).to.deep.equal([T0 - 600_000 - 60_000]);
   });
 
   it('adopts_an_order_of_ours_the_journal_lost', async () => {

@@ -73,6 +73,8 @@ describe('SqliteJournal', () => {
     expect(snap.orders.map((x) => x.clientOrderId)).to.include('c2');
     expect(snap.seenTradeIds).to.deep.equal(['t1']);
     expect(snap.lastFillTime).to.equal(1005);
+    // each symbol's own newest fill: a restart reads each symbol's fills from there
+    expect(snap.lastFillTimeBySymbol).to.deep.equal({ [SYM]: 1005 });
     j2.close();
   });
 
