@@ -39,7 +39,10 @@ describe('chaos: SIGKILLs and injected faults, then the journal against the venu
   // at the venue" after the settling run's clean stop with cancel-on-exit (the journal had the order with
   // the venue's filled quantity); (2) after merging every issue-10 branch: "BTC_USDT venue order 3521 (no
   // client id) dealt 20 and is not in the journal", so trend1 believed 20 while the venue was flat — a
-  // venue-side (TP/SL) close that the venue-fill attribution missed. Neither is diagnosed yet.
+  // venue-side (TP/SL) close missed at restart because every symbol's fills were read from the newest
+  // journaled fill of ANY symbol (fixed: per-symbol watermarks, order-manager.test.ts
+  // reads_each_symbols_fills_from_its_own_watermark_after_a_restart). (3) In a third run perp-trend placed
+  // no order at all within the bots' lives (start-up takes 3-12 s under that load). (1) is undiagnosed.
   it.skip('perp_trend_with_tp_sl_and_the_market_maker_survive_bot_sigkills_and_faults', async () => {
     const t = await runChaos({ seed: 5, durationMs: 55_000, strategies: ['spot-market-maker', 'perp-trend'], emulator: 'in-process', botLifeMs: [12_000, 22_000] });
     expect(t.audit.venueOrdersBySymbol.BTC_USDT ?? 0, `perp-trend traded\n${formatChaosTable(t)}`).to.be.greaterThan(0);
