@@ -47,11 +47,11 @@ describe('perpetua backtest / sweep commands', function () {
   it('fails_before_running_when_the_data_is_missing', async () => {
     const file = join(dir, 'missing.yaml');
     const doc = spotMmDoc();
-    writeFileSync(file, stringify({ ...doc, backtest: { ...(doc.backtest as object), data: [{ kind: 'l2', market: 'spot', files: ['../shared/data/binance_l2_feed/not-there.gz'] }] } }));
+    writeFileSync(file, stringify({ ...doc, backtest: { ...(doc.backtest as object), data: [{ kind: 'l2', market: 'spot', files: ['data/missing/not-there.gz'] }] } }));
     let err: unknown;
     await backtestCommand({ config: file, out: join(dir, 'never'), progress: false, output: sink(), cwd: dir }).catch((e: unknown) => (err = e));
     expect(err).to.be.instanceOf(ConfigError);
-    expect((err as Error).message).to.match(/backtest\.data\[0\]\.files\[0\]: \.\.\/shared\/data\/binance_l2_feed\/not-there\.gz does not exist/);
+    expect((err as Error).message).to.match(/backtest\.data\[0\]\.files\[0\]: data\/missing\/not-there\.gz does not exist/);
     expect(existsSync(join(dir, 'never'))).to.equal(false);
   });
 

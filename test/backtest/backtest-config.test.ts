@@ -58,7 +58,7 @@ describe('backtest config', () => {
   });
 
   it('fails_with_the_missing_file_and_how_relative_paths_resolve', () => {
-    const c = parse(spotMmDoc({ backtest: { ...(spotMmDoc().backtest as object), data: [{ kind: 'klines', market: 'spot', files: ['../shared/data/nope/missing.csv'] }] } }));
+    const c = parse(spotMmDoc({ backtest: { ...(spotMmDoc().backtest as object), data: [{ kind: 'klines', market: 'spot', files: ['data/nope/missing.csv'] }] } }));
     let err: unknown;
     try {
       checkDataSources(c.backtest.data, '/tmp/perpetua-no-such-project');
@@ -67,7 +67,7 @@ describe('backtest config', () => {
     }
     expect(err).to.be.instanceOf(ConfigError);
     expect((err as ConfigError).path).to.equal('backtest.data[0].files[0]');
-    expect((err as Error).message).to.contain('../shared/data/nope/missing.csv does not exist');
+    expect((err as Error).message).to.contain('data/nope/missing.csv does not exist');
     expect((err as Error).message).to.contain('relative paths resolve against the working directory');
   });
 
