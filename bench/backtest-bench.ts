@@ -28,7 +28,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { strategyCatalog } from '../src/app/container/strategy-module.js';
+import { strategyCatalog } from '../src/runtime/container/strategy-module.js';
 import { parseBacktestConfig, type BacktestConfig } from '../src/backtest/backtest-config.js';
 import { loadBacktestData, openRecordStore } from '../src/backtest/backtest-data.js';
 import { prepareReplay, replayInstrumentSpecs, runBacktest, type BacktestResult } from '../src/backtest/backtest-runner.js';

@@ -12,7 +12,7 @@ import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import { D, type Decimal, truncateToStep } from '../src/core/decimal.js';
 import { stepOf } from '../src/domain/instrument.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import type { MarketSnapshot } from '../src/domain/snapshot.js';
 import type { IntentResult, Strategy } from '../src/strategy/strategy.js';
 import type { StrategyContext } from '../src/strategy/strategy-context.js';
@@ -64,7 +64,7 @@ export class MaCrossStrategy implements Strategy {
   /** An order of ours is still open: no new signal until it is settled. */
   private awaiting = false;
 
-  constructor(@inject(TOKENS.StrategyParams) p: z.output<typeof maCrossParams>) {
+  constructor(@inject(STRATEGY_TOKENS.StrategyParams) p: z.output<typeof maCrossParams>) {
     this.fast = new RollingMean(p.fast);
     this.slow = new RollingMean(p.slow);
     this.size = D(p.size);

@@ -31,7 +31,7 @@ import type { Strategy } from '../src/strategy/strategy.js';
 import type { StrategyContext, TradingStateView } from '../src/strategy/strategy-context.js';
 import { StrategyRunner } from '../src/strategy/strategy-runner.js';
 import { request } from 'undici';
-import { TradingState } from '../src/app/runtime/trading-state.js';
+import { TradingState } from '../src/runtime/trading-state.js';
 import type { ConsoleRun } from '../src/console/console-port.js';
 import { ConsoleMetrics } from '../src/console/console-metrics.js';
 import { buildConsoleServer } from '../src/console/console-server.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
-import { sweepCommand } from '../src/backtest/sweep-command.js';
+import { sweepCommand } from '../src/app/cli/sweep-command.js';
 import { perpTrendDoc, PERP_FUNDING_FILE, PERP_KLINES_FILE } from '../test/backtest/support/backtest-fixtures.js';
 import { startTestRedis } from '../test/backtest/research/support/redis-server.js';
 import type { BenchRow, BenchSuite } from './bench-row.js';

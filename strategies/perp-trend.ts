@@ -19,7 +19,7 @@ import { inject, injectable, optional } from 'inversify';
 import { z } from 'zod';
 import { D, type Decimal, roundToTick, ZERO } from '../src/core/decimal.js';
 import type { InstrumentSymbol } from '../src/core/ids.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import { CONTRACT_KLINE_INTERVALS } from '../src/domain/contract-enums.js';
 import type { ExecutionEvent } from '../src/domain/execution-event.js';
 import type { ContractInstrument } from '../src/domain/instrument.js';
@@ -75,8 +75,8 @@ export class PerpTrend implements Strategy {
   private readonly state = new Map<string, SymbolState>();
 
   constructor(
-    @inject(TOKENS.StrategyParams) private readonly params: PerpTrendParams,
-    @inject(TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
+    @inject(STRATEGY_TOKENS.StrategyParams) private readonly params: PerpTrendParams,
+    @inject(STRATEGY_TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
   ) {}
 
   onStart(ctx: StrategyContext): IntentResult {

@@ -21,7 +21,7 @@ import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import { D, type Decimal, roundToTick, truncateToStep, ZERO } from '../src/core/decimal.js';
 import type { InstrumentSymbol } from '../src/core/ids.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import type { ExecutionEvent } from '../src/domain/execution-event.js';
 import type { Intent } from '../src/domain/intent.js';
 import type { Order } from '../src/domain/order.js';
@@ -78,7 +78,7 @@ export class SpotMarketMaker implements Strategy {
 
   private readonly state = new Map<string, SymbolState>();
 
-  constructor(@inject(TOKENS.StrategyParams) private readonly params: SpotMarketMakerParams) {}
+  constructor(@inject(STRATEGY_TOKENS.StrategyParams) private readonly params: SpotMarketMakerParams) {}
 
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
     const inst = ctx.instrument(snapshot.symbol);

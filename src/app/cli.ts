@@ -52,7 +52,7 @@ program
   .requiredOption('--config <file>', 'emulator YAML config', 'config/emulator.yaml')
   .option('--port <n>', 'port to listen on (overrides the config)', (v) => Number(v))
   .action(async (opts: { config: string; port?: number }) => {
-    const { emulatorCommand } = await import('../emulator/emulator-command.js');
+    const { emulatorCommand } = await import('./cli/emulator-command.js');
     await emulatorCommand(opts);
   });
 
@@ -95,7 +95,7 @@ program
   .description("compile and run your strategies' unit tests (*.test.ts in the given files or folders) with node's test runner")
   .argument('<paths...>', 'test files or folders of them (e.g. my-strategies)')
   .action(async (paths: string[]) => {
-    const { testStrategies } = await import('./plugins/strategy-plugins.js');
+    const { testStrategies } = await import('../runtime/plugins/strategy-plugins.js');
     process.exitCode = testStrategies(paths);
   });
 
@@ -142,7 +142,7 @@ program
   .option('--skip-bad-rows', 'skip malformed rows instead of stopping at the first one')
   .argument('<files...>', 'input files, read in this order')
   .action(async (files: string[], opts: { kind: string; market: string; out: string; symbol?: string; interval?: string; skipBadRows?: boolean }) => {
-    const { importCommand, IMPORT_KINDS } = await import('../marketdata/import/import-command.js');
+    const { importCommand, IMPORT_KINDS } = await import('./cli/import-command.js');
     if (opts.market !== 'spot' && opts.market !== 'contract') throw new Error(`--market: expected spot or contract, received ${JSON.stringify(opts.market)}`);
     const summary = await importCommand({
       kind: opts.kind as (typeof IMPORT_KINDS)[number],
@@ -165,7 +165,7 @@ program
   .option('--out <dir>', 'store folder (overrides out)')
   .option('--duration <time>', 'stop after this long (90s, 10m, 2h, or seconds; overrides duration)', (v) => durationFlagSeconds('--duration', v))
   .action(async (file: string, o: { out?: string; duration?: number }) => {
-    const { recordCommand } = await import('../marketdata/recorder/record-command.js');
+    const { recordCommand } = await import('./cli/record-command.js');
     const s = await recordCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.duration !== undefined ? { duration: o.duration } : {}) });
     const streams = Object.entries(s.byStream).map(([k, v]) => `${k}=${v}`).join(' ');
     process.stdout.write(`recorded ${s.records} records (${streams}) into ${s.out} (${s.reason})\n`);
@@ -177,7 +177,7 @@ program
   .argument('<config>', 'backtest config (YAML: a run config with a backtest: section)')
   .option('--out <dir>', 'report folder (default var/backtest/<config name>)')
   .action(async (file: string, o: { out?: string }) => {
-    const { backtestCommand } = await import('../backtest/backtest-command.js');
+    const { backtestCommand } = await import('./cli/backtest-command.js');
     await backtestCommand({ config: file, ...(o.out ? { out: o.out } : {}) });
   });
 
@@ -189,7 +189,7 @@ program
   .option('--workers <n>', 'worker threads (default: cores less one)', (v) => Number(v))
   .option('--queue <redis-url>', 'put the runs on a BullMQ queue in Redis for `perpetua worker`s (e.g. redis://127.0.0.1:6379)')
   .action(async (file: string, o: { out?: string; workers?: number; queue?: string }) => {
-    const { sweepCommand } = await import('../backtest/sweep-command.js');
+    const { sweepCommand } = await import('./cli/sweep-command.js');
     await sweepCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) });
   });
 

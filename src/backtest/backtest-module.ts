@@ -8,19 +8,21 @@
  */
 import { ContainerModule } from 'inversify';
 import type { ServiceIdentifier } from 'inversify';
-import { TOKENS } from '../core/tokens.js';
+import { CORE_TOKENS } from '../core/core-tokens.js';
+import { DOMAIN_TOKENS } from '../domain/domain-tokens.js';
+import { EXECUTION_TOKENS } from '../execution/execution-tokens.js';
+import { MARKETDATA_TOKENS } from '../marketdata/marketdata-tokens.js';
 import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import { ClientIdCodec } from '../execution/client-id-codec.js';
 import { OrderManager } from '../execution/order-manager.js';
-import { toOrderManagerConfig } from '../app/config/runtime-settings.js';
-import { APP_TOKENS } from '../app/container/app-tokens.js';
-import { KindJournal } from '../app/runtime/kind-journal.js';
-import type { ExecutionVenue } from '../app/runtime/trading-runtime.js';
-import type { VenueAccess } from '../app/venue/venue-access.js';
+import { toOrderManagerConfig } from '../runtime/config/runtime-settings.js';
+import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';
+import { KindJournal } from '../runtime/kind-journal.js';
+import type { ExecutionVenue } from '../runtime/trading-runtime.js';
+import type { VenueAccess } from '../runtime/venue/venue-access.js';
 import type { ReplayMarket } from './replay-market.js';
 import { MemoryRunJournal } from './memory-run-journal.js';
-import type { SqliteJournal } from '../persistence/sqlite-journal.js';
 import type { ReplaySnapshotSource } from './replay-snapshot-source.js';
 import type { SimulatedExchange } from './simulated-exchange.js';
 import { SimulatedGateway, type SimVenueOps } from './simulated-gateway.js';
@@ -57,31 +59,31 @@ export function backtestModule(parts: BacktestModuleParts): ContainerModule {
     bind(BACKTEST_TOKENS.Market).toConstantValue(parts.market);
     bind(BACKTEST_TOKENS.Exchange).toConstantValue(parts.exchange);
     bind(BACKTEST_TOKENS.SnapshotSource).toConstantValue(parts.source);
-    bind(APP_TOKENS.VenueAccess).toConstantValue(BACKTEST_VENUE_ACCESS);
-    bind(APP_TOKENS.InstrumentRegistry).toConstantValue(parts.instruments);
-    bind(TOKENS.Instruments).toService(APP_TOKENS.InstrumentRegistry);
-    bind(APP_TOKENS.PositionMode).toConstantValue(parts.positionMode);
-    bind(APP_TOKENS.SpotClient).toConstantValue(undefined);
-    bind(APP_TOKENS.ContractClient).toConstantValue(undefined);
-    bind(TOKENS.MarketDataSource).toService(BACKTEST_TOKENS.SnapshotSource);
+    bind(RUNTIME_TOKENS.VenueAccess).toConstantValue(BACKTEST_VENUE_ACCESS);
+    bind(RUNTIME_TOKENS.InstrumentRegistry).toConstantValue(parts.instruments);
+    bind(DOMAIN_TOKENS.Instruments).toService(RUNTIME_TOKENS.InstrumentRegistry);
+    bind(RUNTIME_TOKENS.PositionMode).toConstantValue(parts.positionMode);
+    bind(RUNTIME_TOKENS.SpotClient).toConstantValue(undefined);
+    bind(RUNTIME_TOKENS.ContractClient).toConstantValue(undefined);
+    bind(MARKETDATA_TOKENS.MarketDataSource).toService(BACKTEST_TOKENS.SnapshotSource);
     // The runtime takes the SQLite journal's interface; a backtest keeps it in memory (memory-run-journal.ts).
-    bind(APP_TOKENS.Journal).toConstantValue(new MemoryRunJournal() as unknown as SqliteJournal);
-    bind(TOKENS.OrderJournal).toService(APP_TOKENS.Journal);
+    bind(RUNTIME_TOKENS.Journal).toConstantValue(new MemoryRunJournal());
+    bind(EXECUTION_TOKENS.OrderJournal).toService(RUNTIME_TOKENS.Journal);
 
-    bind(TOKENS.ClientIdCodec)
+    bind(EXECUTION_TOKENS.ClientIdCodec)
       .toDynamicValue((ctx) => {
-        const codec = new ClientIdCodec(ctx.get(TOKENS.Clock));
-        for (const s of ctx.get(APP_TOKENS.LoadedConfig).strategies) codec.register(s.id, s.tag);
+        const codec = new ClientIdCodec(ctx.get(CORE_TOKENS.Clock));
+        for (const s of ctx.get(RUNTIME_TOKENS.LoadedConfig).strategies) codec.register(s.id, s.tag);
         return codec;
       })
       .inSingletonScope();
 
-    bind(APP_TOKENS.Venues)
+    bind(RUNTIME_TOKENS.Venues)
       .toDynamicValue(async (ctx): Promise<readonly ExecutionVenue[]> => {
-        const clock = ctx.get(TOKENS.Clock);
-        const { config } = ctx.get(APP_TOKENS.LoadedConfig);
-        const journal = await ctx.getAsync(APP_TOKENS.Journal);
-        const codec = ctx.get(TOKENS.ClientIdCodec);
+        const clock = ctx.get(CORE_TOKENS.Clock);
+        const { config } = ctx.get(RUNTIME_TOKENS.LoadedConfig);
+        const journal = await ctx.getAsync(RUNTIME_TOKENS.Journal);
+        const codec = ctx.get(EXECUTION_TOKENS.ClientIdCodec);
         const omConfig = toOrderManagerConfig(config);
         const venues: ExecutionVenue[] = [];
         for (const [kind, ops] of [['spot', parts.spot], ['contract', parts.contract]] as const) {

@@ -30,12 +30,12 @@ import type { Order } from '../domain/order.js';
 import { instrumentKey, type DataRecord } from '../marketdata/record/record.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyClass } from '../strategy/strategy.js';
-import { toPollConfig } from '../app/config/runtime-settings.js';
-import { APP_TOKENS } from '../app/container/app-tokens.js';
-import { coreModule } from '../app/container/core-module.js';
-import { riskModule } from '../app/container/risk-module.js';
-import { runtimeModule } from '../app/container/runtime-module.js';
-import { strategyModule } from '../app/container/strategy-module.js';
+import { toPollConfig } from '../runtime/config/runtime-settings.js';
+import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';
+import { coreModule } from '../runtime/container/core-module.js';
+import { riskModule } from '../runtime/container/risk-module.js';
+import { runtimeModule } from '../runtime/container/runtime-module.js';
+import { strategyModule } from '../runtime/container/strategy-module.js';
 import { canonicalJson, configHash, type BacktestRun, type RunFunding, type RunInstrument, type RunOrder, type RunSample } from './report/backtest-run.js';
 import type { BacktestConfig } from './backtest-config.js';
 import { streamsByInstrument } from './backtest-data.js';
@@ -150,7 +150,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   };
 
   const container = new Container({ defaultScope: 'Singleton' });
-  container.bind(APP_TOKENS.Container).toConstantValue(container);
+  container.bind(RUNTIME_TOKENS.Container).toConstantValue(container);
   const runOptions = { env: {}, logger, clock, ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}) };
   container.load(
     coreModule(cfg.run, runOptions, clock),
@@ -159,9 +159,9 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     backtestModule({ market, exchange, source, instruments: registry, ...(spot ? { spot } : {}), ...(contract ? { contract, positionMode: 'one-way' as const } : {}) }),
     runtimeModule(),
   );
-  const runtime = await container.getAsync(APP_TOKENS.Runtime);
-  const venues = await container.getAsync(APP_TOKENS.Venues);
-  const journal = await container.getAsync(APP_TOKENS.Journal);
+  const runtime = await container.getAsync(RUNTIME_TOKENS.Runtime);
+  const venues = await container.getAsync(RUNTIME_TOKENS.Venues);
+  const journal = await container.getAsync(RUNTIME_TOKENS.Journal);
 
   // Every order the run made, latest state, in creation order.
   const orders = new Map<string, Order>();

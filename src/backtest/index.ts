@@ -16,6 +16,4 @@ export * from './backtest-config.js';
 export * from './backtest-data.js';
 export * from './backtest-module.js';
 export * from './backtest-runner.js';
-export * from './backtest-command.js';
 export * from './sweep-grid.js';
-export * from './sweep-command.js';

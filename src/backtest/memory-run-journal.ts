@@ -1,5 +1,5 @@
 /**
- * The journal of a backtest: the SqliteJournal's interface held in memory. A backtest has nothing to
+ * The journal of a backtest: the RunJournal interface held in memory. A backtest has nothing to
  * survive (the venue is rebuilt for every run), and writing every order and event through SQLite
  * costs more than the strategy, the risk checks and the order manager together — so the runtime gets
  * the same calls, answered from arrays and maps.
@@ -8,11 +8,12 @@ import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Intent } from '../domain/intent.js';
 import { isTerminal, type Order } from '../domain/order.js';
 import { positionKey, type Position } from '../domain/position.js';
-import type { JournalSnapshot, OrderJournal } from '../execution/order-journal.js';
-import type { RunInfo } from '../persistence/sqlite-journal.js';
+import type { JournalSnapshot } from '../execution/order-journal.js';
+import type { ControlEntry, RunInfo, RunJournal } from '../persistence/run-journal.js';
 
-export class MemoryRunJournal implements OrderJournal {
+export class MemoryRunJournal implements RunJournal {
   private readonly runList: RunInfo[] = [];
+  private readonly controls: ControlEntry[] = [];
   private readonly orderMap = new Map<string, Order>();
   private readonly eventList: ExecutionEvent[] = [];
   private readonly positionMap = new Map<string, Position>();
@@ -48,7 +49,13 @@ export class MemoryRunJournal implements OrderJournal {
   }
 
   /** Backtests have no operator: nothing to keep. */
-  recordControl(_entry: { readonly action: string; readonly strategyId: string; readonly ts: number }): void {}
+  recordControl(entry: ControlEntry): void {
+    this.controls.push(entry);
+  }
+
+  controlActions(): ControlEntry[] {
+    return [...this.controls];
+  }
 
   recordEvent(event: ExecutionEvent): void {
     this.eventList.push(event);

@@ -8,7 +8,7 @@
  * points. A reorder heap over a window of the longest bar restores time order (ties keep read order).
  * Without kline-only instruments the feed is a plain pass-through.
  */
-import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../venue/market/kline-interval.js';
+import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { DataRecord, KlineRecord } from '../marketdata/record/record.js';
 import { intraBarPath } from './intra-bar-path.js';
 import type { ReplayEvent, ReplayInstrument, ReplayMarket } from './replay-market.js';

@@ -14,7 +14,7 @@ import type { Decimal } from '../core/decimal.js';
 import { tickOf, stepOf, type Instrument } from '../domain/instrument.js';
 import { instrumentKey, type DataRecord, type RecordLevel, type RecordMarket } from '../marketdata/record/record.js';
 import type { ScaledDepth, ScaledTrade, ScaleSpec } from '../marketdata/store/chunk-codec.js';
-import type { KlineInterval } from '../venue/market/kline-interval.js';
+import type { KlineInterval } from '../domain/kline-interval.js';
 import { TapeAggregator, type TapeTrade } from '../venue/market/tape-aggregator.js';
 
 /** Prints each instrument keeps for the trades stream (spot trades allow at most 1000). */

@@ -25,7 +25,7 @@ import type { MarketDataSource } from '../marketdata/market-data-source.js';
 import type { PolledSnapshot } from '../marketdata/poll/market-data-events.js';
 import { resolvePollConfig, type MarketPollConfig, type ResolvedInstrumentPoll, type ResolvedStream, type StreamName } from '../marketdata/poll/poll-config.js';
 import type { AveragePrice } from '../marketdata/poll/snapshot-records.js';
-import { fromContractInterval, type KlineInterval } from '../venue/market/kline-interval.js';
+import { fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { KlineBar } from '../venue/market/kline-store.js';
 import type { TapeTrade } from '../venue/market/tape-aggregator.js';
 import type { ReplayInstrument, ReplayMarket, ReplayTapeNeeds } from './replay-market.js';

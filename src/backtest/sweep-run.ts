@@ -2,7 +2,7 @@
  * One run of a sweep, wherever it runs (a worker thread, or a queue worker on another machine): the
  * data is loaded and compiled once per process, then each point's config is parsed and replayed.
  */
-import type { StrategyCatalog } from '../app/config/load-run-config.js';
+import type { StrategyCatalog } from '../runtime/config/load-run-config.js';
 import { type BacktestConfig, parseBacktestConfig } from './backtest-config.js';
 import { loadBacktestData } from './backtest-data.js';
 import { type BacktestResult, type PreparedReplay, prepareReplay, runBacktest } from './backtest-runner.js';

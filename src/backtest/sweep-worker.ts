@@ -7,8 +7,8 @@
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
-import { strategyCatalog } from '../app/container/strategy-module.js';
-import { loadConfigFileStrategies } from '../app/plugins/strategy-plugins.js';
+import { strategyCatalog } from '../runtime/container/strategy-module.js';
+import { loadConfigFileStrategies } from '../runtime/plugins/strategy-plugins.js';
 import { loadBacktestConfig } from './backtest-config.js';
 import { runToJson } from './report/run-codec.js';
 import { loadSweepData, runSweepDocument } from './sweep-run.js';

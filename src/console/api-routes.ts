@@ -3,7 +3,7 @@
  * in the OpenAPI document (openapi.ts), so the two cannot disagree.
  */
 import { z } from 'zod';
-import type { ControlOutcome } from '../app/runtime/run-control.js';
+import type { ControlOutcome } from '../runtime/run-control.js';
 import type { ConsoleReadModel } from './read-model.js';
 
 export const strategyParams = z.strictObject({

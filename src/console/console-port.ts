@@ -4,9 +4,9 @@
  */
 import type { Observable } from 'rxjs';
 import type { ExecutionEvent } from '../domain/execution-event.js';
-import type { ControlAction, ControlOutcome } from '../app/runtime/run-control.js';
-import type { RuntimeStatus } from '../app/runtime/trading-runtime.js';
-import type { TradingState } from '../app/runtime/trading-state.js';
+import type { ControlAction, ControlOutcome } from '../runtime/run-control.js';
+import type { RuntimeStatus } from '../runtime/trading-runtime.js';
+import type { TradingState } from '../runtime/trading-state.js';
 
 export interface ConsoleRun {
   readonly state: TradingState;

@@ -15,7 +15,7 @@ import type { ExecutionEvent } from '../domain/execution-event.js';
 import { intentSymbol } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
-import type { StrategyCounters } from '../app/runtime/run-stats.js';
+import type { StrategyCounters } from '../runtime/run-stats.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
 import { Ring } from './ring.js';
 

@@ -8,7 +8,7 @@ import type { ClientLogger } from '../client/catalogue-client.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError } from '../core/errors.js';
 import { globalRedactor } from '../core/redact.js';
-import type { ConsoleConfig } from './console-config.js';
+import type { ConsoleConfig } from '../runtime/config/console-config.js';
 import { ConsoleMetrics } from './console-metrics.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
 import { buildConsoleServer } from './console-server.js';

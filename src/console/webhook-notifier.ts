@@ -11,7 +11,7 @@ import type { ClientLogger } from '../client/catalogue-client.js';
 import type { Clock } from '../core/clock.js';
 import { globalRedactor } from '../core/redact.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
-import type { WebhookConfig, WebhookEventName } from './console-config.js';
+import type { WebhookConfig, WebhookEventName } from '../runtime/config/console-config.js';
 
 export interface WebhookNotice {
   readonly source: 'perpetua';

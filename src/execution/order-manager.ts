@@ -23,7 +23,9 @@ import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO, truncateToStep } from '../core/decimal.js';
 import { ExchangeError, NetworkError, OrderNotCancellable, OrderNotFound, OutcomeUnknown, PerpetuaError } from '../core/errors.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
-import { TOKENS } from '../core/tokens.js';
+import { CORE_TOKENS } from '../core/core-tokens.js';
+import { DOMAIN_TOKENS } from '../domain/domain-tokens.js';
+import { EXECUTION_TOKENS } from './execution-tokens.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
@@ -104,12 +106,12 @@ export class OrderManager {
   private batch: ExecutionEvent[] | undefined;
 
   constructor(
-    @inject(TOKENS.ExchangeGateway) private readonly gateway: ExchangeGateway,
-    @inject(TOKENS.OrderJournal) private readonly journal: OrderJournal,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.ClientIdCodec) private readonly codec: ClientIdCodec,
-    @inject(TOKENS.Instruments) private readonly instruments: InstrumentLookup,
-    @inject(TOKENS.OrderManagerConfig) @optional() config?: Partial<OrderManagerConfig>,
+    @inject(EXECUTION_TOKENS.ExchangeGateway) private readonly gateway: ExchangeGateway,
+    @inject(EXECUTION_TOKENS.OrderJournal) private readonly journal: OrderJournal,
+    @inject(CORE_TOKENS.Clock) private readonly clock: Clock,
+    @inject(EXECUTION_TOKENS.ClientIdCodec) private readonly codec: ClientIdCodec,
+    @inject(DOMAIN_TOKENS.Instruments) private readonly instruments: InstrumentLookup,
+    @inject(EXECUTION_TOKENS.OrderManagerConfig) @optional() config?: Partial<OrderManagerConfig>,
   ) {
     this.config = { ...DEFAULT_ORDER_MANAGER_CONFIG, ...(config ?? {}) };
     this.budget = new RateBudget(clock, Math.max(1, gateway.capabilities.orderCallsPerSecond));

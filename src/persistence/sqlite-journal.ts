@@ -17,18 +17,12 @@ import type { Fill } from '../domain/fill.js';
 import type { Intent } from '../domain/intent.js';
 import { isTerminal, type Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
-import type { JournalSnapshot, OrderJournal } from '../execution/order-journal.js';
+import type { JournalSnapshot } from '../execution/order-journal.js';
+import type { ControlEntry, RunInfo, RunJournal } from './run-journal.js';
 import { decodeJson, encodeJson } from './decimal-json.js';
 import { migrate } from './migrations.js';
 
-export interface RunInfo {
-  readonly id: number;
-  readonly startedAt: number;
-  readonly configHash: string;
-  readonly mode: string;
-  readonly endedAt?: number;
-  readonly exitReason?: string;
-}
+export type { RunInfo } from './run-journal.js';
 
 export interface SqliteJournalOptions {
   /** File path, or ':memory:'. */
@@ -39,7 +33,7 @@ export interface SqliteJournalOptions {
 
 type Row = Record<string, unknown>;
 
-export class SqliteJournal implements OrderJournal {
+export class SqliteJournal implements RunJournal {
   private readonly db: Database.Database;
   private runId: number | undefined;
   private readonly recentClosed: number;
@@ -113,7 +107,7 @@ export class SqliteJournal implements OrderJournal {
   }
 
   /** An operator's control action (console pause, resume, cancel, flatten), kept beside the intents it led to. */
-  recordControl(entry: { readonly action: string; readonly strategyId: string; readonly ts: number }): void {
+  recordControl(entry: ControlEntry): void {
     this.stmts.insertIntent.run(this.runId ?? null, entry.ts, `control:${entry.action}`, entry.strategyId, encodeJson(entry));
   }
 

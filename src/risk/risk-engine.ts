@@ -12,7 +12,7 @@
  */
 import 'reflect-metadata';
 import { inject, injectable, optional } from 'inversify';
-import { TOKENS } from '../core/tokens.js';
+import { RISK_TOKENS } from './risk-tokens.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Instrument } from '../domain/instrument.js';
 import { type Intent, isRiskReducing } from '../domain/intent.js';
@@ -34,7 +34,7 @@ export class RiskEngine {
   private tripped: Denial | undefined;
   private readonly rejectTimes: number[] = [];
 
-  constructor(@inject(TOKENS.RiskRules) @optional() rules?: readonly RiskRule[]) {
+  constructor(@inject(RISK_TOKENS.RiskRules) @optional() rules?: readonly RiskRule[]) {
     this.rules = rules ?? DEFAULT_RISK_RULES;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Strategies by name. Classes are registered (through the container: one TOKENS.StrategyClass binding
+ * Strategies by name. Classes are registered (through the container: one STRATEGY_TOKENS.StrategyClass binding
  * per class, or register() directly) and created by name from config: the parameters are validated by
  * the class's zod schema, then the class is resolved in a child container that binds its parameters
  * and id, so its other constructor dependencies come from the app's container.
@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { Container, injectable, multiInject, optional } from 'inversify';
 import { ConfigError } from '../core/errors.js';
 import type { StrategyId } from '../core/ids.js';
-import { TOKENS } from '../core/tokens.js';
+import { STRATEGY_TOKENS } from './strategy-tokens.js';
 import type { Strategy, StrategyClass } from './strategy.js';
 
 export interface StrategyConfig {
@@ -30,7 +30,7 @@ export interface CreatedStrategy<P = unknown> {
 export class StrategyRegistry {
   private readonly classes = new Map<string, StrategyClass>();
 
-  constructor(@multiInject(TOKENS.StrategyClass) @optional() classes: readonly StrategyClass[] = []) {
+  constructor(@multiInject(STRATEGY_TOKENS.StrategyClass) @optional() classes: readonly StrategyClass[] = []) {
     for (const c of classes ?? []) this.register(c);
   }
 
@@ -71,8 +71,8 @@ export class StrategyRegistry {
     const cls = this.requireClass(cfg.name, path);
     const params = this.parseParams<P>(cfg, path);
     const child = new Container({ parent: container });
-    child.bind(TOKENS.StrategyParams).toConstantValue(params);
-    child.bind(TOKENS.StrategyId).toConstantValue(cfg.id as StrategyId);
+    child.bind(STRATEGY_TOKENS.StrategyParams).toConstantValue(params);
+    child.bind(STRATEGY_TOKENS.StrategyId).toConstantValue(cfg.id as StrategyId);
     child.bind(cls).toSelf().inSingletonScope();
     const strategy = child.get<Strategy>(cls);
     return { id: cfg.id as StrategyId, name: cfg.name, strategy, params };

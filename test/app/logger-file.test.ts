@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../src/app/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 
 describe('logger file', () => {
   it('stamps_every_line_with_the_clock_time_in_iso_utc', async () => {

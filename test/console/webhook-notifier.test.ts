@@ -10,7 +10,7 @@ import { VirtualClock } from '../../src/core/clock.js';
 import { D } from '../../src/core/decimal.js';
 import { globalRedactor } from '../../src/core/redact.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
-import { webhookSchema } from '../../src/console/console-config.js';
+import { webhookSchema } from '../../src/runtime/config/console-config.js';
 import { WebhookNotifier } from '../../src/console/webhook-notifier.js';
 
 interface Received {
@@ -56,7 +56,7 @@ describe('console/webhook-notifier', () => {
     void n.idle().then(() => (done = true));
     for (let i = 0; i < 200 && !done; i++) {
       await new Promise((r) => setImmediate(r));
-      await clock.advanceTo(clock.now() + 100);
+      clock.advanceTo(clock.now() + 100);
     }
     expect(done, 'notifier settled').to.equal(true);
   }

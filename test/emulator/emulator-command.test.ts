@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { emulatorCommand } from '../../src/emulator/emulator-command.js';
+import { emulatorCommand } from '../../src/app/cli/emulator-command.js';
 import { loadEmulatorConfig } from '../../src/emulator/emulator-config.js';
 import { hmac, raw } from './support/emulator-kit.js';
 

@@ -6,7 +6,7 @@ import { SystemClock } from '../../src/core/clock.js';
 import { encodeRecordLines } from '../../src/marketdata/record/json-lines-codec.js';
 import type { MarketRecord } from '../../src/marketdata/record/record.js';
 import { stringify } from 'yaml';
-import { emulatorCommand } from '../../src/emulator/emulator-command.js';
+import { emulatorCommand } from '../../src/app/cli/emulator-command.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { T0, raw, testConfig } from './support/emulator-kit.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { SystemClock } from '../../src/core/clock.js';
-import { emulatorCommand } from '../../src/emulator/emulator-command.js';
+import { emulatorCommand } from '../../src/app/cli/emulator-command.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { ALICE, BOB, contractSigned, raw, spotSigned, testConfig, type RawResponse } from './support/emulator-kit.js';
 

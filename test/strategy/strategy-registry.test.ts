@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { type Clock, VirtualClock } from '../../src/core/clock.js';
 import { ConfigError } from '../../src/core/errors.js';
 import type { StrategyId } from '../../src/core/ids.js';
-import { TOKENS } from '../../src/core/tokens.js';
+import { CORE_TOKENS } from '../../src/core/core-tokens.js';
+import { STRATEGY_TOKENS } from '../../src/strategy/strategy-tokens.js';
 import type { MarketSnapshot } from '../../src/domain/snapshot.js';
 import type { Strategy } from '../../src/strategy/strategy.js';
 import type { StrategyContext } from '../../src/strategy/strategy-context.js';
@@ -19,9 +20,9 @@ class EchoStrategy implements Strategy {
   static readonly strategyName = 'echo';
   static readonly paramsSchema = EchoParams;
   constructor(
-    @inject(TOKENS.StrategyParams) readonly params: EchoParams,
-    @inject(TOKENS.StrategyId) readonly id: StrategyId,
-    @inject(TOKENS.Clock) readonly clock: Clock,
+    @inject(STRATEGY_TOKENS.StrategyParams) readonly params: EchoParams,
+    @inject(STRATEGY_TOKENS.StrategyId) readonly id: StrategyId,
+    @inject(CORE_TOKENS.Clock) readonly clock: Clock,
   ) {}
   onSnapshot(s: MarketSnapshot, ctx: StrategyContext) {
     return [ctx.intents.limit(s.symbol, 'buy', '1', this.params.size)];
@@ -39,21 +40,21 @@ class OtherStrategy implements Strategy {
 
 function container(): Container {
   const c = new Container();
-  c.bind(TOKENS.Clock).toConstantValue(new VirtualClock(5));
-  c.bind(TOKENS.StrategyClass).toConstantValue(EchoStrategy);
-  c.bind(TOKENS.StrategyClass).toConstantValue(OtherStrategy);
-  c.bind(TOKENS.StrategyRegistry).to(StrategyRegistry).inSingletonScope();
+  c.bind(CORE_TOKENS.Clock).toConstantValue(new VirtualClock(5));
+  c.bind(STRATEGY_TOKENS.StrategyClass).toConstantValue(EchoStrategy);
+  c.bind(STRATEGY_TOKENS.StrategyClass).toConstantValue(OtherStrategy);
+  c.bind(STRATEGY_TOKENS.StrategyRegistry).to(StrategyRegistry).inSingletonScope();
   return c;
 }
 
 describe('StrategyRegistry', () => {
   it('collects_every_strategy_class_bound_in_the_container', () => {
-    expect(container().get(TOKENS.StrategyRegistry).names()).to.deep.equal(['echo', 'other']);
+    expect(container().get(STRATEGY_TOKENS.StrategyRegistry).names()).to.deep.equal(['echo', 'other']);
   });
 
   it('creates_a_strategy_by_name_with_validated_params_and_injected_services', () => {
     const c = container();
-    const created = c.get(TOKENS.StrategyRegistry).create<EchoParams>(c, { id: 'echo-btc', name: 'echo', params: { spread: 2 } });
+    const created = c.get(STRATEGY_TOKENS.StrategyRegistry).create<EchoParams>(c, { id: 'echo-btc', name: 'echo', params: { spread: 2 } });
     const s = created.strategy as EchoStrategy;
     expect(s).to.be.instanceOf(EchoStrategy);
     expect(s.params).to.deep.equal({ spread: 2, size: '0.1' });
@@ -62,7 +63,7 @@ describe('StrategyRegistry', () => {
 
   it('gives_each_instance_its_own_params', () => {
     const c = container();
-    const r = c.get(TOKENS.StrategyRegistry);
+    const r = c.get(STRATEGY_TOKENS.StrategyRegistry);
     const a = r.create(c, { id: 'a', name: 'echo', params: { spread: 1 } }).strategy as EchoStrategy;
     const b = r.create(c, { id: 'b', name: 'echo', params: { spread: 3 } }).strategy as EchoStrategy;
     expect([a.params.spread, b.params.spread, a.id, b.id]).to.deep.equal([1, 3, 'a', 'b']);
@@ -71,7 +72,7 @@ describe('StrategyRegistry', () => {
   it('names_the_config_path_of_a_bad_parameter', () => {
     const c = container();
     try {
-      c.get(TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: -1 } });
+      c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: -1 } });
       expect.fail('should throw');
     } catch (e) {
       expect(e).to.be.instanceOf(ConfigError);
@@ -81,12 +82,12 @@ describe('StrategyRegistry', () => {
 
   it('rejects_unknown_parameter_keys', () => {
     const c = container();
-    expect(() => c.get(TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: 1, sprd: 2 } })).to.throw(ConfigError);
+    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: 1, sprd: 2 } })).to.throw(ConfigError);
   });
 
   it('lists_the_registered_names_for_an_unknown_strategy', () => {
     const c = container();
-    expect(() => c.get(TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'nope' })).to.throw(ConfigError, /unknown strategy "nope"; registered: echo, other/);
+    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'nope' })).to.throw(ConfigError, /unknown strategy "nope"; registered: echo, other/);
   });
 
   it('refuses_two_classes_under_one_name_and_bad_names', () => {

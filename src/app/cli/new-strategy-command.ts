@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
-import { PROJECT_DIR } from '../plugins/strategy-plugins.js';
+import { PROJECT_DIR } from '../../runtime/plugins/strategy-plugins.js';
 import { CONFIG_TEMPLATE, STRATEGY_TEMPLATE, TEST_TEMPLATE } from './strategy-template.js';
 
 export interface NewStrategyResult {

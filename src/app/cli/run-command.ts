@@ -12,16 +12,16 @@ import type { ContractClient } from '../../client/contract-client.js';
 import type { SpotClient } from '../../client/spot-client.js';
 import { ConfigError, PerpetuaError } from '../../core/errors.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
-import { ConfigInvalid } from '../config/config-issues.js';
-import { loadRunConfig } from '../config/load-run-config.js';
-import { configHash } from '../config/runtime-settings.js';
-import { APP_TOKENS } from '../container/app-tokens.js';
-import { buildContainer } from '../container/build-container.js';
-import { strategyCatalog } from '../container/strategy-module.js';
+import { ConfigInvalid } from '../../runtime/config/config-issues.js';
+import { loadRunConfig } from '../../runtime/config/load-run-config.js';
+import { configHash } from '../../runtime/config/runtime-settings.js';
+import { RUNTIME_TOKENS } from '../../runtime/runtime-tokens.js';
+import { buildContainer } from '../../runtime/container/build-container.js';
+import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { startConsole, type RunningConsole } from '../../console/start-console.js';
-import { createLogger } from '../logger.js';
-import { loadConfigFileStrategies } from '../plugins/strategy-plugins.js';
-import type { RunSummary } from '../runtime/trading-runtime.js';
+import { createLogger } from '../../core/logger.js';
+import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
+import type { RunSummary } from '../../runtime/trading-runtime.js';
 import { bannerLines, startedLines, statusLine, summaryLines } from './run-report.js';
 import { Terminal } from './terminal.js';
 
@@ -86,16 +86,16 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
   let summary: RunSummary | undefined;
   let code = 0;
   try {
-    const access = await container.getAsync(APP_TOKENS.VenueAccess);
+    const access = await container.getAsync(RUNTIME_TOKENS.VenueAccess);
     cleanups.push(() => access.close());
-    const runtime = await container.getAsync(APP_TOKENS.Runtime);
-    const spot = await container.getAsync(APP_TOKENS.SpotClient);
-    const contract = await container.getAsync(APP_TOKENS.ContractClient);
+    const runtime = await container.getAsync(RUNTIME_TOKENS.Runtime);
+    const spot = await container.getAsync(RUNTIME_TOKENS.SpotClient);
+    const contract = await container.getAsync(RUNTIME_TOKENS.ContractClient);
     cleanups.push(async () => {
       await closeClient(spot);
       await closeClient(contract);
     });
-    const journal = await container.getAsync(APP_TOKENS.Journal);
+    const journal = await container.getAsync(RUNTIME_TOKENS.Journal);
     cleanups.push(async () => journal.close());
 
     const journalPath = opts.journal ?? config.journal.path;

@@ -4,8 +4,8 @@
  * name, type, default and meaning, read from its zod schema like the config reference.
  */
 import { referenceRows } from '../config/config-reference.js';
-import { addPluginStrategies, availableStrategies } from '../container/strategy-module.js';
-import { loadConfigFileStrategies, loadStrategyModules } from '../plugins/strategy-plugins.js';
+import { addPluginStrategies, availableStrategies } from '../../runtime/container/strategy-module.js';
+import { loadConfigFileStrategies, loadStrategyModules } from '../../runtime/plugins/strategy-plugins.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
 
 export interface StrategyListing {

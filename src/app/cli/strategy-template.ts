@@ -30,7 +30,7 @@ import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import { type Decimal, roundToTick, truncateToStep, ZERO } from '__IMPORT__/src/core/decimal.js';
 import type { InstrumentSymbol } from '__IMPORT__/src/core/ids.js';
-import { TOKENS } from '__IMPORT__/src/core/tokens.js';
+import { STRATEGY_TOKENS } from '__IMPORT__/src/strategy/strategy-tokens.js';
 import type { ExecutionEvent } from '__IMPORT__/src/domain/execution-event.js';
 import { stepOf, tickOf } from '__IMPORT__/src/domain/instrument.js';
 import { bestBid, midPrice, type MarketSnapshot } from '__IMPORT__/src/domain/snapshot.js';
@@ -56,7 +56,7 @@ export class __CLASS__ implements Strategy {
   /** Highest mid since the last buy, per symbol. */
   private readonly high = new Map<string, Decimal>();
 
-  constructor(@inject(TOKENS.StrategyParams) private readonly params: __CLASS__Params) {}
+  constructor(@inject(STRATEGY_TOKENS.StrategyParams) private readonly params: __CLASS__Params) {}
 
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
     const symbol = snapshot.symbol as InstrumentSymbol;

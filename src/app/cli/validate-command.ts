@@ -19,11 +19,11 @@ import { emulatorConfigSchema, loadEmulatorConfig } from '../../emulator/emulato
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { type BacktestConfig, parseBacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources } from '../../backtest/backtest-data.js';
-import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } from '../config/config-issues.js';
-import { type LoadedRunConfig, parseRunConfig } from '../config/load-run-config.js';
-import { configHash, toPollConfig } from '../config/runtime-settings.js';
-import { strategyCatalog } from '../container/strategy-module.js';
-import { loadConfigStrategies } from '../plugins/strategy-plugins.js';
+import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } from '../../runtime/config/config-issues.js';
+import { type LoadedRunConfig, parseRunConfig } from '../../runtime/config/load-run-config.js';
+import { configHash, toPollConfig } from '../../runtime/config/runtime-settings.js';
+import { strategyCatalog } from '../../runtime/container/strategy-module.js';
+import { loadConfigStrategies } from '../../runtime/plugins/strategy-plugins.js';
 
 export interface ValidateResult {
   readonly ok: boolean;

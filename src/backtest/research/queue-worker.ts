@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { UnrecoverableError, Worker } from 'bullmq';
-import { strategyCatalog } from '../../app/container/strategy-module.js';
+import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { canonicalJson } from '../report/backtest-run.js';
 import { runToJson } from '../report/run-codec.js';
 import { parseBacktestConfig } from '../backtest-config.js';

@@ -82,7 +82,8 @@ $('confirm-no').addEventListener('click', () => {
   pending = null;
   $('confirm').hidden = true;
 });
-$('confirm-yes').addEventListener('click', async () => {
+$('confirm-yes').addEventListener('click', () => void confirmPending());
+async function confirmPending() {
   const action = pending;
   pending = null;
   $('confirm').hidden = true;
@@ -92,8 +93,8 @@ $('confirm-yes').addEventListener('click', async () => {
   } catch (e) {
     notice(`refused: ${e.message}`);
   }
-  refresh();
-});
+  await refresh();
+}
 
 async function control(id, action) {
   const r = await api(`/api/strategies/${encodeURIComponent(id)}/${action}`, { confirm: true });
@@ -324,7 +325,7 @@ function open() {
 
 $('symbol').addEventListener('change', (e) => {
   state.symbol = e.target.value;
-  refresh();
+  void refresh();
 });
 $('login').addEventListener('submit', (e) => {
   e.preventDefault();

@@ -230,7 +230,7 @@ export class ContractCrowdPort implements LiquidityPort {
     return { id: o.orderId, filledLots };
   }
 
-  cancel(symbol: string, id: string): void {
+  cancel(_symbol: string, id: string): void {
     const owner = this.owners.get(id);
     if (owner === undefined) return;
     this.owners.delete(id);

@@ -7,7 +7,7 @@
 import { Decimal } from '../../core/decimal.js';
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
-import { fromContractInterval } from '../../venue/market/kline-interval.js';
+import { fromContractInterval } from '../../domain/kline-interval.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
 import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';

@@ -7,7 +7,7 @@
 import type { Decimal } from '../../core/decimal.js';
 import type { SpotInstrument } from '../../domain/instrument.js';
 import type { SpotKlineInterval } from '../../domain/spot-enums.js';
-import { fromSpotInterval } from '../../venue/market/kline-interval.js';
+import { fromSpotInterval } from '../../domain/kline-interval.js';
 import type { SpotEngine } from '../engine/spot-engine.js';
 import { spotInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import type { ApiCall, EndpointHandler } from './handler.js';

@@ -46,6 +46,7 @@ export function decodeFormComponent(raw: string, paramForErrors: string, errors:
     throw errors.illegal(paramForErrors);
   }
   // Control characters (NUL, newlines…) never belong in a parameter.
+  // oxlint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(out)) throw errors.illegal(paramForErrors);
   return out;
 }

@@ -18,7 +18,7 @@
  * value: the mark price AT the open), 'close' the close at the close time.
  */
 import { ValidationError } from '../../core/errors.js';
-import { FIXED_INTERVAL_MS, KLINE_INTERVALS, fromContractInterval, type KlineInterval } from '../../venue/market/kline-interval.js';
+import { FIXED_INTERVAL_MS, KLINE_INTERVALS, fromContractInterval, type KlineInterval } from '../../domain/kline-interval.js';
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import type { DataRecord, RecordMarket } from '../record/record.js';
 import { handleBadRow, type BadRowPolicy, type ImportStats } from './import-stats.js';

@@ -7,7 +7,7 @@ import { createWriteStream, readFileSync, type WriteStream } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ValidationError } from '../../core/errors.js';
-import { KLINE_INTERVALS } from '../../venue/market/kline-interval.js';
+import { KLINE_INTERVALS } from '../../domain/kline-interval.js';
 import { RECORD_FORMAT, type MarketRecord } from './record.js';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'a decimal string');

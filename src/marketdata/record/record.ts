@@ -44,7 +44,7 @@
  *  - Converting JSON-lines → binary is lossless for every record type below (meta goes into the
  *    file header as a JSON blob).
  */
-import type { KlineInterval } from '../../venue/market/kline-interval.js';
+import type { KlineInterval } from '../../domain/kline-interval.js';
 
 export const RECORD_FORMAT = 'perpetua.market-record';
 export const RECORD_VERSION = 1;

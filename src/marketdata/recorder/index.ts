@@ -5,4 +5,3 @@ export * from './kline-gate.js';
 export * from './snapshot-record-mapper.js';
 export * from './recorder.js';
 export * from './record-progress.js';
-export * from './record-command.js';

@@ -15,7 +15,7 @@
  * returns (up to the configured limit) as history.
  */
 import type { Kline } from '../../domain/snapshot.js';
-import { nextKlineOpenTime, type KlineInterval } from '../../venue/market/kline-interval.js';
+import { nextKlineOpenTime, type KlineInterval } from '../../domain/kline-interval.js';
 
 export const DEFAULT_KLINE_GRACE_MS = 2000;
 

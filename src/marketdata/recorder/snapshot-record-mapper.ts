@@ -26,7 +26,7 @@
  */
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import type { BookLevel, Kline, MarketTrade, OrderBookSnapshot } from '../../domain/snapshot.js';
-import { fromContractInterval, KLINE_INTERVALS, type KlineInterval } from '../../venue/market/kline-interval.js';
+import { fromContractInterval, KLINE_INTERVALS, type KlineInterval } from '../../domain/kline-interval.js';
 import type { PolledSnapshot } from '../poll/market-data-events.js';
 import { DEFAULT_TRADES_LIMIT, type ContractStreams, type SpotStreams } from '../poll/poll-config.js';
 import { type DataRecord, type RecordLevel, type RecordMarket, type RecordStream } from '../record/record.js';

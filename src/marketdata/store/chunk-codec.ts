@@ -8,7 +8,7 @@
  * the same JSON line as the original.
  */
 import { ValidationError } from '../../core/errors.js';
-import { KLINE_INTERVALS, type KlineInterval } from '../../venue/market/kline-interval.js';
+import { KLINE_INTERVALS, type KlineInterval } from '../../domain/kline-interval.js';
 import type {
   BookTickerRecord,
   DataRecord,

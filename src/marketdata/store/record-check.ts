@@ -4,7 +4,7 @@
  * JSON-lines zod schema: plain type checks and one character scan per decimal.
  */
 import { ValidationError } from '../../core/errors.js';
-import { KLINE_INTERVALS } from '../../venue/market/kline-interval.js';
+import { KLINE_INTERVALS } from '../../domain/kline-interval.js';
 import { RECORD_STREAMS, type DataRecord, type RecordLevel } from '../record/record.js';
 import { isDecimalString } from './decimal-column.js';
 

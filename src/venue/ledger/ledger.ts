@@ -169,8 +169,11 @@ export class Slot implements BalanceUnits {
 
   /** Keeps the fast parts within ±MAX_GRAINS. */
   bound(): void {
+    // The self-assignments below go through the setters, which fold the fast part into the exact one.
+    /* oxlint-disable no-self-assign */
     if (this.ff > MAX_GRAINS || this.ff < -MAX_GRAINS) this.free = this.free;
     if (this.lf > MAX_GRAINS || this.lf < -MAX_GRAINS) this.locked = this.locked;
+    /* oxlint-enable no-self-assign */
   }
 }
 
@@ -288,8 +291,9 @@ export class Ledger {
     const next = g.grain === 0n ? units : gcd(g.grain, units);
     if (next !== g.grain) {
       for (const s of g.slots) {
-        s.free = s.free;
-        s.locked = s.locked;
+        // Through the setters: re-expresses each slot in the new grain.
+        s.free = s.free; // oxlint-disable-line no-self-assign
+        s.locked = s.locked; // oxlint-disable-line no-self-assign
       }
       for (const a of g.accs) a.addBig(0n);
       g.grain = next;

@@ -10,7 +10,7 @@ import {
   nextKlineOpenTime,
   stepBackKlines,
   type KlineInterval,
-} from './kline-interval.js';
+} from '../../domain/kline-interval.js';
 
 export interface KlineBar {
   readonly openTime: number;

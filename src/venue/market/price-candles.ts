@@ -6,7 +6,7 @@
  */
 import { D, Decimal, toUnits, type DecimalLike } from '../../core/decimal.js';
 import { KlineStore } from './kline-store.js';
-import type { KlineInterval } from './kline-interval.js';
+import type { KlineInterval } from '../../domain/kline-interval.js';
 import { candlesOf, contractCandleSelection, type CandleQuery, type ContractCandles } from './tape-aggregator.js';
 
 export class PriceCandleSeries {

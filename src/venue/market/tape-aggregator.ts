@@ -20,7 +20,7 @@
  */
 import { D, Decimal, type DecimalLike } from '../../core/decimal.js';
 import { KlineStore, type KlineBar, type KlineSelection } from './kline-store.js';
-import type { KlineInterval } from './kline-interval.js';
+import type { KlineInterval } from '../../domain/kline-interval.js';
 import { RingBuffer } from './ring-buffer.js';
 import { RollingWindow } from './rolling-window.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { referenceRows, renderConfigReference } from '../../../src/app/config/config-reference.js';
-import { runConfigSchema } from '../../../src/app/config/run-config-schema.js';
+import { runConfigSchema } from '../../../src/runtime/config/run-config-schema.js';
 
 describe('config reference', () => {
   const rows = referenceRows(runConfigSchema);

@@ -16,7 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Writable } from 'node:stream';
 import { Queue, QueueEvents } from 'bullmq';
 import { stringify } from 'yaml';
-import { sweepCommand } from '../../../src/backtest/sweep-command.js';
+import { sweepCommand } from '../../../src/app/cli/sweep-command.js';
 import { SWEEP_QUEUE, queueConnection } from '../../../src/backtest/research/queue-executor.js';
 import { perpTrendDoc } from '../support/backtest-fixtures.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
-import { sweepCommand } from '../../../src/backtest/sweep-command.js';
+import { sweepCommand } from '../../../src/app/cli/sweep-command.js';
 import type { SweepJson } from '../../../src/backtest/report/sweep-report.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { perpTrendDoc } from '../support/backtest-fixtures.js';
 import { loadBacktestConfig } from '../../../src/backtest/backtest-config.js';
 import { sweepSettings } from '../../../src/backtest/research/sweep-settings.js';
-import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
 
 const sink = (): Writable & { text: string } => {

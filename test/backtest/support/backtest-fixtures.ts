@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../support/project-root.js';
-import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 import { parseBacktestConfig, type BacktestConfig } from '../../../src/backtest/backtest-config.js';
 
 export const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'data', 'backtest');

@@ -11,13 +11,13 @@ import type { Fill } from '../../../src/domain/fill.js';
 import type { EmulatorConfigInput } from '../../../src/emulator/emulator-config.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/start-emulator.js';
 import type { StrategyClass } from '../../../src/strategy/strategy.js';
-import { parseRunConfig, type LoadedRunConfig } from '../../../src/app/config/load-run-config.js';
-import { APP_TOKENS } from '../../../src/app/container/app-tokens.js';
-import { buildContainer } from '../../../src/app/container/build-container.js';
-import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
-import type { RunSummary, TradingRuntime } from '../../../src/app/runtime/trading-runtime.js';
-import { createLogger } from '../../../src/app/logger.js';
-import type { SqliteJournal } from '../../../src/persistence/sqlite-journal.js';
+import { parseRunConfig, type LoadedRunConfig } from '../../../src/runtime/config/load-run-config.js';
+import { RUNTIME_TOKENS } from '../../../src/runtime/runtime-tokens.js';
+import { buildContainer } from '../../../src/runtime/container/build-container.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
+import type { RunSummary, TradingRuntime } from '../../../src/runtime/trading-runtime.js';
+import { createLogger } from '../../../src/core/logger.js';
+import type { RunJournal } from '../../../src/persistence/run-journal.js';
 import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';
 
 /** The account the bot trades as. Its keys open nothing but the test's own emulator. */
@@ -73,7 +73,7 @@ export function runDoc(emuUrl: string, journalPath: string, body: Record<string,
 
 export interface PaperRun {
   readonly runtime: TradingRuntime;
-  readonly journal: SqliteJournal;
+  readonly journal: RunJournal;
   readonly loaded: LoadedRunConfig;
   /** Stops the runtime (cancel on exit per config) and releases the clients; the journal stays readable. */
   stop(reason?: string): Promise<RunSummary>;
@@ -90,10 +90,10 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
   const loaded = parseRunConfig(doc, strategyCatalog(strategyClasses), 'test config');
   const logger = process.env.PERPETUA_TEST_LOG ? createLogger({ level: process.env.PERPETUA_TEST_LOG }) : createLogger({ quiet: true });
   const container = buildContainer(loaded, { env: {}, logger, clock, strategyClasses });
-  const runtime = await container.getAsync(APP_TOKENS.Runtime);
-  const journal = await container.getAsync(APP_TOKENS.Journal);
-  const spot = await container.getAsync(APP_TOKENS.SpotClient);
-  const contract = await container.getAsync(APP_TOKENS.ContractClient);
+  const runtime = await container.getAsync(RUNTIME_TOKENS.Runtime);
+  const journal = await container.getAsync(RUNTIME_TOKENS.Journal);
+  const spot = await container.getAsync(RUNTIME_TOKENS.SpotClient);
+  const contract = await container.getAsync(RUNTIME_TOKENS.ContractClient);
   await runtime.start();
   // As run-command does: start-up patience ends once the runtime runs.
   spot?.engine.endStartup();

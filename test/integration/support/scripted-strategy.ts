@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { inject, injectable, optional } from 'inversify';
 import { z } from 'zod';
 import type { InstrumentSymbol } from '../../../src/core/ids.js';
-import { TOKENS } from '../../../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../../../src/strategy/strategy-tokens.js';
 import type { Intent } from '../../../src/domain/intent.js';
 import type { MarketSnapshot } from '../../../src/domain/snapshot.js';
 import type { IntentResult, Strategy } from '../../../src/strategy/strategy.js';
@@ -25,8 +25,8 @@ export class ScriptedStrategy implements Strategy {
   private done = false;
 
   constructor(
-    @inject(TOKENS.StrategyParams) private readonly p: z.output<typeof params>,
-    @inject(TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
+    @inject(STRATEGY_TOKENS.StrategyParams) private readonly p: z.output<typeof params>,
+    @inject(STRATEGY_TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
   ) {}
 
   onSnapshot(_s: MarketSnapshot, ctx: StrategyContext): IntentResult {

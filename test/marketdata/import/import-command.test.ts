@@ -5,7 +5,7 @@ import { VirtualClock } from '../../../src/core/clock.js';
 import { ValidationError } from '../../../src/core/errors.js';
 import { encodeRecordLines } from '../../../src/marketdata/record/json-lines-codec.js';
 import { metaRecord, type DataRecord } from '../../../src/marketdata/record/record.js';
-import { importCommand, type ImportCommandOptions } from '../../../src/marketdata/import/import-command.js';
+import { importCommand, type ImportCommandOptions } from '../../../src/app/cli/import-command.js';
 import { RecordStoreReader } from '../../../src/marketdata/store/record-store-reader.js';
 import { sampleRecord } from '../store/support/sample-records.js';
 import { TempFiles, dataFixture } from './support/data-fixtures.js';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/start-emulator.js';
-import { recordCommand } from '../../../src/marketdata/recorder/record-command.js';
+import { recordCommand } from '../../../src/app/cli/record-command.js';
 import type { DataRecord, RecordStream } from '../../../src/marketdata/record/record.js';
 import { RecordStoreReader } from '../../../src/marketdata/store/record-store-reader.js';
 import { LOCK_FILE, RecordStoreWriter } from '../../../src/marketdata/store/record-store-writer.js';

@@ -159,7 +159,7 @@ describe('Recorder over HTTP (emulator, virtual clock)', function () {
     );
     // Contract candles as the venue serves them (open = previous close), seconds → ms.
     const c = rig.emu.contract.tapes.get('BTC_USDT')!.contractCandles('1m', {}, lastCycleAt);
-    const closed = c.time.map((t, k) => k).filter((k) => c.time[k]! * 1000 + 60_000 <= lastCycleAt);
+    const closed = c.time.map((_t, k) => k).filter((k) => c.time[k]! * 1000 + 60_000 <= lastCycleAt);
     expect(closed.map((k) => c.time[k]! * 1000)).to.deep.equal([T0, T0 + 60_000]);
     const contractBars = of(records, 'BTC_USDT', 'kline');
     expect(contractBars.map((b) => [b.o, b.h, b.l, b.c, b.v].map(Number))).to.deep.equal(closed.map((k) => [c.open[k], c.high[k], c.low[k], c.close[k], c.vol[k]]));

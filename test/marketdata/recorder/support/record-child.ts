@@ -3,7 +3,7 @@
  * the CLI would (signals handled, system clock), prints the summary as JSON when it stops cleanly,
  * and is killed by the parent when a crash is wanted.
  */
-import { recordCommand } from '../../../../src/marketdata/recorder/record-command.js';
+import { recordCommand } from '../../../../src/app/cli/record-command.js';
 
 const config = process.argv[2]!;
 recordCommand({ config, progress: false })

@@ -1,6 +1,6 @@
 /** fast-check generators of every record type, biased toward the awkward values a codec can lose. */
 import fc from 'fast-check';
-import { KLINE_INTERVALS } from '../../../../src/venue/market/kline-interval.js';
+import { KLINE_INTERVALS } from '../../../../src/domain/kline-interval.js';
 import type { DataRecord, RecordLevel, RecordStream } from '../../../../src/marketdata/record/record.js';
 
 /** Any string the record model accepts as a decimal: venue-like values and edge cases. */
