@@ -25,7 +25,7 @@ const LAYERS = [
 
 const layerRules = LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `layer-${name}`,
-  comment: `${name} may import only ${LAYERS.slice(0, i).map(([n]) => n).join(', ') || 'libraries'} (docs/architecture.md, rule 1)`,
+  comment: `${name} may import only ${LAYERS.slice(0, i).map(([n]) => n).join(', ') || 'libraries'} (docs/architecture.md, rule 12)`,
   severity: 'error',
   from: { path },
   to: { path: LAYERS.slice(i + 1).map(([, p]) => `(${p})`).join('|') },
@@ -39,7 +39,7 @@ module.exports = {
       // naming each other's types is fine, a runtime cycle (start-up order, half-initialised
       // modules) is not. swc, which reads the sources here, cannot tell type-only imports apart.
       name: 'no-circular',
-      comment: 'runtime import cycles make the start-up order fragile (docs/architecture.md, rule 2)',
+      comment: 'runtime import cycles make the start-up order fragile (docs/architecture.md, rule 13)',
       severity: 'error',
       from: { path: '^dist/(src|strategies)/' },
       to: { circular: true },

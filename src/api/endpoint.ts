@@ -1,6 +1,6 @@
 /**
  * The shape of one catalogue entry. The client, the emulator, the docs generator and the tests are all
- * driven by these declarations (ARCHITECTURE: api/).
+ * driven by these declarations (docs/architecture.md: api/).
  */
 import type { z } from 'zod';
 import type { SpotPermission } from '../domain/spot-enums.js';

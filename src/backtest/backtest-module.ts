@@ -1,5 +1,5 @@
 /**
- * The backtest's container module (ARCHITECTURE rules 2, 9): where live binds the MEXC clients,
+ * The backtest's container module (docs/architecture.md rules 2, 9): where live binds the MEXC clients,
  * gateways and REST pollers (app/container/exchange-module.ts), a backtest binds the simulated
  * exchange's gateways and the replay snapshot source. Everything else — strategies, risk, order
  * managers, the journal (in memory), the trading runtime — comes from the app's own modules:

@@ -4,7 +4,7 @@
  * the app's container modules with backtest-module.ts in place of the exchange module), the simulated
  * exchange under the gateway, and a BacktestRun for the report.
  *
- * The loop (ARCHITECTURE rules 1 and 8): the next thing to happen is either the next record or
+ * The loop (docs/architecture.md rules 1 and 8): the next thing to happen is either the next record or
  * something due — a request reaching the venue or its answer reaching the bot (latency), a poll cycle
  * or its delivery, a clock timer (the runtime's reconciliation tick), an equity sample. Due things at
  * or before the next record's time go first; the clock moves to each time in turn and never back.

@@ -11,7 +11,7 @@
  * time t reflects the market as of t − latencyMs. The next cycle is scheduled at s + cycleMs, or when
  * the previous answer arrived if that is later (cycles never overlap).
  *
- * Driven by the runner on the virtual clock (synchronous, ARCHITECTURE rule 8): `nextDueAt()` says when
+ * Driven by the runner on the virtual clock (synchronous, docs/architecture.md rule 8): `nextDueAt()` says when
  * something is due, `runDue(now)` captures / delivers what is due; delivery calls subscribers
  * synchronously. No timers, no RxJS time operators.
  */

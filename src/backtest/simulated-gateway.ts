@@ -1,5 +1,5 @@
 /**
- * ExchangeGateway over the simulated exchange (ARCHITECTURE: the backtest binds this where live binds
+ * ExchangeGateway over the simulated exchange (docs/architecture.md: the backtest binds this where live binds
  * MexcSpotGateway / MexcContractGateway). Same capabilities as the real gateway of its kind, so the
  * order manager makes the same calls; each state-changing call reaches the venue after the fill
  * model's latency (orderEntryMs for place and amend, cancelMs for cancels) and its answer comes back

@@ -1,5 +1,5 @@
 /**
- * The one source of time (ARCHITECTURE rule 1). Outside this module nothing reads the wall clock or
+ * The one source of time (docs/architecture.md rule 1). Outside this module nothing reads the wall clock or
  * schedules timers directly, so a backtest or a deterministic emulator run can swap in VirtualClock.
  */
 export interface TimerHandle {

@@ -1,4 +1,4 @@
-/** DI identifiers of the ground floor (ARCHITECTURE rule 9: tokens live beside the interfaces they name). */
+/** DI identifiers of the ground floor (docs/architecture.md rule 9: tokens live beside the interfaces they name). */
 import type { ServiceIdentifier } from 'inversify';
 import type { Clock } from './clock.js';
 

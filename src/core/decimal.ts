@@ -1,5 +1,5 @@
 /**
- * Decimal at the edges, integers in the hot path (ARCHITECTURE rule 3). These helpers convert
+ * Decimal at the edges, integers in the hot path (docs/architecture.md rule 3). These helpers convert
  * between venue decimals and integer ticks / lots with an explicit rounding direction.
  */
 import { Decimal } from 'decimal.js';

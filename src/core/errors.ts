@@ -1,5 +1,5 @@
 /**
- * The one error taxonomy (ARCHITECTURE rule 5). Retryability lives in the type: callers decide by
+ * The one error taxonomy (docs/architecture.md rule 5). Retryability lives in the type: callers decide by
  * `instanceof` (or `.retryable`), never by parsing messages.
  *
  *   PerpetuaError

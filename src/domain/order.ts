@@ -1,5 +1,5 @@
 /**
- * A venue-neutral order and the table of the moves its status may make (ARCHITECTURE rule 6).
+ * A venue-neutral order and the table of the moves its status may make (docs/architecture.md rule 6).
  *
  * Orders are immutable values: every change returns a new Order, so the pure reconcile() and the
  * order store can compare "before" and "after" without defensive copies.

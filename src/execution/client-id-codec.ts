@@ -1,6 +1,6 @@
 /**
  * Client order ids that say who placed an order and why, so an order found at the venue after a
- * restart can be attributed (ARCHITECTURE rule 6).
+ * restart can be attributed (docs/architecture.md rule 6).
  *
  *   pp<tag>_<kind><slot>_<stamp>          e.g. ppmmbtc_qb0_0m5hx2k9c00
  *   │  │     │    │      └ 11 chars base36: 9 for the clock's ms (good until the year 5138) + 2 for a

@@ -1,5 +1,5 @@
 /**
- * The write-ahead record of intents, orders and events (ARCHITECTURE rule 6: a client id is journaled
+ * The write-ahead record of intents, orders and events (docs/architecture.md rule 6: a client id is journaled
  * BEFORE its request is sent). The SQLite journal implements it; MemoryOrderJournal below serves
  * backtests and tests. Methods may be synchronous (better-sqlite3) or async; the order manager awaits
  * each one before going on, so a record that returned is durable.

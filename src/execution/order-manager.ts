@@ -1,5 +1,5 @@
 /**
- * Turns approved intents into gateway calls and keeps the local book of orders (ARCHITECTURE rules 6–8).
+ * Turns approved intents into gateway calls and keeps the local book of orders (docs/architecture.md rules 6–8).
  *
  *  - A client id is made (ClientIdCodec: strategy + intent kind + slot) and the order journaled BEFORE
  *    the request goes out; after a crash the journal says what may exist at the venue.

@@ -1,5 +1,5 @@
 /**
- * What the venue says against what we believe, as a pure function (ARCHITECTURE rule 7):
+ * What the venue says against what we believe, as a pure function (docs/architecture.md rule 7):
  * reconcile(local, venueReport, now) → events that, applied through applyOrderEvent, make the local
  * book agree with the venue. Applying its events and reconciling again with the same report yields
  * nothing (idempotent), which the tests check as a property.

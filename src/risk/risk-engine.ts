@@ -1,5 +1,5 @@
 /**
- * Runs the rules over each intent before anything is sent (ARCHITECTURE rule 4). Denials are values
+ * Runs the rules over each intent before anything is sent (docs/architecture.md rule 4). Denials are values
  * (IntentDenied events), never exceptions. Fails closed: the fail-closed rules come first, and a rule
  * that throws denies rather than lets the intent through.
  *

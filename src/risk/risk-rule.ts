@@ -1,5 +1,5 @@
 /**
- * The shape of a risk rule (ARCHITECTURE rule 4): a small pure function that returns a reason to deny
+ * The shape of a risk rule (docs/architecture.md rule 4): a small pure function that returns a reason to deny
  * or nothing. Rules see one intent, the instrument's rules and a read-only state; they fail closed
  * when something they need (a price, the account) is missing.
  */

@@ -21,7 +21,7 @@
  * arrival order (what `concatMap` would do, through a plain queue: a backtest runs a job per polled
  * second, and the operator's per-job subscriptions were a tenth of its allocations), so one job runs
  * to completion (strategy → risk → order calls → reactions to the resulting events) before the next
- * starts (ARCHITECTURE rule 8). The stale guard sits after the queue: a snapshot that
+ * starts (docs/architecture.md rule 8). The stale guard sits after the queue: a snapshot that
  * waited too long is dropped, never acted on. Events are applied to the caches before any strategy
  * hears of them (cache first, then publish).
  *

@@ -1,5 +1,5 @@
 /**
- * The runtime's caches, updated BEFORE anything reads them (ARCHITECTURE rule 8: cache first, then
+ * The runtime's caches, updated BEFORE anything reads them (docs/architecture.md rule 8: cache first, then
  * publish): the latest snapshot per symbol, the venue's balances and positions per account kind,
  * leverage and position mode, one Portfolio per strategy (its own fills: what ctx.position() shows)
  * and one per account kind (venue balances adopted at each reconciliation, fills applied between:

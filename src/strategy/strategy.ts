@@ -1,7 +1,7 @@
 /**
  * The Strategy contract. A strategy sees snapshots and execution events and answers with intents;
  * it never calls the venue. Hooks are synchronous (except start / stop) so a replay runs the same
- * way every time: one snapshot runs to completion before the next (ARCHITECTURE rule 8).
+ * way every time: one snapshot runs to completion before the next (docs/architecture.md rule 8).
  *
  * A strategy returns intents from a hook, or emits them through ctx.emit(), or both; the runner
  * collects both, in that order: emitted first, then returned.

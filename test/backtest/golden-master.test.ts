@@ -1,5 +1,5 @@
 /**
- * The golden master (ARCHITECTURE rule 11, LEAN's regression algorithms): the reference spot market
+ * The golden master (docs/architecture.md rule 11, LEAN's regression algorithms): the reference spot market
  * maker on 60 s of real Binance BTCUSDT order book and trades (test/fixtures/data/backtest), neutral
  * fill model. The expected statistics were computed once by this code and are checked here two ways:
  * against the numbers kept below, and against an INDEPENDENT recomputation from the fill list in

@@ -1,5 +1,5 @@
 /**
- * The edge where domain decimals become venue numbers (ARCHITECTURE rule 3, ccxt priceToPrecision):
+ * The edge where domain decimals become venue numbers (docs/architecture.md rule 3, ccxt priceToPrecision):
  * prices go to the tick with an EXPLICIT direction, quantities truncate to the step, and a value that
  * rounds to nothing is a ValidationError rather than an order the venue refuses or, worse, accepts.
  *

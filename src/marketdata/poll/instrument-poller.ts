@@ -1,7 +1,7 @@
 /**
  * The polling loop of ONE instrument: one cycle → the due streams fetched in parallel → one snapshot.
  *
- * Timing lives on the injected Clock only (ARCHITECTURE rule 1). Cycles run at a fixed rate from
+ * Timing lives on the injected Clock only (docs/architecture.md rule 1). Cycles run at a fixed rate from
  * their scheduled times and never overlap: when a cycle takes longer than `cycleMs`, the next starts
  * as soon as it completes. A stream is due when `everyMs` has passed since the scheduled time of the
  * cycle that last fetched it.

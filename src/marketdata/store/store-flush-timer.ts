@@ -1,6 +1,6 @@
 /**
  * Bounds how long a live recorder holds records in memory, in WALL time: the writer itself owns no
- * timer (ARCHITECTURE rule 1), so the recorder asks the injected Clock to flush it periodically.
+ * timer (docs/architecture.md rule 1), so the recorder asks the injected Clock to flush it periodically.
  * `durable` also fsyncs (survives power loss at the cost of a disk flush per period).
  *
  * A flush that fails (disk full, the volume gone) runs in a timer callback, where a throw would be an

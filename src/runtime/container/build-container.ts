@@ -1,5 +1,5 @@
 /**
- * The container of a run. The mode picks the modules (ARCHITECTURE rule 2); nothing below app/ asks
+ * The container of a run. The mode picks the modules (docs/architecture.md rule 2); nothing below app/ asks
  * which mode it is in.
  *
  *   live    core · strategies · risk · journal · live venue       · exchange · runtime

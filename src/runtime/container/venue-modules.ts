@@ -1,5 +1,5 @@
 /**
- * One module per way of reaching a venue (ARCHITECTURE rule 2: the mode selects modules). Each binds
+ * One module per way of reaching a venue (docs/architecture.md rule 2: the mode selects modules). Each binds
  * RUNTIME_TOKENS.VenueAccess; everything downstream (exchange-module.ts) is the same for all of them.
  */
 import { ContainerModule } from 'inversify';
