@@ -55,6 +55,8 @@ import { StrategyRunner } from '../strategy/strategy-runner.js';
 import { controlIntents, type ControlAction, type ControlOutcome } from './run-control.js';
 import { RunStats, type StrategyCounters } from './run-stats.js';
 import { DriftWatch } from './drift-watch.js';
+import { describeEvent } from './event-describer.js';
+import { JobLoop } from './job-loop.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
 import { TradingState } from './trading-state.js';
 
@@ -193,10 +195,8 @@ export class TradingRuntime {
   private readonly latest = new Map<string, MarketSnapshot>();
   private reconcileQueued = false;
   private reconcileTimer: TimerHandle | undefined;
-  /** The loop's queue: jobs waiting, whether one is running, and the run of the queue (shutdown waits for it). */
-  private readonly jobs: Job[] = [];
-  private pumping = false;
-  private current: Promise<void> = Promise.resolve();
+  /** runJob never throws: a failed job is logged there and the loop goes on. */
+  private readonly jobs = new JobLoop<Job>((job) => this.runJob(job));
   private startedAt = 0;
   private run: RunInfo | undefined;
   private stopping: Promise<RunSummary> | undefined;
@@ -285,7 +285,7 @@ export class TradingRuntime {
       }),
       map((snapshot) => ({ kind: 'snapshot' as const, symbol: snapshot.symbol })),
     );
-    this.loop = merge(snapshots$, this.control).subscribe({ next: (job) => this.enqueue(job), error: (e: unknown) => o.logger.error('trading loop stopped', { error: messageOf(e) }) });
+    this.loop = merge(snapshots$, this.control).subscribe({ next: (job) => this.jobs.enqueue(job), error: (e: unknown) => o.logger.error('trading loop stopped', { error: messageOf(e) }) });
     await o.market.start();
     const missing = await this.firstSnapshots(o.policy.firstSnapshotTimeoutMs);
     if (missing.length > 0) o.logger.warn(`no market data yet for ${missing.join(', ')}; starting the strategies anyway (orders on them are denied until it arrives)`);
@@ -314,7 +314,7 @@ export class TradingRuntime {
     this.o.clock.clearTimer(this.reconcileTimer);
     const halted: RunSummary = { ...this.status(), reason: 'halted', runId: this.run?.id ?? 0, cancelledOnExit: 0, openOrdersLeft: [] };
     this.stopping ??= Promise.resolve(halted);
-    await this.current;
+    await this.jobs.idle();
     this.loop?.unsubscribe();
     this.control.complete();
     for (const s of this.subscriptions.splice(0)) s.unsubscribe();
@@ -384,22 +384,6 @@ export class TradingRuntime {
   }
 
   // ---------------------------------------------------------------- jobs
-
-  /** Queues a job; an idle loop starts it at once (synchronously, as concatMap would). */
-  private enqueue(job: Job): void {
-    this.jobs.push(job);
-    if (!this.pumping) this.current = this.pump();
-  }
-
-  private async pump(): Promise<void> {
-    this.pumping = true;
-    try {
-      // runJob never throws: a failed job is logged there and the loop goes on.
-      for (let job = this.jobs.shift(); job !== undefined; job = this.jobs.shift()) await this.runJob(job);
-    } finally {
-      this.pumping = false;
-    }
-  }
 
   private async runJob(job: Job): Promise<void> {
     if (this.stopping) {
@@ -784,81 +768,8 @@ export class TradingRuntime {
   }
 
   private log(e: ExecutionEvent): void {
-    const l = this.o.logger;
-    const sid = e.strategyId ?? '-';
-    switch (e.type) {
-      case 'OrderSubmitted': {
-        const x = e.order;
-        l.info(`placed ${sid} ${x.symbol} ${x.side} ${fmt(x.quantity)} @ ${x.price ? fmt(x.price) : 'market'}${x.slot ? ` [${x.slot}]` : ''}`, { clientOrderId: x.clientOrderId });
-        break;
-      }
-      case 'OrderFilled':
-      case 'OrderPartiallyFilled':
-        l.info(`${e.type === 'OrderFilled' ? 'filled' : 'partly filled'} ${sid} ${e.symbol} ${e.fill.side} ${fmt(e.fill.quantity)} @ ${fmt(e.fill.price)}`, { clientOrderId: e.clientOrderId, tradeId: e.fill.tradeId });
-        break;
-      case 'OrderAmended':
-        l.info(`amended ${sid} ${e.symbol}${e.price ? ` → ${fmt(e.price)}` : ''}${e.quantity ? ` qty ${fmt(e.quantity)}` : ''}`, { clientOrderId: e.clientOrderId });
-        break;
-      case 'OrderReplaced':
-        l.info(`amended ${sid} ${e.symbol} (cancel and place)`, { clientOrderId: e.clientOrderId, newClientOrderId: e.newClientOrderId });
-        break;
-      case 'OrderCancelled':
-        if (e.reason !== 'replaced') l.info(`cancelled ${sid} ${e.symbol} (${e.reason})`, { clientOrderId: e.clientOrderId });
-        break;
-      case 'OrderRejected':
-        l.warn(`rejected ${sid} ${e.symbol}: ${e.reason}`, { clientOrderId: e.clientOrderId });
-        break;
-      case 'OrderCancelRejected':
-      case 'OrderAmendRejected':
-        l.warn(`${e.type === 'OrderCancelRejected' ? 'cancel' : 'amend'} refused ${sid} ${e.symbol}: ${e.reason}`, { clientOrderId: e.clientOrderId });
-        break;
-      case 'OrderOutcomeUnknown':
-        l.warn(`outcome unknown ${sid} ${e.symbol} ${e.operation}: resolving by client id`, { clientOrderId: e.clientOrderId });
-        break;
-      case 'OrderAdopted':
-        l.info(`adopted ${sid} ${e.order.symbol} ${e.order.side} ${fmt(e.order.quantity)} @ ${e.order.price ? fmt(e.order.price) : 'market'} (found at the exchange)`, { clientOrderId: e.order.clientOrderId });
-        break;
-      case 'IntentDenied':
-        // An amend or cancel of an order that filled a moment earlier is a benign race, not news.
-        if (e.rule === 'order-known') l.debug(`denied ${sid} ${e.intent.kind} by ${e.rule}: ${e.reason}`);
-        else l.info(`denied ${sid} ${e.intent.kind} by ${e.rule}: ${e.reason}`);
-        break;
-      case 'IntentFailed':
-        l.warn(`failed ${sid} ${e.intent.kind}: ${e.reason}`);
-        break;
-      case 'KillSwitchTripped':
-        l.error(`KILL SWITCH ${e.rule}: ${e.reason}; pulling every order`);
-        break;
-      case 'PositionDrift':
-        l.warn(`position drift ${e.symbol} ${e.leg}: ours ${fmt(e.localQuantity)}, exchange ${fmt(e.venueQuantity)}`);
-        break;
-      case 'VenueFill': {
-        const f = e.fill;
-        const pnl = f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : '';
-        const origin = `(order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
-        const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${pnl} ${origin}`;
-        if (e.strategyId === undefined) l.warn(`${what}: no single strategy owns the position; booked on the account only`);
-        else l.info(what, { tradeId: f.tradeId });
-        break;
-      }
-      case 'PositionAdjusted':
-        l.warn(`position adjusted ${sid} ${e.symbol} ${e.leg}: ${fmt(e.fromQuantity)} → ${fmt(e.toQuantity)} (${e.reason})`);
-        break;
-      case 'ProtectionMissing':
-        l.warn(`no TP/SL protects ${sid} ${e.symbol} ${e.leg} ${fmt(e.quantity)} at the venue`);
-        break;
-      case 'LeverageChanged':
-        l.info(`leverage ${sid} ${e.symbol} ${e.leverage}x${e.positionSide ? ` (${e.positionSide})` : ''}`);
-        break;
-      case 'PositionModeChanged':
-        l.info(`position mode ${e.mode}`);
-        break;
-      case 'TpSlAttached':
-        l.info(`tp/sl ${sid} ${e.symbol} tp ${e.takeProfitPrice ? fmt(e.takeProfitPrice) : '-'} sl ${e.stopLossPrice ? fmt(e.stopLossPrice) : '-'}`);
-        break;
-      default:
-        l.debug(e.type, { clientOrderId: 'clientOrderId' in e ? e.clientOrderId : undefined });
-    }
+    const line = describeEvent(e);
+    if (line) this.o.logger[line.level](line.message, line.meta);
   }
 
   // ---------------------------------------------------------------- shutdown
@@ -867,7 +778,7 @@ export class TradingRuntime {
     const o = this.o;
     o.clock.clearTimer(this.reconcileTimer);
     // The job in flight finishes; no new one starts (runJob checks `stopping`).
-    await this.current;
+    await this.jobs.idle();
     this.loop?.unsubscribe();
     this.control.complete();
     try {
@@ -934,10 +845,6 @@ export class TradingRuntime {
 
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
-
-function fmt(d: Decimal | undefined): string {
-  return d ? d.toFixed() : '-';
-}
 
 function messageOf(e: unknown): string {
   if (e instanceof PerpetuaError) return `${e.name}: ${e.message}`;
