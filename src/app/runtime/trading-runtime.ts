@@ -245,6 +245,7 @@ export class TradingRuntime {
     const uncleanRun = uncleanBefore && uncleanBefore.endedAt === undefined ? uncleanBefore : undefined;
     for (const v of o.venues) {
       this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
+      this.subscriptions.push(v.orders.warnings$.subscribe((w) => o.logger.warn(w.message, { error: w.error })));
       // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
       const since = o.journal.runs()[0]?.startedAt ?? this.startedAt;
       if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), since);
