@@ -888,13 +888,7 @@ export class TradingRuntime {
     let cancelledOnExit = 0;
     if (o.policy.cancelOnExit) {
       const before = this.stats.total().cancels;
-      for (const r of this.runners) {
-        for (const v of o.venues) {
-          if (v.orders.liveOrders({ strategyId: r.strategyId }).length === 0) continue;
-          await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
-        }
-      }
-      this.drainQuietly();
+      await this.cancelOwnOrders();
       cancelledOnExit = this.stats.total().cancels - before;
     }
     // Late fills and the venue's final word on what was cancelled.
@@ -907,9 +901,46 @@ export class TradingRuntime {
     for (const s of this.subscriptions.splice(0)) s.unsubscribe();
     this.state.updateEquity(o.clock.now());
     const status = this.status();
-    const openOrdersLeft = o.venues.flatMap((v) => v.orders.liveOrders({}).filter((ord) => this.runners.some((r) => r.strategyId === ord.strategyId)));
+    const openOrdersLeft = this.ourLiveOrders();
     o.journal.endRun(o.clock.now(), reason);
     return { ...status, reason, runId: this.run?.id ?? 0, cancelledOnExit, openOrdersLeft };
+  }
+
+  /**
+   * Cancel on exit: every live order of our strategies is cancelled; while some are still live (a cancel
+   * met a 5xx, a reset or a lost answer), the venue is asked what became of them (unknown outcomes
+   * resolved, closed ones closed, resting ones listed) and the rest cancelled again, at most
+   * EXIT_CANCEL_ROUNDS times. One failed cancel used to leave the order resting after a "clean" stop
+   * (the chaos suite's orphan market-maker quote).
+   */
+  private async cancelOwnOrders(): Promise<void> {
+    const o = this.o;
+    for (let round = 1; ; round++) {
+      for (const r of this.runners) {
+        for (const v of o.venues) {
+          if (v.orders.liveOrders({ strategyId: r.strategyId }).length === 0) continue;
+          await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
+        }
+      }
+      this.drainQuietly();
+      const left = this.ourLiveOrders();
+      if (left.length === 0) return;
+      if (round === EXIT_CANCEL_ROUNDS) {
+        o.logger.warn(`${left.length} order(s) still live after ${round} rounds of cancel on exit`, { orders: left.map((x) => x.clientOrderId) });
+        return;
+      }
+      try {
+        await this.reconcileVenues(false);
+      } catch (e) {
+        o.logger.warn('reconciliation between exit cancels failed', { error: messageOf(e) });
+      }
+      this.drainQuietly();
+    }
+  }
+
+  /** Live orders of this run's strategies, on every venue. */
+  private ourLiveOrders(): Order[] {
+    return this.o.venues.flatMap((v) => v.orders.liveOrders({}).filter((ord) => this.runners.some((r) => r.strategyId === ord.strategyId)));
   }
 
   /** Applies pending events without asking strategies for more (they are stopped). */
@@ -932,6 +963,8 @@ export class TradingRuntime {
   }
 }
 
+/** Cancel → ask the venue → cancel rounds on exit (a venue refusing every cancel must not hang the stop). */
+const EXIT_CANCEL_ROUNDS = 5;
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
 
