@@ -44,7 +44,7 @@ import type { InstrumentKind, Order } from '../../domain/order.js';
 import { type Position, positionKey } from '../../domain/position.js';
 import { midPrice, type MarketSnapshot } from '../../domain/snapshot.js';
 import type { ClientIdCodec } from '../../execution/client-id-codec.js';
-import type { ExchangeGateway } from '../../execution/exchange-gateway.js';
+import type { ExchangeGateway, ProtectiveStop } from '../../execution/exchange-gateway.js';
 import type { OrderManager } from '../../execution/order-manager.js';
 import type { MarketDataSource } from '../../marketdata/market-data-source.js';
 import type { SqliteJournal, RunInfo } from '../../persistence/sqlite-journal.js';
@@ -268,6 +268,7 @@ export class TradingRuntime {
     await this.reconcileVenues(true);
     const reconciled = this.pending.length + this.applied.length;
     this.drain();
+    await this.readProtectionAtStart();
 
     for (const s of o.strategies) {
       this.instrumentsOf.set(s.id, s.instruments);
@@ -576,6 +577,27 @@ export class TradingRuntime {
   }
 
   /**
+   * Before the strategies start: the venue's TP/SL orders on every contract symbol a strategy holds a
+   * position in, for ctx.protectiveStops(). A strategy restarted on a protected position reads them and
+   * keeps them; it used to arm a second stop order on its first snapshot.
+   */
+  private async readProtectionAtStart(): Promise<void> {
+    const v = this.venueOfKind('contract');
+    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
+    if (!stops) return;
+    for (const symbol of this.symbolsOfKind('contract')) {
+      const held = this.o.strategies.some((s) => this.state.positions(s.id).some((p) => p.symbol === symbol && !p.quantity.isZero()));
+      if (held) await this.readStops(stops, symbol);
+    }
+  }
+
+  private async readStops(stops: NonNullable<ExchangeGateway['protectiveStops']>, symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+    const list = await stops(symbol);
+    this.state.setProtectiveStops(symbol, list);
+    return list;
+  }
+
+  /**
    * Tells each strategy holding a contract position that no open TP/SL at the venue protects (once per
    * position size; told again after it was protected and lost it again). Only strategies that have put
    * TP/SL on that symbol are asked about: a strategy that never uses them has nothing to re-arm.
@@ -597,7 +619,7 @@ export class TradingRuntime {
         }
       }
       if (held.length === 0) continue;
-      const protectedSides = new Set((await stops(symbol)).map((x) => x.positionSide));
+      const protectedSides = new Set((await this.readStops(stops, symbol)).map((x) => x.positionSide));
       for (const { sid, p } of held) {
         const side = p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg;
         const key = `${sid}|${symbol}|${p.leg}`;
