@@ -249,6 +249,9 @@ export class TradingRuntime {
       // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
       const since = o.journal.runs()[0]?.startedAt ?? this.startedAt;
       if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), since);
+      // Spot trades of orders not placed by the bot (by hand, another program): journaled and reported on
+      // the account, never silently ignored. No strategy's inventory takes them: it did not trade them.
+      else v.orders.attributeVenueFills(() => undefined, since);
     }
 
     let restoredLive = 0;
@@ -859,7 +862,8 @@ export class TradingRuntime {
         const pnl = f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : '';
         const origin = `(order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
         const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${pnl} ${origin}`;
-        if (e.strategyId === undefined) l.warn(`${what}: no single strategy owns the position; booked on the account only`);
+        if (e.strategyId === undefined && f.kind === 'spot') l.warn(`${what}: a spot trade outside the bot; booked on the account only`);
+        else if (e.strategyId === undefined) l.warn(`${what}: no single strategy owns the position; booked on the account only`);
         else l.info(what, { tradeId: f.tradeId });
         break;
       }
