@@ -105,7 +105,11 @@ export class PerpTrend implements Strategy {
       delete st.tp;
       delete st.sl;
     } else {
-      if (!st.tp || !st.sl || st.long !== qty.gt(0)) return this.protect(ctx, st, inst, qty, entry);
+      if (!st.tp || !st.sl || st.long !== qty.gt(0)) {
+        // First sight of a position this instance did not open (a restart): keep the venue's TP/SL.
+        if (st.long === undefined && this.adoptVenueStops(ctx, st, snapshot.symbol, qty)) return;
+        return this.protect(ctx, st, inst, qty, entry);
+      }
       if (this.params.protectiveExit) {
         const long = qty.gt(0);
         const hit = long ? mark.gte(st.tp) || mark.lte(st.sl) : mark.lte(st.tp) || mark.gte(st.sl);
@@ -186,6 +190,17 @@ export class PerpTrend implements Strategy {
       entry = p.entryPrice;
     }
     return { qty, entry };
+  }
+
+  /** Takes the levels of a TP/SL order the venue already holds on this position; false when there is none. */
+  private adoptVenueStops(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol, qty: Decimal): boolean {
+    const side: PositionSide = qty.gt(0) ? 'long' : 'short';
+    const stop = ctx.protectiveStops(symbol)?.find((s) => s.positionSide === side && s.takeProfitPrice && s.stopLossPrice);
+    if (!stop) return false;
+    st.long = qty.gt(0);
+    st.tp = stop.takeProfitPrice!;
+    st.sl = stop.stopLossPrice!;
+    return true;
   }
 
   private protect(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {

@@ -40,3 +40,13 @@ export function flatPosition(symbol: InstrumentSymbol, kind: InstrumentKind, leg
 }
 
 export const isFlat = (p: Position | undefined): boolean => !p || p.quantity.isZero();
+
+/** An open take-profit / stop-loss order at the venue on a held contract position. */
+export interface PositionProtection {
+  readonly symbol: InstrumentSymbol;
+  /** The position it closes. */
+  readonly positionSide: PositionSide;
+  readonly takeProfitPrice?: Decimal;
+  readonly stopLossPrice?: Decimal;
+  readonly quantity?: Decimal;
+}

@@ -19,7 +19,7 @@ import type { AccountSnapshot } from '../domain/balance.js';
 import type { Fill } from '../domain/fill.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { InstrumentKind, MarginMode, OrderSpec, OrderStatus, PositionSide, TriggerPriceType, VenueOrder } from '../domain/order.js';
-import type { Position } from '../domain/position.js';
+import type { Position, PositionProtection } from '../domain/position.js';
 
 export interface GatewayCapabilities {
   readonly kind: InstrumentKind;
@@ -99,14 +99,8 @@ export interface TpSlRequest {
 }
 
 /** An open take-profit / stop-loss order on a held position (contract). */
-export interface ProtectiveStop {
-  readonly symbol: InstrumentSymbol;
-  /** The position it closes. */
-  readonly positionSide: PositionSide;
-  readonly takeProfitPrice?: Decimal;
-  readonly stopLossPrice?: Decimal;
-  readonly quantity?: Decimal;
-}
+/** An open TP/SL order on a held position (the domain's PositionProtection). */
+export type ProtectiveStop = PositionProtection;
 
 export interface ExchangeGateway {
   readonly capabilities: GatewayCapabilities;

@@ -74,6 +74,12 @@ export const DEFAULT_ORDER_MANAGER_CONFIG: OrderManagerConfig = {
 
 export type UnknownResolution = 'found' | 'not-found' | 'unknown';
 
+export interface OrderManagerWarning {
+  readonly message: string;
+  /** The error's class and text (no secrets: client errors carry none). */
+  readonly error: string;
+}
+
 interface ChaseProgram {
   clientOrderId: ClientOrderId;
   readonly strategyId: StrategyId;
@@ -88,6 +94,9 @@ export class OrderManager {
   private store = new OrderStore();
   private readonly subject = new Subject<ExecutionEvent>();
   readonly events$: Observable<ExecutionEvent> = this.subject.asObservable();
+  private readonly warnings = new Subject<OrderManagerWarning>();
+  /** Venue reads that failed and will be tried again (the runtime logs them): never dropped silently. */
+  readonly warnings$: Observable<OrderManagerWarning> = this.warnings.asObservable();
   private readonly config: OrderManagerConfig;
   private readonly budget: RateBudget;
   private readonly unknown = new Set<string>();
@@ -598,16 +607,22 @@ export class OrderManager {
     if (!o) return 'unknown';
     let venue;
     try {
+      // The gateway answers "no such order" with undefined; anything thrown is a failure to ask.
       venue = await this.gateway.queryOrder(o.symbol, cid);
-    } catch {
+    } catch (e) {
+      this.warnRetry(`could not ask the venue about order ${cid}`, e);
       return 'unknown';
     }
     let fills: VenueReport['fills'] = [];
     if (venue && venue.filledQty.gt(o.filledQty)) {
       try {
         fills = await this.gateway.fillsSince(o.symbol, Math.max(0, o.createdAt - this.config.fillsOverlapMs));
-      } catch {
-        fills = [];
+      } catch (e) {
+        // Without the trades, reconcile would book the venue's cumulative quantity as ONE synthetic fill at
+        // the average price (no fee, no trade id): an invented fill. Leave the order as it is instead; the
+        // next reconciliation (or resolvePending) asks again and books the real trades.
+        this.warnRetry(`could not read the fills of order ${cid} (the venue shows ${venue.filledQty.toFixed()} filled)`, e);
+        return 'unknown';
       }
     }
     const report: VenueReport = { symbols: [o.symbol], openOrders: [], queriedOrders: venue ? [venue] : [], notFound: venue ? [] : [cid], fills };
@@ -700,6 +715,10 @@ export class OrderManager {
         // Still listed next time: the alarm repeats and the cancel is tried again.
       }
     }
+  }
+
+  private warnRetry(what: string, e: unknown): void {
+    this.warnings.next({ message: `${what}; asked again on the next pass`, error: messageOf(e) });
   }
 
   private reconcileOptions() {

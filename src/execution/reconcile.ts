@@ -17,10 +17,11 @@
  *  - an order we closed that the venue still lists as open → OrderOrphaned (the order manager cancels
  *    it at the venue); this alarm is not a state change and repeats until the venue drops the order;
  *  - venue positions that differ from ours → PositionDrift;
- *  - with `ownerOf` given: contract fills of orders that are not ours (no client id of ours: a TP/SL,
- *    plan or trailing order firing, a liquidation, a close-all, an order placed by hand) → VenueFill,
- *    attributed to the owner of the position's leg. The venue reports such an order's fill as its
- *    cumulative numbers (one fill per order state); what was booked before for the same venue order
+ *  - with `ownerOf` given: fills of orders that are not ours (no client id of ours: a TP/SL, plan or
+ *    trailing order firing, a liquidation, a close-all, an order placed by hand, spot or contract) →
+ *    VenueFill, attributed to the owner of the position's leg (none: booked on the account only). A
+ *    real trade (its own trade id) is booked as it is, once. A synthetic one carries the venue order's
+ *    cumulative numbers (one fill per order state): what was booked before for the same venue order
  *    (`foreignFilled`) is taken off, so each contract is booked once at the price that makes the
  *    averages agree.
  */
@@ -152,7 +153,7 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     if (local.seenTradeIds.has(f.tradeId) || taken.has(f.tradeId)) continue;
     const o = findAny(f);
     if (!o) {
-      const book = opts.ownerOf && f.kind === 'contract' && f.time >= (opts.foreignSince ?? 0);
+      const book = opts.ownerOf && f.time >= (opts.foreignSince ?? 0);
       const e = book ? venueFill(f, foreign, opts.ownerOf!, now) : undefined;
       if (e) {
         taken.add(f.tradeId);
@@ -317,6 +318,13 @@ function venueFill(
 ): ExecutionEvent | undefined {
   const key = f.venueOrderId ?? f.tradeId;
   const before = foreign.get(key) ?? NOTHING_FILLED;
+  if (!f.synthetic) {
+    // A trade of its own (deduped by trade id like ours): booked as the venue made it.
+    const strategyId = ownerOf(f.symbol, f.positionSide ?? 'net');
+    const fill: Fill = { ...f, ...(strategyId !== undefined ? { strategyId } : {}) };
+    foreign.set(key, addForeignFill(before, fill));
+    return { type: 'VenueFill', ts: now, ...(strategyId !== undefined ? { strategyId } : {}), symbol: f.symbol, fill };
+  }
   const quantity = f.quantity.minus(before.quantity);
   if (quantity.lte(0)) return undefined;
   const notional = f.price.mul(f.quantity).minus(before.notional);

@@ -56,6 +56,7 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
       const pnl = f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : '';
       const origin = `(order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
       const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${pnl} ${origin}`;
+      if (e.strategyId === undefined && f.kind === 'spot') return line('warn', `${what}: a spot trade outside the bot; booked on the account only`);
       if (e.strategyId === undefined) return line('warn', `${what}: no single strategy owns the position; booked on the account only`);
       return line('info', what, { tradeId: f.tradeId });
     }

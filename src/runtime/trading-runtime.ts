@@ -44,7 +44,7 @@ import type { InstrumentKind, Order } from '../domain/order.js';
 import { type Position, positionKey } from '../domain/position.js';
 import { midPrice, type MarketSnapshot } from '../domain/snapshot.js';
 import type { ClientIdCodec } from '../execution/client-id-codec.js';
-import type { ExchangeGateway } from '../execution/exchange-gateway.js';
+import type { ExchangeGateway, ProtectiveStop } from '../execution/exchange-gateway.js';
 import type { OrderManager } from '../execution/order-manager.js';
 import type { MarketDataSource } from '../marketdata/market-data-source.js';
 import type { RunInfo, RunJournal } from '../persistence/run-journal.js';
@@ -245,9 +245,13 @@ export class TradingRuntime {
     const uncleanRun = uncleanBefore && uncleanBefore.endedAt === undefined ? uncleanBefore : undefined;
     for (const v of o.venues) {
       this.subscriptions.push(v.orders.events$.subscribe((e) => this.pending.push(e)));
+      this.subscriptions.push(v.orders.warnings$.subscribe((w) => o.logger.warn(w.message, { error: w.error })));
       // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
       const since = o.journal.runs()[0]?.startedAt ?? this.startedAt;
       if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), since);
+      // Spot trades of orders not placed by the bot (by hand, another program): journaled and reported on
+      // the account, never silently ignored. No strategy's inventory takes them: it did not trade them.
+      else v.orders.attributeVenueFills(() => undefined, since);
     }
 
     let restoredLive = 0;
@@ -267,6 +271,7 @@ export class TradingRuntime {
     await this.reconcileVenues(true);
     const reconciled = this.pending.length + this.applied.length;
     this.drain();
+    await this.readProtectionAtStart();
 
     for (const s of o.strategies) {
       this.instrumentsOf.set(s.id, s.instruments);
@@ -559,6 +564,27 @@ export class TradingRuntime {
   }
 
   /**
+   * Before the strategies start: the venue's TP/SL orders on every contract symbol a strategy holds a
+   * position in, for ctx.protectiveStops(). A strategy restarted on a protected position reads them and
+   * keeps them; it used to arm a second stop order on its first snapshot.
+   */
+  private async readProtectionAtStart(): Promise<void> {
+    const v = this.venueOfKind('contract');
+    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
+    if (!stops) return;
+    for (const symbol of this.symbolsOfKind('contract')) {
+      const held = this.o.strategies.some((s) => this.state.positions(s.id).some((p) => p.symbol === symbol && !p.quantity.isZero()));
+      if (held) await this.readStops(stops, symbol);
+    }
+  }
+
+  private async readStops(stops: NonNullable<ExchangeGateway['protectiveStops']>, symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+    const list = await stops(symbol);
+    this.state.setProtectiveStops(symbol, list);
+    return list;
+  }
+
+  /**
    * Tells each strategy holding a contract position that no open TP/SL at the venue protects (once per
    * position size; told again after it was protected and lost it again). Only strategies that have put
    * TP/SL on that symbol are asked about: a strategy that never uses them has nothing to re-arm.
@@ -580,7 +606,7 @@ export class TradingRuntime {
         }
       }
       if (held.length === 0) continue;
-      const protectedSides = new Set((await stops(symbol)).map((x) => x.positionSide));
+      const protectedSides = new Set((await this.readStops(stops, symbol)).map((x) => x.positionSide));
       for (const { sid, p } of held) {
         const side = p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg;
         const key = `${sid}|${symbol}|${p.leg}`;
@@ -799,13 +825,7 @@ export class TradingRuntime {
     let cancelledOnExit = 0;
     if (o.policy.cancelOnExit) {
       const before = this.stats.total().cancels;
-      for (const r of this.runners) {
-        for (const v of o.venues) {
-          if (v.orders.liveOrders({ strategyId: r.strategyId }).length === 0) continue;
-          await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
-        }
-      }
-      this.drainQuietly();
+      await this.cancelOwnOrders();
       cancelledOnExit = this.stats.total().cancels - before;
     }
     // Late fills and the venue's final word on what was cancelled.
@@ -818,9 +838,46 @@ export class TradingRuntime {
     for (const s of this.subscriptions.splice(0)) s.unsubscribe();
     this.state.updateEquity(o.clock.now());
     const status = this.status();
-    const openOrdersLeft = o.venues.flatMap((v) => v.orders.liveOrders({}).filter((ord) => this.runners.some((r) => r.strategyId === ord.strategyId)));
+    const openOrdersLeft = this.ourLiveOrders();
     o.journal.endRun(o.clock.now(), reason);
     return { ...status, reason, runId: this.run?.id ?? 0, cancelledOnExit, openOrdersLeft };
+  }
+
+  /**
+   * Cancel on exit: every live order of our strategies is cancelled; while some are still live (a cancel
+   * met a 5xx, a reset or a lost answer), the venue is asked what became of them (unknown outcomes
+   * resolved, closed ones closed, resting ones listed) and the rest cancelled again, at most
+   * EXIT_CANCEL_ROUNDS times. One failed cancel used to leave the order resting after a "clean" stop
+   * (the chaos suite's orphan market-maker quote).
+   */
+  private async cancelOwnOrders(): Promise<void> {
+    const o = this.o;
+    for (let round = 1; ; round++) {
+      for (const r of this.runners) {
+        for (const v of o.venues) {
+          if (v.orders.liveOrders({ strategyId: r.strategyId }).length === 0) continue;
+          await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
+        }
+      }
+      this.drainQuietly();
+      const left = this.ourLiveOrders();
+      if (left.length === 0) return;
+      if (round === EXIT_CANCEL_ROUNDS) {
+        o.logger.warn(`${left.length} order(s) still live after ${round} rounds of cancel on exit`, { orders: left.map((x) => x.clientOrderId) });
+        return;
+      }
+      try {
+        await this.reconcileVenues(false);
+      } catch (e) {
+        o.logger.warn('reconciliation between exit cancels failed', { error: messageOf(e) });
+      }
+      this.drainQuietly();
+    }
+  }
+
+  /** Live orders of this run's strategies, on every venue. */
+  private ourLiveOrders(): Order[] {
+    return this.o.venues.flatMap((v) => v.orders.liveOrders({}).filter((ord) => this.runners.some((r) => r.strategyId === ord.strategyId)));
   }
 
   /** Applies pending events without asking strategies for more (they are stopped). */
@@ -843,6 +900,8 @@ export class TradingRuntime {
   }
 }
 
+/** Cancel → ask the venue → cancel rounds on exit (a venue refusing every cancel must not hang the stop). */
+const EXIT_CANCEL_ROUNDS = 5;
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
 

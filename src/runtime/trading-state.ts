@@ -16,7 +16,7 @@ import type { Instrument } from '../domain/instrument.js';
 import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import { isLive, type InstrumentKind, type Order } from '../domain/order.js';
-import { type Position, type PositionLeg, positionKey } from '../domain/position.js';
+import { type Position, type PositionLeg, type PositionProtection, positionKey } from '../domain/position.js';
 import { markPrice, type MarketSnapshot } from '../domain/snapshot.js';
 import { EquityTracker } from '../portfolio/equity-tracker.js';
 import { Portfolio } from '../portfolio/portfolio.js';
@@ -31,6 +31,7 @@ export interface OrderBookView {
 
 export class TradingState implements TradingStateView {
   private readonly snapshots = new Map<string, MarketSnapshot>();
+  private readonly stops = new Map<string, readonly PositionProtection[]>();
   private readonly accounts = new Map<InstrumentKind, AccountSnapshot>();
   private readonly venuePositions = new Map<InstrumentKind, readonly Position[]>();
   private readonly accountBooks = new Map<InstrumentKind, Portfolio>();
@@ -172,6 +173,15 @@ export class TradingState implements TradingStateView {
 
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined {
     return this.snapshots.get(symbol);
+  }
+
+  protectiveStops(symbol: InstrumentSymbol): readonly PositionProtection[] | undefined {
+    return this.stops.get(symbol);
+  }
+
+  /** The venue's TP/SL orders of a symbol as just read. */
+  setProtectiveStops(symbol: InstrumentSymbol, stops: readonly PositionProtection[]): void {
+    this.stops.set(symbol, stops);
   }
 
   account(kind: InstrumentKind): AccountSnapshot | undefined {

@@ -8,7 +8,7 @@ import type { Balance } from '../domain/balance.js';
 import type { Instrument } from '../domain/instrument.js';
 import type { Intent } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
-import type { Position, PositionLeg } from '../domain/position.js';
+import type { Position, PositionLeg, PositionProtection } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
 import type { IntentFactory } from './intent-factory.js';
 
@@ -27,6 +27,12 @@ export interface StrategyContext {
   openOrders(symbol?: InstrumentSymbol): readonly Order[];
   order(clientOrderId: ClientOrderId): Order | undefined;
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined;
+  /**
+   * The TP/SL orders the venue held on the account's positions of the symbol when last read (start-up,
+   * then each reconciliation that looks); undefined when never read (no such orders at the venue, a
+   * backtest). A strategy restarted on an open position reads it before arming a second one.
+   */
+  protectiveStops(symbol: InstrumentSymbol): readonly PositionProtection[] | undefined;
   /** Builds intents with ids and this strategy's id filled in. */
   readonly intents: IntentFactory;
   /** Queues intents; the runner collects them after the hook returns. */
@@ -45,4 +51,6 @@ export interface TradingStateView {
   openOrders(strategyId: StrategyId): readonly Order[];
   order(clientOrderId: ClientOrderId): Order | undefined;
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined;
+  /** Venue TP/SL orders of the symbol as last read; optional (views without a venue have none). */
+  protectiveStops?(symbol: InstrumentSymbol): readonly PositionProtection[] | undefined;
 }

@@ -44,6 +44,7 @@ export class StrategyRunner {
         return o && o.strategyId === strategyId ? o : undefined;
       },
       lastSnapshot: (s: InstrumentSymbol) => view.lastSnapshot(s),
+      protectiveStops: (s: InstrumentSymbol) => view.protectiveStops?.(s),
     });
   }
 

@@ -221,7 +221,8 @@ export class FakeGateway implements ExchangeGateway {
   }
 
   async fillsSince(symbol: InstrumentSymbol, since: number): Promise<readonly Fill[]> {
-    this.take('fillsSince', since);
+    const s = this.take('fillsSince', since);
+    if (s?.kind === 'throw' || s?.kind === 'reject') throw s.error;
     return this.fills.filter((f) => f.symbol === symbol && f.time >= since);
   }
 

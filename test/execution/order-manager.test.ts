@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { VirtualClock } from '../../src/core/clock.js';
 import { D } from '../../src/core/decimal.js';
-import { ExchangeUnavailable, InvalidOrder, RateLimited } from '../../src/core/errors.js';
+import { AuthenticationError, ExchangeUnavailable, InvalidOrder, RateLimited } from '../../src/core/errors.js';
 import { type ClientOrderId, orderId } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { Instrument } from '../../src/domain/instrument.js';
@@ -150,6 +150,45 @@ describe('OrderManager outcome unknown', () => {
     const events = await om.execute(intents.cancel(BTCUSDT, cid));
     expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderOutcomeUnknown', 'OrderCancelled']);
     expect(om.order(cid)!.status).to.equal('cancelled');
+  });
+});
+
+describe('OrderManager venue reads that fail', () => {
+  it('books_no_invented_fill_when_the_fills_cannot_be_read_and_books_the_real_trades_on_the_next_pass', async () => {
+    // The venue filled 0.2 @ 100 and 0.1 @ 103 of a resting 0.5 buy; the cancel answer says 0.3 filled. Reading
+    // the trades then fails (a 503). The old code went on with no trades and reconcile booked ONE synthetic
+    // fill of 0.3 at the average 101 (no fee, no trade id): a fill that never happened. Now the order is left
+    // as it is, the failure is reported, and the next reconciliation books the venue's two trades by id.
+    const { gw, om, intents } = setup();
+    const warnings: string[] = [];
+    om.warnings$.subscribe((w) => warnings.push(`${w.message}: ${w.error}`));
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    gw.fill(cid, '0.2', '100', T0 + 1);
+    gw.fill(cid, '0.1', '103', T0 + 2);
+    gw.script('fillsSince', { kind: 'throw', error: new ExchangeUnavailable('503 Service Unavailable') });
+    const events = await om.execute(intents.cancel(BTCUSDT, cid));
+    expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderCancelled']);
+    expect(om.order(cid)!.filledQty.toFixed()).to.equal('0');
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.match(/could not read the fills of order .* \(the venue shows 0\.3 filled\); asked again on the next pass: .*503/);
+    const later = await om.reconcile([BTCUSDT]);
+    const fills = later.flatMap((e) => (e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled' ? [e.fill] : []));
+    expect(fills.map((f) => `${f.tradeId} ${f.quantity.toFixed()}@${f.price.toFixed()}${f.synthetic ? ' synthetic' : ''}`)).to.deep.equal(['T1 0.2@100', 'T2 0.1@103']);
+    expect(om.order(cid)!.filledQty.toFixed()).to.equal('0.3');
+  });
+
+  it('reports_a_failed_order_query_and_keeps_the_outcome_unknown', async () => {
+    // An auth error (or a bug) on the query used to be swallowed silently; it stays unknown and is reported.
+    const { gw, om, intents } = setup();
+    const warnings: string[] = [];
+    om.warnings$.subscribe((w) => warnings.push(w.error));
+    gw.script('placeOrder', { kind: 'unknown' });
+    gw.script('queryOrder', { kind: 'throw', error: new AuthenticationError('signature for this request is not valid', { venueCode: 700002 }) });
+    const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+    expect(om.unresolved()).to.deep.equal([cid]);
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain('signature for this request is not valid');
+    expect(types(await om.resolvePending())).to.deep.equal(['OrderAccepted']);
   });
 });
 

@@ -253,4 +253,22 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     await expectArmed();
     expect(D(events(run, 'TpSlAttached').length).toNumber()).to.equal(2);
   });
+
+  it('keeps_the_venue_tpsl_after_a_restart_instead_of_arming_a_second_one', async () => {
+    // perp-trend armed its TP/SL, then the process was killed. The restarted one used to attach TP/SL on its
+    // first snapshot of the position (its levels live in memory only), and the venue then held two stop
+    // orders on one position. It now reads the venue's stop orders before the strategies start.
+    await openShortAndKill();
+    const first = await start(perpTrend);
+    await waitFor(async () => (await venueStops()).length > 0, 20_000, 'perp-trend arming its TP/SL');
+    await kill(first);
+    const second = await start(perpTrend);
+    // Conditions, not time: the restarted strategy has seen the position on several snapshots and the
+    // runtime has reconciled (and checked protection) a few times since.
+    const snapshotsAtStart = second.runtime.status().snapshots;
+    await waitFor(() => second.runtime.status().snapshots >= snapshotsAtStart + 8, 20_000, 'eight snapshots after the restart');
+    await expectArmed();
+    expect(events(second, 'TpSlAttached'), 'TP/SL attached by the two runs').to.have.length(1);
+    expect(held(second).toFixed()).to.equal('-20');
+  });
 });

@@ -6,7 +6,8 @@
  *  - lost fills: quantity the venue executed for one of our orders that the journal does not have;
  *  - phantom fills: journaled quantity the venue never executed, or a real trade id it does not know;
  *  - unattributed fills: venue executions of this account that belong to no order in the journal
- *    (orders placed outside the bot, venue-side TP/SL closes, liquidations);
+ *    (orders placed outside the bot, venue-side TP/SL closes, liquidations) and are not journaled as
+ *    the venue's own fills (VenueFill) either;
  *  - order mismatches: a venue order missing from the journal, or journaled with another filled quantity;
  *  - position mismatches: per strategy (spot: net of its fills at the venue; contract: the venue's net
  *    position per symbol against the strategies trading it);
@@ -64,6 +65,7 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
   const fills = journalFills(events);
   // Executions the venue made on its own (TP/SL, liquidation, close-all), journaled for the position's owner.
   const venueSide = events.filter((e): e is Extract<ExecutionEvent, { type: 'VenueFill' }> => e.type === 'VenueFill').map((e) => e.fill);
+  const venueSideIds = new Set(venueSide.map((f) => f.tradeId as string));
   const journalOrders = new Map(input.journal.orders().map((o) => [o.clientOrderId as string, o]));
   const t = { venueOrders: 0, duplicates: 0, lostFills: 0, phantomFills: 0, unattributedFills: 0, orderMismatches: 0, positionMismatches: 0, orphanOrders: 0 };
   const problems: string[] = [];
@@ -108,8 +110,13 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
         if (o.executedQty.gt(0)) {
           const trades = await input.spot.myTrades({ symbol, orderId: o.orderId, limit: 100 });
           const sid = strategyOf(cid);
-          if (!mine || !sid) problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) executed ${o.executedQty.toFixed()} and is not ours in the journal`, trades.length || 1);
-          else venueNet.set(sid, (venueNet.get(sid) ?? ZERO).plus(o.side === 'BUY' ? o.executedQty : o.executedQty.neg()));
+          if (!mine || !sid) {
+            // Not the bot's order (by hand, another program): each trade must be journaled as a VenueFill of the account.
+            const unbooked = trades.filter((tr) => !venueSideIds.has(tr.id));
+            if (unbooked.length > 0 || trades.length === 0) {
+              problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) executed ${o.executedQty.toFixed()} and is not in the journal`, unbooked.length || 1);
+            }
+          } else venueNet.set(sid, (venueNet.get(sid) ?? ZERO).plus(o.side === 'BUY' ? o.executedQty : o.executedQty.neg()));
           const journaled = new Set(fills.filter((f) => f.clientOrderId === cid && !f.synthetic).map((f) => f.tradeId as string));
           const synthetic = fills.some((f) => f.clientOrderId === cid && f.synthetic);
           for (const tr of trades) if (mine && !journaled.has(tr.id) && !synthetic) problem('lostFills', `${symbol} venue trade ${tr.id} of ${cid} is missing from the journal`);
@@ -126,7 +133,8 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
       for (const [sid, net] of venueNet) comparePosition(`${sid} ${symbol}`, journalNet.get(`${sid}|${symbol}`) ?? ZERO, net, problem);
       for (const [key, net] of journalNet) {
         const [sid, sym] = key.split('|') as [string, string];
-        if (sym === symbol && !venueNet.has(sid) && !net.isZero()) comparePosition(`${sid} ${symbol}`, net, ZERO, problem);
+        // '?': trades outside the bot, booked on the account (no strategy's inventory to compare).
+        if (sym === symbol && sid !== '?' && !venueNet.has(sid) && !net.isZero()) comparePosition(`${sid} ${symbol}`, net, ZERO, problem);
       }
       const open = await input.spot.openOrders({ symbol });
       for (const o of open) problem('orphanOrders', `${symbol} order ${o.clientOrderId ?? o.orderId} still rests at the venue`);
