@@ -286,7 +286,8 @@ export const suite: BenchSuite = {
         note:
           'median of 3 alternating passes each; console on: read model + metrics on every event, 1 s samples, ' +
           `fastify with an SSE client and /metrics scrapes; p99 on ${consoleOn.p99.toFixed(1)} vs off ${consoleOff.p99.toFixed(1)} µs; ` +
-          `CPU time p50 on ${consoleOn.cpuP50.toFixed(0)} vs off ${consoleOff.cpuP50.toFixed(0)} µs; load average ${loadavg()[0]!.toFixed(1)}`,
+          `CPU time p50 on ${consoleOn.cpuP50.toFixed(0)} vs off ${consoleOff.cpuP50.toFixed(0)} µs; ` +
+          `load average ${loadavg()[0]!.toFixed(1)}`,
       },
       { name: 'risk evaluate, 10-quote set', ours: riskAll, baseline: riskTick, baselineName: 'tick rule only', unit: 'intents/s', higherIsBetter: true },
       {

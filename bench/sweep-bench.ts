@@ -78,7 +78,9 @@ export const suite: BenchSuite = {
         unit: '× one thread',
         budget: 1.7,
         higherIsBetter: true,
-        note: `${two.toFixed(0)} vs ${local.toFixed(0)} ms per run; loading the data ${loadMs.toFixed(0)} ms per thread; load average ${loadavg()[0]!.toFixed(1)}`,
+        note:
+          `${two.toFixed(0)} vs ${local.toFixed(0)} ms per run; loading the data ${loadMs.toFixed(0)} ms per thread; ` +
+          `load average ${loadavg()[0]!.toFixed(1)}`,
       });
       const redis = await startTestRedis();
       if (typeof redis === 'string') {

@@ -191,7 +191,11 @@ program
   .option('--resume', 'continue an interrupted sweep: keep the finished runs of <out>/checkpoint.jsonl, run only the rest')
   .action(async (file: string, o: { out?: string; workers?: number; queue?: string; resume?: boolean }) => {
     const { sweepCommand } = await import('./cli/sweep-command.js');
-    const where = { ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) };
+    const where = {
+      ...(o.out ? { out: o.out } : {}),
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.queue ? { queue: o.queue } : {}),
+    };
     await sweepCommand({ config: file, ...where, resume: o.resume === true, handleSignals: true });
   });
 

@@ -49,10 +49,14 @@ export class SweepCheckpoint {
     if (resume && existsSync(path)) {
       const lines = readFileSync(path, 'utf8').split('\n');
       const header = parseLine<Header>(lines[0] ?? '');
-      if (!header || header.checkpoint !== VERSION) throw new ConfigError('--resume', `expected a sweep checkpoint in ${path}; its first line is not one`);
+      if (!header || header.checkpoint !== VERSION) {
+        throw new ConfigError('--resume', `expected a sweep checkpoint in ${path}; its first line is not one`);
+      }
       if (header.dataHash !== dataHash) {
         const had = header.dataHash.slice(0, 16);
-        throw new ConfigError('--resume', `the runs in ${path} were made from other data (content hash ${had}…, now ${dataHash.slice(0, 16)}…); run without --resume`);
+        const now = dataHash.slice(0, 16);
+        const why = `the runs in ${path} were made from other data (content hash ${had}…, now ${now}…)`;
+        throw new ConfigError('--resume', `${why}; run without --resume`);
       }
       for (const text of lines.slice(1)) {
         const line = parseLine<Line>(text);

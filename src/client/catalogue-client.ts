@@ -236,7 +236,8 @@ export class CatalogueClient {
       let answer;
       try {
         const { method, path, headers, body } = prepared;
-        answer = await this.transport.send({ method, path, headers, body, timeoutMs: opts.timeoutMs, endpoint: def.id, weight: weightOf(def, paramsForWeight) });
+        const weight = weightOf(def, paramsForWeight);
+        answer = await this.transport.send({ method, path, headers, body, timeoutMs: opts.timeoutMs, endpoint: def.id, weight });
       } catch (e) {
         if (!(e instanceof TransportFailure)) throw e;
         if (e.maybeSent && isWrite) throw this.outcomeUnknown(def, prepared, e.kind === 'timeout' ? 'a timeout' : 'a lost connection', e);

@@ -247,7 +247,8 @@ export class ConsoleMetrics {
 
   /** One exchange request: its latency by endpoint and outcome, and the weight it used. */
   onExchangeCall(c: ExchangeCall): void {
-    if (!this.endpoints.has(c.endpoint) && this.endpoints.size < MAX_ENDPOINTS && ENDPOINT_ID.test(c.endpoint)) this.endpoints.add(c.endpoint);
+    const known = this.endpoints.has(c.endpoint);
+    if (!known && this.endpoints.size < MAX_ENDPOINTS && ENDPOINT_ID.test(c.endpoint)) this.endpoints.add(c.endpoint);
     const endpoint = this.endpoints.has(c.endpoint) ? c.endpoint : 'other';
     this.exchangeLatency.observe({ endpoint, outcome: outcomeLabel(c.outcome) }, c.ms / 1000);
     this.child(this.exchangeWeight, 'w', endpoint).inc(c.weight);

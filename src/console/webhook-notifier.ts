@@ -110,7 +110,9 @@ export class WebhookNotifier {
   view(): WebhookView {
     const { events, maxAttempts, retryDelayMs, timeoutMs } = this.cfg;
     const queued = this.queue.length + (this.sending ? 1 : 0);
-    return { configured: true, host: this.host, events, maxAttempts, retryDelayMs, timeoutMs, stats: { ...this.stats }, queued, deliveries: this.deliveries.last() };
+    const stats = { ...this.stats };
+    const deliveries = this.deliveries.last();
+    return { configured: true, host: this.host, events, maxAttempts, retryDelayMs, timeoutMs, stats, queued, deliveries };
   }
 
   /** Resolves when every queued notice is sent or given up. */

@@ -222,14 +222,17 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const out = opts.out ?? defaultReportDir(opts.config, 'sweep');
   const dataHash = await dataContentHash(config.backtest.data, cwd);
   const checkpoint = SweepCheckpoint.open(out, dataHash, opts.resume === true);
-  const inner: RunExecutor = opts.queue ? await QueueExecutor.open(opts.queue, config, dataHash, opts.config) : new WorkerPool(size, { configPath: opts.config, cwd });
+  const inner: RunExecutor = opts.queue
+    ? await QueueExecutor.open(opts.queue, config, dataHash, opts.config)
+    : new WorkerPool(size, { configPath: opts.config, cwd });
   const pool = new CheckpointedExecutor(inner, checkpoint, config.document);
   const where = opts.queue ? `the queue at ${redactUrl(opts.queue)}` : `${size} worker${size === 1 ? '' : 's'}`;
 
   const stream = opts.progressStream ?? process.stderr;
   const show = opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true;
   const format = 'sweep |{bar}| {value}/{total} runs | {where} | ETA {eta_formatted}';
-  const bar = show ? new cliProgress.SingleBar({ stream, format, noTTYOutput: opts.progress === true, hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  const barOptions = { stream, format, noTTYOutput: opts.progress === true, hideCursor: true };
+  const bar = show ? new cliProgress.SingleBar(barOptions, cliProgress.Presets.shades_classic) : undefined;
   // Under --queue the workers are other processes: the line shows how many are connected now.
   let whereNow = await pool.where();
   bar?.start(totalPlanned, 0, { where: whereNow });

@@ -86,7 +86,8 @@ export class QueueExecutor {
     let job: Job<QueueJobData, QueueJobResult> | undefined = await this.queue.getJob(jobId);
     // Resuming: a run that failed before (a worker error) is tried again; a finished one is reused.
     if (job && (await job.getState()) === 'failed') await job.retry('failed');
-    job ??= await this.queue.add('run', data, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: KEEP, removeOnFail: KEEP });
+    const retry = { attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
+    job ??= await this.queue.add('run', data, { jobId, ...retry, removeOnComplete: KEEP, removeOnFail: KEEP });
     this.jobIds.add(jobId);
     const result = await job.waitUntilFinished(this.events);
     return runFromJson(result);
