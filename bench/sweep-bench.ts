@@ -5,6 +5,10 @@
  * is the time per run of each, and the overhead of the queue as a share of a local run (budget 5 %).
  * Both include loading the data once (in the thread, in the worker process).
  *
+ * Scaling with cores (issue 13): the same 12-run sweep on two worker threads against one, in the same
+ * run; the row is the speed-up (budget 1.7×). Each thread loads and compiles the data itself, so the
+ * note gives that load time beside the time per run, and the load average (the machine is shared).
+ *
  * Data: the shipped sample week (data/sample) when it is there, else the same week from ../shared/data,
  * else the 600 bars of test/fixtures. Needs redis-server for the queue row (skipped with a note otherwise).
  */
@@ -12,10 +16,14 @@ import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
 import { sweepCommand } from '../src/app/cli/sweep-command.js';
+import { loadSweepData } from '../src/backtest/sweep-run.js';
+import { loadBacktestConfig } from '../src/backtest/backtest-config.js';
+import { strategyCatalog } from '../src/runtime/container/strategy-module.js';
 import { perpTrendDoc, PERP_FUNDING_FILE, PERP_KLINES_FILE } from '../test/backtest/support/backtest-fixtures.js';
 import { startTestRedis } from '../test/backtest/research/support/redis-server.js';
 import type { BenchRow, BenchSuite } from './bench-row.js';
@@ -58,6 +66,22 @@ export const suite: BenchSuite = {
       const t0 = process.hrtime.bigint();
       await sweepCommand({ config, out: join(dir, 'threads'), workers: 1, progress: false, output: quiet() });
       const local = Number(process.hrtime.bigint() - t0) / 1e6 / RUNS;
+      const t2 = process.hrtime.bigint();
+      await sweepCommand({ config, out: join(dir, 'two-threads'), workers: 2, progress: false, output: quiet() });
+      const two = Number(process.hrtime.bigint() - t2) / 1e6 / RUNS;
+      const tl = process.hrtime.bigint();
+      await loadSweepData(await loadBacktestConfig(config, strategyCatalog()), process.cwd());
+      const loadMs = Number(process.hrtime.bigint() - tl) / 1e6;
+      rows.push({
+        name: `sweep: ${RUNS} runs, 2 worker threads vs 1 (${data.label})`,
+        ours: local / two,
+        unit: '× one thread',
+        budget: 1.7,
+        higherIsBetter: true,
+        note:
+          `${two.toFixed(0)} vs ${local.toFixed(0)} ms per run; loading the data ${loadMs.toFixed(0)} ms per thread; ` +
+          `load average ${loadavg()[0]!.toFixed(1)}`,
+      });
       const redis = await startTestRedis();
       if (typeof redis === 'string') {
         rows.push({ name: `sweep: ms per run, one worker thread (${data.label})`, ours: local, unit: 'ms/run', note: `queue row skipped: ${redis}` });

@@ -188,9 +188,15 @@ program
   .option('--out <dir>', 'output folder (default var/sweep/<config name>)')
   .option('--workers <n>', 'worker threads (default: cores less one)', (v) => Number(v))
   .option('--queue <redis-url>', 'put the runs on a BullMQ queue in Redis for `perpetua worker`s (e.g. redis://127.0.0.1:6379)')
-  .action(async (file: string, o: { out?: string; workers?: number; queue?: string }) => {
+  .option('--resume', 'continue an interrupted sweep: keep the finished runs of <out>/checkpoint.jsonl, run only the rest')
+  .action(async (file: string, o: { out?: string; workers?: number; queue?: string; resume?: boolean }) => {
     const { sweepCommand } = await import('./cli/sweep-command.js');
-    await sweepCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) });
+    const where = {
+      ...(o.out ? { out: o.out } : {}),
+      ...(o.workers !== undefined ? { workers: o.workers } : {}),
+      ...(o.queue ? { queue: o.queue } : {}),
+    };
+    await sweepCommand({ config: file, ...where, resume: o.resume === true, handleSignals: true });
   });
 
 program

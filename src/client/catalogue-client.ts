@@ -15,7 +15,7 @@
  * Every wait is on the injected Clock. Error messages and log lines go through a Redactor that knows
  * this client's key and secret.
  */
-import type { EndpointDef } from '../api/endpoint.js';
+import { type EndpointDef, weightOf } from '../api/endpoint.js';
 import type { Clock } from '../core/clock.js';
 import { ExchangeUnavailable, OutcomeUnknown, PerpetuaError, RateLimited, RequestTimeout } from '../core/errors.js';
 import { isTransient, transientDelay } from '../core/transient-retry.js';
@@ -235,7 +235,9 @@ export class CatalogueClient {
 
       let answer;
       try {
-        answer = await this.transport.send({ method: prepared.method, path: prepared.path, headers: prepared.headers, body: prepared.body, timeoutMs: opts.timeoutMs });
+        const { method, path, headers, body } = prepared;
+        const weight = weightOf(def, paramsForWeight);
+        answer = await this.transport.send({ method, path, headers, body, timeoutMs: opts.timeoutMs, endpoint: def.id, weight });
       } catch (e) {
         if (!(e instanceof TransportFailure)) throw e;
         if (e.maybeSent && isWrite) throw this.outcomeUnknown(def, prepared, e.kind === 'timeout' ? 'a timeout' : 'a lost connection', e);
@@ -324,7 +326,7 @@ export class CatalogueClient {
     const endpoint = `${this.api}.serverTime`;
     let res;
     try {
-      res = await this.transport.send({ method: 'GET', path: source.path, headers: {} });
+      res = await this.transport.send({ method: 'GET', path: source.path, headers: {}, endpoint });
     } catch (e) {
       if (!(e instanceof TransportFailure)) throw e;
       throw new ExchangeUnavailable(`${endpoint}: ${e.message}`, { endpoint }, { cause: e });

@@ -23,6 +23,10 @@ export interface TransportRequest {
   readonly body?: string;
   /** Overall deadline on the injected clock; the transport default when omitted. */
   readonly timeoutMs?: number;
+  /** The catalogue endpoint id (`spot.placeOrder`), for observers; method and path when omitted. */
+  readonly endpoint?: string;
+  /** The request's rate-limit weight, for observers (1 when omitted). */
+  readonly weight?: number;
 }
 
 export interface TransportResponse {
@@ -86,6 +90,44 @@ export interface HttpTransportOptions {
   readonly keepAliveMs?: number;
 }
 
+/** One finished exchange request as observers see it (no header, body or query: nothing secret). */
+export interface ExchangeCall {
+  readonly endpoint: string;
+  readonly method: HttpMethod;
+  /** The HTTP status, or how the request failed. */
+  readonly outcome: number | TransportFailureKind;
+  /** Clock time from hand-over to the last byte (or the failure). */
+  readonly ms: number;
+  readonly weight: number;
+}
+
+export type TransportObserver = (call: ExchangeCall) => void;
+
+/**
+ * Observers of every HttpTransport in the process (the console's latency and weight metrics). A
+ * process-wide list rather than a constructor option: transports are built deep inside the clients, and
+ * the console must not reach into them. With no observer the cost per request is one size check.
+ */
+const observers = new Set<TransportObserver>();
+
+/** Adds an observer of every exchange request; returns its removal. */
+export function observeTransport(fn: TransportObserver): () => void {
+  observers.add(fn);
+  return () => observers.delete(fn);
+}
+
+function tellObservers(request: TransportRequest, outcome: ExchangeCall['outcome'], ms: number): void {
+  const endpoint = request.endpoint ?? `${request.method} ${request.path.split('?', 1)[0]}`;
+  const call: ExchangeCall = { endpoint, method: request.method, outcome, ms, weight: request.weight ?? 1 };
+  for (const fn of observers) {
+    try {
+      fn(call);
+    } catch {
+      // An observer's failure must never fail the request it watched.
+    }
+  }
+}
+
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
@@ -141,6 +183,16 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
+/** What a failed request means for the caller: never sent, timed out, or lost after it may have been written. */
+function failureOf(e: unknown, deadlineHit: boolean, timeoutMs: number): TransportFailure {
+  if (e instanceof TransportFailure) return e;
+  if (deadlineHit) return new TransportFailure('timeout', `no complete answer within ${timeoutMs} ms`, { cause: e });
+  const code = errorCode(e);
+  if (code && CONNECT_CODES.has(code)) return new TransportFailure('connect', `connection failed (${code})`, { cause: e });
+  if (code && TIMEOUT_CODES.has(code)) return new TransportFailure('timeout', `timed out (${code})`, { cause: e });
+  return new TransportFailure('reset', `connection lost (${code ?? (e instanceof Error ? e.message : 'unknown')})`, { cause: e });
+}
+
 export class HttpTransport implements Transport {
   private readonly clock: Clock;
   private readonly timeouts: TransportTimeouts;
@@ -183,14 +235,12 @@ export class HttpTransport implements Transport {
       const receivedAt = this.clock.now();
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      if (observers.size > 0) tellObservers(request, res.statusCode, receivedAt - sentAt);
       return { status: res.statusCode, headers, body, sentAt, receivedAt };
     } catch (e) {
-      if (e instanceof TransportFailure) throw e;
-      if (deadlineHit) throw new TransportFailure('timeout', `no complete answer within ${timeoutMs} ms`, { cause: e });
-      const code = errorCode(e);
-      if (code && CONNECT_CODES.has(code)) throw new TransportFailure('connect', `connection failed (${code})`, { cause: e });
-      if (code && TIMEOUT_CODES.has(code)) throw new TransportFailure('timeout', `timed out (${code})`, { cause: e });
-      throw new TransportFailure('reset', `connection lost (${code ?? (e instanceof Error ? e.message : 'unknown')})`, { cause: e });
+      const failure = failureOf(e, deadlineHit, timeoutMs);
+      if (observers.size > 0) tellObservers(request, failure.kind, this.clock.now() - sentAt);
+      throw failure;
     } finally {
       this.clock.clearTimer(timer);
     }

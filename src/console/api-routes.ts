@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ControlOutcome } from '../runtime/run-control.js';
 import type { ConsoleReadModel } from './read-model.js';
+import type { WebhookView } from './webhook-notifier.js';
 
 export const strategyParams = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).describe('A strategy id of the run config.'),
@@ -42,6 +43,8 @@ export const errorAnswer = z.strictObject({ error: z.string(), message: z.string
 
 export interface RouteContext {
   readonly model: ConsoleReadModel;
+  /** The run's webhook, when the config has one. */
+  webhook?(): WebhookView;
   control(action: 'pause' | 'resume' | 'cancel-orders' | 'flatten', strategyId: string): Promise<ControlOutcome>;
   stop(reason: string): Promise<void>;
 }
@@ -133,6 +136,14 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: limitQuery,
     response: list,
     handle: (c, { query }: { query: z.output<typeof limitQuery> }) => c.model.logs(query.limit),
+  },
+  {
+    method: 'GET',
+    path: '/api/webhook',
+    summary: "The webhook: configured (false when the config has none), its host (never the URL: it often carries a token), " +
+      'which notices it sends, delivery counts and the last 50 deliveries with their attempts and failures.',
+    response: anyObject,
+    handle: (c) => c.webhook?.() ?? { configured: false },
   },
   control('pause', 'Pauses a strategy: it hears no snapshots and what it still asks is denied (cancels excepted). Its orders stay.'),
   control('resume', 'Resumes a paused strategy.'),

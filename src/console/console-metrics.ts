@@ -7,12 +7,22 @@
  * get a label of their own.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Subscription } from 'rxjs';
+import { type ExchangeCall, observeTransport } from '../client/transport.js';
 import type { Clock } from '../core/clock.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
+import { DeferredFeed } from './deferred-feed.js';
 
 const MAX_RULES = 64;
+/** Endpoint ids are code-defined (`spot.placeOrder`); a bound all the same, in case a caller names paths. */
+const MAX_ENDPOINTS = 128;
+const ENDPOINT_ID = /^[a-z][A-Za-z0-9]{0,15}\.[A-Za-z0-9]{1,63}$/;
+
+/** An exchange answer's label: its HTTP status class (429 on its own: it is the rate limit), or how it failed. */
+export function outcomeLabel(outcome: ExchangeCall['outcome']): string {
+  if (typeof outcome !== 'number') return outcome;
+  return outcome === 429 ? '429' : `${Math.floor(outcome / 100)}xx`;
+}
 
 const ORDER_ACTIONS: Partial<Record<ExecutionEvent['type'], string>> = {
   OrderSubmitted: 'placed',
@@ -35,7 +45,14 @@ export class ConsoleMetrics {
   private readonly drifts: Counter<'symbol'>;
   private readonly killSwitch: Counter;
   readonly httpLatency: Histogram<'route' | 'method' | 'status'>;
-  private sub: Subscription | undefined;
+  private readonly exchangeLatency: Histogram<'endpoint' | 'outcome'>;
+  private readonly exchangeWeight: Counter<'endpoint'>;
+  private readonly endpoints = new Set<string>();
+  /** Exchange calls are counted between snapshots too: the observer only queues them. */
+  private readonly calls = new DeferredFeed<ExchangeCall>((c) => this.onExchangeCall(c));
+  private unobserve: (() => void) | undefined;
+  /** Counters follow the events between snapshots, never inside one (see DeferredFeed); a scrape drains first. */
+  private readonly feed = new DeferredFeed<ExecutionEvent>((e) => this.onEvent(e));
   /** Label children by key: inc() on a cached child skips prom-client's per-call label hashing (hot path). */
   private readonly children = new Map<string, { inc(v?: number): void }>();
 
@@ -80,6 +97,19 @@ export class ConsoleMetrics {
       help: 'Console API request latency per route.',
       labelNames: ['route', 'method', 'status'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.exchangeLatency = new Histogram({
+      name: 'perpetua_exchange_request_duration_seconds',
+      help: 'Exchange REST request latency per endpoint (catalogue id) and outcome (2xx, 4xx, 429, 5xx, connect, timeout, reset).',
+      labelNames: ['endpoint', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15],
+      registers,
+    });
+    this.exchangeWeight = new Counter({
+      name: 'perpetua_exchange_weight_total',
+      help: "Rate-limit weight sent per endpoint (the catalogue's weight of each request, retries included).",
+      labelNames: ['endpoint'],
       registers,
     });
     const state = run.state;
@@ -158,15 +188,20 @@ export class ConsoleMetrics {
   }
 
   start(): void {
-    this.sub = this.run.events$.subscribe((e) => this.onEvent(e));
+    this.feed.follow(this.run.events$);
+    this.unobserve = observeTransport((c) => this.calls.push(c));
   }
 
   stop(): void {
-    this.sub?.unsubscribe();
+    this.feed.stop();
+    this.unobserve?.();
+    this.calls.stop();
   }
 
   /** The text exposition format. */
   text(): Promise<string> {
+    this.feed.drain();
+    this.calls.drain();
     return this.registry.metrics();
   }
 
@@ -208,6 +243,15 @@ export class ConsoleMetrics {
         this.child(this.orders, 'o', strategy, this.symbolLabel(symbol), action).inc();
       }
     }
+  }
+
+  /** One exchange request: its latency by endpoint and outcome, and the weight it used. */
+  onExchangeCall(c: ExchangeCall): void {
+    const known = this.endpoints.has(c.endpoint);
+    if (!known && this.endpoints.size < MAX_ENDPOINTS && ENDPOINT_ID.test(c.endpoint)) this.endpoints.add(c.endpoint);
+    const endpoint = this.endpoints.has(c.endpoint) ? c.endpoint : 'other';
+    this.exchangeLatency.observe({ endpoint, outcome: outcomeLabel(c.outcome) }, c.ms / 1000);
+    this.child(this.exchangeWeight, 'w', endpoint).inc(c.weight);
   }
 
   private child(counter: Counter<string>, tag: string, ...values: string[]): { inc(v?: number): void } {

@@ -26,6 +26,8 @@ export interface ConsoleServerOptions {
   readonly token: string;
   readonly control: RouteContext['control'];
   readonly stop: RouteContext['stop'];
+  /** The webhook's view for the console's webhook section (absent: none configured). */
+  readonly webhook?: RouteContext['webhook'];
 }
 
 interface Asset {
@@ -77,7 +79,7 @@ export function buildConsoleServer(o: ConsoleServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 16 * 1024 });
   const want = digest(o.token);
   const assets = loadAssets();
-  const ctx: RouteContext = { model: o.model, control: o.control, stop: o.stop };
+  const ctx: RouteContext = { model: o.model, control: o.control, stop: o.stop, ...(o.webhook ? { webhook: o.webhook } : {}) };
   const openapi = openApiDocument();
 
   const authorised = (req: FastifyRequest): boolean => {

@@ -6,7 +6,6 @@
  *
  * Everything handed out is plain JSON: decimals as strings, times as ms since the epoch.
  */
-import type { Subscription } from 'rxjs';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import type { Decimal } from '../core/decimal.js';
 import { fillToJson, type RunFillJson } from '../backtest/report/backtest-run.js';
@@ -17,6 +16,7 @@ import type { Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
 import type { StrategyCounters } from '../runtime/run-stats.js';
 import type { ConsoleRun, ConsoleRunInfo } from './console-port.js';
+import { DeferredFeed } from './deferred-feed.js';
 import { Ring } from './ring.js';
 
 /** A fill as the backtest report writes it, with the strategy and the time under the console's name. */
@@ -89,7 +89,8 @@ export class ConsoleReadModel {
   private readonly listeners = new Set<(batch: readonly Update[]) => void>();
   /** Updates not yet told: listeners hear them in one batch per turn of the event loop, off the trading path. */
   private queued: Update[] = [];
-  private sub: Subscription | undefined;
+  /** Events are applied between snapshots, never inside one (see DeferredFeed). */
+  private readonly feed = new DeferredFeed<ExecutionEvent>((e) => this.onEvent(e));
   private timer: TimerHandle | undefined;
 
   constructor(
@@ -100,12 +101,12 @@ export class ConsoleReadModel {
   ) {}
 
   start(): void {
-    this.sub = this.run.events$.subscribe((e) => this.onEvent(e));
+    this.feed.follow(this.run.events$);
     this.timer = this.clock.setInterval(this.sampleMs, () => this.sample());
   }
 
   stop(): void {
-    this.sub?.unsubscribe();
+    this.feed.stop();
     this.clock.clearTimer(this.timer);
     this.listeners.clear();
   }
@@ -190,10 +191,12 @@ export class ConsoleReadModel {
   }
 
   fills(limit?: number): FillLine[] {
+    this.feed.drain();
     return this.fillRing.last(limit);
   }
 
   denials(limit?: number): DenialLine[] {
+    this.feed.drain();
     return this.denialRing.last(limit);
   }
 
@@ -236,6 +239,7 @@ export class ConsoleReadModel {
   }
 
   private sample(): void {
+    this.feed.drain();
     const s = this.run.status();
     const mids: Record<string, string> = {};
     for (const m of s.marks) if (m.mid) mids[m.symbol] = m.mid.toFixed();

@@ -80,6 +80,7 @@ export async function startConsole(o: StartConsoleOptions): Promise<RunningConso
     token,
     control: (action, strategyId) => o.run.applyControl({ action, strategyId: strategyId as never }),
     stop: async (reason) => o.requestStop(reason),
+    ...(webhook ? { webhook: () => webhook.view() } : {}),
   });
   await app.listen({ port: o.config.port, host: o.config.host });
   const address = app.server.address();

@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { globalRedactor } from '../core/redact.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { WebhookConfig, WebhookEventName } from '../runtime/config/console-config.js';
+import { Ring } from './ring.js';
 
 export interface WebhookNotice {
   readonly source: 'perpetua';
@@ -27,8 +28,35 @@ export interface WebhookStats {
   attempts: number;
 }
 
+/** One notice's fate, as the console's webhook section lists it. */
+export interface WebhookDelivery {
+  readonly ts: number;
+  readonly kind: WebhookEventName;
+  readonly text: string;
+  readonly delivered: boolean;
+  readonly attempts: number;
+  /** Why the last attempt failed (HTTP status or error name), or null when delivered. */
+  readonly error: string | null;
+  /** Clock time the notice was delivered or given up. */
+  readonly doneAt: number;
+}
+
+/** What the console shows of the webhook: its target (host only), settings, counts and recent deliveries. */
+export interface WebhookView {
+  readonly configured: true;
+  readonly host: string;
+  readonly events: readonly WebhookEventName[];
+  readonly maxAttempts: number;
+  readonly retryDelayMs: number;
+  readonly timeoutMs: number;
+  readonly stats: WebhookStats;
+  readonly queued: number;
+  readonly deliveries: readonly WebhookDelivery[];
+}
+
 export class WebhookNotifier {
   readonly stats: WebhookStats = { sent: 0, failed: 0, attempts: 0 };
+  private readonly deliveries = new Ring<WebhookDelivery>(50);
   private readonly queue: WebhookNotice[] = [];
   private sending: Promise<void> | undefined;
   private sub: Subscription | undefined;
@@ -78,6 +106,15 @@ export class WebhookNotifier {
     this.sending ??= this.drain();
   }
 
+  /** The console's view: never the URL itself (it often carries a token), only its host. */
+  view(): WebhookView {
+    const { events, maxAttempts, retryDelayMs, timeoutMs } = this.cfg;
+    const queued = this.queue.length + (this.sending ? 1 : 0);
+    const stats = { ...this.stats };
+    const deliveries = this.deliveries.last();
+    return { configured: true, host: this.host, events, maxAttempts, retryDelayMs, timeoutMs, stats, queued, deliveries };
+  }
+
   /** Resolves when every queued notice is sent or given up. */
   async idle(): Promise<void> {
     while (this.sending) await this.sending;
@@ -95,8 +132,10 @@ export class WebhookNotifier {
     const body = globalRedactor.redact(JSON.stringify(n));
     let delay = this.cfg.retryDelayMs;
     let why = '';
+    let tries = 0;
     for (let attempt = 1; attempt <= this.cfg.maxAttempts; attempt++) {
       this.stats.attempts++;
+      tries = attempt;
       try {
         const res = await request(this.cfg.url, {
           method: 'POST',
@@ -108,6 +147,7 @@ export class WebhookNotifier {
         await res.body.dump();
         if (res.statusCode < 300) {
           this.stats.sent++;
+          this.record(n, true, attempt, null);
           return;
         }
         why = `HTTP ${res.statusCode}`;
@@ -121,6 +161,11 @@ export class WebhookNotifier {
       }
     }
     this.stats.failed++;
+    this.record(n, false, tries, why);
     this.logger.warn(`webhook ${this.host}: ${n.kind} notice not delivered (${why})`);
+  }
+
+  private record(n: WebhookNotice, delivered: boolean, attempts: number, error: string | null): void {
+    this.deliveries.push({ ts: n.ts, kind: n.kind, text: n.text, delivered, attempts, error, doneAt: this.clock.now() });
   }
 }

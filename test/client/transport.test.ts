@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SystemClock, VirtualClock } from '../../src/core/clock.js';
-import { HttpTransport, TransportFailure, sharedPoolCount } from '../../src/client/transport.js';
+import { type ExchangeCall, HttpTransport, TransportFailure, observeTransport, sharedPoolCount } from '../../src/client/transport.js';
 import { FakeVenue, reply, settle } from './support/fake-venue.js';
 import { rejectionOf } from './support/drive.js';
 
@@ -99,6 +99,60 @@ describe('client/transport', () => {
       expect([err.kind, err.maybeSent]).to.deep.equal(['reset', true]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('client/transport observers (the console\'s exchange metrics)', () => {
+  let venue: FakeVenue;
+  before(async () => {
+    venue = await FakeVenue.start();
+  });
+  after(async () => {
+    await venue.close();
+  });
+
+  it('tells_observers_each_request_with_its_endpoint_outcome_latency_and_weight', async () => {
+    const clock = new VirtualClock(5_000);
+    const t = new HttpTransport({ baseUrl: venue.baseUrl, clock });
+    // The fake venue answers after the test has moved the virtual clock by 40 ms: that is the latency.
+    venue.reset((_h, res) => {
+      clock.advanceBy(40);
+      reply(res, 429, '{}');
+    });
+    const seen: ExchangeCall[] = [];
+    const stop = observeTransport((c) => seen.push(c));
+    const broken = observeTransport(() => {
+      throw new Error('an observer bug');
+    });
+    try {
+      const res = await t.send({ method: 'POST', path: '/api/v3/order?symbol=X&signature=s3cr3t', headers: {}, endpoint: 'spot.placeOrder', weight: 2 });
+      expect(res.status).to.equal(429); // a throwing observer does not fail the request it watched
+      await t.send({ method: 'GET', path: '/api/v3/time?x=1', headers: {} });
+      expect(seen).to.deep.equal([
+        { endpoint: 'spot.placeOrder', method: 'POST', outcome: 429, ms: 40, weight: 2 },
+        // No id given: method and path, never the query (it can hold a signature).
+        { endpoint: 'GET /api/v3/time', method: 'GET', outcome: 429, ms: 40, weight: 1 },
+      ]);
+    } finally {
+      stop();
+      broken();
+      await t.close();
+    }
+    // A refused connection is told as `connect`, and a removed observer hears nothing more.
+    const dead = await FakeVenue.start();
+    const deadUrl = dead.baseUrl;
+    await dead.close();
+    const refused = new HttpTransport({ baseUrl: deadUrl, clock: new SystemClock() });
+    const again: ExchangeCall[] = [];
+    const off = observeTransport((c) => again.push(c));
+    try {
+      await rejectionOf(refused.send({ method: 'GET', path: '/x', headers: {}, endpoint: 'spot.ping' }));
+      expect(again.map((c) => [c.endpoint, c.outcome])).to.deep.equal([['spot.ping', 'connect']]);
+      expect(seen).to.have.length(2);
+    } finally {
+      off();
+      await refused.close();
     }
   });
 });

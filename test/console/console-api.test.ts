@@ -190,6 +190,22 @@ describe('console API against a paper run', function () {
     const route = { route: '/api/status', method: 'GET', status: '200' };
     const statusCalls = sampleValue(samples, 'perpetua_console_request_duration_seconds_count', route);
     expect(statusCalls).to.be.greaterThan(0);
+    // Exchange requests, from the client transport's observer hook: every order the journal says was
+    // submitted went out in a request of a catalogue endpoint (batch places carry several), so the
+    // requests counted by endpoint are at least one and weigh at least their count (every weight ≥ 1).
+    expect(types.get('perpetua_exchange_request_duration_seconds')).to.equal('histogram');
+    expect(types.get('perpetua_exchange_weight_total')).to.equal('counter');
+    const counts = samples.filter((s) => s.name === 'perpetua_exchange_request_duration_seconds_count');
+    const weights = samples.filter((s) => s.name === 'perpetua_exchange_weight_total');
+    const endpoints = new Set(counts.map((s) => s.labels.endpoint!));
+    expect([...endpoints].every((e) => /^(spot|contract)\.[A-Za-z0-9]+$/.test(e)), [...endpoints].join(' ')).to.equal(true);
+    const placed = counts.filter((s) => /^(spot|contract)\.(newOrder|batchOrders|createOrder|submitBatch)$/.test(s.labels.endpoint!));
+    expect(placed.length, [...endpoints].join(' ')).to.be.greaterThan(0);
+    for (const e of endpoints) {
+      const n = counts.filter((s) => s.labels.endpoint === e).reduce((a, s) => a + s.value, 0);
+      const w = weights.filter((s) => s.labels.endpoint === e).reduce((a, s) => a + s.value, 0);
+      expect(w, `weight of ${e}`).to.be.at.least(n);
+    }
     // Bounded labels: only configured strategies and symbols (or `none` / `other`) appear.
     for (const s of samples) {
       if (s.labels.strategy !== undefined) expect(['mm1', 'pos1', 'none', 'other']).to.include(s.labels.strategy);

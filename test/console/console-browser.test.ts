@@ -9,6 +9,8 @@
  */
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -63,6 +65,7 @@ function loadPlaywright(): PwChromium | undefined {
 describe('console page in headless Chromium', function () {
   this.timeout(120_000);
   let kit: ConsoleRunKit;
+  let hook: Server;
   let dir: string;
   let context: PwContext;
   let page: PwPage;
@@ -81,7 +84,19 @@ describe('console page in headless Chromium', function () {
       console.log(`      skipped: needs ${CHROMIUM} (apt-get install -y chromium) and playwright-core`);
       this.skip();
     }
-    kit = await startConsoleRun('console-browser');
+    // A webhook receiver that refuses the start notice (404) and takes every fill: the page's webhook
+    // section must show the target, the failure and the deliveries.
+    hook = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += String(c)));
+      req.on('end', () => {
+        res.statusCode = (JSON.parse(body) as { kind: string }).kind === 'start' ? 404 : 200;
+        res.end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+    const hookPort = (hook.address() as AddressInfo).port;
+    kit = await startConsoleRun('console-browser', `http://127.0.0.1:${hookPort}/hook?token=in-the-webhook-url`);
     dir = await mkdtemp(join(tmpdir(), 'perpetua-console-browser-'));
     const viewport = { width: 1440, height: 1000 };
     const launch = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport };
@@ -97,6 +112,7 @@ describe('console page in headless Chromium', function () {
   });
 
   after(async () => {
+    hook?.close();
     if (context) await context.close();
     if (dir) await rm(dir, { recursive: true, force: true });
     if (kit) await kit.dispose();
@@ -127,6 +143,17 @@ describe('console page in headless Chromium', function () {
     expect(await page.evaluate<string>(`document.getElementById('live').className`)).to.equal('live on');
     const equity = await page.evaluate<number>(`document.querySelectorAll('#chart-equity canvas').length`);
     expect(equity).to.be.greaterThan(0);
+  });
+
+  it('shows_the_webhook_target_its_failures_and_its_deliveries', async () => {
+    const webhookRows = async (): Promise<string[][]> => (await rows('webhook')).map((r) => [r[1]!, r[2]!, r[3]!]);
+    await until(async () => (await webhookRows()).some((r) => r[0] === 'fill' && r[1] === 'delivered'), 60_000, 'a delivered fill notice');
+    const shown = await webhookRows();
+    expect(shown).to.deep.include(['start', 'failed: HTTP 404', '1']);
+    const target = await page.evaluate<string>(`document.getElementById('webhook-target').textContent`);
+    expect(target).to.match(/^POST to 127\.0\.0\.1:\d+ on fill, start — \d+ delivered, 1 failed/);
+    // The target is named by host only: the URL's token never reaches the page.
+    expect(await page.evaluate<string>(`document.body.innerHTML`)).to.not.include('in-the-webhook-url');
   });
 
   it('pauses_the_strategy_from_its_card_after_a_confirmation', async () => {

@@ -82,6 +82,11 @@ describe('console/webhook-notifier', () => {
     expect(received[2]!.at - received[1]!.at).to.be.at.least(2000);
     expect(received[2]!.body).to.deep.include({ source: 'perpetua', kind: 'start', text: 'run started' });
     expect(n.stats).to.deep.equal({ sent: 1, failed: 0, attempts: 3 });
+    // The console's webhook section: one delivery after 3 attempts, the target by host only.
+    const view = n.view();
+    expect(view).to.deep.include({ configured: true, host: new URL(url).host, maxAttempts: 4, retryDelayMs: 1000, queued: 0 });
+    expect(view.deliveries.map((d) => [d.kind, d.delivered, d.attempts, d.error])).to.deep.equal([['start', true, 3, null]]);
+    expect(JSON.stringify(view)).to.not.include('in-the-url');
   });
 
   it('gives_up_a_refused_notice_at_once_and_logs_only_the_host', async () => {
@@ -94,6 +99,9 @@ describe('console/webhook-notifier', () => {
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.match(/^webhook 127\.0\.0\.1:\d+: stop notice not delivered \(HTTP 400\)$/);
     expect(warnings[0]).to.not.include('in-the-url');
+    // Listed as a failure with its reason, after its one attempt.
+    expect(n.view().deliveries.map((d) => [d.kind, d.delivered, d.attempts, d.error])).to.deep.equal([['stop', false, 1, 'HTTP 400']]);
+    expect(JSON.stringify(n.view())).to.not.include('in-the-url');
   });
 
   it('sends_fills_kill_switches_and_drifts_in_order_only_of_the_kinds_asked_and_masks_secrets', async () => {

@@ -30,6 +30,8 @@ import { QueueExecutor } from '../../backtest/research/queue-executor.js';
 import { redactUrl } from '../../backtest/research/queue-worker.js';
 import { loadBacktestConfig, parseBacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources } from '../../backtest/backtest-data.js';
+import { dataContentHash } from '../../backtest/research/data-hash.js';
+import { SweepCheckpoint, checkpointKey } from '../../backtest/sweep-checkpoint.js';
 import { defaultReportDir, reportOrder } from './backtest-command.js';
 import { documentWithParams, sweepGrid, type GridPoint } from '../../backtest/sweep-grid.js';
 import type { SweepAnswer, SweepJob, SweepWorkerData } from '../../backtest/sweep-worker.js';
@@ -42,6 +44,10 @@ export interface SweepCommandOptions {
   readonly workers?: number;
   /** A Redis URL: put the runs on the BullMQ queue there for `perpetua worker`s instead of worker threads. */
   readonly queue?: string;
+  /** Keep the finished runs of `<out>/checkpoint.jsonl` (an interrupted sweep) and run only the rest. */
+  readonly resume?: boolean;
+  /** On SIGINT / SIGTERM, say how to resume and exit 130 (the CLI; finished runs are already on disk). */
+  readonly handleSignals?: boolean;
   readonly progress?: boolean;
   readonly progressStream?: NodeJS.WritableStream;
   readonly output?: NodeJS.WritableStream;
@@ -57,6 +63,8 @@ export interface SweepCommandSummary {
   readonly runs: number;
   readonly elapsedMs: number;
   readonly research: SweepResearch;
+  /** Runs taken from the checkpoint (`resume`) rather than run again. */
+  readonly resumed: number;
 }
 
 interface Pending {
@@ -67,7 +75,46 @@ interface Pending {
 /** Where the runs of a sweep execute: worker threads here, or a BullMQ queue served by `perpetua worker`s. */
 interface RunExecutor {
   run(point: GridPoint, fillModel: string): Promise<BacktestRun>;
+  /** Where runs go, for the progress line (`2 threads`, `3 queue workers`). */
+  where(): Promise<string>;
+  /** The sweep's report is written: let go of what only a resume would need. */
+  finish(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Runs already in the sweep's checkpoint come from it; every other run is put there as it finishes. */
+class CheckpointedExecutor implements RunExecutor {
+  resumed = 0;
+
+  constructor(
+    private readonly inner: RunExecutor,
+    private readonly checkpoint: SweepCheckpoint,
+    private readonly document: Readonly<Record<string, unknown>>,
+  ) {}
+
+  async run(point: GridPoint, fillModel: string): Promise<BacktestRun> {
+    const key = checkpointKey(documentWithParams(this.document, point), fillModel);
+    const kept = this.checkpoint.get(key);
+    if (kept) {
+      this.resumed++;
+      return kept;
+    }
+    const run = await this.inner.run(point, fillModel);
+    this.checkpoint.put(key, run);
+    return run;
+  }
+
+  where(): Promise<string> {
+    return this.inner.where();
+  }
+
+  finish(): Promise<void> {
+    return this.inner.finish();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
 }
 
 /** A fixed pool of sweep workers; jobs go to the least busy one. */
@@ -113,6 +160,12 @@ class WorkerPool implements RunExecutor {
       entry.w.postMessage({ id, point, fillModel } satisfies SweepJob);
     });
   }
+
+  async where(): Promise<string> {
+    return `${this.workers.length} thread${this.workers.length === 1 ? '' : 's'}`;
+  }
+
+  async finish(): Promise<void> {}
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((x) => x.w.terminate()));
@@ -166,19 +219,36 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const size = Math.max(1, Math.min(opts.workers ?? sweep.workers ?? Math.max(1, availableParallelism() - 1), search.runs));
   const totalPlanned = search.runs + bestN * others.length;
 
+  const out = opts.out ?? defaultReportDir(opts.config, 'sweep');
+  const dataHash = await dataContentHash(config.backtest.data, cwd);
+  const checkpoint = SweepCheckpoint.open(out, dataHash, opts.resume === true);
+  const inner: RunExecutor = opts.queue
+    ? await QueueExecutor.open(opts.queue, config, dataHash, opts.config)
+    : new WorkerPool(size, { configPath: opts.config, cwd });
+  const pool = new CheckpointedExecutor(inner, checkpoint, config.document);
+  const where = opts.queue ? `the queue at ${redactUrl(opts.queue)}` : `${size} worker${size === 1 ? '' : 's'}`;
+
   const stream = opts.progressStream ?? process.stderr;
   const show = opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true;
-  const bar = show
-    ? new cliProgress.SingleBar({ stream, format: 'sweep |{bar}| {value}/{total} runs | {workers} workers | ETA {eta_formatted}', noTTYOutput: opts.progress === true, hideCursor: true }, cliProgress.Presets.shades_classic)
-    : undefined;
-  bar?.start(totalPlanned, 0, { workers: size });
+  const format = 'sweep |{bar}| {value}/{total} runs | {where} | ETA {eta_formatted}';
+  const barOptions = { stream, format, noTTYOutput: opts.progress === true, hideCursor: true };
+  const bar = show ? new cliProgress.SingleBar(barOptions, cliProgress.Presets.shades_classic) : undefined;
+  // Under --queue the workers are other processes: the line shows how many are connected now.
+  let whereNow = await pool.where();
+  bar?.start(totalPlanned, 0, { where: whereNow });
   let done = 0;
   const tick = (): void => {
     done++;
-    bar?.update(done, { workers: size });
+    bar?.update(done, { where: whereNow });
+    if (opts.queue && bar) void pool.where().then((w) => (whereNow = w), () => undefined);
   };
-  const pool: RunExecutor = opts.queue ? await QueueExecutor.open(opts.queue, config, cwd, opts.config) : new WorkerPool(size, { configPath: opts.config, cwd });
-  const where = opts.queue ? `the queue at ${redactUrl(opts.queue)}` : `${size} worker${size === 1 ? '' : 's'}`;
+  const onSignal = (): void => {
+    bar?.stop();
+    const kept = `${checkpoint.size} finished run(s) are kept in ${checkpoint.path}`;
+    process.stderr.write(`\nsweep interrupted: ${kept}; \`perpetua sweep ${opts.config} --resume\` continues it\n`);
+    process.exit(130);
+  };
+  if (opts.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, onSignal);
   const trials: SearchTrial[] = [];
   let stoppedBy: SweepSearchSummary['stoppedBy'] = 'runs';
   let results: SweepResult[];
@@ -242,18 +312,27 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
         return { ...base, runs: [t.run, ...band] };
       }),
     );
+  } catch (e) {
+    await pool.close();
+    throw e;
   } finally {
     bar?.stop();
-    await pool.close();
+    if (opts.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.off(sig, onSignal);
   }
   const totalRuns = trials.length + Math.min(bestN, trials.length) * others.length;
-  const out = opts.out ?? defaultReportDir(opts.config, 'sweep');
   const title = `Sweep of ${config.run.strategies[0]!.name} (${trials.length} ${search.method === 'grid' ? 'grid points' : `${search.method} trials`})`;
   const paths = await writeSweepReport(results, out, { rankBy: objective, constraints, bestN, title, research });
+  // Only now that the report holds every run: the queue's copies of them can go.
+  try {
+    await pool.finish();
+  } finally {
+    await pool.close();
+  }
   const table = renderSweepTable(results, objective, { constraints });
   const w = opts.output ?? process.stdout;
   w.write(table);
   for (const line of researchLines(research)) w.write(`${line}\n`);
+  if (pool.resumed > 0) w.write(`resumed: ${pool.resumed} finished runs from ${checkpoint.path}\n`);
   w.write(`sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${where}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
-  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research };
+  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research, resumed: pool.resumed };
 }

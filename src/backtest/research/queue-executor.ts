@@ -17,7 +17,6 @@ import type { BacktestRun } from '../report/backtest-run.js';
 import { runFromJson, type runToJson } from '../report/run-codec.js';
 import type { BacktestConfig } from '../backtest-config.js';
 import { documentWithParams, type GridPoint } from '../sweep-grid.js';
-import { dataContentHash } from './data-hash.js';
 
 export const SWEEP_QUEUE = 'perpetua-sweep';
 
@@ -53,7 +52,16 @@ export function runKey(data: Pick<QueueJobData, 'document' | 'fillModel' | 'data
     .digest('hex');
 }
 
+/**
+ * A finished or failed job stays this long when its sweep never finishes (a coordinator killed and
+ * never resumed): long enough to resume a sweep after a weekend, bounded all the same. BullMQ prunes
+ * by age as later jobs finish; a finished sweep removes its own jobs at once (finish()).
+ */
+const KEEP = { age: 7 * 24 * 3600 };
+
 export class QueueExecutor {
+  private readonly jobIds = new Set<string>();
+
   private constructor(
     private readonly queue: Queue<QueueJobData, QueueJobResult>,
     private readonly events: QueueEvents,
@@ -62,9 +70,10 @@ export class QueueExecutor {
     private readonly source: string,
   ) {}
 
-  static async open(url: string, config: BacktestConfig, cwd: string, source: string): Promise<QueueExecutor> {
+
+  /** `dataHash`: the content hash of the data the config reads (dataContentHash), which workers check. */
+  static async open(url: string, config: BacktestConfig, dataHash: string, source: string): Promise<QueueExecutor> {
     const connection = queueConnection(url);
-    const dataHash = await dataContentHash(config.backtest.data, cwd);
     const queue = new Queue<QueueJobData, QueueJobResult>(SWEEP_QUEUE, { connection });
     const events = new QueueEvents(SWEEP_QUEUE, { connection });
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -77,9 +86,26 @@ export class QueueExecutor {
     let job: Job<QueueJobData, QueueJobResult> | undefined = await this.queue.getJob(jobId);
     // Resuming: a run that failed before (a worker error) is tried again; a finished one is reused.
     if (job && (await job.getState()) === 'failed') await job.retry('failed');
-    job ??= await this.queue.add('run', data, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: false, removeOnFail: false });
+    const retry = { attempts: 3, backoff: { type: 'fixed', delay: 1000 } };
+    job ??= await this.queue.add('run', data, { jobId, ...retry, removeOnComplete: KEEP, removeOnFail: KEEP });
+    this.jobIds.add(jobId);
     const result = await job.waitUntilFinished(this.events);
     return runFromJson(result);
+  }
+
+  async where(): Promise<string> {
+    const n = await this.queue.getWorkersCount();
+    return `${n} queue worker${n === 1 ? '' : 's'}`;
+  }
+
+  /**
+   * The sweep's report is written: its jobs leave Redis (finished runs live on in the report and the
+   * sweep's checkpoint), so Redis does not grow with every sweep ever run. A job another coordinator
+   * still waits for is not ours to remove: BullMQ refuses to remove a locked (running) job.
+   */
+  async finish(): Promise<void> {
+    for (const id of this.jobIds) await this.queue.remove(id);
+    this.jobIds.clear();
   }
 
   async close(): Promise<void> {

@@ -240,7 +240,7 @@ function renderCharts(samples, orders, fills) {
 // ------------------------------------------------------------------ refresh and live stream
 
 async function refresh() {
-  const [status, strategies, positions, orders, fills, balances, denials, logs, samples] = await Promise.all([
+  const [status, strategies, positions, orders, fills, balances, denials, logs, samples, webhook] = await Promise.all([
     api('/api/status'),
     api('/api/strategies'),
     api('/api/positions'),
@@ -250,6 +250,7 @@ async function refresh() {
     api('/api/denials?limit=100'),
     api('/api/logs?limit=100'),
     api('/api/series?limit=900'),
+    api('/api/webhook'),
   ]);
   if (!state.symbol) {
     state.symbol = status.instruments[0] || '';
@@ -266,7 +267,24 @@ async function refresh() {
   fillTable('denials', [...denials].reverse(), [(d) => cell(time(d.ts)), 'strategyId', 'intent', 'rule', 'reason']);
   $('logs').textContent = logs.map((l) => `${time(l.ts)} ${l.level} ${l.message}`).join('\n');
   renderCharts(samples, orders, fills);
+  renderWebhook(webhook);
   document.body.dataset.refreshed = String((Number(document.body.dataset.refreshed) || 0) + 1);
+}
+
+/** The webhook section: its target (host only), counts, and the last deliveries with their failures. */
+function renderWebhook(w) {
+  if (!w.configured) {
+    $('webhook-target').textContent = 'No webhook configured (console.webhook in the run config).';
+    fillTable('webhook', [], []);
+    return;
+  }
+  const s = w.stats;
+  const waiting = w.queued ? `, ${w.queued} waiting` : '';
+  $('webhook-target').textContent =
+    `POST to ${w.host} on ${w.events.join(', ')} — ${s.sent} delivered, ${s.failed} failed${waiting} ` +
+    `(up to ${w.maxAttempts} attempts, first retry after ${w.retryDelayMs} ms)`;
+  const result = (d) => cell(d.delivered ? 'delivered' : `failed: ${d.error}`, d.delivered ? 'buy' : 'sell');
+  fillTable('webhook', [...w.deliveries].reverse(), [(d) => cell(time(d.ts)), 'kind', result, 'attempts', 'text']);
 }
 
 /** Coalesces refreshes: a burst of events costs one round of requests. */

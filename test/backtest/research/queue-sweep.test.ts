@@ -17,6 +17,10 @@ import { Writable } from 'node:stream';
 import { Queue, QueueEvents } from 'bullmq';
 import { stringify } from 'yaml';
 import { sweepCommand } from '../../../src/app/cli/sweep-command.js';
+import { parseBacktestConfig } from '../../../src/backtest/backtest-config.js';
+import { dataContentHash } from '../../../src/backtest/research/data-hash.js';
+import { workerCommand } from '../../../src/backtest/research/queue-worker.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 import { SWEEP_QUEUE, queueConnection } from '../../../src/backtest/research/queue-executor.js';
 import { perpTrendDoc } from '../support/backtest-fixtures.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
@@ -51,6 +55,7 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
   let events: QueueEvents;
   const workers: ChildProcess[] = [];
   const completedTimes = new Map<string, number>();
+  const stalled = new Set<string>();
 
   const startWorker = (lockMs = 2000): ChildProcess => {
     const child = spawn(process.execPath, [CLI, 'worker', '--queue', redis!.url, '--lock-ms', String(lockMs)], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -85,6 +90,7 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     await events.waitUntilReady();
     // Every completion the queue reports, per run: "exactly once" is a count of 1 for each.
     events.on('completed', ({ jobId }) => completedTimes.set(jobId, (completedTimes.get(jobId) ?? 0) + 1));
+    events.on('stalled', ({ jobId }) => stalled.add(jobId));
     // The reference: the same sweep on worker threads.
     await sweepCommand({ config, out: join(dir, 'threads'), workers: 2, progress: false, output: sink() });
   });
@@ -93,6 +99,7 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     if (!redis) return;
     await queue.obliterate({ force: true });
     completedTimes.clear();
+    stalled.clear();
   });
 
   afterEach(stopWorkers);
@@ -109,12 +116,12 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     for (const f of FILES) expect(readFileSync(join(dir, out, f), 'utf8'), f).to.equal(readFileSync(join(dir, 'threads', f), 'utf8'));
   };
   const expectEachRunOnce = async (): Promise<void> => {
-    const completed = await queue.getJobs(['completed']);
-    expect(completed).to.have.length(24);
-    expect(new Set(completed.map((j) => j.id)).size).to.equal(24);
-    expect(await queue.getJobCounts('failed', 'waiting', 'active', 'delayed')).to.deep.equal({ failed: 0, waiting: 0, active: 0, delayed: 0 });
     await until(() => completedTimes.size === 24, 10_000, 'the completion events');
     expect([...completedTimes.values()].every((n) => n === 1), JSON.stringify([...completedTimes.values()])).to.equal(true);
+    // The finished sweep took its jobs out of Redis (its runs live on in its report and checkpoint):
+    // Redis does not grow with every sweep ever run.
+    const counts = await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed');
+    expect(counts).to.deep.equal({ completed: 0, failed: 0, waiting: 0, active: 0, delayed: 0 });
   };
 
   it('gives_byte_identical_results_to_worker_threads_with_two_worker_processes', async () => {
@@ -139,8 +146,8 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     expectSameAsThreads('killed');
     await expectEachRunOnce();
     // The run the killed worker held went back to the queue (stalled) and was finished by the other.
-    const completed = await queue.getJobs(['completed']);
-    expect(completed.some((j) => (j.stalledCounter ?? 0) > 0)).to.equal(true);
+    expect(stalled.size).to.be.greaterThan(0);
+    expect([...stalled].every((id) => completedTimes.get(id) === 1)).to.equal(true);
   });
 
   it('resumes_a_sweep_whose_coordinator_was_killed_without_running_anything_twice', async () => {
@@ -148,7 +155,7 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     startWorker();
     const coordinator = spawn(process.execPath, [CLI, 'sweep', config, '--queue', redis!.url, '--out', join(dir, 'first')], { cwd: PROJECT_ROOT, stdio: 'ignore' });
     workers.push(coordinator); // stopped after the test whatever happens
-    await until(() => completedTimes.size >= 6, 120_000, 'six finished runs');
+    await until(() => completedTimes.size >= 6, 400_000, 'six finished runs'); // a loaded machine: ~20 s a run
     coordinator.kill('SIGKILL');
     const before = completedTimes.size;
     // The runs it queued stay queued; the workers go on with them. Resume with a new coordinator.
@@ -156,6 +163,44 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     await sweepCommand({ config, out: join(dir, 'resumed'), queue: redis!.url, progress: false, output: out });
     expect(before).to.be.lessThan(24);
     expectSameAsThreads('resumed');
+    await expectEachRunOnce();
+  });
+
+  it('refuses_a_run_whose_data_hash_differs_from_the_data_the_worker_reads', async () => {
+    // A job as a coordinator with other files would queue it: the config of this sweep, a data hash
+    // that is not the hash of the files this worker reads.
+    const other = 'f'.repeat(64);
+    const { sweep: _sweep, ...document } = doc24;
+    const job = await queue.add('run', { document, fillModel: 'neutral', dataHash: other, source: 'a machine with other data' }, { jobId: 'other-data', attempts: 3 });
+    const abort = new AbortController();
+    const out = sink();
+    const worker = workerCommand({ queue: redis!.url, output: out, signal: abort.signal });
+    try {
+      await until(async () => (await job.getState()) === 'failed', 60_000, 'the refusal');
+    } finally {
+      abort.abort();
+    }
+    const summary = await worker;
+    const failed = (await queue.getJob('other-data'))!;
+    const local = await dataContentHash(parseBacktestConfig(document, strategyCatalog(), 'test').backtest.data, PROJECT_ROOT);
+    expect(failed.failedReason).to.equal(
+      `the data this worker reads in ${PROJECT_ROOT} has content hash ${local.slice(0, 16)}…, the sweep's is ffffffffffffffff…: give it the same files`,
+    );
+    // Refused for good: not retried (attempts: 3 would otherwise try it again), nothing run.
+    expect(failed.attemptsMade).to.equal(1);
+    expect(summary).to.deep.equal({ runs: 0, failed: 1 });
+    expect(out.text).to.include('worker: run other-data failed: the data this worker reads');
+  });
+
+  it('shows_the_connected_queue_workers_on_the_progress_line', async () => {
+    startWorker();
+    startWorker();
+    const bar = sink();
+    await until(async () => (await queue.getWorkersCount()) === 2, 60_000, 'two workers connected');
+    await sweepCommand({ config, out: join(dir, 'progress'), queue: redis!.url, progress: true, progressStream: bar, output: sink() });
+    // Not the coordinator's thread count: the worker processes connected to the queue.
+    expect(bar.text).to.match(/\| 2 queue workers \|/);
+    expect(bar.text).to.not.match(/threads/);
     await expectEachRunOnce();
   });
 });

@@ -81,6 +81,15 @@ describe('perpetua sweep: search, walk-forward and overfitting statistics', func
     expect(s.search).to.include({ method: 'tpe', runs: 40, batch: 8 });
     expect(s.walkForward).to.deep.equal({ mode: 'rolling', folds: 4, trainSegments: 2 });
     expect(s.constraints.map((c) => c.metric)).to.deep.equal(['maxDrawdown', 'trades']);
+    // perp-trend refuses fastPeriod >= slowPeriod, and one invalid proposal stops the whole search: run
+    // on data/sample, TPE proposed fastPeriod 20 with slowPeriod 20 after 23 minutes. Every point of the
+    // space must be valid: the largest fast period below the smallest slow one.
+    const range = (name: string): { min: number; max: number } => {
+      const d = s.dims.find((x) => x.name === name);
+      if (!d || d.kind !== 'range') throw new Error(`${name} is not a range`);
+      return d;
+    };
+    expect(range('fastPeriod').max).to.be.lessThan(range('slowPeriod').min);
   });
 
   it('stops_at_the_time_budget_between_batches', async () => {

@@ -43,7 +43,8 @@ export interface ConsoleRunKit {
   dispose(): Promise<void>;
 }
 
-export async function startConsoleRun(label: string): Promise<ConsoleRunKit> {
+/** `webhookUrl`: the console's webhook target (fill and start notices, one attempt each). */
+export async function startConsoleRun(label: string, webhookUrl?: string): Promise<ConsoleRunKit> {
   const emu = await startTestEmulator();
   const tmp = tempDir(label);
   const run = await startRun(
@@ -79,7 +80,12 @@ export async function startConsoleRun(label: string): Promise<ConsoleRunKit> {
       instruments: config.instruments,
       strategies: run.loaded.strategies.map((s, i) => ({ ...s, params: config.strategies[i]!.params })),
     },
-    config: { port: 0, host: '127.0.0.1', tokenEnv: 'PERPETUA_CONSOLE_TOKEN' },
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      tokenEnv: 'PERPETUA_CONSOLE_TOKEN',
+      ...(webhookUrl ? { webhook: { url: webhookUrl, events: ['fill', 'start'], maxAttempts: 1, retryDelayMs: 10, timeoutMs: 5000 } } : {}),
+    },
     env: { PERPETUA_CONSOLE_TOKEN: TOKEN },
     clock,
     logger: { debug() {}, info() {}, warn() {}, error() {} },

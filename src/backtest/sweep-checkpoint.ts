@@ -1,0 +1,98 @@
+/**
+ * The finished runs of a sweep on disk, so a sweep stopped by Ctrl-C (or killed) loses none of them and
+ * `perpetua sweep --resume` runs only the rest.
+ *
+ * `<out>/checkpoint.jsonl`: a first line naming the data the runs were made from (its content hash),
+ * then one line per finished run, appended synchronously as each run finishes (a line is in the file
+ * before the next run is counted). A run's key is the hash of what its result depends on: the config
+ * document with the point's parameters and the fill model (the data is the header's). A torn last line
+ * (the process killed mid-write) is dropped; a checkpoint of other data is refused, never mixed in.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { type BacktestRun, canonicalJson } from './report/backtest-run.js';
+import { type BacktestRunJson, runFromJson, runToJson } from './report/run-codec.js';
+
+const VERSION = 1;
+
+interface Header {
+  readonly checkpoint: number;
+  readonly dataHash: string;
+}
+
+interface Line {
+  readonly key: string;
+  readonly run: BacktestRunJson;
+}
+
+/** The key of one run: its config document (parameters applied) and fill model, hashed. */
+export function checkpointKey(document: Readonly<Record<string, unknown>>, fillModel: string): string {
+  return createHash('sha256').update(JSON.stringify(canonicalJson({ document, fillModel }))).digest('hex');
+}
+
+export class SweepCheckpoint {
+  private constructor(
+    readonly path: string,
+    private readonly runs: Map<string, BacktestRunJson>,
+  ) {}
+
+  /**
+   * Opens `<out>/checkpoint.jsonl`. With `resume`, the runs in it are kept (refused when they were made
+   * from other data); without, a new checkpoint replaces any old one.
+   */
+  static open(out: string, dataHash: string, resume: boolean): SweepCheckpoint {
+    mkdirSync(out, { recursive: true });
+    const path = join(out, 'checkpoint.jsonl');
+    const runs = new Map<string, BacktestRunJson>();
+    if (resume && existsSync(path)) {
+      const lines = readFileSync(path, 'utf8').split('\n');
+      const header = parseLine<Header>(lines[0] ?? '');
+      if (!header || header.checkpoint !== VERSION) {
+        throw new ConfigError('--resume', `expected a sweep checkpoint in ${path}; its first line is not one`);
+      }
+      if (header.dataHash !== dataHash) {
+        const had = header.dataHash.slice(0, 16);
+        const now = dataHash.slice(0, 16);
+        const why = `the runs in ${path} were made from other data (content hash ${had}…, now ${now}…)`;
+        throw new ConfigError('--resume', `${why}; run without --resume`);
+      }
+      for (const text of lines.slice(1)) {
+        const line = parseLine<Line>(text);
+        if (line && typeof line.key === 'string' && line.run) runs.set(line.key, line.run);
+      }
+      return new SweepCheckpoint(path, runs);
+    }
+    writeFileSync(path, `${JSON.stringify({ checkpoint: VERSION, dataHash } satisfies Header)}\n`);
+    return new SweepCheckpoint(path, runs);
+  }
+
+  /** Finished runs in the file (read back at open, and put since). */
+  get size(): number {
+    return this.runs.size;
+  }
+
+  get(key: string): BacktestRun | undefined {
+    const j = this.runs.get(key);
+    return j ? runFromJson(j) : undefined;
+  }
+
+  put(key: string, run: BacktestRun): void {
+    if (this.runs.has(key)) return;
+    const json = runToJson(run);
+    // Synchronous: once the run is counted it is on disk, whatever signal comes next.
+    appendFileSync(this.path, `${JSON.stringify({ key, run: json } satisfies Line)}\n`);
+    this.runs.set(key, json);
+  }
+}
+
+/** A line of JSON, or undefined for a torn or foreign one. */
+function parseLine<T>(text: string): T | undefined {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
