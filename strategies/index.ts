@@ -4,9 +4,11 @@
  */
 import type { StrategyClass } from '../src/strategy/strategy.js';
 import { PerpTrend } from './perp-trend.js';
+import { SpotGrid } from './spot-grid.js';
 import { SpotMarketMaker } from './spot-market-maker.js';
 
 export { PerpTrend, perpTrendParams, type PerpTrendParams } from './perp-trend.js';
+export { SpotGrid, spotGridParams, type SpotGridParams } from './spot-grid.js';
 export { SpotMarketMaker, spotMarketMakerParams, type SpotMarketMakerParams } from './spot-market-maker.js';
 
-export const REFERENCE_STRATEGIES: readonly StrategyClass[] = [SpotMarketMaker as StrategyClass, PerpTrend as StrategyClass];
+export const REFERENCE_STRATEGIES: readonly StrategyClass[] = [SpotMarketMaker as StrategyClass, PerpTrend as StrategyClass, SpotGrid as StrategyClass];

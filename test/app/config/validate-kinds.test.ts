@@ -34,6 +34,7 @@ describe('validate: every config kind', () => {
     const expected: Record<string, string> = {
       'backtest-perp.yaml': 'sweep',
       'backtest-spot-mm.yaml': 'sweep',
+      'backtest-spot-grid.yaml': 'sweep',
       'default.yaml': 'run',
       'perp-paper.yaml': 'run',
       'emulator.yaml': 'emulator',
