@@ -35,6 +35,7 @@ describe('validate: every config kind', () => {
       'backtest-perp.yaml': 'sweep',
       'backtest-spot-mm.yaml': 'sweep',
       'backtest-spot-grid.yaml': 'sweep',
+      'backtest-perp-as-maker.yaml': 'sweep',
       'default.yaml': 'run',
       'perp-paper.yaml': 'run',
       'emulator.yaml': 'emulator',
