@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { D, type Decimal, truncateToStep, ZERO } from '../src/core/decimal.js';
 import { ConfigError } from '../src/core/errors.js';
 import type { InstrumentSymbol } from '../src/core/ids.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import type { ContractInstrument, SpotInstrument } from '../src/domain/instrument.js';
 import type { Intent } from '../src/domain/intent.js';
 import { fairPrice, type MarketSnapshot, midPrice } from '../src/domain/snapshot.js';
@@ -78,8 +78,8 @@ export class FundingCarry implements Strategy {
   private legs?: Legs;
 
   constructor(
-    @inject(TOKENS.StrategyParams) private readonly params: FundingCarryParams,
-    @inject(TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
+    @inject(STRATEGY_TOKENS.StrategyParams) private readonly params: FundingCarryParams,
+    @inject(STRATEGY_TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
   ) {}
 
   onStart(ctx: StrategyContext): IntentResult {

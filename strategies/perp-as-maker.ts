@@ -22,7 +22,7 @@ import { inject, injectable, optional } from 'inversify';
 import { z } from 'zod';
 import { type Decimal, ZERO } from '../src/core/decimal.js';
 import type { InstrumentSymbol } from '../src/core/ids.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import type { ContractInstrument } from '../src/domain/instrument.js';
 import type { Intent } from '../src/domain/intent.js';
 import { bestAsk, bestBid, midPrice, type MarketSnapshot } from '../src/domain/snapshot.js';
@@ -70,8 +70,8 @@ export class PerpAsMaker implements Strategy {
   private readonly state = new Map<string, MakerState>();
 
   constructor(
-    @inject(TOKENS.StrategyParams) private readonly params: PerpAsMakerParams,
-    @inject(TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
+    @inject(STRATEGY_TOKENS.StrategyParams) private readonly params: PerpAsMakerParams,
+    @inject(STRATEGY_TOKENS.StrategyInstruments) @optional() private readonly instruments: readonly InstrumentSymbol[] = [],
   ) {}
 
   onStart(ctx: StrategyContext): IntentResult {

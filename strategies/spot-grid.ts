@@ -27,7 +27,7 @@ import { inject, injectable } from 'inversify';
 import { z } from 'zod';
 import { type Decimal, truncateToStep, ZERO } from '../src/core/decimal.js';
 import type { InstrumentSymbol } from '../src/core/ids.js';
-import { TOKENS } from '../src/core/tokens.js';
+import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import type { ExecutionEvent } from '../src/domain/execution-event.js';
 import type { SpotInstrument } from '../src/domain/instrument.js';
 import type { Order } from '../src/domain/order.js';
@@ -88,7 +88,7 @@ export class SpotGrid implements Strategy {
 
   private readonly grids = new Map<string, GridState>();
 
-  constructor(@inject(TOKENS.StrategyParams) private readonly params: SpotGridParams) {}
+  constructor(@inject(STRATEGY_TOKENS.StrategyParams) private readonly params: SpotGridParams) {}
 
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
     const inst = ctx.instrument(snapshot.symbol);

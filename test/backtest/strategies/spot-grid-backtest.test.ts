@@ -9,7 +9,7 @@ import { D, ZERO } from '../../../src/core/decimal.js';
 import { loadBacktestData } from '../../../src/backtest/backtest-data.js';
 import { runBacktest, type BacktestResult } from '../../../src/backtest/backtest-runner.js';
 import { parseBacktestConfig } from '../../../src/backtest/backtest-config.js';
-import { strategyCatalog } from '../../../src/app/container/strategy-module.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 import { decodeClientId } from '../../../src/execution/client-id-codec.js';
 import { spotMmDoc } from '../support/backtest-fixtures.js';
 
