@@ -3,23 +3,25 @@
  *
  *   EMA_t = α·close_t + (1 − α)·EMA_{t−1},  α = 2 / (period + 1),  seeded with the first close.
  *
+ * The averages come from trading-signals' streaming EMA (a maintained, tested library) rather than
+ * code of our own; its first value is close·α + close·(1 − α), which equals the seed close up to one
+ * float rounding (test/app/strategies/trend-signal.test.ts checks it against hand-worked values and
+ * against the hand-written recursion this replaced, over the shipped sample bars).
+ *
  * A cross is judged on CLOSED bars only: the sign of fast − slow on the newest closed bar against the
  * bar before it. Bars come from the venue's klines, or are sampled by the strategy from the mark price
  * every `barMs` (BarSampler) when klines are too coarse for the run.
  */
+import { EMA } from 'trading-signals';
 import type { Decimal } from '../src/core/decimal.js';
 
 export type Cross = 'up' | 'down' | undefined;
 
+/** The EMA after each of `values` (oldest first), seeded with the first value. */
 export function ema(values: readonly number[], period: number): number[] {
-  const a = 2 / (period + 1);
-  const out: number[] = [];
-  let prev: number | undefined;
-  for (const v of values) {
-    prev = prev === undefined ? v : a * v + (1 - a) * prev;
-    out.push(prev);
-  }
-  return out;
+  const e = new EMA(period);
+  // EMA.add returns the new average on every input, before the library calls it stable.
+  return values.map((v) => e.update(v, false));
 }
 
 /**

@@ -29,7 +29,7 @@ import { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { Order } from '../domain/order.js';
 import { instrumentKey, type DataRecord } from '../marketdata/record/record.js';
 import { Portfolio } from '../portfolio/portfolio.js';
-import type { StrategyClass } from '../strategy/strategy.js';
+import type { StrategyClass, StrategyReport } from '../strategy/strategy.js';
 import { toPollConfig } from '../runtime/config/runtime-settings.js';
 import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';
 import { coreModule } from '../runtime/container/core-module.js';
@@ -78,6 +78,8 @@ export interface BacktestStats {
   readonly runtime: { readonly snapshots: number; readonly staleSnapshots: number; readonly reconciles: number; readonly strategyErrors: number };
   /** Runtime log lines at warn / error (rejections, failures), capped. */
   readonly warnings: readonly string[];
+  /** What each strategy reports about itself at the end (Strategy.report), by strategy id. */
+  readonly strategyReports: Readonly<Record<string, StrategyReport>>;
 }
 
 export interface BacktestResult {
@@ -356,6 +358,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       source: { ...source.stats },
       runtime: { snapshots: status.snapshots, staleSnapshots: status.staleSnapshots, reconciles: status.reconciles, strategyErrors: status.strategyErrors },
       warnings,
+      strategyReports: Object.fromEntries(runtime.strategyRunners.flatMap((r) => (r.strategy.report ? [[r.strategyId, r.strategy.report()]] : []))),
     },
   };
   market.dispose();

@@ -14,6 +14,9 @@ import type { StrategyContext } from './strategy-context.js';
 
 export type IntentResult = readonly Intent[] | void | undefined;
 
+/** Figures a strategy reports about itself (name → value as text), e.g. a grid's realised profit. */
+export type StrategyReport = Readonly<Record<string, string>>;
+
 export interface Strategy {
   /** Once, after startup reconciliation and before the first snapshot. */
   onStart?(ctx: StrategyContext): IntentResult | Promise<IntentResult>;
@@ -22,6 +25,11 @@ export interface Strategy {
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult;
   /** Acks, fills, cancels and denials of this strategy's intents. */
   onExecution?(event: ExecutionEvent, ctx: StrategyContext): IntentResult;
+  /**
+   * Its own figures for the backtest output (what the account cannot tell apart, such as a grid's
+   * realised profit against its inventory PnL). Read-only, any time.
+   */
+  report?(): StrategyReport;
 }
 
 /**

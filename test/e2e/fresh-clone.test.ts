@@ -69,7 +69,7 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
   it('validates_the_new_config_and_the_shipped_backtests', () => {
     // The rest of the shipped configs are validated in place by cli.test.ts; here: the new one, and the
     // backtest configs, whose data must be in the clone.
-    for (const f of ['my-strategies/grid-bot.paper.yaml', 'config/backtest-perp.yaml', 'config/backtest-spot-mm.yaml']) {
+    for (const f of ['my-strategies/grid-bot.paper.yaml', 'config/backtest-perp.yaml', 'config/backtest-spot-mm.yaml', 'config/backtest-spot-grid.yaml', 'config/backtest-perp-as-maker.yaml']) {
       const r = perpetua(['validate', f]);
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.contain(': ok');

@@ -159,7 +159,14 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   w.write(`backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`);
   // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
   const asset = config.run.config.risk.valuationAsset;
-  for (const s of summaries) w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`);
+  for (const s of summaries) {
+    w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`);
+    // The strategies' own figures (e.g. a grid's realised profit apart from its inventory PnL).
+    for (const [id, report] of Object.entries(s.stats.strategyReports)) {
+      const figures = Object.entries(report).map(([k, v]) => `${k} ${v}`);
+      if (figures.length > 0) w.write(`  ${''.padEnd(12)} ${id}: ${figures.join('  ')}\n`);
+    }
+  }
   w.write(`report: ${paths.html}\n`);
   return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs };
 }

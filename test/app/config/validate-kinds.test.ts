@@ -34,6 +34,8 @@ describe('validate: every config kind', () => {
     const expected: Record<string, string> = {
       'backtest-perp.yaml': 'sweep',
       'backtest-spot-mm.yaml': 'sweep',
+      'backtest-spot-grid.yaml': 'sweep',
+      'backtest-perp-as-maker.yaml': 'sweep',
       'default.yaml': 'run',
       'perp-paper.yaml': 'run',
       'emulator.yaml': 'emulator',
