@@ -32,3 +32,16 @@ export function runFingerprint(run: BacktestRun): RunFingerprint {
     counts: `${run.orders.length} orders, ${run.fills.length} fills, ${run.funding.length} funding, ${run.samples.length} samples`,
   };
 }
+
+/**
+ * What a run earned, without when each request happened: every fill's side, price, size, fee and
+ * liquidity in order, the funding and the equity series. Fill models that differ only in latency give
+ * the same outcome when no market event falls inside the latency (taker orders on 1-minute bars).
+ */
+export function runOutcome(run: BacktestRun): string {
+  const h = createHash('sha256');
+  for (const f of run.fills) h.update(`${f.symbol} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.fee.toFixed()} ${f.feeAsset} ${f.liquidity}\n`);
+  const fp = runFingerprint(run);
+  h.update(`${fp.funding} ${fp.equity}`);
+  return h.digest('hex');
+}
