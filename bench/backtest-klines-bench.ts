@@ -17,13 +17,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { strategyCatalog } from '../src/app/container/strategy-module.js';
+import { strategyCatalog } from '../src/runtime/container/strategy-module.js';
 import { parseBacktestConfig } from '../src/backtest/backtest-config.js';
 import { openRecordStore } from '../src/backtest/backtest-data.js';
 import { replayInstrumentSpecs, runBacktest } from '../src/backtest/backtest-runner.js';
 import { replayCursor } from '../src/backtest/replay-feed.js';
 import { ReplayMarket } from '../src/backtest/replay-market.js';
-import { importCommand } from '../src/marketdata/import/import-command.js';
+import { importCommand } from '../src/app/cli/import-command.js';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 
 const SHARED = '../shared/data';
