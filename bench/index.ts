@@ -16,6 +16,8 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   // issue 5: backtest events/s from memory and from disk; the record store; the tape
   backtest: () => import('./backtest-bench.js'),
   store: () => import('./store-bench.js'),
+  // issue 13: the kline path (perp-trend on 50.8 days of 1-minute bars) and the whole backtest command
+  'backtest-klines': () => import('./backtest-klines-bench.js'),
   'market-model': () => import('./tape-aggregator-bench.js'),
   // issue 6: triggers and fee model on the price/fill paths
   triggers: () => import('./trigger-book-bench.js'),

@@ -4,7 +4,7 @@
  * trades, Binance L2 recordings) — in memory, merged into one time-ordered list (exchange time; equal
  * times keep the order of the sources, then of the files).
  *
- * An instrument with a depth stream ignores bookTicker records in the replay (replay-market.ts), so
+ * An instrument with a depth snapshot ignores bookTicker records in the replay (replay-market.ts), so
  * they are dropped here: on the Binance recordings they are three quarters of the lines.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -19,7 +19,8 @@ import { importTradeFile } from '../marketdata/import/trade-csv-importer.js';
 import { instrumentKey, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
 import type { BacktestConfig, DataSource } from './backtest-config.js';
-import { replayScale, type ReplayEvent } from './replay-market.js';
+import { FIXED_INTERVAL_MS } from '../domain/kline-interval.js';
+import { carriedFrom, replayScale, type ReplayEvent } from './replay-market.js';
 
 export interface LoadDataOptions {
   /** Relative paths resolve against this folder. Default: the working directory. */
@@ -49,6 +50,13 @@ function requireExisting(path: string, what: 'file' | 'folder', configPath: stri
   const st = statSync(path);
   if (what === 'file' ? !st.isFile() : !st.isDirectory()) throw new ConfigError(configPath, `${shown} is not a ${what}`);
 }
+
+/**
+ * Where a store query for a run ending at `to` must stop: a bar is stamped with its close time, so the
+ * last bar inside the run (opening before `to`) may be stamped up to a bar later; the longest bar with
+ * a fixed length is a week.
+ */
+const storeQueryEnd = (to: number): number => to + FIXED_INTERVAL_MS['1W'];
 
 /** Checks that every input exists before anything is read (a clear message instead of an I/O error midway). */
 export function checkDataSources(sources: readonly DataSource[], cwd = process.cwd()): string[] {
@@ -80,7 +88,9 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
   const all: DataRecord[] = [];
   const keep = (r: MarketRecord): void => {
     if (!isDataRecord(r)) return;
-    if (r.et < from || r.et >= to) return;
+    // A bar is stamped with its close time but belongs to [from, to) by its open: the bar that opens
+    // at to − 1 min closes at `to`, and its whole path lies inside (issue 13, defect 2).
+    if (r.et < from || (r.s === 'kline' ? r.ot : r.et) >= to) return;
     if (wanted && !wanted.has(instrumentKey(r.m, r.i))) return;
     all.push(r);
   };
@@ -88,7 +98,7 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
     if (d.kind === 'store') {
       const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
       try {
-        for (const r of reader.records({ ...(opts.from !== undefined ? { from: opts.from } : {}), ...(opts.to !== undefined ? { to: opts.to } : {}), ...(opts.instruments ? { instruments: opts.instruments } : {}) })) keep(r);
+        for (const r of reader.records({ ...(opts.from !== undefined ? { from: opts.from } : {}), ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}), ...(opts.instruments ? { instruments: opts.instruments } : {}) })) keep(r);
       } finally {
         reader.close();
       }
@@ -134,8 +144,10 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
  * span's start, so the rate or price in force is known from the first moment.
  */
 export function sortAndTrim(records: DataRecord[]): DataRecord[] {
+  // Only a snapshot makes a book of the diffs (Binance's procedure): without one the replay builds
+  // the book from bookTicker (issue 13, defect 4), so those are kept.
   const withDepth = new Set<string>();
-  for (const r of records) if (r.s === 'depth.snapshot' || r.s === 'depth.diff') withDepth.add(instrumentKey(r.m, r.i));
+  for (const r of records) if (r.s === 'depth.snapshot') withDepth.add(instrumentKey(r.m, r.i));
   let out = withDepth.size === 0 ? records : records.filter((r) => r.s !== 'bookTicker' || !withDepth.has(instrumentKey(r.m, r.i)));
   let sorted = true;
   for (let i = 1; i < out.length && sorted; i++) if (out[i]!.et < out[i - 1]!.et) sorted = false;
@@ -160,7 +172,11 @@ export function sortAndTrim(records: DataRecord[]): DataRecord[] {
     else if (r.et <= end) kept.push(r);
   }
   if (before.size === 0) return kept;
-  const carried = [...before.values()].map((r) => ({ ...r, et: start, lt: Math.max(r.lt, start) }) as DataRecord);
+  const carried = [...before.values()].map((r) => {
+    const moved = { ...r, et: start, lt: Math.max(r.lt, start) } as DataRecord;
+    carriedFrom.set(moved, r.et);
+    return moved;
+  });
   return [...carried, ...kept].sort((a, b) => a.et - b.et);
 }
 
@@ -202,14 +218,15 @@ export function openRecordStore(dir: string, opts: Omit<LoadDataOptions, 'cwd'> 
     streams.set(key, new Set(inst.streams.map((s) => s.stream)));
   }
   const wanted = new Set<string>();
-  for (const s of streams.values()) for (const x of s) if (x !== 'bookTicker' || !(s.has('depth.snapshot') || s.has('depth.diff'))) wanted.add(x);
+  for (const s of streams.values()) for (const x of s) if (x !== 'bookTicker' || !s.has('depth.snapshot')) wanted.add(x);
   // Kline intervals are only known per record: `kline:*` until the replay meets the first bar.
   for (const s of streams.values()) {
     if (s.delete('kline')) s.add('kline:*');
   }
   const query = {
     ...(opts.from !== undefined ? { from: opts.from } : {}),
-    ...(opts.to !== undefined ? { to: opts.to } : {}),
+    // The replay cuts at `to` itself (a bar by its open time, everything else by its time).
+    ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}),
     ...(opts.instruments ? { instruments: opts.instruments } : {}),
     streams: [...wanted] as DataRecord['s'][],
   };

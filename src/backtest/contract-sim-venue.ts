@@ -212,7 +212,8 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   onMarketTrade(inst: ReplayInstrument, priceTicks: number, time: number): void {
-    if (!inst.fair) {
+    // No recorded mark, or a stale one (a coarse mark series): the fair price follows the trades.
+    if (!inst.freshFair()) {
       const last = this.fairAt.get(inst.symbol);
       if (last === undefined || time - last >= FAIR_FROM_TRADES_MS) this.setFair(inst, inst.price(priceTicks), time);
     }

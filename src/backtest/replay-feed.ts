@@ -136,6 +136,8 @@ export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, marke
         else if (want !== r.iv) continue;
         const len = intervalMs(r.iv);
         if (len > window) window = len;
+        // A recorded mark may lag the bars by one bar before the traded price stands in for it.
+        inst.markMaxAgeMs = len;
         unseen.delete(inst.key);
         if (r.ot >= from && r.ot < to) counter.records++;
         for (const p of expandBar(inst, r, len)) if (p.et >= from && p.et < to) push(p);

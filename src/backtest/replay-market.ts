@@ -71,11 +71,22 @@ export interface FundingState {
   readonly time: number;
 }
 
+/** A recorded mark older than this behind the traded price gives way to it (trade / L2 data; bars use their length). */
+export const DEFAULT_MARK_MAX_AGE_MS = 60_000;
+
 export interface PricePointState {
   readonly price: string;
   readonly ticks: number;
   readonly time: number;
+  /** When the price was sampled: before `time` for a record carried to the start of the run (carriedFrom). */
+  readonly sampledAt: number;
 }
+
+/**
+ * Records moved to the start of a run (backtest-data.ts sortAndTrim: the funding rate or mark in force
+ * when the market data begins) → their own time. A mark carried from hours before is as old as that.
+ */
+export const carriedFrom = new WeakMap<object, number>();
 
 export interface ReplayStats {
   /** Records (and path points) applied. */
@@ -124,6 +135,15 @@ export class ReplayInstrument {
   tradeSeq = 0;
   fair: PricePointState | undefined;
   index: PricePointState | undefined;
+  /**
+   * How old a recorded mark may be, behind the traded price, before the traded price stands in for it
+   * (freshFair): the bar length of kline-only data (set by the feed), else a minute. A mark series
+   * coarser than the traded data (8-hour mark candles under 1-minute bars) must not freeze the fair
+   * price — equity, margin, triggers and the strategy's fair price — for hours (issue 13, defect 1).
+   */
+  markMaxAgeMs = DEFAULT_MARK_MAX_AGE_MS;
+  /** Largest gap seen between two recorded marks, ms (0: fewer than two). */
+  fairGapMs = 0;
   /** The last `ringSize` prints, a ring of columns (oldest overwritten; no object per print). */
   private readonly ringSize: number;
   private readonly ringId: Float64Array;
@@ -191,9 +211,25 @@ export class ReplayInstrument {
     return this.stepD.mul(lots);
   }
 
-  /** Mid of the visible book, else the last trade, in ticks (×2 avoided: may be x.5). */
+  /** The recorded mark while it is no older than markMaxAgeMs behind the last traded price; else undefined. */
+  freshFair(): PricePointState | undefined {
+    const f = this.fair;
+    if (f === undefined) return undefined;
+    const t = this.lastTradeTime;
+    return t === undefined || t - f.sampledAt <= this.markMaxAgeMs ? f : undefined;
+  }
+
+  /** The mark series is sampled more coarsely than a mark may age (the run warns: see freshFair). */
+  get coarseMark(): boolean {
+    return this.fairGapMs > this.markMaxAgeMs;
+  }
+
+  /** The fresh recorded mark (contracts), else the mid of the visible book, else the last trade, in ticks (may be x.5). */
   markTicks(): number | undefined {
-    if (this.kind === 'contract' && this.fair) return this.fair.ticks;
+    if (this.kind === 'contract') {
+      const f = this.freshFair();
+      if (f !== undefined) return f.ticks;
+    }
     const b = this.book.bestVisible('buy');
     const a = this.book.bestVisible('sell');
     if (b !== undefined && a !== undefined && b < a) return (a + b) / 2;
@@ -398,12 +434,15 @@ export class ReplayMarket {
         this.trade(inst, e.ts, inst.ticks(e.p), lots, e.et);
         return;
       }
-      case 'fair':
-        inst.fair = { price: e.p, ticks: inst.ticks(e.p), time: e.et };
+      case 'fair': {
+        const sampledAt = carriedFrom.get(e) ?? e.et;
+        if (inst.fair !== undefined && sampledAt - inst.fair.sampledAt > inst.fairGapMs) inst.fairGapMs = sampledAt - inst.fair.sampledAt;
+        inst.fair = { price: e.p, ticks: inst.ticks(e.p), time: e.et, sampledAt };
         this.listener?.onPrices?.(inst, e);
         return;
+      }
       case 'index':
-        inst.index = { price: e.p, ticks: inst.ticks(e.p), time: e.et };
+        inst.index = { price: e.p, ticks: inst.ticks(e.p), time: e.et, sampledAt: carriedFrom.get(e) ?? e.et };
         this.listener?.onPrices?.(inst, e);
         return;
       case 'funding':

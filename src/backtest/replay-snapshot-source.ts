@@ -400,8 +400,10 @@ export class ReplaySnapshotSource implements MarketDataSource {
   }
 
   private fair(inst: ReplayInstrument): PricePoint | undefined {
-    if (inst.fair) return { price: D(inst.fair.price), exchangeTime: inst.fair.time };
-    // No mark-price stream recorded: the venue's fair price follows its last trade.
+    const f = inst.freshFair();
+    if (f) return { price: D(f.price), exchangeTime: f.time };
+    // No mark-price stream recorded, or its last mark is older than the traded data allows (a coarse
+    // mark series): the venue's fair price follows its last trade.
     return inst.lastTradeTicks !== undefined ? { price: inst.price(inst.lastTradeTicks), ...(inst.lastTradeTime !== undefined ? { exchangeTime: inst.lastTradeTime } : {}) } : undefined;
   }
 

@@ -20,6 +20,7 @@ import { writeReport } from '../../backtest/report/write-report.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources, loadBacktestData, streamsByInstrument } from '../../backtest/backtest-data.js';
+import { runOutcome } from '../../backtest/run-fingerprint.js';
 
 import { prepareReplay, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
 import type { FillModel } from '../../backtest/fill-model.js';
@@ -58,6 +59,8 @@ export interface BacktestCommandSummary {
   readonly models: readonly BacktestModelSummary[];
   readonly runs: readonly BacktestRun[];
   readonly elapsedMs: number;
+  /** Groups of fill models whose runs traded exactly alike (identicalModels). */
+  readonly identical: readonly (readonly string[])[];
 }
 
 export const defaultReportDir = (configFile: string, kind: 'backtest' | 'sweep' = 'backtest'): string => join('var', kind, basename(configFile, extname(configFile)));
@@ -167,6 +170,30 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
       if (figures.length > 0) w.write(`  ${''.padEnd(12)} ${id}: ${figures.join('  ')}\n`);
     }
   }
+  const same = identicalModels(runs);
+  for (const group of same) {
+    const why = runs[0]!.dataRange.klineOnlyIntraBar ? ' (kline-only data: fills come from the synthetic intra-bar path, where the models differ only for resting orders)' : '';
+    w.write(`note: ${group.join(' and ')} gave the same fills (prices, sizes, fees), funding and equity${why}\n`);
+  }
+  // What the data itself was short of (a coarse mark series…): once, from the report's run.
+  for (const x of summaries[0]?.stats.warnings ?? []) if (x.startsWith('warn data:')) w.write(`warning: ${x.slice('warn data: '.length)}\n`);
   w.write(`report: ${paths.html}\n`);
-  return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs };
+  return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs, identical: same };
+}
+
+/**
+ * Fill models whose runs came out alike (the same fills at the same prices, sizes and fees, the same
+ * funding and equity series: runOutcome), in report order. On a taker-only run over kline data
+ * optimistic and neutral cannot differ (only their latency does, and no bar moves within 25 ms), and
+ * the user should know the band is narrower than three models suggest (issue 13).
+ */
+export function identicalModels(runs: readonly BacktestRun[]): string[][] {
+  const byRecord = new Map<string, string[]>();
+  for (const r of runs) {
+    const key = runOutcome(r);
+    const group = byRecord.get(key);
+    if (group) group.push(r.fillModel);
+    else byRecord.set(key, [r.fillModel]);
+  }
+  return [...byRecord.values()].filter((g) => g.length > 1);
 }

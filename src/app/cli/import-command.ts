@@ -14,6 +14,8 @@
  *   records   JSON-lines recordings of the record model             as recorded
  *
  * Inputs are read in the order given and appended to the store (created, or resumed after a crash).
+ * An import is idempotent: records of an instrument and stream inside the time span the store already
+ * holds for them are not appended again (counted in `alreadyStored`, with a warning naming the span).
  * A bad row stops the import with an error naming file, line and field (`onBadRow: 'skip'` counts
  * and warns instead); records already appended stay in the store, which is closed cleanly.
  */
@@ -23,7 +25,8 @@ import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../../core/clock.js';
 import { ValidationError } from '../../core/errors.js';
 import type { KlineInterval } from '../../domain/kline-interval.js';
-import { metaRecord, type MarketRecord, type RecordMarket } from '../../marketdata/record/record.js';
+import { instrumentKey, isDataRecord, metaRecord, type MarketRecord, type RecordMarket } from '../../marketdata/record/record.js';
+import { RecordStoreReader } from '../../marketdata/store/record-store-reader.js';
 import { RecordStoreWriter, type RecoveryAction, type RecordStoreWriterOptions } from '../../marketdata/store/record-store-writer.js';
 import { BinanceL2Importer } from '../../marketdata/import/binance-l2-importer.js';
 import { importFundingFile } from '../../marketdata/import/funding-csv-importer.js';
@@ -76,7 +79,10 @@ export interface ImportCommandOptions {
 export interface ImportSummary {
   readonly kind: ImportKind;
   readonly out: string;
+  /** Records appended to the store. */
   readonly records: number;
+  /** Records read but not appended: the store already held their instrument and stream at their time. */
+  readonly alreadyStored: number;
   readonly byStream: Readonly<Record<string, number>>;
   readonly files: readonly FileStats[];
   readonly firstEt: number | undefined;
@@ -129,8 +135,28 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
   };
   bar?.start(Math.max(1, total), 0, { records: 0, mb: '0.0', totalMb: mb(total), rate: 0 });
 
+  // Importing is idempotent: what the store already holds for an instrument and stream (its time span)
+  // is not appended again — the same file imported twice would otherwise replay every record twice.
+  let held = new Map<string, { minEt: number; maxEt: number }>();
+  const overlap = new Map<string, { records: number; first: number; last: number }>();
+  const isNew = (rec: MarketRecord): boolean => {
+    if (!isDataRecord(rec)) return true;
+    const key = `${instrumentKey(rec.m, rec.i)} ${rec.s}`;
+    const span = held.get(key);
+    if (span === undefined || rec.et < span.minEt || rec.et > span.maxEt) return true;
+    const o = overlap.get(key);
+    if (o === undefined) overlap.set(key, { records: 1, first: rec.et, last: rec.et });
+    else {
+      o.records++;
+      o.first = Math.min(o.first, rec.et);
+      o.last = Math.max(o.last, rec.et);
+    }
+    return false;
+  };
   const writer = RecordStoreWriter.open(opts.out, { segmentPeriod: 'none', maxBufferedMs: Infinity, ...opts.store });
   try {
+    // Read after the writer opened: it repaired what a crashed import left.
+    held = storedSpans(opts.out);
     writer.append(metaRecord(opts.source ?? `${opts.kind} import of ${opts.input.map((f) => basename(f)).join(', ')}`, `perpetua import --kind ${opts.kind} --market ${opts.market}`));
     const l2 = opts.kind === 'l2' ? new BinanceL2Importer(opts, stats) : undefined;
     for (let k = 0; k < opts.input.length; k++) {
@@ -140,22 +166,28 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
         fileBytes = n;
       };
       for await (const rec of recordsOf(opts, file, stats, onBytes, l2)) {
-        writer.append(rec);
+        if (isNew(rec)) writer.append(rec);
         draw(done + fileBytes);
       }
       done += sizes[k]!;
       draw(done, true);
     }
-    if (l2) for (const rec of l2.finish()) writer.append(rec);
+    if (l2) for (const rec of l2.finish()) if (isNew(rec)) writer.append(rec);
   } finally {
     writer.close();
     draw(total, true);
     bar?.stop();
   }
+  let alreadyStored = 0;
+  for (const [key, o] of overlap) {
+    alreadyStored += o.records;
+    stats.warn(`${o.records} ${key} records from ${new Date(o.first).toISOString()} to ${new Date(o.last).toISOString()} were already in ${opts.out} (the same data imported before?): not appended again`);
+  }
   return {
     kind: opts.kind,
     out: opts.out,
-    records: stats.records,
+    records: stats.records - alreadyStored,
+    alreadyStored,
     byStream: stats.byStream,
     files: stats.files,
     firstEt: stats.firstEt,
@@ -168,6 +200,20 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
     recovery: writer.recovery,
     elapsedMs: clock.now() - started,
   };
+}
+
+/** Time span (exchange time) held per `<instrument key> <stream>` by the store at `dir`, if there is one. */
+function storedSpans(dir: string): Map<string, { minEt: number; maxEt: number }> {
+  const out = new Map<string, { minEt: number; maxEt: number }>();
+  const reader = RecordStoreReader.open(dir);
+  try {
+    for (const inst of reader.summary().instruments) {
+      for (const st of inst.streams) out.set(`${instrumentKey(inst.market, inst.symbol)} ${st.stream}`, { minEt: st.minEt, maxEt: st.maxEt });
+    }
+  } finally {
+    reader.close();
+  }
+  return out;
 }
 
 function recordsOf(opts: ImportCommandOptions, file: string, stats: ImportStats, onBytes: (n: number) => void, l2: BinanceL2Importer | undefined): AsyncGenerator<MarketRecord> {

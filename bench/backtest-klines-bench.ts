@@ -1,0 +1,132 @@
+/**
+ * Kline backtest speed (issue 13): the reference perpetual trend strategy (config/backtest-perp.yaml,
+ * neutral fill model) on the 50.8-day Binance BTCUSDT perpetual recording of ../shared/data (73,139
+ * one-minute bars + funding), read from a record store as the replay goes.
+ *
+ *  - bars/s through the whole pipeline (intra-bar path, snapshots, strategy, risk, order manager,
+ *    simulated venue, equity samples), beside the bare replay of the same store (the bars read,
+ *    expanded into their paths and applied to the market, nothing listening): budget ≥ 100,000 bars/s;
+ *  - the whole `perpetua backtest` command on the same config, a fresh process from start to the
+ *    report written (CSV import included, as a user runs it): budget < 1.5 s.
+ *
+ * Without ../shared/data the sample week of data/sample is used (and the row says so).
+ */
+import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { strategyCatalog } from '../src/runtime/container/strategy-module.js';
+import { parseBacktestConfig } from '../src/backtest/backtest-config.js';
+import { openRecordStore } from '../src/backtest/backtest-data.js';
+import { replayInstrumentSpecs, runBacktest } from '../src/backtest/backtest-runner.js';
+import { replayCursor } from '../src/backtest/replay-feed.js';
+import { ReplayMarket } from '../src/backtest/replay-market.js';
+import { importCommand } from '../src/app/cli/import-command.js';
+import type { BenchRow, BenchSuite } from './bench-row.js';
+
+const SHARED = '../shared/data';
+const LONG = {
+  klines: `${SHARED}/binance_perp_1m/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-06-24.csv`,
+  funding: `${SHARED}/binance_perp_funding_mark/binance_usdm_BTCUSDT_funding_rate_8h_2022-01-01_2025-10-27.csv`,
+  label: '50.8 days, 73,139 bars',
+};
+const SAMPLE = {
+  klines: 'data/sample/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-05-12.csv.gz',
+  funding: 'data/sample/binance_usdm_BTCUSDT_funding_rate_8h_2025-05-04_2025-05-12.csv.gz',
+  label: 'the sample week (../shared/data absent), 10,587 bars',
+};
+
+const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/** The reference config on `files`, whole span, neutral model only. */
+function perpDoc(klines: string, funding: string): Record<string, unknown> {
+  const doc = parseYaml(readFileSync('config/backtest-perp.yaml', 'utf8')) as Record<string, Record<string, unknown>>;
+  const { from: _f, to: _t, ...bt } = doc.backtest!;
+  const data = (bt.data as Record<string, unknown>[]).map((d) => ({ ...d, files: [resolve(d.kind === 'funding' ? funding : klines)] }));
+  return { ...doc, backtest: { ...bt, fillModels: ['neutral'], data } };
+}
+
+export const suite: BenchSuite = {
+  title: 'backtest-klines',
+  async run(): Promise<BenchRow[]> {
+    const src = existsSync(LONG.klines) && existsSync(LONG.funding) ? LONG : SAMPLE;
+    const dir = mkdtempSync(join(tmpdir(), 'perpetua-bt-klines-'));
+    try {
+      const store = join(dir, 'store');
+      await importCommand({ kind: 'klines', input: [src.klines], out: store, market: 'contract', symbol: 'BTCUSDT', interval: '1m', progress: false });
+      await importCommand({ kind: 'funding', input: [src.funding], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
+      const fileDoc = perpDoc(src.klines, src.funding);
+      const doc = { ...fileDoc, backtest: { ...(fileDoc.backtest as Record<string, unknown>), data: [{ kind: 'store', path: store }] } };
+      const config = parseBacktestConfig(doc, strategyCatalog(), 'bench perp-trend');
+
+      let bars = 0;
+      const full = async (): Promise<{ ms: number; orders: number; fills: number; events: number }> => {
+        const s = openRecordStore(store, { compileFor: config });
+        const t0 = process.hrtime.bigint();
+        try {
+          const r = await runBacktest({ config, records: s.records, streams: s.streams, fillModel: config.fillModels[0]! });
+          bars = r.stats.records;
+          return { ms: msSince(t0), orders: r.run.orders.length, fills: r.run.fills.length, events: r.stats.events };
+        } finally {
+          s.close();
+        }
+      };
+      const bare = (): number => {
+        const s = openRecordStore(store, { compileFor: config });
+        const t0 = process.hrtime.bigint();
+        try {
+          const market = new ReplayMarket(replayInstrumentSpecs(config, s.streams));
+          const cursor = replayCursor(s.records, market);
+          for (let e = cursor.next(); e !== undefined; e = cursor.next()) market.apply(e);
+          market.dispose();
+          return msSince(t0);
+        } finally {
+          s.close();
+        }
+      };
+      await full(); // warm-up: one whole run
+      const runs = [await full(), await full()].sort((a, b) => a.ms - b.ms);
+      bare();
+      const bareMs = Math.min(bare(), bare());
+      const best = runs[0]!;
+
+      // The command as a user runs it: a fresh process, CSV files imported, report written.
+      const cfg = join(dir, 'perp.yaml');
+      writeFileSync(cfg, toYaml(fileDoc));
+      const times: number[] = [];
+      let out = '';
+      for (let i = 0; i < 2; i++) {
+        const t0 = process.hrtime.bigint();
+        const r = spawnSync(process.execPath, ['dist/src/app/cli.js', 'backtest', cfg, '--out', join(dir, 'report')], { encoding: 'utf8' });
+        times.push(msSince(t0));
+        if (r.status !== 0) throw new Error(`perpetua backtest failed: ${r.stderr}`);
+        out = r.stdout;
+      }
+      const commandMs = Math.min(...times);
+      return [
+        {
+          name: `perp-trend, neutral: bars/s from the record store (${src.label})`,
+          ours: (bars * 1000) / best.ms,
+          baseline: (bars * 1000) / bareMs,
+          baselineName: 'bare replay of the store (bars → paths → market)',
+          unit: 'bars/s',
+          budget: 100_000,
+          higherIsBetter: true,
+          note: `${bars} records, ${best.events} events, ${best.orders} orders, ${best.fills} fills; best of 2 runs after one warm-up (${runs.map((r) => r.ms.toFixed(0)).join(', ')} ms)`,
+        },
+        {
+          name: `perp-trend, neutral: whole \`perpetua backtest\` command, fresh process, CSV in, report out (${src.label})`,
+          ours: commandMs,
+          unit: 'ms',
+          budget: 1500,
+          higherIsBetter: false,
+          note: `best of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')} ms); ${out.split('\n')[0]}`,
+        },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
