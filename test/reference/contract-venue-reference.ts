@@ -1,4 +1,9 @@
 /**
+ * Frozen copy (issue 12) of src/venue/contract/contract-venue.ts as it was before the integer-money
+ * rewrite: the reference model of test/venue/contract/contract-venue-differential.test.ts. Imported only
+ * by tests; it keeps its own copy of the trigger book (./triggers) so optimising the venue or its
+ * triggers cannot change the model. Do not edit it to follow the venue.
+ *
  * The perpetual-futures venue engine: pure, synchronous, clock-driven, no I/O. The emulator's HTTP
  * server and the backtest's simulated gateway both drive it.
  *
@@ -108,7 +113,7 @@ import { tierForVol } from '../../src/venue/contract/risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from '../../src/venue/contract/contract-invariants.js';
 import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from '../../src/venue/contract/liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from '../../src/venue/contract/order-validation.js';
-import { TriggerBook } from '../../src/venue/contract/triggers/trigger-book.js';
+import { TriggerBook } from './triggers/trigger-book.js';
 import type {
   CancelAllStopOrdersRequest,
   CancelTrackOrdersRequest,
