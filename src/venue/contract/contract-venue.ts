@@ -106,6 +106,7 @@ import { HOUR_MS, nextFundingTime, positionFunding } from './funding-schedule.js
 import { initialMargin, isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin, marginRatio, unrealisedPnl } from './margin-math.js';
 import { tierForVol } from './risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from './contract-invariants.js';
+import { ListenerFailures } from '../listener-failures.js';
 import { LiquidationScreen } from './liquidation-screen.js';
 import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from './liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
@@ -220,12 +221,12 @@ export class ContractVenue {
   private readonly positionsById = new Map<string, { account: AccountState; position: ContractPosition }>();
   /** Σ lots opened / closed per position id, from the fill journal (invariant: hold = opened − closed). */
   private readonly positionFills = new Map<string, { opened: number; closed: number }>();
-  private readonly listeners: ContractVenueListener[] = [];
-  private readonly watchers: PriceWatcher[] = [];
+  /** Replaced, never mutated, on (un)subscription: a flush delivers each item to the list of that moment. */
+  private listeners: readonly ContractVenueListener[] = [];
+  private watchers: readonly PriceWatcher[] = [];
   private readonly queue: QueueItem[] = [];
   private flushing = false;
-  /** Items of `queue` before this index are delivered (the flush drains by index). */
-  private head = 0;
+  private readonly failures = new ListenerFailures();
   private nesting = 0;
 
   private readonly sameGroup: (a: AccountId, b: AccountId) => boolean;
@@ -320,18 +321,16 @@ export class ContractVenue {
   }
 
   on(listener: ContractVenueListener): () => void {
-    this.listeners.push(listener);
+    this.listeners = [...this.listeners, listener];
     return () => {
-      const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
+      this.listeners = without(this.listeners, listener);
     };
   }
 
   addPriceWatcher(watcher: PriceWatcher): () => void {
-    this.watchers.push(watcher);
+    this.watchers = [...this.watchers, watcher];
     return () => {
-      const i = this.watchers.indexOf(watcher);
-      if (i >= 0) this.watchers.splice(i, 1);
+      this.watchers = without(this.watchers, watcher);
     };
   }
 
@@ -2413,26 +2412,24 @@ export class ContractVenue {
     try {
       // Drained by index, not shift() (which moves every later item); the array is emptied at the end,
       // and an item a listener queues is appended and reached by the same loop.
+      // A throwing listener, watcher or task does not stop the others (ListenerFailures): the first
+      // error is rethrown once the queue is empty, as the spot venue's EventQueue does.
       for (let i = 0; i < this.queue.length; i++) {
         const item = this.queue[i]!;
-        this.head = i + 1;
         if (item.kind === 'event') {
           const event = item.build();
-          deliver(this.listeners, event);
+          this.failures.deliver(this.listeners, event);
         } else if (item.kind === 'task') {
-          item.run();
+          this.failures.run(item.run);
         } else {
-          deliver(this.watchers, item.update);
+          this.failures.deliver(this.watchers, item.update);
         }
       }
-      this.queue.length = 0;
-      this.head = 0;
     } finally {
-      // A throwing listener leaves the rest of the queue for the next flush, as before.
-      if (this.head > 0) this.queue.splice(0, this.head);
-      this.head = 0;
+      this.queue.length = 0;
       this.flushing = false;
     }
+    this.failures.rethrow();
   }
 
   // ─────────────────────────────────────────────── invariants
@@ -2458,13 +2455,10 @@ export class ContractVenue {
 
 export const posKey = (symbol: string, type: PositionType): string => `${symbol}:${type}`;
 
-/**
- * Calls every listener with `item`: a listener added or removed during the call does not change who
- * gets this item (the list is copied only when there are several).
- */
-function deliver<T>(listeners: readonly ((item: T) => void)[], item: T): void {
-  if (listeners.length === 1) listeners[0]!(item);
-  else if (listeners.length > 1) for (const l of [...listeners]) l(item);
+/** The list without the first occurrence of `item` (a listener subscribed twice is removed once per call). */
+function without<T>(list: readonly T[], item: T): readonly T[] {
+  const i = list.indexOf(item);
+  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
 }
 
 /** Whether the account holds a cross position settled in `currency` (no cross position, no cross check). */
