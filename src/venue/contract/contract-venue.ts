@@ -221,9 +221,8 @@ export class ContractVenue {
   private readonly positionsById = new Map<string, { account: AccountState; position: ContractPosition }>();
   /** Σ lots opened / closed per position id, from the fill journal (invariant: hold = opened − closed). */
   private readonly positionFills = new Map<string, { opened: number; closed: number }>();
-  /** Replaced, never mutated, on (un)subscription: a flush delivers each item to the list of that moment. */
-  private listeners: readonly ContractVenueListener[] = [];
-  private watchers: readonly PriceWatcher[] = [];
+  private readonly listeners: ContractVenueListener[] = [];
+  private readonly watchers: PriceWatcher[] = [];
   private readonly queue: QueueItem[] = [];
   private flushing = false;
   private readonly failures = new ListenerFailures();
@@ -321,16 +320,18 @@ export class ContractVenue {
   }
 
   on(listener: ContractVenueListener): () => void {
-    this.listeners = [...this.listeners, listener];
+    this.listeners.push(listener);
     return () => {
-      this.listeners = without(this.listeners, listener);
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
     };
   }
 
   addPriceWatcher(watcher: PriceWatcher): () => void {
-    this.watchers = [...this.watchers, watcher];
+    this.watchers.push(watcher);
     return () => {
-      this.watchers = without(this.watchers, watcher);
+      const i = this.watchers.indexOf(watcher);
+      if (i >= 0) this.watchers.splice(i, 1);
     };
   }
 
@@ -2418,11 +2419,11 @@ export class ContractVenue {
         const item = this.queue[i]!;
         if (item.kind === 'event') {
           const event = item.build();
-          this.failures.deliver(this.listeners, event);
+          this.failures.deliver([...this.listeners], event);
         } else if (item.kind === 'task') {
           this.failures.run(item.run);
         } else {
-          this.failures.deliver(this.watchers, item.update);
+          this.failures.deliver([...this.watchers], item.update);
         }
       }
     } finally {
@@ -2454,12 +2455,6 @@ export class ContractVenue {
 // ─────────────────────────────────────────────── helpers
 
 export const posKey = (symbol: string, type: PositionType): string => `${symbol}:${type}`;
-
-/** The list without the first occurrence of `item` (a listener subscribed twice is removed once per call). */
-function without<T>(list: readonly T[], item: T): readonly T[] {
-  const i = list.indexOf(item);
-  return i < 0 ? list : [...list.slice(0, i), ...list.slice(i + 1)];
-}
 
 /** Whether the account holds a cross position settled in `currency` (no cross position, no cross check). */
 function hasCross(acct: AccountState, currency: string): boolean {
