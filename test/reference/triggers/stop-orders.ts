@@ -139,7 +139,7 @@ export class StopOrders {
    * Checks the TP/SL of an order/create request. Undefined when it carries none, or when the contract
    * is unknown (the placement itself answers that).
    */
-  prepareAttached(accountId: string, req: PlaceOrderRequest): VenueResult<AttachedTpSl> | undefined {
+  prepareAttached(_accountId: string, req: PlaceOrderRequest): VenueResult<AttachedTpSl> | undefined {
     if (!hasPrice(req.stopLossPrice) && !hasPrice(req.takeProfitPrice)) return undefined;
     const spec = this.reg.spec(req.symbol);
     if (spec === undefined) return undefined;
