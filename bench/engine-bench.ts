@@ -12,12 +12,10 @@
  */
 import { OrderBook as NobOrderBook, Side as NobSide } from 'nodejs-order-book';
 import { VirtualClock } from '../src/core/clock.js';
-import { D } from '../src/core/decimal.js';
-import { spotSymbol } from '../src/core/ids.js';
 import { SeededRandom } from '../src/core/random.js';
-import type { SpotInstrument } from '../src/domain/instrument.js';
 import { OrderBook } from '../src/venue/book/order-book.js';
 import { SpotVenue } from '../src/venue/spot/spot-venue.js';
+import { benchBtcUsdtSpot } from './support/bench-instruments.js';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 
 const OP_ADD = 0;
@@ -147,43 +145,13 @@ export function runNob(s: Stream): number {
   return fills;
 }
 
-function benchInstrument(): SpotInstrument {
-  return {
-    kind: 'spot',
-    symbol: spotSymbol('BTCUSDT'),
-    status: '1',
-    baseAsset: 'BTC',
-    quoteAsset: 'USDT',
-    baseAssetPrecision: 4,
-    quotePrecision: 2,
-    quoteAssetPrecision: 2,
-    baseCommissionPrecision: 8,
-    quoteCommissionPrecision: 8,
-    tick: D('0.01'),
-    step: D('0.0001'),
-    orderTypes: ['LIMIT', 'MARKET', 'LIMIT_MAKER'],
-    isSpotTradingAllowed: true,
-    isMarginTradingAllowed: false,
-    permissions: ['SPOT'],
-    minQuoteAmount: D('0'),
-    minQuantity: D('0.0001'),
-    minQuoteAmountMarket: D('0'),
-    maxQuoteAmount: D('0'),
-    maxQuoteAmountMarket: D('0'),
-    makerCommission: D('0.001'),
-    takerCommission: D('0.002'),
-    tradeSideType: 1,
-    apiTradable: true,
-  };
-}
-
 /** What listens to the venue: nobody, a tape (trade ticks: numbers and strings), or full Decimal events. */
 export type VenueListening = 'none' | 'ticks' | 'events';
 
 /** The full venue: same stream as placeOrderUnits / cancelOrder calls from four funded accounts. Returns fills. */
 export function runVenue(s: Stream, listening: VenueListening | boolean = 'none'): number {
   const mode: VenueListening = listening === true ? 'events' : listening === false ? 'none' : listening;
-  const venue = new SpotVenue({ clock: new VirtualClock(0), instruments: [benchInstrument()], maxOpenOrdersPerAccount: 1_000_000, pruneEveryCommands: 0 });
+  const venue = new SpotVenue({ clock: new VirtualClock(0), instruments: [benchBtcUsdtSpot()], maxOpenOrdersPerAccount: 1_000_000, pruneEveryCommands: 0 });
   for (const a of ACCOUNTS) {
     venue.deposit(a, 'USDT', '1000000000000');
     venue.deposit(a, 'BTC', '1000000000');

@@ -3,8 +3,9 @@
  * the same instrument.
  */
 import { Decimal } from '../../src/core/decimal.js';
-import { contractSymbol } from '../../src/core/ids.js';
-import type { ContractInstrument } from '../../src/domain/instrument.js';
+import { D } from '../../src/core/decimal.js';
+import { contractSymbol, spotSymbol } from '../../src/core/ids.js';
+import type { ContractInstrument, SpotInstrument } from '../../src/domain/instrument.js';
 
 const d = (v: string | number): Decimal => new Decimal(v);
 
@@ -46,5 +47,36 @@ export function benchBtcUsdtContract(): ContractInstrument {
     feeRateMode: 'NORMAL',
     leverageFeeRates: [],
     tieredFeeRates: [],
+  };
+}
+
+/** The BTCUSDT spot pair the spot benches run on. */
+export function benchBtcUsdtSpot(): SpotInstrument {
+  return {
+    kind: 'spot',
+    symbol: spotSymbol('BTCUSDT'),
+    status: '1',
+    baseAsset: 'BTC',
+    quoteAsset: 'USDT',
+    baseAssetPrecision: 4,
+    quotePrecision: 2,
+    quoteAssetPrecision: 2,
+    baseCommissionPrecision: 8,
+    quoteCommissionPrecision: 8,
+    tick: D('0.01'),
+    step: D('0.0001'),
+    orderTypes: ['LIMIT', 'MARKET', 'LIMIT_MAKER'],
+    isSpotTradingAllowed: true,
+    isMarginTradingAllowed: false,
+    permissions: ['SPOT'],
+    minQuoteAmount: D('0'),
+    minQuantity: D('0.0001'),
+    minQuoteAmountMarket: D('0'),
+    maxQuoteAmount: D('0'),
+    maxQuoteAmountMarket: D('0'),
+    makerCommission: D('0.001'),
+    takerCommission: D('0.002'),
+    tradeSideType: 1,
+    apiTradable: true,
   };
 }

@@ -21,6 +21,8 @@ import * as contractPosition from '../../venue/contract/contract-position.js';
 import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
+import * as liquidationScreen from '../../venue/contract/liquidation-screen.js';
+import * as listenerFailures from '../../venue/listener-failures.js';
 import * as planOrders from '../../venue/contract/triggers/plan-orders.js';
 import * as stopOrders from '../../venue/contract/triggers/stop-orders.js';
 import * as trackOrders from '../../venue/contract/triggers/track-orders.js';
@@ -69,6 +71,8 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractSpec,
   contractState,
   contractVenue,
+  liquidationScreen,
+  listenerFailures,
   planOrders,
   stopOrders,
   trackOrders,

@@ -106,6 +106,8 @@ import { HOUR_MS, nextFundingTime, positionFunding } from './funding-schedule.js
 import { initialMargin, isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin, marginRatio, unrealisedPnl } from './margin-math.js';
 import { tierForVol } from './risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from './contract-invariants.js';
+import { ListenerFailures } from '../listener-failures.js';
+import { LiquidationScreen } from './liquidation-screen.js';
 import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from './liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { TriggerBook } from './triggers/trigger-book.js';
@@ -223,6 +225,7 @@ export class ContractVenue {
   private readonly watchers: PriceWatcher[] = [];
   private readonly queue: QueueItem[] = [];
   private flushing = false;
+  private readonly failures = new ListenerFailures();
   private nesting = 0;
 
   private readonly sameGroup: (a: AccountId, b: AccountId) => boolean;
@@ -244,6 +247,9 @@ export class ContractVenue {
   /** Count of fills whose booking fell short of margin by rounding or an out-of-band price (diagnostics). */
   private shortfalls = 0;
   private readonly triggers: TriggerBook;
+  private readonly screen = new LiquidationScreen();
+  /** Per market, the keys of its long and short positions (built once, not per price update). */
+  private readonly positionKeys = new Map<MarketState, readonly string[]>();
 
   constructor(private readonly options: ContractVenueOptions) {
     this.clock = options.clock;
@@ -1818,18 +1824,26 @@ export class ContractVenue {
     const fair = this.markPrice(m);
     if (fair === undefined) return;
     const accounts = only ? [...only].filter((a) => m.holders.has(a)) : [...m.holders];
+    const fairNumber = fair.toNumber();
+    const keys = this.positionKeysOf(m);
     for (const acct of accounts) {
       if (acct.exempt) continue;
-      for (const pt of [PositionType.LONG, PositionType.SHORT]) {
-        const pos = acct.positions.get(posKey(m.spec.symbol, pt));
+      for (const key of keys) {
+        const pos = acct.positions.get(key);
         if (pos === undefined || pos.openType !== OpenType.ISOLATED || pos.holdLots === 0) continue;
         const mmr = this.tierOf(m.spec, pos.holdLots).mmr;
-        if (!isBreached(pos.figures(), fair, mmr)) continue;
+        if (this.screen.surelySafe(pos, fairNumber, mmr) || !isBreached(pos.figures(), fair, mmr)) continue;
         if (pos.autoAddIm && this.autoAddMargin(acct, pos, fair) && !isBreached(pos.figures(), fair, mmr)) continue;
         this.liquidateIsolated(acct, m, pos, fair, mmr);
       }
-      this.checkCross(acct, m.spec.settleCoin);
+      if (hasCross(acct, m.spec.settleCoin)) this.checkCross(acct, m.spec.settleCoin);
     }
+  }
+
+  private positionKeysOf(m: MarketState): readonly string[] {
+    let keys = this.positionKeys.get(m);
+    if (keys === undefined) this.positionKeys.set(m, (keys = [posKey(m.spec.symbol, PositionType.LONG), posKey(m.spec.symbol, PositionType.SHORT)]));
+    return keys;
   }
 
   private autoAddMargin(acct: AccountState, pos: ContractPosition, fair: Decimal): boolean {
@@ -2397,20 +2411,26 @@ export class ContractVenue {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.queue.length > 0) {
-        const item = this.queue.shift()!;
+      // Drained by index, not shift() (which moves every later item); the array is emptied at the end,
+      // and an item a listener queues is appended and reached by the same loop.
+      // A throwing listener, watcher or task does not stop the others (ListenerFailures): the first
+      // error is rethrown once the queue is empty, as the spot venue's EventQueue does.
+      for (let i = 0; i < this.queue.length; i++) {
+        const item = this.queue[i]!;
         if (item.kind === 'event') {
           const event = item.build();
-          for (const l of [...this.listeners]) l(event);
+          this.failures.deliver([...this.listeners], event);
         } else if (item.kind === 'task') {
-          item.run();
+          this.failures.run(item.run);
         } else {
-          for (const w of [...this.watchers]) w(item.update);
+          this.failures.deliver([...this.watchers], item.update);
         }
       }
     } finally {
+      this.queue.length = 0;
       this.flushing = false;
     }
+    this.failures.rethrow();
   }
 
   // ─────────────────────────────────────────────── invariants
@@ -2435,6 +2455,12 @@ export class ContractVenue {
 // ─────────────────────────────────────────────── helpers
 
 export const posKey = (symbol: string, type: PositionType): string => `${symbol}:${type}`;
+
+/** Whether the account holds a cross position settled in `currency` (no cross position, no cross check). */
+function hasCross(acct: AccountState, currency: string): boolean {
+  for (const p of acct.positions.values()) if (p.openType === OpenType.CROSS && p.spec.settleCoin === currency) return true;
+  return false;
+}
 const sideKey = (mode: PositionMode, symbol: string, type: PositionType): string => (mode === PositionMode.ONE_WAY ? `${symbol}:*` : `${symbol}:${type}`);
 const extKey = (symbol: string, ext: string): string => `${symbol}\u0000${ext}`;
 const opposite_ = (t: PositionType): PositionType => (t === PositionType.LONG ? PositionType.SHORT : PositionType.LONG);

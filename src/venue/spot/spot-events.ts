@@ -9,6 +9,7 @@
  * cancels of makers, then the taker's final status event, then one balanceChanged per touched
  * (account, asset) with the balance as it stands at the end of the command.
  */
+import { ListenerFailures } from '../listener-failures.js';
 import type { Decimal } from '../../core/decimal.js';
 import type { SpotSide } from '../../domain/spot-enums.js';
 import type { SpotOrderView } from './spot-order.js';
@@ -96,11 +97,13 @@ export type SpotVenueEvent = SpotOrderAccepted | SpotOrderPartiallyFilled | Spot
 export type SpotVenueListener = (event: SpotVenueEvent) => void;
 
 /** Ordered, re-entrancy-safe delivery. A listener that throws does not stop delivery to the others;
- *  the first error is rethrown once the queue is empty (a failing subscriber is a bug to see). */
+ *  the first error is rethrown once the queue is empty (a failing subscriber is a bug to see) — the
+ *  contract venue's flush follows the same rule (../listener-failures.ts). */
 export class EventQueue<E> {
   private listeners: ((e: E) => void)[] = [];
   private readonly queue: E[] = [];
   private flushing = false;
+  private readonly failures = new ListenerFailures();
 
   get active(): boolean {
     return this.listeners.length !== 0;
@@ -121,26 +124,12 @@ export class EventQueue<E> {
     // Most commands queue nothing for a given queue (no fill, no tick): skip the try/finally then.
     if (this.flushing || this.queue.length === 0) return;
     this.flushing = true;
-    let failure: unknown;
-    let failed = false;
     try {
-      for (let i = 0; i < this.queue.length; i++) {
-        const e = this.queue[i]!;
-        for (const l of this.listeners) {
-          try {
-            l(e);
-          } catch (err) {
-            if (!failed) {
-              failed = true;
-              failure = err;
-            }
-          }
-        }
-      }
+      for (let i = 0; i < this.queue.length; i++) this.failures.deliver(this.listeners, this.queue[i]!);
     } finally {
       this.queue.length = 0;
       this.flushing = false;
     }
-    if (failed) throw failure;
+    this.failures.rethrow();
   }
 }
