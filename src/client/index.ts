@@ -32,4 +32,5 @@ export { TimeSync, DEFAULT_TIME_SYNC, median, type TimeSample, type TimeSyncOpti
 export { buildRequest, buildValidated, validateRequest, assertBuildable, clientOrderIdsOf, CLIENT_ID_KEYS, type BuildContext, type PreparedRequest } from './request-builder.js';
 export { decodeResponse, retryAfterMs, type Decoded, type RawAnswer } from './response-decoder.js';
 export { SPOT_ERROR_TABLE, CONTRACT_ERROR_TABLE, ERROR_TABLES, venueError, httpStatusError, type Disposition, type MappedError, type VenueErrorClass, type VenueErrorRow } from './venue-error-map.js';
-export { validationErrorFrom, malformedResponseFrom, fieldPath } from './zod-issues.js';
+export { validationErrorFrom, malformedResponseFrom } from './zod-issues.js';
+export { formatPath as fieldPath } from '../core/config/config-issues.js';
