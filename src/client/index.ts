@@ -25,7 +25,7 @@ export {
 } from './contract-signer.js';
 export { hmacSha256Hex, hexEqual, secretKeyOf, type SecretKey } from './hmac.js';
 export { percentEncode, encodeQuery, encodeSortedQuery, queryValue } from './percent-encode.js';
-export { parseJsonKeepingLongInts, quoteLongIntegers, stringifyJson } from './json-codec.js';
+export { parseJsonKeepingLongInts, quoteLongIntegers, stringifyJson } from '../core/json-codec.js';
 export { HttpTransport, TransportFailure, DEFAULT_TIMEOUTS, sharedPoolCount, type Transport, type TransportRequest, type TransportResponse, type TransportTimeouts, type TransportFailureKind, type HttpTransportOptions } from './transport.js';
 export { RateLimiter, DEFAULT_RATE_LIMITS, PRIORITY, bucketKey, type Permit, type RateLimitConfig, type WindowLimit } from './rate-limiter.js';
 export { TimeSync, DEFAULT_TIME_SYNC, median, type TimeSample, type TimeSyncOptions } from './time-sync.js';
