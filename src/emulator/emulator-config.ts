@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { loadYamlConfig, parseWithSchema } from '../core/config/yaml-config.js';
+import { isCrowdAccount } from '../venue/market/crowd-accounts.js';
 import { SPOT_PERMISSIONS, SPOT_PERMISSION_ALIASES, type SpotPermission } from '../domain/spot-enums.js';
 import { CONTRACT_PERMISSIONS } from '../domain/contract-enums.js';
 import {
@@ -325,7 +326,7 @@ export const emulatorConfigSchema = z
       }
     }
     c.accounts.forEach((a, i) => {
-      if (a.name.startsWith('crowd-')) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: 'a name not starting with "crowd-" (reserved for the market model)' });
+      if (isCrowdAccount(a.name)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: 'a name not starting with "crowd-" (reserved for the market model)' });
     });
   });
 

@@ -18,15 +18,10 @@ import type { SpotTradeTick } from '../../venue/spot/spot-events.js';
 import { SpotVenue, type SpotOrderRequest } from '../../venue/spot/spot-venue.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
+import { CROWD_DEPOSIT, isCrowdAccount, SPOT_CROWD_TAKER, spotCrowdMaker } from '../../venue/market/crowd-accounts.js';
 import { CommandJournal, journaled } from './command-journal.js';
 
-export const SPOT_CROWD_TAKER = 'crowd-taker';
-/** One maker account per symbol keeps the crowd under the per-account open-order cap. */
-export const spotCrowdMaker = (symbol: string): string => `crowd-maker:${symbol}`;
-export const isCrowdAccount = (id: string): boolean => id.startsWith('crowd-');
-
-/** What the crowd holds: enough never to run dry, far below the ledger's range. */
-const CROWD_DEPOSIT = '1000000000000';
+export { isCrowdAccount, SPOT_CROWD_TAKER, spotCrowdMaker };
 
 /** Commands between the retention sweeps (each a pass over every account's history lists). */
 const CROWD_PRUNE_EVERY = 2000;

@@ -3,7 +3,7 @@
  * without the emulator (backtest SimulatedGateway, paper runs, tests). The emulator has its own
  * journaled equivalent in src/emulator/engine/spot-engine.ts.
  *
- * Accounts: crowd limit orders belong to one maker account per symbol (keeps the crowd under the
+ * Accounts (crowd-accounts.ts): crowd limit orders belong to one maker account per symbol (keeps the crowd under the
  * per-account open-order cap), IOC orders to one taker account. fundSpotCrowd() deposits their
  * inventory and sets their fees to zero, so the crowd never drains; funds stay conserved because
  * every crowd fill is an ordinary ledger transfer between accounts.
@@ -12,8 +12,7 @@ import type { DecimalLike } from '../../core/decimal.js';
 import type { SpotVenue } from '../spot/spot-venue.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from './liquidity-port.js';
 
-export const spotCrowdMakerAccount = (symbol: string): string => `crowd-maker:${symbol}`;
-export const SPOT_CROWD_TAKER_ACCOUNT = 'crowd-taker';
+import { SPOT_CROWD_TAKER, spotCrowdMaker } from './crowd-accounts.js';
 
 export class SpotVenueLiquidityPort implements LiquidityPort {
   /** Crowd order id → the venue's book key for it (books are keyed by an integer sequence). */
@@ -23,7 +22,7 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
 
   place(symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
     const r = this.venue.placeOrderUnits({
-      accountId: kind === 'limit' ? spotCrowdMakerAccount(symbol) : SPOT_CROWD_TAKER_ACCOUNT,
+      accountId: kind === 'limit' ? spotCrowdMaker(symbol) : SPOT_CROWD_TAKER,
       symbol,
       side: side === 'buy' ? 'BUY' : 'SELL',
       type: kind === 'limit' ? 'LIMIT' : 'IMMEDIATE_OR_CANCEL',
@@ -40,7 +39,7 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
     const seq = this.seqs.get(id);
     if (seq === undefined) return;
     this.seqs.delete(id);
-    if (this.venue.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMakerAccount(symbol), symbol, { orderId: id });
+    if (this.venue.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMaker(symbol), symbol, { orderId: id });
   }
 
   remaining(symbol: string, id: string): number {
@@ -65,12 +64,12 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
 export function fundSpotCrowd(venue: SpotVenue, amount: DecimalLike = '1000000000'): void {
   for (const symbol of venue.symbols()) {
     const inst = venue.instrument(symbol)!;
-    const maker = spotCrowdMakerAccount(symbol);
+    const maker = spotCrowdMaker(symbol);
     venue.setAccountFees(maker, { maker: 0, taker: 0 });
     for (const asset of [inst.baseAsset, inst.quoteAsset]) {
       venue.deposit(maker, asset, amount);
-      venue.deposit(SPOT_CROWD_TAKER_ACCOUNT, asset, amount);
+      venue.deposit(SPOT_CROWD_TAKER, asset, amount);
     }
   }
-  venue.setAccountFees(SPOT_CROWD_TAKER_ACCOUNT, { maker: 0, taker: 0 });
+  venue.setAccountFees(SPOT_CROWD_TAKER, { maker: 0, taker: 0 });
 }
