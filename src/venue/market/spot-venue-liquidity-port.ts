@@ -1,7 +1,7 @@
 /**
  * LiquidityPort onto a bare SpotVenue (src/venue/spot), for code that drives the venue in process
- * without the emulator (backtest SimulatedGateway, paper runs, tests). The emulator has its own
- * journaled equivalent in src/emulator/engine/spot-engine.ts.
+ * (backtest SimulatedGateway, paper runs, tests) and, through its journaled venue, the emulator's
+ * spot engine.
  *
  * Accounts (crowd-accounts.ts): crowd limit orders belong to one maker account per symbol (keeps the crowd under the
  * per-account open-order cap), IOC orders to one taker account. fundSpotCrowd() deposits their
@@ -18,7 +18,15 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
   /** Crowd order id → the venue's book key for it (books are keyed by an integer sequence). */
   private readonly seqs = new Map<string, number>();
 
-  constructor(private readonly venue: SpotVenue) {}
+  /**
+   * Orders go through `venue`; books are read from `books` (default: the same venue). The emulator
+   * passes its journaled venue for the first, so the crowd's orders are recorded and replayed, and the
+   * bare venue for the second, as reads change nothing.
+   */
+  constructor(
+    private readonly venue: Pick<SpotVenue, 'placeOrderUnits' | 'cancelOrder'>,
+    private readonly books: Pick<SpotVenue, 'book'> = venue as SpotVenue,
+  ) {}
 
   place(symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
     const r = this.venue.placeOrderUnits({
@@ -39,24 +47,24 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
     const seq = this.seqs.get(id);
     if (seq === undefined) return;
     this.seqs.delete(id);
-    if (this.venue.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMaker(symbol), symbol, { orderId: id });
+    if (this.books.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMaker(symbol), symbol, { orderId: id });
   }
 
   remaining(symbol: string, id: string): number {
     const seq = this.seqs.get(id);
     if (seq === undefined) return 0;
-    const lots = this.venue.book(symbol)?.get(seq)?.lots ?? 0;
+    const lots = this.books.book(symbol)?.get(seq)?.lots ?? 0;
     // Forget finished orders so the map holds only what rests.
     if (lots === 0) this.seqs.delete(id);
     return lots;
   }
 
   bestBid(symbol: string): number | undefined {
-    return this.venue.book(symbol)?.bestBid();
+    return this.books.book(symbol)?.bestBid();
   }
 
   bestAsk(symbol: string): number | undefined {
-    return this.venue.book(symbol)?.bestAsk();
+    return this.books.book(symbol)?.bestAsk();
   }
 }
 
