@@ -12,13 +12,12 @@
  *
  * Relative data paths resolve against the working directory (the project), like the journal path.
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { D } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import { isContractSymbol } from '../core/ids.js';
-import { ConfigInvalid, issueOf, issuesFromZod, stripKind, type ConfigIssue } from '../runtime/config/config-issues.js';
+import { ConfigInvalid, issueOf, issuesFromZod, stripKind, type ConfigIssue } from '../core/config/config-issues.js';
+import { loadYamlConfig } from '../core/config/yaml-config.js';
 import { parseRunConfig, type LoadedRunConfig, type StrategyCatalog } from '../runtime/config/load-run-config.js';
 import { CONTRACT_PRESETS, SPOT_PRESETS } from '../emulator/config/instrument-presets.js';
 import { contractInstrumentSchema, spotInstrumentSchema, toContractInstrument, toSpotInstrument } from '../emulator/config/instrument-schemas.js';
@@ -215,21 +214,9 @@ export function parseBacktestConfig(input: unknown, catalog: StrategyCatalog, so
   };
 }
 
+/** Reads, parses and validates a YAML backtest or sweep config (core/config/yaml-config.ts). */
 export async function loadBacktestConfig(file: string, catalog: StrategyCatalog): Promise<BacktestConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text, { prettyErrors: true, uniqueKeys: true });
-  } catch (e) {
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new ConfigInvalid(file, [{ path: '', message: `not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` }]);
-  }
-  return parseBacktestConfig(doc, catalog, file);
+  return loadYamlConfig(file, (doc, source) => parseBacktestConfig(doc, catalog, source));
 }
 
 function fillModelOf(entry: z.output<typeof fillModelEntry>, path: string): FillModel {

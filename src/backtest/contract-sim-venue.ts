@@ -22,7 +22,7 @@
  *    strategy protects itself (the reference perp-trend does);
  *  - a liquidation becomes a fill of ours at the take-over price, its liquidation fee as the fee.
  */
-import { D, Decimal, ZERO, toPlain, type DecimalLike } from '../core/decimal.js';
+import { D, Decimal, toPlain, type DecimalLike } from '../core/decimal.js';
 import { FeatureDisabled, PositionNotFound, ValidationError, type PerpetuaError } from '../core/errors.js';
 import { clientOrderId as toClientOrderId, orderId as toOrderId, tradeId as toTradeId, type ClientOrderId, type ContractSymbol, type InstrumentSymbol } from '../core/ids.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
@@ -38,6 +38,7 @@ import { contractOrderParams, contractOrderStatus, contractSide, OPEN_TYPE, open
 import { limitPriceOnTick, quantityOnStep, triggerPriceOnTick } from '../execution/gateways/order-rounding.js';
 import type { DataRecord } from '../marketdata/record/record.js';
 import { ContractVenue } from '../venue/contract/contract-venue.js';
+import { CONTRACT_CROWD_TAKER, contractCrowdMaker, CROWD_DEPOSIT, CROWD_ZERO_FEES, crowdContractOrder, isCrowdAccount, openContractCrowd } from '../venue/market/crowd-accounts.js';
 import type { ContractVenueEvent } from '../venue/contract/contract-events.js';
 import type { ContractOrderView, ContractPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
@@ -48,12 +49,7 @@ import type { SimulatedExchange, VenueDriver } from './simulated-exchange.js';
 import type { SimVenueOps } from './simulated-gateway.js';
 
 export const CONTRACT_BACKTEST_ACCOUNT = 'backtest';
-const CROWD_TAKER = 'crowd-ctaker';
 const CROWD_MAKERS = 6;
-const crowdMaker = (symbol: string, k: number): string => `crowd-cmaker:${symbol}:${k}`;
-const CROWD_DEPOSIT = '1000000000000';
-const CROWD_LEVERAGE = 20;
-const ZERO_FEES = { maker: ZERO, taker: ZERO };
 /** The fair price follows the last recorded trade at most this often when no mark price is recorded. */
 const FAIR_FROM_TRADES_MS = 1000;
 
@@ -142,30 +138,22 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       instruments: opts.instruments,
       autoFunding: false,
       insuranceFund: Object.fromEntries([...new Set(opts.instruments.map((i) => i.settleCoin))].map((c) => [c, CROWD_DEPOSIT])),
-      feeRates: (account, i) => (account.startsWith('crowd-') ? ZERO_FEES : { maker: fees?.maker !== undefined ? D(fees.maker) : i.makerFeeRate, taker: fees?.taker !== undefined ? D(fees.taker) : i.takerFeeRate }),
+      feeRates: (account, i) => (isCrowdAccount(account) ? CROWD_ZERO_FEES : { maker: fees?.maker !== undefined ? D(fees.maker) : i.makerFeeRate, taker: fees?.taker !== undefined ? D(fees.taker) : i.takerFeeRate }),
       defaultPositionMode: PositionMode.ONE_WAY,
     });
     const coins = [...new Set(opts.instruments.map((i) => i.settleCoin))];
-    for (const i of opts.instruments) {
-      this.instruments.set(i.symbol, i);
-      for (let k = 0; k < CROWD_MAKERS; k++) this.openCrowd(crowdMaker(i.symbol, k), coins);
-    }
-    this.openCrowd(CROWD_TAKER, coins);
+    for (const i of opts.instruments) this.instruments.set(i.symbol, i);
+    openContractCrowd(this.venue, [...opts.instruments.flatMap((i) => Array.from({ length: CROWD_MAKERS }, (_, k) => contractCrowdMaker(i.symbol, k))), CONTRACT_CROWD_TAKER], coins);
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
     this.venue.on((e) => this.onVenueEvent(e));
     opts.exchange.attach('contract', this);
   }
 
-  private openCrowd(id: string, coins: readonly string[]): void {
-    this.venue.openAccount(id, PositionMode.ONE_WAY);
-    for (const c of coins) this.venue.deposit(id, c, CROWD_DEPOSIT);
-  }
-
   // ------------------------------------------------------------------ VenueDriver (the crowd)
 
   crowdRest(inst: ReplayInstrument, side: Side, priceTicks: number, lots: number): { handle: string; lots: number } | undefined {
-    const account = crowdMaker(inst.symbol, this.crowdTurn++ % CROWD_MAKERS);
+    const account = contractCrowdMaker(inst.symbol, this.crowdTurn++ % CROWD_MAKERS);
     // One order may not exceed maxVol: a bigger recorded level is offered up to it (no order of ours can take more).
     const r = this.crowdOrder(account, inst, side, priceTicks, Math.min(lots, this.maxLots(inst)), ContractOrderType.LIMIT);
     if (!r.ok || r.value.state !== ContractOrderState.UNCOMPLETED) return undefined;
@@ -194,21 +182,12 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   crowdTake(inst: ReplayInstrument, takerSide: Side, priceTicks: number, lots: number): void {
     const max = this.maxLots(inst);
-    for (let left = lots; left > 0; left -= max) this.crowdOrder(CROWD_TAKER, inst, takerSide, priceTicks, Math.min(left, max), ContractOrderType.IOC);
+    for (let left = lots; left > 0; left -= max) this.crowdOrder(CONTRACT_CROWD_TAKER, inst, takerSide, priceTicks, Math.min(left, max), ContractOrderType.IOC);
   }
 
   private crowdOrder(account: string, inst: ReplayInstrument, side: Side, priceTicks: number, lots: number, type: ContractOrderType): VenueResult<ContractOrderView> {
     this.ensureFair(inst);
-    return this.venue.placeOrder(account, {
-      symbol: inst.symbol,
-      price: toPlain(inst.price(priceTicks)),
-      vol: toPlain(inst.qty(lots)),
-      leverage: CROWD_LEVERAGE,
-      // One-way crowd accounts: "open" on both sides nets against what they hold.
-      side: side === 'buy' ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
-      type,
-      openType: OpenType.CROSS,
-    });
+    return this.venue.placeOrder(account, crowdContractOrder(inst.symbol, side, toPlain(inst.price(priceTicks)), toPlain(inst.qty(lots)), type));
   }
 
   onMarketTrade(inst: ReplayInstrument, priceTicks: number, time: number): void {

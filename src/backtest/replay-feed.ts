@@ -8,6 +8,7 @@
  * points. A reorder heap over a window of the longest bar restores time order (ties keep read order).
  * Without kline-only instruments the feed is a plain pass-through.
  */
+import { BinaryHeap } from '../core/binary-heap.js';
 import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { DataRecord, KlineRecord } from '../marketdata/record/record.js';
 import { intraBarPath } from './intra-bar-path.js';
@@ -114,7 +115,7 @@ export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, marke
     return;
   }
   const chosen = new Map<string, string>(Object.entries(opts.barInterval ?? {}));
-  const heap: Pending[] = [];
+  const heap = new BinaryHeap<Pending>(before);
   let seq = 0;
   let window = 0;
   // Until each path instrument's first bar has been read, its window (the bar length) is unknown:
@@ -125,7 +126,6 @@ export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, marke
     const t = e.et;
     if (t > newest) newest = t;
     heap.push({ t, seq: seq++, e });
-    up(heap, heap.length - 1);
   };
   for (const r of records) {
     if (r.s === 'kline') {
@@ -148,10 +148,10 @@ export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, marke
       counter.records++;
       push(r);
     }
-    if (unseen.size > 0 && heap.length < MAX_HELD) continue;
-    while (heap.length > 0 && heap[0]!.t <= newest - window) yield pop(heap).e;
+    if (unseen.size > 0 && heap.size < MAX_HELD) continue;
+    while (heap.size > 0 && heap.peek()!.t <= newest - window) yield heap.pop()!.e;
   }
-  while (heap.length > 0) yield pop(heap).e;
+  while (heap.size > 0) yield heap.pop()!.e;
 }
 
 function expandBar(inst: ReplayInstrument, r: KlineRecord, len: number): ReplayEvent[] {
@@ -171,32 +171,3 @@ function expandBar(inst: ReplayInstrument, r: KlineRecord, len: number): ReplayE
 }
 
 const before = (a: Pending, b: Pending): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
-
-function up(h: Pending[], i: number): void {
-  while (i > 0) {
-    const parent = (i - 1) >> 1;
-    if (!before(h[i]!, h[parent]!)) return;
-    [h[i], h[parent]] = [h[parent]!, h[i]!];
-    i = parent;
-  }
-}
-
-function pop(h: Pending[]): Pending {
-  const top = h[0]!;
-  const last = h.pop()!;
-  if (h.length > 0) {
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && before(h[l]!, h[m]!)) m = l;
-      if (r < h.length && before(h[r]!, h[m]!)) m = r;
-      if (m === i) break;
-      [h[i], h[m]] = [h[m]!, h[i]!];
-      i = m;
-    }
-  }
-  return top;
-}

@@ -29,7 +29,8 @@ import { compileSpotMarket, quoteUnitsOf, type SpotMarket } from '../venue/spot/
 import type { SpotOrderRecord } from '../venue/spot/spot-order.js';
 import { toUnitsRequest } from '../venue/spot/spot-requests.js';
 import type { SpotRejection } from '../venue/spot/spot-rejections.js';
-import { fundSpotCrowd, spotCrowdMakerAccount, SPOT_CROWD_TAKER_ACCOUNT } from '../venue/market/spot-venue-liquidity-port.js';
+import { SPOT_CROWD_TAKER, spotCrowdMaker } from '../venue/market/crowd-accounts.js';
+import { fundSpotCrowd } from '../venue/market/spot-venue-liquidity-port.js';
 import type { SpotTradeTick } from '../venue/spot/spot-events.js';
 import type { SpotOwnTradeView } from '../venue/spot/spot-order.js';
 import type { Side } from './replay-book.js';
@@ -101,7 +102,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   // ------------------------------------------------------------------ VenueDriver (the crowd)
 
   crowdRest(inst: ReplayInstrument, side: Side, priceTicks: number, lots: number): { handle: string; lots: number } | undefined {
-    const r = this.venue.placeOrderUnits({ accountId: spotCrowdMakerAccount(inst.symbol), symbol: inst.symbol, side: side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT', priceTicks, lots });
+    const r = this.venue.placeOrderUnits({ accountId: spotCrowdMaker(inst.symbol), symbol: inst.symbol, side: side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT', priceTicks, lots });
     if (!r.ok || !r.order.isWorking) return undefined;
     this.crowdSeq.set(r.order.orderId, r.order.seq);
     return { handle: r.order.orderId, lots: r.order.origLots - r.order.executedLots };
@@ -114,11 +115,11 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
 
   crowdCancel(inst: ReplayInstrument, handle: string): void {
     if (!this.crowdSeq.delete(handle)) return;
-    this.venue.cancelOrder(spotCrowdMakerAccount(inst.symbol), inst.symbol, { orderId: handle });
+    this.venue.cancelOrder(spotCrowdMaker(inst.symbol), inst.symbol, { orderId: handle });
   }
 
   crowdTake(inst: ReplayInstrument, takerSide: Side, priceTicks: number, lots: number): void {
-    this.venue.placeOrderUnits({ accountId: SPOT_CROWD_TAKER_ACCOUNT, symbol: inst.symbol, side: takerSide === 'buy' ? 'BUY' : 'SELL', type: 'IMMEDIATE_OR_CANCEL', priceTicks, lots });
+    this.venue.placeOrderUnits({ accountId: SPOT_CROWD_TAKER, symbol: inst.symbol, side: takerSide === 'buy' ? 'BUY' : 'SELL', type: 'IMMEDIATE_OR_CANCEL', priceTicks, lots });
   }
 
   // ------------------------------------------------------------------ gateway operations

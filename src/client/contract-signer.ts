@@ -10,7 +10,7 @@
 import type { HttpMethod } from '../api/endpoint.js';
 import { hexEqual, hmacSha256Hex, secretKeyOf, type SecretKey } from './hmac.js';
 import { encodeSortedQuery } from './percent-encode.js';
-import { stringifyJson } from './json-codec.js';
+import { stringifyJson } from '../core/json-codec.js';
 import type { Credentials } from './credentials.js';
 
 export const CONTRACT_HEADERS = {

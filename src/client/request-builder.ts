@@ -9,7 +9,7 @@
  */
 import { expandPath, type EndpointDef } from '../api/endpoint.js';
 import { ConfigError, ValidationError } from '../core/errors.js';
-import { stringifyJson } from './json-codec.js';
+import { stringifyJson } from '../core/json-codec.js';
 import { encodeQuery, encodeSortedQuery } from './percent-encode.js';
 import type { SpotSigner } from './spot-signer.js';
 import type { ContractSigner } from './contract-signer.js';

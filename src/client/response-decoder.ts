@@ -5,7 +5,7 @@
  */
 import type { EndpointDef } from '../api/endpoint.js';
 import { MalformedResponse } from '../core/errors.js';
-import { parseJsonKeepingLongInts } from './json-codec.js';
+import { parseJsonKeepingLongInts } from '../core/json-codec.js';
 import { malformedResponseFrom } from './zod-issues.js';
 import { httpStatusError, venueError, type MappedError } from './venue-error-map.js';
 

@@ -1,21 +1,13 @@
 /**
  * Zod issues → the taxonomy: a request issue becomes ValidationError(field, expected) before anything is
- * sent; a response issue becomes MalformedResponse(endpointId, field, detail).
+ * sent; a response issue becomes MalformedResponse(endpointId, field, detail). Paths and found values are
+ * worded by the one zod-issue formatter (core/config/config-issues.ts) that config errors use too.
  */
 import type { z } from 'zod';
+import { describeReceived, formatPath, valueAt } from '../core/config/config-issues.js';
 import { MalformedResponse, ValidationError } from '../core/errors.js';
 
 type Issue = z.core.$ZodIssue;
-
-/** `orders[2].price` from a zod path. */
-export function fieldPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += out ? `.${String(p)}` : String(p);
-  }
-  return out;
-}
 
 /** The innermost issue of a union failure: the branch that got furthest names the real problem. */
 function deepest(issue: Issue): Issue {
@@ -55,35 +47,20 @@ export function expectedOf(issue: Issue): string {
   }
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let cur = input;
-  for (const p of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<PropertyKey, unknown>)[p];
-  }
-  return cur;
-}
-
 export function validationErrorFrom(error: z.ZodError, input: unknown, endpointId: string): ValidationError {
   const issue = deepest(error.issues[0]!);
   // An unknown key is named as the field itself: that is what the caller has to remove or rename.
   const path = issue.code === 'unrecognized_keys' && issue.keys.length > 0 ? [...issue.path, issue.keys[0]!] : issue.path;
-  const field = fieldPath(path) || '(request)';
+  const field = formatPath(path) || '(request)';
   const expected = issue.code === 'unrecognized_keys' ? 'no such parameter' : expectedOf(issue);
   const received = valueAt(input, path);
   const more = error.issues.length > 1 ? ` (+${error.issues.length - 1} more)` : '';
-  const shown = received === undefined ? '' : `, received ${describe(received)}`;
+  const shown = received === undefined ? '' : `, received ${describeReceived(received, path)}`;
   return new ValidationError(field, expected, received, `${endpointId}: ${field}: expected ${expected}${shown}${more}`);
 }
 
 export function malformedResponseFrom(error: z.ZodError, endpointId: string): MalformedResponse {
   const issue = deepest(error.issues[0]!);
-  return new MalformedResponse(endpointId, fieldPath(issue.path), `expected ${expectedOf(issue)}`);
+  return new MalformedResponse(endpointId, formatPath(issue.path), `expected ${expectedOf(issue)}`);
 }
 
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || v === null) return String(v);
-  if (Array.isArray(v)) return `array(${v.length})`;
-  return typeof v;
-}

@@ -1,13 +1,11 @@
 /**
  * The emulator's configuration: one zod schema, unknown keys rejected at every level, loaded from YAML.
- * A failing file is reported as ConfigError with the path of the first bad value and what was expected
- * (`accounts[0].spot.permissions[1]: expected one of SPOT_ACCOUNT_READ, …`).
+ * A failing file is a ConfigInvalid listing every bad value with its path and what was expected
+ * (`accounts[0].spot.permissions[1]: expected one of SPOT_ACCOUNT_READ, …, received "SPOT_TRADE"`).
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { parse as parseYaml } from 'yaml';
-import { withoutKind } from '../core/config-kind.js';
-import { ConfigError } from '../core/errors.js';
+import { loadYamlConfig, parseWithSchema } from '../core/config/yaml-config.js';
+import { isCrowdAccount } from '../venue/market/crowd-accounts.js';
 import { SPOT_PERMISSIONS, SPOT_PERMISSION_ALIASES, type SpotPermission } from '../domain/spot-enums.js';
 import { CONTRACT_PERMISSIONS } from '../domain/contract-enums.js';
 import {
@@ -328,54 +326,21 @@ export const emulatorConfigSchema = z
       }
     }
     c.accounts.forEach((a, i) => {
-      if (a.name.startsWith('crowd-')) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: 'a name not starting with "crowd-" (reserved for the market model)' });
+      if (isCrowdAccount(a.name)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: 'a name not starting with "crowd-" (reserved for the market model)' });
     });
   });
 
 export type EmulatorConfig = z.output<typeof emulatorConfigSchema>;
 export type EmulatorConfigInput = z.input<typeof emulatorConfigSchema>;
 
-/** `a.b[0].c` from a zod path. */
-export function formatConfigPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out;
-}
-
-/** Parses a config object; throws ConfigError naming the first bad path and the expected value. */
+/** Checks a config object; throws ConfigInvalid listing every bad path and the expected value. */
 export function parseEmulatorConfig(input: unknown, source = 'emulator config'): EmulatorConfig {
-  const r = emulatorConfigSchema.safeParse(withoutKind(input ?? {}, ['emulator']));
-  if (r.success) return r.data;
-  const issues = r.error.issues.map((iss) => {
-    const path = formatConfigPath(iss.path);
-    const expected = describeIssue(iss);
-    return path ? `${path}: ${expected}` : expected;
-  });
-  const first = r.error.issues[0]!;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).join('; ')})` : '';
-  throw new ConfigError(formatConfigPath(first.path), `expected ${describeIssue(first)} in ${source}${more}`);
+  return parseWithSchema(emulatorConfigSchema, input, ['emulator'], source);
 }
 
-function describeIssue(iss: z.core.$ZodIssue): string {
-  if (iss.code === 'unrecognized_keys') return `no key ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (unknown key)`;
-  return iss.message.replace(/^(Invalid input|Too small|Too big): expected /, '');
-}
-
-/** Reads and validates a YAML config file. */
+/** Reads and checks a YAML config file (core/config/yaml-config.ts: the loader every config kind shares). */
 export async function loadEmulatorConfig(file: string): Promise<EmulatorConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, `cannot read: ${(e as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (e) {
-    throw new ConfigError(file, `not valid YAML: ${(e as Error).message}`);
-  }
-  return parseEmulatorConfig(doc, file);
+  return loadYamlConfig(file, parseEmulatorConfig);
 }
 
 export type { SpotInstrumentConfig, ContractInstrumentConfig };

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { EndpointDef } from '../api/endpoint.js';
 import { issueReason } from '../api/spot/params.js';
 import type { Clock } from '../core/clock.js';
-import { parseJsonKeepingLongInts } from '../client/json-codec.js';
+import { parseJsonKeepingLongInts } from '../core/json-codec.js';
 import type { AccountRegistry, EmulatorAccount } from './auth/account-registry.js';
 import { authenticateSpot } from './auth/spot-authenticator.js';
 import { authenticateContract } from './auth/contract-authenticator.js';

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PROJECT_ROOT } from '../support/project-root.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { ConfigInvalid } from '../../src/runtime/config/config-issues.js';
+import { ConfigInvalid } from '../../src/core/config/config-issues.js';
 import { strategyCatalog } from '../../src/runtime/container/strategy-module.js';
 import { parseBacktestConfig } from '../../src/backtest/backtest-config.js';
 import { checkDataSources } from '../../src/backtest/backtest-data.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { contractCatalogue } from '../../src/api/contract/catalogue.js';
-import { parseContractJson } from '../../src/api/contract/parse-contract-json.js';
+import { parseJsonKeepingLongInts } from '../../src/core/json-codec.js';
 import { expandPath, type EndpointDef } from '../../src/api/endpoint.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { FeatureDisabled, OutcomeUnknown, PositionNotFound, ValidationError } from '../../src/core/errors.js';
@@ -89,7 +89,7 @@ describe('client/contract-client', () => {
           expect(hit.body).to.equal('');
         } else if (def.encoding === 'json' || def.encoding === 'json-array') {
           expect(hit.headers['content-type']).to.equal('application/json');
-          expect(parseContractJson(hit.body)).to.deep.equal(JSON.parse(JSON.stringify(Array.isArray(wire) ? wire : params)));
+          expect(parseJsonKeepingLongInts(hit.body)).to.deep.equal(JSON.parse(JSON.stringify(Array.isArray(wire) ? wire : params)));
           expect(hit.rawQuery).to.equal('');
         } else {
           expect(hit.body).to.equal('');
@@ -97,7 +97,7 @@ describe('client/contract-client', () => {
         if (def.auth === 'signed') expectValidContractSignature(hit, T0);
         else expect(hit.headers['apikey']).to.equal(undefined);
         // the data went through the entry's response schema, long ids intact
-        const data = (parseContractJson(body) as { data?: unknown }).data;
+        const data = (parseJsonKeepingLongInts(body) as { data?: unknown }).data;
         expect(result).to.deep.equal(def.response.parse(data));
       });
     }

@@ -38,8 +38,9 @@ describe('emulator config', () => {
 
   it('rejects_an_unknown_nested_key_with_its_path', () => {
     const e = configError({ accounts: [{ ...ACCOUNT, spot: { balance: { USDT: '1' } } }] });
-    expect(e.path).to.equal('accounts[0].spot');
-    expect(e.message).to.match(/balance/);
+    // The path names the unknown key itself, as for every config kind.
+    expect(e.path).to.equal('accounts[0].spot.balance');
+    expect(e.message).to.match(/^accounts\[0\]\.spot\.balance: unknown key \(expected one of: permissions, balances, platformDeduct\)/);
   });
 
   it('names_the_path_and_the_expected_value_of_a_bad_permission', () => {

@@ -30,6 +30,21 @@ describe('mirror market source, end to end', function () {
       await wall.sleep(50);
     }
   };
+  /**
+   * Resolves once B has been asked for `endpoint` `n` more times (by A's polls): a condition, not a
+   * guess at how long polls take. A zero-delay fault rule that fires on the n-th matching request counts
+   * them; A polls one poll after another, so when B sees the n-th, A has applied the (n-1)-th.
+   */
+  const pollsOnB = async (endpoint: string, n: number): Promise<void> => {
+    const fired = (): number => b.faults.firedByKind['delay'] ?? 0;
+    const before = fired();
+    const remove = b.faults.inject({ kind: 'delay', match: endpoint, skip: n - 1, times: 1 });
+    try {
+      await waitFor(`${n} polls of ${endpoint} on B`, async () => fired() > before);
+    } finally {
+      remove();
+    }
+  };
   const spotOrder = (emu: RunningEmulator, key: { apiKey: string; secret: string }, params: Record<string, string>) => spotSigned(emu.url, 'POST', '/api/v3/order', params, { timestamp: emu.clock.now(), key });
   const contractPost = (emu: RunningEmulator, key: { apiKey: string; secret: string }, path: string, body: Record<string, unknown>) => contractSigned(emu.url, 'POST', path, body, { requestTime: emu.clock.now(), key });
   const expectOk = (r: RawResponse) => {
@@ -78,7 +93,7 @@ describe('mirror market source, end to end', function () {
     expectOk(await spotOrder(a, ALICE, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.01', price: '87500', newClientOrderId: 'inside-1' }));
     const query = async () => (await spotSigned(a.url, 'GET', '/api/v3/order', { symbol: 'BTCUSDT', origClientOrderId: 'inside-1' }, { timestamp: a.clock.now() })).json as { status: string; executedQty: string; cummulativeQuoteQty: string };
     // Polls go by with no trade on B: the order rests.
-    await wall.sleep(600);
+    await pollsOnB('spot.trades', 3);
     expect((await query()).status).to.equal('NEW');
 
     // A buyer on B takes 0.1 at B's ask (87 510).
@@ -94,7 +109,7 @@ describe('mirror market source, end to end', function () {
     const placed = expectOk(await contractPost(a, ALICE, '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87500, vol: 5, leverage: 10, side: 3, type: 1, openType: 1 }));
     const orderId = (placed.data as { orderId: string }).orderId;
     const query = async () => ((await contractSigned(a.url, 'GET', `/api/v1/private/order/get/${orderId}`, undefined, { requestTime: a.clock.now() })).json as { data: { state: number; dealVol: number; dealAvgPrice: number } }).data;
-    await wall.sleep(600);
+    await pollsOnB('contract.deals', 3);
     expect((await query()).state).to.equal(2);
 
     // A buyer on B opens a long of 20 at B's ask (87 510).

@@ -9,7 +9,6 @@ export * from './market-schemas.js';
 export * from './order-queries.js';
 export * from './order-schemas.js';
 export * from './orders.js';
-export * from './parse-contract-json.js';
 export * from './plan-orders.js';
 export * from './positions.js';
 export * from './stop-orders.js';

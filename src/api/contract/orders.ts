@@ -206,7 +206,7 @@ export const contractOrderEndpoints = {
     request: bodyList(longId, 50, 'orderIds', 'order ids'),
     response: list(cancelResultSchema),
     example: ['218699511659380224', '739204819784386560'],
-    notes: 'Bare JSON array of ids, sent as digit strings (exact above 2^53; the POSTMAN body uses numbers, which the venue reads the same). Answer ids above 2^53 arrive as JSON numbers: parse with parseContractJson.',
+    notes: 'Bare JSON array of ids, sent as digit strings (exact above 2^53; the POSTMAN body uses numbers, which the venue reads the same). Answer ids above 2^53 arrive as JSON numbers: parse with parseJsonKeepingLongInts (core/json-codec.ts, as the client does).',
   }),
   cancelWithExternal: endpoint({
     ...CONTRACT_ENTRY,

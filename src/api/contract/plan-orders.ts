@@ -162,7 +162,7 @@ export const contractPlanOrderEndpoints = {
     example: { symbol: 'ADA_USDT', vol: 1, side: 3, openType: 2, triggerPrice: '0.7', triggerType: 1, executeCycle: 1, trend: 1, orderType: 1, price: 0.6 },
     placement: true,
     beyondDocuments: TRIGGER_EXTRA_SOURCE,
-    notes: `${EXTRA_NOTE}. The answer id is a JSON number above 2^53 in the fixture: parse with parseContractJson. executeCycle is 1 (24 h) or 2 (7 days) in requests but hours in responses.`,
+    notes: `${EXTRA_NOTE}. The answer id is a JSON number above 2^53 in the fixture: parse with parseJsonKeepingLongInts (core/json-codec.ts, as the client does). executeCycle is 1 (24 h) or 2 (7 days) in requests but hours in responses.`,
   }),
   placePlanOrderV2: endpoint({
     ...CONTRACT_ENTRY,

@@ -24,14 +24,14 @@ export function opt<T extends z.ZodType>(schema: T) {
  * A venue id (order, position, trade, stop-order id) as a string. Small ids arrive as JSON numbers,
  * large ones as strings; an integer JSON number above 2^53 has already been rounded by `JSON.parse`
  * (the cancel fixture's 101716841474621953 parses as ...952), so such a number is refused instead of
- * silently naming another order: parse bodies with `parseContractJson`, which keeps long integers
- * as strings.
+ * silently naming another order: parse bodies with `parseJsonKeepingLongInts` (core/json-codec.ts, the
+ * client's parser), which keeps long integers as strings.
  */
 export const venueId = z.union([z.string().min(1), z.number(), z.bigint()]).transform((v, ctx): string => {
   if (typeof v === 'number' && !Number.isSafeInteger(v)) {
     ctx.addIssue({
       code: 'custom',
-      message: 'an id as a string or a safe integer (a JSON number above 2^53 lost precision in JSON.parse: parse the body with parseContractJson)',
+      message: 'an id as a string or a safe integer (a JSON number above 2^53 lost precision in JSON.parse: parse the body with parseJsonKeepingLongInts)',
       input: v,
     });
     return z.NEVER;

@@ -12,7 +12,7 @@ import type { ContractClient } from '../../client/contract-client.js';
 import type { SpotClient } from '../../client/spot-client.js';
 import { ConfigError, PerpetuaError } from '../../core/errors.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
-import { ConfigInvalid } from '../../runtime/config/config-issues.js';
+import { ConfigInvalid } from '../../core/config/config-issues.js';
 import { loadRunConfig } from '../../runtime/config/load-run-config.js';
 import { configHash } from '../../runtime/config/runtime-settings.js';
 import { RUNTIME_TOKENS } from '../../runtime/runtime-tokens.js';

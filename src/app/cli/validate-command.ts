@@ -6,20 +6,19 @@
  * Run configs: for an embedded emulator the emulator's own config is checked too, and every traded
  * symbol must be one it lists. Backtest configs: every data file must exist.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { CONFIG_KINDS, type ConfigKind, detectConfigKind, withoutKind } from '../../core/config-kind.js';
+import { CONFIG_KINDS, type ConfigKind, detectConfigKind } from '../../core/config-kind.js';
+import { readYamlDocument } from '../../core/config/yaml-config.js';
 import { ConfigError, PerpetuaError } from '../../core/errors.js';
 import { isContractSymbol } from '../../core/ids.js';
 import { assertPollBudget, DEFAULT_POLL_BUDGET } from '../../marketdata/poll/poll-budget.js';
 import { resolvePollConfig } from '../../marketdata/poll/poll-config.js';
-import { parseRecordConfig, RecordConfigInvalid } from '../../marketdata/recorder/record-config.js';
-import { emulatorConfigSchema, loadEmulatorConfig } from '../../emulator/emulator-config.js';
+import { parseRecordConfig } from '../../marketdata/recorder/record-config.js';
+import { loadEmulatorConfig, parseEmulatorConfig } from '../../emulator/emulator-config.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { type BacktestConfig, parseBacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources } from '../../backtest/backtest-data.js';
-import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf, issuesFromZod } from '../../runtime/config/config-issues.js';
+import { type ConfigIssue, ConfigInvalid, formatIssue, issueOf } from '../../core/config/config-issues.js';
 import { type LoadedRunConfig, parseRunConfig } from '../../runtime/config/load-run-config.js';
 import { configHash, toPollConfig } from '../../runtime/config/runtime-settings.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
@@ -44,13 +43,11 @@ const failed = (file: string, issues: readonly ConfigIssue[], kind?: ConfigKind)
 export async function validateConfig(file: string, classes?: readonly StrategyClass[]): Promise<ValidateResult> {
   let doc: unknown;
   try {
-    doc = parseYaml(await readFile(file, 'utf8'), { prettyErrors: true, uniqueKeys: true });
+    doc = await readYamlDocument(file);
   } catch (e) {
-    if (e instanceof YAMLParseError) {
-      const where = e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-      return failed(file, [{ path: '', message: `not valid YAML${where}: ${e.message.split('\n')[0]}` }]);
-    }
-    return { ok: false, lines: [`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`] };
+    if (e instanceof ConfigInvalid) return failed(file, e.issues);
+    if (e instanceof ConfigError) return { ok: false, lines: [e.message] };
+    throw e;
   }
   const kind = detectConfigKind(doc);
   if (!kind) {
@@ -75,7 +72,6 @@ export async function validateConfig(file: string, classes?: readonly StrategyCl
     }
   } catch (e) {
     if (e instanceof ConfigInvalid) return failed(file, e.issues, kind);
-    if (e instanceof RecordConfigInvalid) return failed(file, e.issues, kind);
     if (e instanceof ConfigError) return failed(file, [issueOf(e)], kind);
     if (e instanceof PerpetuaError) return { ok: false, kind, lines: [`${file}: ${e.message}`] };
     throw e;
@@ -110,10 +106,7 @@ async function validateBacktest(file: string, doc: unknown, kind: 'backtest' | '
 }
 
 function validateEmulator(file: string, doc: unknown): ValidateResult {
-  const input = withoutKind(doc ?? {}, ['emulator']);
-  const r = emulatorConfigSchema.safeParse(input, { reportInput: true });
-  if (!r.success) return failed(file, issuesFromZod(r.error.issues, emulatorConfigSchema, input), 'emulator');
-  const c = r.data;
+  const c = parseEmulatorConfig(doc, file);
   const symbols = [...c.instruments.spot.map((s) => s.symbol), ...c.instruments.contract.map((s) => s.symbol)];
   return {
     ok: true,

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';
-import { defOf, describeExpected, typeNameOf, unwrap } from '../../runtime/config/schema-introspect.js';
+import { defOf, describeExpected, typeNameOf, unwrap } from '../../core/config/schema-introspect.js';
 import { runConfigSchema } from '../../runtime/config/run-config-schema.js';
 
 export interface ReferenceRow {

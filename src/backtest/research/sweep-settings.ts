@@ -4,7 +4,7 @@
  * `perpetua validate` and `perpetua sweep` refuse the same mistakes before anything runs.
  */
 import { ConfigError } from '../../core/errors.js';
-import type { ConfigIssue } from '../../runtime/config/config-issues.js';
+import type { ConfigIssue } from '../../core/config/config-issues.js';
 import type { SweepSection } from '../backtest-config.js';
 import { type Constraint, type Objective, resolveConstraints, resolveObjective } from './objective.js';
 import { type Dimension, type SearchSettings, dimensionsOf, spaceSize } from './search-space.js';

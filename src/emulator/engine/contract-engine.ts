@@ -14,22 +14,19 @@
 import type { Clock } from '../../core/clock.js';
 import { Decimal } from '../../core/decimal.js';
 import { accountId as toAccountId, type AccountId } from '../../core/ids.js';
-import { ContractOrderState, ContractOrderType, ContractSide, OpenType, PositionMode } from '../../domain/contract-enums.js';
+import { ContractOrderState, ContractOrderType } from '../../domain/contract-enums.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
 import { ContractVenue } from '../../venue/contract/contract-venue.js';
 import { TRIGGER_COMMANDS } from '../../venue/contract/triggers/trigger-commands.js';
 import type { ContractVenueEvent } from '../../venue/contract/contract-events.js';
+export { CONTRACT_CROWD_TAKER, contractCrowdMaker } from '../../venue/market/crowd-accounts.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
+import { CONTRACT_CROWD_TAKER, contractCrowdMaker, CROWD_ZERO_FEES, crowdContractOrder, isCrowdAccount, openContractCrowd } from '../../venue/market/crowd-accounts.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
 import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
 import { journaled, type CommandJournal } from './command-journal.js';
 
-export const CONTRACT_CROWD_TAKER = 'crowd-ctaker';
 const MAKERS_PER_CONTRACT = 4;
-export const contractCrowdMaker = (symbol: string, k: number): string => `crowd-cmaker:${symbol}:${k}`;
-const CROWD_DEPOSIT = '1000000000000';
-const CROWD_LEVERAGE = 20;
-const ZERO_FEES = { maker: new Decimal(0), taker: new Decimal(0) };
 
 /** Venue methods that change state: journaled and replayed. */
 export const CONTRACT_COMMANDS = [
@@ -88,12 +85,12 @@ export class ContractEngine {
       autoFunding: false,
       collectCycleHours: opts.collectCycleHours,
       insuranceFund: { USDT: '1000000' },
-      feeRates: (account: AccountId, i: ContractInstrument) => (account.startsWith('crowd-') ? ZERO_FEES : opts.feeRates ? opts.feeRates(account, i) : { maker: i.makerFeeRate, taker: i.takerFeeRate }),
+      feeRates: (account: AccountId, i: ContractInstrument) => (isCrowdAccount(account) ? CROWD_ZERO_FEES : opts.feeRates ? opts.feeRates(account, i) : { maker: i.makerFeeRate, taker: i.takerFeeRate }),
       ...(opts.sameStpGroup ? { sameStpGroup: opts.sameStpGroup } : {}),
       // The crowd lays its book before the first fair price is known; the band applies from then on.
       enforceApiAllowed: true,
       // The crowd's final orders and fills are not kept (no one can read them): the state does not grow with time.
-      historyLimitOf: (id) => (id.startsWith('crowd-') ? 0 : undefined),
+      historyLimitOf: (id) => (isCrowdAccount(id) ? 0 : undefined),
     });
     this.venue = journaled(this.reader, 'contract', CONTRACT_COMMANDS, opts.journal);
     for (const i of opts.instruments) {
@@ -106,12 +103,9 @@ export class ContractEngine {
 
   /** Opens and funds the crowd accounts (first start only; later starts replay it). */
   fundCrowd(): void {
-    const settle = new Set(this.opts.instruments.map((i) => i.settleCoin));
+    const settle = [...new Set(this.opts.instruments.map((i) => i.settleCoin))];
     const ids = [CONTRACT_CROWD_TAKER, ...this.opts.instruments.flatMap((i) => Array.from({ length: MAKERS_PER_CONTRACT }, (_, k) => contractCrowdMaker(i.symbol, k)))];
-    for (const id of ids) {
-      this.venue.openAccount(id, PositionMode.ONE_WAY);
-      for (const c of settle) this.venue.deposit(id, c, CROWD_DEPOSIT);
-    }
+    openContractCrowd(this.venue, ids, settle);
   }
 
   /** Cancels the crowd's resting orders (after a restart the new model lays its own book). */
@@ -212,16 +206,8 @@ export class ContractCrowdPort implements LiquidityPort {
     const inst = this.engine.reader.instrument(symbol);
     if (!inst) return { id: undefined, filledLots: 0 };
     const account = kind === 'limit' ? contractCrowdMaker(symbol, this.turn++ % MAKERS_PER_CONTRACT) : CONTRACT_CROWD_TAKER;
-    const r = this.engine.venue.placeOrder(account, {
-      symbol,
-      price: inst.priceUnit.mul(priceTicks).toFixed(),
-      vol: inst.volUnit.mul(lots).toFixed(),
-      leverage: CROWD_LEVERAGE,
-      // One-way accounts: "open long" buys and "open short" sells, netting against what they hold.
-      side: side === 'buy' ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
-      type: kind === 'limit' ? ContractOrderType.LIMIT : ContractOrderType.IOC,
-      openType: OpenType.CROSS,
-    });
+    const type = kind === 'limit' ? ContractOrderType.LIMIT : ContractOrderType.IOC;
+    const r = this.engine.venue.placeOrder(account, crowdContractOrder(symbol, side, inst.priceUnit.mul(priceTicks).toFixed(), inst.volUnit.mul(lots).toFixed(), type));
     if (!r.ok) return { id: undefined, filledLots: 0 };
     const o = r.value;
     const filledLots = o.dealVol.div(inst.volUnit).toNumber();

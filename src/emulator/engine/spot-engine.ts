@@ -17,16 +17,12 @@ import type { SpotInstrument } from '../../domain/instrument.js';
 import type { SpotTradeTick } from '../../venue/spot/spot-events.js';
 import { SpotVenue, type SpotOrderRequest } from '../../venue/spot/spot-venue.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
-import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
+import type { LiquidityPort } from '../../venue/market/liquidity-port.js';
+import { SpotVenueLiquidityPort } from '../../venue/market/spot-venue-liquidity-port.js';
+import { CROWD_DEPOSIT, isCrowdAccount, SPOT_CROWD_TAKER, spotCrowdMaker } from '../../venue/market/crowd-accounts.js';
 import { CommandJournal, journaled } from './command-journal.js';
 
-export const SPOT_CROWD_TAKER = 'crowd-taker';
-/** One maker account per symbol keeps the crowd under the per-account open-order cap. */
-export const spotCrowdMaker = (symbol: string): string => `crowd-maker:${symbol}`;
-export const isCrowdAccount = (id: string): boolean => id.startsWith('crowd-');
-
-/** What the crowd holds: enough never to run dry, far below the ledger's range. */
-const CROWD_DEPOSIT = '1000000000000';
+export { isCrowdAccount, SPOT_CROWD_TAKER, spotCrowdMaker };
 
 /** Commands between the retention sweeps (each a pass over every account's history lists). */
 const CROWD_PRUNE_EVERY = 2000;
@@ -67,7 +63,7 @@ export class SpotEngine {
     }
     this.reader.subscribeTrades((t) => this.print(t));
     this.reader.setAccountFees(SPOT_CROWD_TAKER, { maker: 0, taker: 0 });
-    this.port = new SpotCrowdPort(this);
+    this.port = new SpotVenueLiquidityPort(this.venue, this.reader);
   }
 
   /** Deposits the crowd's inventory (first start only: later starts replay it from the journal). */
@@ -107,51 +103,5 @@ export class SpotEngine {
     const seq = (this.tradeSeq.get(t.symbol) ?? 0) + 1;
     this.tradeSeq.set(t.symbol, seq);
     tape.onTrade({ id: seq, time: t.time, priceTicks: t.priceTicks, lots: t.lots, takerSide: t.takerSide === 'BUY' ? 'buy' : 'sell', takerOrderId: t.takerOrderId });
-  }
-}
-
-/** The market model's crowd on the spot venue: limit orders as the symbol's maker, IOC as the taker. */
-export class SpotCrowdPort implements LiquidityPort {
-  /** Crowd order id → the book's key for it. */
-  private readonly seqs = new Map<string, number>();
-
-  constructor(private readonly engine: SpotEngine) {}
-
-  place(symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
-    const r = this.engine.venue.placeOrderUnits({
-      accountId: kind === 'limit' ? spotCrowdMaker(symbol) : SPOT_CROWD_TAKER,
-      symbol,
-      side: side === 'buy' ? 'BUY' : 'SELL',
-      type: kind === 'limit' ? 'LIMIT' : 'IMMEDIATE_OR_CANCEL',
-      priceTicks,
-      lots,
-    });
-    if (!r.ok) return { id: undefined, filledLots: 0 };
-    if (!r.order.isWorking) return { id: undefined, filledLots: r.order.executedLots };
-    this.seqs.set(r.order.orderId, r.order.seq);
-    return { id: r.order.orderId, filledLots: r.order.executedLots };
-  }
-
-  cancel(symbol: string, id: string): void {
-    const seq = this.seqs.get(id);
-    if (seq === undefined) return;
-    this.seqs.delete(id);
-    if (this.engine.reader.book(symbol)?.has(seq)) this.engine.venue.cancelOrder(spotCrowdMaker(symbol), symbol, { orderId: id });
-  }
-
-  remaining(symbol: string, id: string): number {
-    const seq = this.seqs.get(id);
-    if (seq === undefined) return 0;
-    const lots = this.engine.reader.book(symbol)?.get(seq)?.lots ?? 0;
-    if (lots === 0) this.seqs.delete(id);
-    return lots;
-  }
-
-  bestBid(symbol: string): number | undefined {
-    return this.engine.reader.book(symbol)?.bestBid();
-  }
-
-  bestAsk(symbol: string): number | undefined {
-    return this.engine.reader.book(symbol)?.bestAsk();
   }
 }

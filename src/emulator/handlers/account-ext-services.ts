@@ -30,6 +30,7 @@ import type { ContractEngine } from '../engine/contract-engine.js';
 import type { SpotEngine } from '../engine/spot-engine.js';
 import { journaled, type CommandJournal } from '../engine/command-journal.js';
 import { MarketMakerBlacklists } from './market-maker-blacklists.js';
+import { isCrowdAccount } from '../../venue/market/crowd-accounts.js';
 
 /** Per-account settings of these services (from the account config). */
 export interface AccountExtSettings {
@@ -55,7 +56,7 @@ export interface AccountExtServicesOptions {
 const STP_GROUP_COMMANDS = ['create', 'delete', 'addUids', 'removeUids'] as const;
 const BLACKLIST_COMMANDS = ['create', 'update', 'delete'] as const;
 
-const isCrowd = (id: string): boolean => id.startsWith('crowd-') || id.startsWith('__');
+const isCrowd = (id: string): boolean => isCrowdAccount(id) || id.startsWith('__');
 
 export class AccountExtServices {
   readonly contractFees: ContractFeeModel;

@@ -14,6 +14,7 @@
  * instead call advanceTo(recordTime) after moving its VirtualClock (the data drives the clock).
  * With `loop`, the recording restarts after its last record, shifted by its duration plus one ms.
  */
+import { BinaryHeap } from '../../core/binary-heap.js';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
 import type { LiquidityPort } from '../../venue/market/liquidity-port.js';
@@ -55,7 +56,7 @@ export class ReplayMarketSource implements MarketSource {
   private readonly speed: number;
   private iterator: Iterator<MarketRecord>;
   private exhausted = false;
-  private readonly heap: Pending[] = [];
+  private readonly heap = new BinaryHeap<Pending>(before);
   private seq = 0;
   private maxRead = -Infinity;
   /** Added to record times: grows by the recording's span on every loop. */
@@ -85,7 +86,7 @@ export class ReplayMarketSource implements MarketSource {
   /** Every record has been applied (never true with `loop`). */
   get done(): boolean {
     this.fill();
-    return this.heap.length === 0 && this.exhausted;
+    return this.heap.size === 0 && this.exhausted;
   }
 
   contractPrices(symbol: string): ContractPriceBoard | undefined {
@@ -95,7 +96,7 @@ export class ReplayMarketSource implements MarketSource {
   /** Record time of the next record, or undefined at the end. */
   nextRecordTime(): number | undefined {
     this.fill();
-    return this.heap[0]?.time;
+    return this.heap.peek()?.time;
   }
 
   /** Clock time at which the next record is due (after start()), or undefined. */
@@ -113,9 +114,9 @@ export class ReplayMarketSource implements MarketSource {
     let n = 0;
     for (;;) {
       this.fill();
-      const top = this.heap[0];
+      const top = this.heap.peek();
       if (!top || !due(top)) break;
-      this.pop();
+      this.heap.pop();
       const at = this.startAt === undefined ? top.time : this.toClock(top.time);
       // Late records (beyond the reorder window) are applied now, never stamped in the past.
       this.lastApplied = Math.max(this.lastApplied, at);
@@ -156,7 +157,7 @@ export class ReplayMarketSource implements MarketSource {
 
   /** Reads ahead until the heap's earliest record is older than the newest read by the window. */
   private fill(): void {
-    while (!this.exhausted && (this.heap.length === 0 || this.maxRead - this.heap[0]!.time < this.window)) {
+    while (!this.exhausted && (this.heap.size === 0 || this.maxRead - this.heap.peek()!.time < this.window)) {
       const it = this.iterator.next();
       if (!it.done) {
         this.push(it.value);
@@ -179,37 +180,7 @@ export class ReplayMarketSource implements MarketSource {
     const time = raw + this.loopOffset;
     this.firstTime ??= time;
     if (time > this.maxRead) this.maxRead = time;
-    const p: Pending = { time, seq: this.seq++, record: r };
-    const h = this.heap;
-    h.push(p);
-    let i = h.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(h[i]!, h[parent]!)) break;
-      [h[i], h[parent]] = [h[parent]!, h[i]!];
-      i = parent;
-    }
-  }
-
-  private pop(): Pending {
-    const h = this.heap;
-    const top = h[0]!;
-    const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < h.length && before(h[l]!, h[m]!)) m = l;
-        if (r < h.length && before(h[r]!, h[m]!)) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
-        i = m;
-      }
-    }
-    return top;
+    this.heap.push({ time, seq: this.seq++, record: r });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The recorder's configuration (`perpetua record <config>`): one zod schema, unknown keys rejected at
- * every level, loaded from YAML. A failing file is a RecordConfigInvalid listing every problem as
+ * every level, loaded from YAML. A failing file is a ConfigInvalid listing every problem as
  * `path: expected …, received …` (`instruments[0].streams.trades.everyMs: expected at least the cycle
  * (1000 ms), received 500`).
  *
@@ -14,10 +14,9 @@
  * (resolvePollConfig, assertPollBudget) run here, so a config that would be refused later is refused
  * while it is being read, with its path.
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { withoutKind } from '../../core/config-kind.js';
+import { ConfigInvalid, zodIssueMessages } from '../../core/config/config-issues.js';
+import { loadYamlConfig, parseWithSchema } from '../../core/config/yaml-config.js';
 import { parseDuration } from '../../core/duration.js';
 import { ConfigError } from '../../core/errors.js';
 import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
@@ -90,9 +89,9 @@ const instrumentSchema = z
       return z.NEVER;
     }
     const schema = kind === 'spot' ? spotStreamsSchema : contractStreamsSchema;
-    const r = schema.safeParse(v.streams);
+    const r = schema.safeParse(v.streams, { reportInput: true });
     if (!r.success) {
-      for (const iss of r.error.issues) for (const one of describeIssue(iss, schema, v.streams)) ctx.addIssue({ code: 'custom', path: ['streams', ...one.path], message: one.message });
+      for (const one of zodIssueMessages(r.error.issues, schema, v.streams)) ctx.addIssue({ code: 'custom', path: ['streams', ...one.path], message: one.message });
       return z.NEVER;
     }
     const streams = Object.fromEntries(Object.entries(r.data).filter(([, s]) => s !== undefined));
@@ -185,28 +184,6 @@ export interface RecordConfig extends Omit<Parsed, 'instruments' | 'duration'> {
 }
 export type RecordConfigInput = z.input<typeof recordConfigSchema>;
 
-export interface RecordConfigIssue {
-  readonly path: string;
-  readonly message: string;
-}
-
-/** A record config with one or more problems: `issues` holds them all, the message the first. */
-export class RecordConfigInvalid extends ConfigError {
-  constructor(
-    readonly source: string,
-    readonly issues: readonly RecordConfigIssue[],
-  ) {
-    const first = issues[0]!;
-    super(first.path, `${first.message}${issues.length > 1 ? ` (and ${issues.length - 1} more: ${issues.slice(1, 4).map(formatIssue).join('; ')})` : ''} in ${source}`);
-  }
-
-  lines(): string[] {
-    return this.issues.map(formatIssue);
-  }
-}
-
-const formatIssue = (i: RecordConfigIssue): string => (i.path ? `${i.path}: ${i.message}` : i.message);
-
 /** The pollers' config for the instruments of a record config. */
 export function toMarketPollConfig(c: RecordConfig): MarketPollConfig {
   return {
@@ -216,16 +193,9 @@ export function toMarketPollConfig(c: RecordConfig): MarketPollConfig {
   };
 }
 
-/** Validates a config object (parsed YAML); throws RecordConfigInvalid naming every bad path. */
+/** Validates a config object (parsed YAML); throws ConfigInvalid naming every bad path. */
 export function parseRecordConfig(raw: unknown, source = 'record config'): RecordConfig {
-  const input = withoutKind(raw ?? {}, ['record']);
-  const r = recordConfigSchema.safeParse(input);
-  if (!r.success) {
-    const issues: RecordConfigIssue[] = [];
-    for (const iss of r.error.issues) for (const one of describeIssue(iss, recordConfigSchema, input)) issues.push({ path: formatPath(one.path), message: one.message });
-    throw new RecordConfigInvalid(source, dedupe(issues));
-  }
-  const config = r.data as RecordConfig;
+  const config = parseWithSchema(recordConfigSchema, raw, ['record'], source) as RecordConfig;
   const poll = toMarketPollConfig(config);
   try {
     const resolved = resolvePollConfig(poll, ROOT);
@@ -234,106 +204,17 @@ export function parseRecordConfig(raw: unknown, source = 'record config'): Recor
     if (!(e instanceof ConfigError)) throw e;
     const path = e.path.startsWith(`${ROOT}.`) ? e.path.slice(ROOT.length + 1) : e.path === ROOT ? '' : e.path;
     const message = e.message.startsWith(`${e.path}: `) ? e.message.slice(e.path.length + 2) : e.message;
-    throw new RecordConfigInvalid(source, [{ path, message: message.replace(/, got /, ', received ') }]);
+    throw new ConfigInvalid(source, [{ path, message: message.replace(/, got /, ', received ') }]);
   }
   return config;
 }
 
 const ROOT = '$record';
 
-/** Reads and validates a YAML record config. */
+/** Reads and validates a YAML record config (core/config/yaml-config.ts: the loader every config kind shares). */
 export async function loadRecordConfig(file: string): Promise<RecordConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, `cannot read: ${(e as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (e) {
-    throw new ConfigError(file, `not valid YAML: ${(e as Error).message}`);
-  }
-  return parseRecordConfig(doc, file);
+  return loadYamlConfig(file, parseRecordConfig);
 }
 
 /** `90s` → 90 000; a bare number is seconds (one syntax everywhere: core/duration.ts). */
 export { parseDuration } from '../../core/duration.js';
-
-// ---------------------------------------------------------------- error wording
-
-type Issue = z.core.$ZodIssue;
-
-function describeIssue(iss: Issue, schema: z.ZodType, root: unknown): { path: PropertyKey[]; message: string }[] {
-  const path = [...iss.path] as PropertyKey[];
-  if (iss.code === 'unrecognized_keys') {
-    const known = knownKeysAt(schema, path);
-    return iss.keys.map((k) => ({ path: [...path, k], message: `unknown key${known.length ? ` (expected one of: ${known.join(', ')})` : ''}` }));
-  }
-  if (iss.code === 'custom') return [{ path, message: iss.message }];
-  // zod's own wording ("Invalid input: expected object, received null") keeps only the expectation.
-  const expected = iss.message.replace(/^Invalid (input|option|union)(: expected )?/, '').replace(/, received .*$/, '').trim() || 'a valid value';
-  const found = 'input' in iss && iss.input !== undefined ? iss.input : valueAt(root, path);
-  return [{ path, message: found === undefined ? `expected ${expected} (missing)` : `expected ${expected}, received ${describeValue(found)}` }];
-}
-
-function describeValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `a list of ${v.length}`;
-  if (typeof v === 'object') return 'an object';
-  return String(v);
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
-}
-
-interface LooseDef {
-  readonly type: string;
-  readonly shape?: Record<string, z.ZodType>;
-  readonly element?: z.ZodType;
-  readonly innerType?: z.ZodType;
-  readonly in?: z.ZodType;
-}
-const defOf = (s: z.ZodType): LooseDef => (s as unknown as { _zod: { def: LooseDef } })._zod.def;
-
-/** The keys an object schema at `path` accepts (zod 4 keeps its definition under `_zod.def`). */
-function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let s: z.ZodType | undefined = schema;
-  let k = 0;
-  while (s) {
-    const d = defOf(s);
-    if (d.innerType) s = d.innerType;
-    else if (d.type === 'pipe' && d.in) s = d.in;
-    else if (k === path.length) return d.shape ? Object.keys(d.shape) : [];
-    else if (d.shape) s = d.shape[String(path[k++])];
-    else if (d.element) {
-      s = d.element;
-      k++;
-    } else return [];
-  }
-  return [];
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out;
-}
-
-function dedupe(issues: RecordConfigIssue[]): RecordConfigIssue[] {
-  const seen = new Set<string>();
-  return issues.filter((i) => {
-    const key = formatIssue(i);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}

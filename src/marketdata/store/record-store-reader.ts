@@ -16,6 +16,7 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { BinaryHeap } from '../../core/binary-heap.js';
 import { ValidationError } from '../../core/errors.js';
 import { parseRecordLines } from '../record/json-lines-codec.js';
 import { RECORD_STREAMS, instrumentKey, type DataRecord, type MetaRecord, type RecordMarket, type RecordStream } from '../record/record.js';
@@ -296,7 +297,7 @@ function instrumentMatcher(list: RecordQuery['instruments']): (m: RecordMarket, 
 class MergeIterator<T> implements IterableIterator<T> {
   private readonly pending: ChunkInfo[];
   private pi = 0;
-  private readonly heap: Cursor<T>[] = [];
+  private readonly heap = new BinaryHeap<Cursor<T>>(less);
   private readonly mode: 0 | 1 | 2; // 0 et, 1 lt, 2 seq
   private readonly from: number;
   private readonly to: number;
@@ -324,24 +325,19 @@ class MergeIterator<T> implements IterableIterator<T> {
     const heap = this.heap;
     const pending = this.pending;
     while (this.pi < pending.length) {
-      const top = heap[0];
+      const top = heap.peek();
       const c = pending[this.pi]!;
       // A chunk whose minimum equals the top key may still hold an earlier seq: open it too.
       if (top !== undefined && this.minOf(c) > top.keys[top.pos]!) break;
       this.pi++;
       this.activate(c);
     }
-    const top = heap[0];
+    const top = heap.peek();
     if (top === undefined) return { value: undefined, done: true };
     const rec = top.view.record(top.idx[top.pos]!);
     top.pos++;
-    if (top.pos === top.idx.length) {
-      const last = heap.pop()!;
-      if (heap.length > 0) {
-        heap[0] = last;
-        this.siftDown(0);
-      }
-    } else if (heap.length > 1) this.siftDown(0);
+    if (top.pos === top.idx.length) heap.pop();
+    else heap.topChanged();
     return { value: rec, done: false };
   }
 
@@ -377,29 +373,7 @@ class MergeIterator<T> implements IterableIterator<T> {
       const order = keys.map((_, k) => k).sort((a, b) => keys[a]! - keys[b]! || ss[a]! - ss[b]!);
       cursor = { keys: order.map((k) => keys[k]!), seqs: order.map((k) => ss[k]!), idx: order.map((k) => idx[k]!), view, pos: 0 };
     }
-    const heap = this.heap;
-    heap.push(cursor);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!less(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  }
-
-  private siftDown(i: number): void {
-    const heap = this.heap;
-    const n = heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) return;
-      const r = l + 1;
-      const m = r < n && less(heap[r]!, heap[l]!) ? r : l;
-      if (!less(heap[m]!, heap[i]!)) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
+    this.heap.push(cursor);
   }
 }
 

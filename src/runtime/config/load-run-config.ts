@@ -3,13 +3,11 @@
  * issues and, for each strategy whose name is registered, the issues of its parameters against the
  * strategy's own zod schema (`strategies[0].params.spreadBps: expected a number > 0, received "x"`).
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { COMMAND_OF_KIND, detectConfigKind } from '../../core/config-kind.js';
-import { ConfigError } from '../../core/errors.js';
+import { loadYamlConfig } from '../../core/config/yaml-config.js';
 import type { InstrumentSymbol, StrategyId } from '../../core/ids.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
-import { type ConfigIssue, ConfigInvalid, formatPath, issuesFromZod, stripKind } from './config-issues.js';
+import { type ConfigIssue, ConfigInvalid, formatPath, issuesFromZod, stripKind } from '../../core/config/config-issues.js';
 import { type RunConfig, runConfigSchema } from './run-config-schema.js';
 
 /** What the loader needs from the strategy registry. */
@@ -80,22 +78,9 @@ export function parseRunConfig(input: unknown, catalog: StrategyCatalog, source 
   return { config: r.data, strategies: resolved, source };
 }
 
-/** Reads, parses and validates a YAML config file. */
+/** Reads, parses and validates a YAML config file (core/config/yaml-config.ts: the loader every kind shares). */
 export async function loadRunConfig(file: string, catalog: StrategyCatalog): Promise<LoadedRunConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ConfigError(file, `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text, { prettyErrors: true, uniqueKeys: true });
-  } catch (e) {
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-    throw new ConfigInvalid(file, [{ path: '', message: `not valid YAML${where}: ${(e as Error).message.split('\n')[0]}` }]);
-  }
-  return parseRunConfig(doc, catalog, file);
+  return loadYamlConfig(file, (doc, source) => parseRunConfig(doc, catalog, source));
 }
 
 /** Document order: issues of earlier sections first (the order zod found them in, stably by path). */

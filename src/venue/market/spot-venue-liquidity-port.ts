@@ -1,9 +1,9 @@
 /**
  * LiquidityPort onto a bare SpotVenue (src/venue/spot), for code that drives the venue in process
- * without the emulator (backtest SimulatedGateway, paper runs, tests). The emulator has its own
- * journaled equivalent in src/emulator/engine/spot-engine.ts.
+ * (backtest SimulatedGateway, paper runs, tests) and, through its journaled venue, the emulator's
+ * spot engine.
  *
- * Accounts: crowd limit orders belong to one maker account per symbol (keeps the crowd under the
+ * Accounts (crowd-accounts.ts): crowd limit orders belong to one maker account per symbol (keeps the crowd under the
  * per-account open-order cap), IOC orders to one taker account. fundSpotCrowd() deposits their
  * inventory and sets their fees to zero, so the crowd never drains; funds stay conserved because
  * every crowd fill is an ordinary ledger transfer between accounts.
@@ -12,18 +12,25 @@ import type { DecimalLike } from '../../core/decimal.js';
 import type { SpotVenue } from '../spot/spot-venue.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from './liquidity-port.js';
 
-export const spotCrowdMakerAccount = (symbol: string): string => `crowd-maker:${symbol}`;
-export const SPOT_CROWD_TAKER_ACCOUNT = 'crowd-taker';
+import { SPOT_CROWD_TAKER, spotCrowdMaker } from './crowd-accounts.js';
 
 export class SpotVenueLiquidityPort implements LiquidityPort {
   /** Crowd order id → the venue's book key for it (books are keyed by an integer sequence). */
   private readonly seqs = new Map<string, number>();
 
-  constructor(private readonly venue: SpotVenue) {}
+  /**
+   * Orders go through `venue`; books are read from `books` (default: the same venue). The emulator
+   * passes its journaled venue for the first, so the crowd's orders are recorded and replayed, and the
+   * bare venue for the second, as reads change nothing.
+   */
+  constructor(
+    private readonly venue: Pick<SpotVenue, 'placeOrderUnits' | 'cancelOrder'>,
+    private readonly books: Pick<SpotVenue, 'book'> = venue as SpotVenue,
+  ) {}
 
   place(symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
     const r = this.venue.placeOrderUnits({
-      accountId: kind === 'limit' ? spotCrowdMakerAccount(symbol) : SPOT_CROWD_TAKER_ACCOUNT,
+      accountId: kind === 'limit' ? spotCrowdMaker(symbol) : SPOT_CROWD_TAKER,
       symbol,
       side: side === 'buy' ? 'BUY' : 'SELL',
       type: kind === 'limit' ? 'LIMIT' : 'IMMEDIATE_OR_CANCEL',
@@ -40,24 +47,24 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
     const seq = this.seqs.get(id);
     if (seq === undefined) return;
     this.seqs.delete(id);
-    if (this.venue.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMakerAccount(symbol), symbol, { orderId: id });
+    if (this.books.book(symbol)?.has(seq)) this.venue.cancelOrder(spotCrowdMaker(symbol), symbol, { orderId: id });
   }
 
   remaining(symbol: string, id: string): number {
     const seq = this.seqs.get(id);
     if (seq === undefined) return 0;
-    const lots = this.venue.book(symbol)?.get(seq)?.lots ?? 0;
+    const lots = this.books.book(symbol)?.get(seq)?.lots ?? 0;
     // Forget finished orders so the map holds only what rests.
     if (lots === 0) this.seqs.delete(id);
     return lots;
   }
 
   bestBid(symbol: string): number | undefined {
-    return this.venue.book(symbol)?.bestBid();
+    return this.books.book(symbol)?.bestBid();
   }
 
   bestAsk(symbol: string): number | undefined {
-    return this.venue.book(symbol)?.bestAsk();
+    return this.books.book(symbol)?.bestAsk();
   }
 }
 
@@ -65,12 +72,12 @@ export class SpotVenueLiquidityPort implements LiquidityPort {
 export function fundSpotCrowd(venue: SpotVenue, amount: DecimalLike = '1000000000'): void {
   for (const symbol of venue.symbols()) {
     const inst = venue.instrument(symbol)!;
-    const maker = spotCrowdMakerAccount(symbol);
+    const maker = spotCrowdMaker(symbol);
     venue.setAccountFees(maker, { maker: 0, taker: 0 });
     for (const asset of [inst.baseAsset, inst.quoteAsset]) {
       venue.deposit(maker, asset, amount);
-      venue.deposit(SPOT_CROWD_TAKER_ACCOUNT, asset, amount);
+      venue.deposit(SPOT_CROWD_TAKER, asset, amount);
     }
   }
-  venue.setAccountFees(SPOT_CROWD_TAKER_ACCOUNT, { maker: 0, taker: 0 });
+  venue.setAccountFees(SPOT_CROWD_TAKER, { maker: 0, taker: 0 });
 }

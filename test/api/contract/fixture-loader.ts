@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseContractJson } from '../../../src/api/contract/parse-contract-json.js';
+import { parseJsonKeepingLongInts } from '../../../src/core/json-codec.js';
 
 function findFixturesRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -21,7 +21,7 @@ export const FIXTURES = findFixturesRoot();
 export const readText = (relative: string): string => readFileSync(join(FIXTURES, relative), 'utf8');
 
 /** A MEXC fixture parsed losslessly (long integers stay exact strings). */
-export const mexc = (file: string): unknown => parseContractJson(readText(join('mexc', file)));
+export const mexc = (file: string): unknown => parseJsonKeepingLongInts(readText(join('mexc', file)));
 
 /** The `data` of a MEXC contract fixture. */
 export const mexcData = (file: string): unknown => (mexc(file) as { data?: unknown }).data;

@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { detectConfigKind } from '../../../src/core/config-kind.js';
 import { validateConfig } from '../../../src/app/cli/validate-command.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
+import { ConfigInvalid } from '../../../src/core/config/config-issues.js';
+import { loadEmulatorConfig } from '../../../src/emulator/emulator-config.js';
+import { loadRecordConfig } from '../../../src/marketdata/recorder/record-config.js';
+import { loadRunConfig } from '../../../src/runtime/config/load-run-config.js';
+import { loadBacktestConfig } from '../../../src/backtest/backtest-config.js';
+import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 
 describe('validate: every config kind', () => {
   let dir: string;
@@ -103,6 +109,37 @@ describe('validate: every config kind', () => {
     const r = await validateConfig(write('rec.yaml', 'out: x\nduration: 10q\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n'));
     expect(r.kind).to.equal('record');
     expect(r.lines.slice(1)).to.deep.equal(['  instruments[0].streams.depth.limit: expected an integer 1..5000, received -1', '  duration: expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received "10q"']);
+  });
+
+  it('each_commands_loader_refuses_a_broken_file_with_the_lines_validate_prints', async () => {
+    // One loader (core/config/yaml-config.ts) behind every command: what `perpetua emulator`, `record`,
+    // `run` and `backtest` throw is what `validate` prints, line for line. The first line of each is
+    // worked out from the schema: port is an integer 0..65535, a depth limit 1..5000, the strategy param
+    // spreadBps > 0 and <= 10000; a syntax error names its line and column.
+    const catalog = strategyCatalog();
+    const strategy = 'strategies: [{ id: mm1, name: spot-market-maker, instruments: [BTCUSDT], params: { spreadBps: -1, orderSize: "0.002", maxInventory: "0.02" } }]';
+    const cases: [kind: string, text: string, load: (f: string) => Promise<unknown>, first: string][] = [
+      ['emulator', 'port: 99999\nclock: { mode: sometimes }\n', loadEmulatorConfig, 'port: expected an integer >= 0 and <= 65535, received 99999'],
+      ['record', 'out: x\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n', loadRecordConfig, 'instruments[0].streams.depth.limit: expected an integer 1..5000, received -1'],
+      ['run', `mode: backtest\ninstruments: [BTCUSDT]\n${strategy}\n`, (f) => loadRunConfig(f, catalog), 'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1'],
+      ['backtest', `instruments: [BTCUSDT]\n${strategy}\nbacktest: { initialCapital: abc, data: [{ kind: store, path: x }] }\n`, (f) => loadBacktestConfig(f, catalog), 'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1'],
+      ['yaml', 'port: [unclosed\n', loadEmulatorConfig, 'not valid YAML at line '],
+    ];
+    for (const [kind, text, load, first] of cases) {
+      const f = write(`loader-${kind}.yaml`, text);
+      const shown = await validateConfig(f);
+      expect(shown.ok, kind).to.equal(false);
+      let err: unknown;
+      try {
+        await load(f);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, kind).to.be.instanceOf(ConfigInvalid);
+      const lines = (err as ConfigInvalid).lines();
+      expect(lines, kind).to.deep.equal(shown.lines.slice(1).map((l) => l.replace(/^ {2}/, '')));
+      expect(lines[0]!.startsWith(first), `${kind}: ${lines[0]}`).to.equal(true);
+    }
   });
 
   it('kind_key_is_accepted_and_routes', async () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { writeReport } from '../../../src/backtest/report/write-report.js';
 import type { BacktestRun } from '../../../src/backtest/report/backtest-run.js';
 import { syntheticBand } from './support/synthetic-run.js';
-import { chromiumMissing, openPage, type OpenedPage, type PwPage } from './support/chromium.js';
+import { openPage, requireChromiumOrSkip, type OpenedPage, type PwPage } from './support/chromium.js';
 
 interface Box {
   width: number;
@@ -31,11 +31,7 @@ describe('backtest/report/report-html (headless Chromium)', function () {
   let requests: string[];
 
   before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    requireChromiumOrSkip(this);
     dir = await mkdtemp(join(tmpdir(), 'perpetua-report-html-'));
     // 2 days of minute samples, a round trip every 3 hours, kline-only data.
     runs = syntheticBand({ minutes: 2 * 24 * 60, holdMinutes: 90, klineOnly: true, strategyName: 'Swing <b>bold</b>' });

@@ -16,7 +16,7 @@ import { resolveConstraints, resolveObjective } from '../../../src/backtest/rese
 import { overfittingOfRuns } from '../../../src/backtest/research/overfitting.js';
 import { walkForward } from '../../../src/backtest/research/walk-forward.js';
 import { syntheticBand } from './support/synthetic-run.js';
-import { chromiumMissing, openPage, type OpenedPage } from './support/chromium.js';
+import { openPage, requireChromiumOrSkip, type OpenedPage } from './support/chromium.js';
 
 describe('backtest/report/sweep-report html (headless Chromium)', function () {
   this.timeout(60_000);
@@ -30,11 +30,7 @@ describe('backtest/report/sweep-report html (headless Chromium)', function () {
   const seeds = [1, 2, 3];
 
   before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      this.skip();
-    }
+    requireChromiumOrSkip(this);
     dir = await mkdtemp(join(tmpdir(), 'perpetua-sweep-html-'));
     // 12 candidates: 4 holding times × 3 price paths over one day of minutes (240 min holds trade 5 times: below the constraint)
     const trials = holds.flatMap((hold) => seeds.map((seed) => ({ params: { hold, seed }, runs: syntheticBand({ minutes: 24 * 60, holdMinutes: hold, seed }) })));

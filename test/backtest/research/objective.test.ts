@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError } from '../../../src/core/errors.js';
-import { ConfigInvalid } from '../../../src/runtime/config/config-issues.js';
+import { ConfigInvalid } from '../../../src/core/config/config-issues.js';
 import { computeMetrics, type Metrics } from '../../../src/backtest/report/metrics.js';
 import { rankSweepResults, renderSweepTable } from '../../../src/backtest/report/sweep-report.js';
 import { RANKABLE_METRICS, resolveConstraints, resolveObjective, violations } from '../../../src/backtest/research/objective.js';

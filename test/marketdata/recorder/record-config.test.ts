@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConfigInvalid } from '../../../src/core/config/config-issues.js';
 import { ConfigError } from '../../../src/core/errors.js';
 import {
   DEFAULT_CONTRACT_URL,
@@ -9,7 +10,6 @@ import {
   loadRecordConfig,
   parseDuration,
   parseRecordConfig,
-  RecordConfigInvalid,
   toMarketPollConfig,
 } from '../../../src/marketdata/recorder/record-config.js';
 import { TempDirs } from './support/recorder-rig.js';
@@ -18,7 +18,7 @@ function problems(input: unknown): string[] {
   try {
     parseRecordConfig(input);
   } catch (e) {
-    if (e instanceof RecordConfigInvalid) return e.lines();
+    if (e instanceof ConfigInvalid) return e.lines();
     throw e;
   }
   throw new Error('expected the config to be refused');
@@ -98,8 +98,8 @@ describe('record config', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).to.be.instanceOf(RecordConfigInvalid);
-    expect((err as RecordConfigInvalid).path).to.equal('instruments[0].streams.trades');
+    expect(err).to.be.instanceOf(ConfigInvalid);
+    expect((err as ConfigInvalid).path).to.equal('instruments[0].streams.trades');
     // With a budget that covers it, accepted.
     expect(() => parseRecordConfig({ out: 'rec', budget: { spotWeightPerSecond: 60, contractCallsPerSecondPerEndpoint: 5 }, instruments: [{ symbol: 'BTCUSDT', cycleMs: 100, streams: { depth: {}, trades: {} } }] })).to.not.throw();
   });
@@ -131,7 +131,11 @@ describe('record config', () => {
     } catch (e) {
       err = e;
     }
-    expect(err).to.be.instanceOf(ConfigError);
-    expect((err as ConfigError).path).to.equal(file);
+    // The one loader's wording (core/config/yaml-config.ts): the file, then where the syntax breaks.
+    expect(err).to.be.instanceOf(ConfigInvalid);
+    expect((err as ConfigInvalid).source).to.equal(file);
+    expect((err as ConfigInvalid).lines()).to.have.length(1);
+    expect((err as ConfigInvalid).lines()[0]).to.match(/^not valid YAML at line \d+, column \d+: /);
+    expect((err as ConfigError).message).to.include(file);
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigInvalid } from '../../../src/runtime/config/config-issues.js';
+import { ConfigInvalid } from '../../../src/core/config/config-issues.js';
 import { parseRunConfig } from '../../../src/runtime/config/load-run-config.js';
 import { configHash, toPollConfig, toRiskLimits } from '../../../src/runtime/config/runtime-settings.js';
 import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';

@@ -4,7 +4,8 @@ import { D, Decimal } from '../../../src/core/decimal.js';
 import { spotSymbol } from '../../../src/core/ids.js';
 import type { SpotInstrument } from '../../../src/domain/instrument.js';
 import { SpotVenue } from '../../../src/venue/spot/spot-venue.js';
-import { fundSpotCrowd, SpotVenueLiquidityPort, spotCrowdMakerAccount, SPOT_CROWD_TAKER_ACCOUNT } from '../../../src/venue/market/spot-venue-liquidity-port.js';
+import { SPOT_CROWD_TAKER, spotCrowdMaker } from '../../../src/venue/market/crowd-accounts.js';
+import { fundSpotCrowd, SpotVenueLiquidityPort } from '../../../src/venue/market/spot-venue-liquidity-port.js';
 import { SyntheticMarket } from '../../../src/venue/market/synthetic-market.js';
 import { TapeAggregator } from '../../../src/venue/market/tape-aggregator.js';
 
@@ -54,7 +55,7 @@ describe('SpotVenueLiquidityPort', () => {
     venue.subscribe((e) => {
       if (e.type === 'trade') tape.onTrade({ id: ++seq, time: e.time, priceTicks: e.priceTicks, lots: e.lots, takerSide: e.takerSide === 'BUY' ? 'buy' : 'sell', takerOrderId: e.takerOrderId });
     });
-    const accounts = ['us', spotCrowdMakerAccount('BTCUSDT'), SPOT_CROWD_TAKER_ACCOUNT];
+    const accounts = ['us', spotCrowdMaker('BTCUSDT'), SPOT_CROWD_TAKER];
     const before = [total(venue, 'BTC', accounts), total(venue, 'USDT', accounts)];
     const market = new SyntheticMarket(
       {

@@ -1,8 +1,8 @@
 /**
  * Headless Chromium for the report tests: opens a page from a file:// URL, as a user would offline,
  * and records console errors, page errors and every request. Needs /usr/bin/chromium (Debian package
- * `chromium`) and the npm package playwright-core; `chromiumMissing()` says which is absent so the
- * test can skip with that message.
+ * `chromium`) and the npm package playwright-core; `requireChromiumOrSkip()` skips with the reason
+ * which is absent, or fails where the browser is required (CI).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -51,6 +51,18 @@ export function chromiumMissing(): string | undefined {
   if (!existsSync(CHROMIUM)) return `${CHROMIUM} not found (apt-get install -y chromium)`;
   if (!loadPlaywright()) return 'playwright-core is not installed (add it as a devDependency)';
   return undefined;
+}
+
+/**
+ * Skips the suite when the browser is missing, with the reason; fails it instead where the browser is
+ * required (.ci/run sets PERPETUA_REQUIRE_BROWSER): CI must never pass with the browser tests skipped.
+ */
+export function requireChromiumOrSkip(ctx: Mocha.Context): void {
+  const missing = chromiumMissing();
+  if (!missing) return;
+  if (process.env['PERPETUA_REQUIRE_BROWSER']) throw new Error(`the browser tests must run here (PERPETUA_REQUIRE_BROWSER is set): ${missing}`);
+  console.log(`      skipped: ${missing}`);
+  ctx.skip();
 }
 
 export interface OpenedPage {

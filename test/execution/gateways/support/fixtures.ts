@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseContractJson } from '../../../../src/api/contract/parse-contract-json.js';
+import { parseJsonKeepingLongInts } from '../../../../src/core/json-codec.js';
 import { exchangeInfoSchema } from '../../../../src/api/spot/market.js';
 import { toSpotInstrument } from '../../../../src/api/spot/to-spot-instrument.js';
 import { contractDetailSchema } from '../../../../src/api/contract/market-schemas.js';
@@ -25,7 +25,7 @@ function fixturesDir(): string {
 const DIR = fixturesDir();
 
 export const spotFixture = (name: string): unknown => JSON.parse(readFileSync(join(DIR, name), 'utf8'));
-export const contractFixtureData = (name: string): unknown => (parseContractJson(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
+export const contractFixtureData = (name: string): unknown => (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
 
 /** BTCUSDT from the captured exchangeInfo: tick 0.01, step 0.000001, quote precision 2. */
 export function btcusdt(): SpotInstrument {

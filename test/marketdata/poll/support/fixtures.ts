@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseContractJson } from '../../../../src/api/contract/parse-contract-json.js';
+import { parseJsonKeepingLongInts } from '../../../../src/core/json-codec.js';
 
 function fixturesDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -20,4 +20,4 @@ const DIR = fixturesDir();
 export const spotFixture = (name: string): unknown => JSON.parse(readFileSync(join(DIR, name), 'utf8'));
 
 /** A contract fixture's `data` (long integers kept exact). */
-export const contractFixtureData = (name: string): unknown => (parseContractJson(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
+export const contractFixtureData = (name: string): unknown => (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;

@@ -1,12 +1,14 @@
 /**
- * JSON in and out without losing long integer ids.
+ * JSON in and out without losing long integer ids: the one lossless parser of venue bodies (the client's
+ * responses, the emulator's request bodies, the tests' captured fixtures).
  *
  * In: contract order ids exceed 2^53 (`"orderId": 101716841474621953` in the cancel answer) and
  * JSON.parse would silently round them. Node 20 has no reviver access to the source text, so before
  * parsing we quote every integer literal outside strings that is not a safe integer; the response
  * schemas' `str` accepts the string and the id keeps every digit. Floats and safe integers are left
- * alone. A cheap regex decides whether the exact scan is needed at all, so ordinary bodies pay only
- * for one regex test.
+ * alone: a float is read to the nearest double (the venue's prices carry far fewer than 15 significant
+ * digits). A cheap regex decides whether the exact scan is needed at all, so ordinary bodies pay only for
+ * one regex test.
  *
  * Out: a `bigint` in a request value is written as a bare JSON number with all its digits (JSON.stringify
  * throws on bigint), so a catalogue can send a long id as a number, as the venue's own clients do.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { parseJsonKeepingLongInts, quoteLongIntegers, stringifyJson } from '../../src/client/json-codec.js';
+import { parseJsonKeepingLongInts, quoteLongIntegers, stringifyJson } from '../../src/core/json-codec.js';
 
-describe('client/json-codec', () => {
+describe('core/json-codec', () => {
   it('keeps_integers_above_2_pow_53_as_exact_strings', () => {
     // 101716841474621953 > 2^53 = 9007199254740992; JSON.parse would give 101716841474621950
     const v = parseJsonKeepingLongInts('{"data":[{"orderId":101716841474621953,"errorCode":2040}]}') as { data: { orderId: unknown; errorCode: unknown }[] };
@@ -28,5 +28,13 @@ describe('client/json-codec', () => {
     expect(stringifyJson([218699511659380224n, 1])).to.equal('[218699511659380224,1]');
     expect(stringifyJson({ orderId: 101716841474621953n, s: 'a' })).to.equal('{"orderId":101716841474621953,"s":"a"}');
     expect(stringifyJson({ a: 1 })).to.equal('{"a":1}');
+  });
+
+  it('keeps_a_long_integer_exact_and_leaves_every_other_number_as_the_venue_sent_it', () => {
+    // JSON.parse gives 101716841474621952 (doubles are 16 apart near 1e17): the id would name another order.
+    expect(String((JSON.parse('{"orderId":101716841474621953}') as { orderId: number }).orderId)).to.equal('101716841474621950');
+    expect(parseJsonKeepingLongInts('{"orderId":101716841474621953}')).to.deep.equal({ orderId: '101716841474621953' });
+    expect(parseJsonKeepingLongInts('{"a":1394650,"b":87511.3,"c":-0.0018,"d":3.7e-05,"t":1767211407368}')).to.deep.equal({ a: 1394650, b: 87511.3, c: -0.0018, d: 3.7e-5, t: 1767211407368 });
+    expect(parseJsonKeepingLongInts('[-9007199254740993]')).to.deep.equal(['-9007199254740993']);
   });
 });

@@ -5,9 +5,9 @@
  * it names the bound that failed rather than zod's generic "expected number".
  */
 import type { z } from 'zod';
-import { type ConfigKind, withoutKind } from '../../core/config-kind.js';
-import { ConfigError } from '../../core/errors.js';
-import { mask, SENSITIVE_NAMES } from '../../core/redact.js';
+import { type ConfigKind, withoutKind } from '../config-kind.js';
+import { ConfigError } from '../errors.js';
+import { mask, SENSITIVE_NAMES } from '../redact.js';
 import { describeExpected, knownKeysAt, schemaAt } from './schema-introspect.js';
 
 export interface ConfigIssue {
@@ -72,6 +72,9 @@ export function describeReceived(value: unknown, path: readonly PropertyKey[] = 
 
 type Issue = z.core.$ZodIssue;
 
+/** How zod's built-in messages begin ("Invalid input: expected number", "Too small: …"). */
+const ZOD_WORDING = /^(Invalid|Too (small|big)|Unrecognized)\b/;
+
 /**
  * Issues of a failed parse, worded against `schema`. `prefix` is prepended to every path (strategy
  * params are parsed on their own and reported under `strategies[i].params`); `root` is the value that
@@ -80,12 +83,24 @@ type Issue = z.core.$ZodIssue;
 export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root: unknown, prefix: readonly PropertyKey[] = []): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   const seen = new Set<string>();
-  const push = (path: readonly PropertyKey[], message: string): void => {
-    const p = formatPath([...prefix, ...path]);
-    const key = `${p}\u0000${message}`;
-    if (seen.has(key)) return;
+  for (const one of zodIssueMessages(issues, schema, root)) {
+    const p = formatPath([...prefix, ...one.path]);
+    const key = `${p}\u0000${one.message}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path: p, message });
+    out.push({ path: p, message: one.message });
+  }
+  return out;
+}
+
+/**
+ * The one wording of zod issues (an issue may become several: one per unknown key), paths kept as
+ * arrays so a schema refining a nested value with a second schema can re-raise them under its own path.
+ */
+export function zodIssueMessages(issues: readonly Issue[], schema: z.ZodType, root: unknown): { path: PropertyKey[]; message: string }[] {
+  const out: { path: PropertyKey[]; message: string }[] = [];
+  const push = (path: readonly PropertyKey[], message: string): void => {
+    out.push({ path: [...path], message });
   };
   for (const iss of issues) {
     const path = iss.path as readonly PropertyKey[];
@@ -111,8 +126,15 @@ export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root:
       push(path, `expected one of ${choices.map(String).join(', ')}${found === undefined ? ' (missing)' : `, received ${describeReceived(found, path)}`}`);
       continue;
     }
-    const at = schemaAt(schema, path);
-    const expected = at ? describeExpected(at) : iss.message.replace(/^Invalid (input|option): expected /, '');
+    // A message the schema's author wrote (`z.string().regex(re, 'an asset name like USDT')`) is the
+    // expectation in the author's words; zod's own wording is replaced by one read from the schema.
+    const authored = !ZOD_WORDING.test(iss.message);
+    const at = authored ? undefined : schemaAt(schema, path);
+    const expected = authored
+      ? iss.message.replace(/^expected /, '')
+      : at
+        ? describeExpected(at)
+        : iss.message.replace(/^Invalid (input|option): expected /, '');
     const found = 'input' in iss ? (iss as { input?: unknown }).input : valueAt(root, path);
     if (found === undefined) push(path, `expected ${expected} (missing)`);
     else push(path, `expected ${expected}, received ${describeReceived(found, path)}`);
@@ -120,7 +142,8 @@ export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root:
   return out;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` inside `root`, or undefined. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;
