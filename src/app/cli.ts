@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { durationFlagSeconds } from '../core/duration.js';
 import { PerpetuaError } from '../core/errors.js';
 
@@ -122,12 +122,14 @@ program
   .option('--duration <time>', 'stop by itself after this long (90s, 10m, 2h, or seconds)', (v) => durationFlagSeconds('--duration', v))
   .option('--no-cancel-on-exit', "leave this run's orders resting when it stops")
   .option('--journal <path>', 'journal file (overrides journal.path)')
-  .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string }) => {
+  .option('--emulator-port <n>', "port of the embedded emulator (overrides its config's port; 0 = any free port)", (v) => portFlag('--emulator-port', v))
+  .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string; emulatorPort?: number }) => {
     const { runCommand } = await import('./cli/run-command.js');
     process.exitCode = await runCommand(file, {
       ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
       ...(opts.cancelOnExit === false ? { cancelOnExit: false } : {}),
       ...(opts.journal ? { journal: opts.journal } : {}),
+      ...(opts.emulatorPort !== undefined ? { emulatorPort: opts.emulatorPort } : {}),
     });
   });
 
@@ -208,6 +210,13 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`${describeFailure(err)}\n`);
   process.exit(1);
 });
+
+/** A TCP port flag: an integer 0–65535, else an error naming the flag. */
+function portFlag(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n > 65535) throw new InvalidArgumentError(`${flag}: expected a port number 0-65535, received ${JSON.stringify(v)}`);
+  return n;
+}
 
 /**
  * How a failed command reads: a config with problems lists every one with its path (as `validate`
