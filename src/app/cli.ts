@@ -160,6 +160,25 @@ program
     for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
   });
 
+const data = program.command('data').description('look into record stores (what `perpetua record` and `perpetua import` write)');
+data
+  .command('list')
+  .description('symbols, streams, time span and record counts of a record store (read from its index)')
+  .argument('<store>', 'record store folder')
+  .option('--json', 'print JSON instead of a table')
+  .action(async (dir: string, o: { json?: boolean }) => {
+    const { RecordStoreReader } = await import('../marketdata/store/record-store-reader.js');
+    const { storeListingLines } = await import('../marketdata/store/store-listing.js');
+    const reader = RecordStoreReader.open(dir);
+    try {
+      const summary = reader.summary();
+      process.stdout.write(o.json ? `${JSON.stringify({ store: dir, ...summary }, null, 2)}\n` : `${storeListingLines(dir, summary).join('\n')}\n`);
+      for (const w of reader.warnings) process.stderr.write(`warning: ${w}\n`);
+    } finally {
+      reader.close();
+    }
+  });
+
 program
   .command('record')
   .description('poll public market data as the runtime does and append it to a compressed record store (resumable)')

@@ -19,7 +19,9 @@ import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins
 import { writeReport } from '../../backtest/report/write-report.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../backtest/backtest-config.js';
-import { checkDataSources, loadBacktestData, streamsByInstrument } from '../../backtest/backtest-data.js';
+import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from '../../backtest/backtest-data.js';
+import { RecordStoreReader } from '../../marketdata/store/record-store-reader.js';
+import { describeStoreSpan, isoMinute } from '../../marketdata/store/store-listing.js';
 
 import { prepareReplay, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
 import type { FillModel } from '../../backtest/fill-model.js';
@@ -90,6 +92,31 @@ export function expectedEvents(config: BacktestConfig, records: readonly DataRec
   return n;
 }
 
+/**
+ * "No records" with what would help: the window asked for and, for each record store read, the span it
+ * does hold (from its index), so a `from` / `to` outside the store is seen at once.
+ */
+export function noRecordsMessage(config: BacktestConfig, inputs: readonly string[], cwd: string): string {
+  const bt = config.backtest;
+  const keys = config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`);
+  const window =
+    bt.from !== undefined || bt.to !== undefined
+      ? ` between backtest.from ${bt.from !== undefined ? isoMinute(bt.from) : '(start)'} and backtest.to ${bt.to !== undefined ? isoMinute(bt.to) : '(end)'} UTC`
+      : '';
+  const spans: string[] = [];
+  for (const d of bt.data) {
+    if (d.kind !== 'store' || d.path === undefined) continue;
+    const dir = resolveDataPath(d.path, cwd);
+    const reader = RecordStoreReader.open(dir);
+    try {
+      spans.push(describeStoreSpan(d.path, reader.summary(), keys));
+    } finally {
+      reader.close();
+    }
+  }
+  return `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')}${window} in ${inputs.join(', ')}${spans.length > 0 ? `: ${spans.join('; ')}` : ''}`;
+}
+
 export async function backtestCommand(opts: BacktestCommandOptions): Promise<BacktestCommandSummary> {
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
@@ -103,7 +130,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
     ...(config.backtest.to !== undefined ? { to: config.backtest.to } : {}),
     instruments: config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
   });
-  if (data.records.length === 0) throw new ConfigError('backtest.data', `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')} in ${data.inputs.join(', ')}`);
+  if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
   const prepared = prepareReplay(config, data.records);
   const perModel = expectedEvents(config, data.records);
   const models = reportOrder(config.fillModels);
