@@ -17,6 +17,7 @@ import type { StrategyClass } from '../../strategy/strategy.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
 import { writeReport } from '../../backtest/report/write-report.js';
+import { TAPE_DIR } from '../../backtest/report/run-tape.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../backtest/backtest-config.js';
 import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from '../../backtest/backtest-data.js';
@@ -151,6 +152,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
     : undefined;
   const total = perModel * models.length;
   bar?.start(Math.max(1, total), 0, { model: models[0]!.name, rate: 0 });
+  const out = opts.out ?? defaultReportDir(opts.config);
   const runs: BacktestRun[] = [];
   const summaries: BacktestModelSummary[] = [];
   let done = 0;
@@ -165,6 +167,8 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
         ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
         ...(opts.logger ? { logger: opts.logger } : {}),
         progressEvery: 20_000,
+        // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
+        tapeDir: join(out, TAPE_DIR, model.name),
         onProgress: (events) => {
           const secs = Math.max(1e-3, (clock.now() - started) / 1000);
           bar?.update(Math.min(total, base + events), { model: model.name, rate: Math.round((base + events) / secs) });
@@ -173,13 +177,12 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
       done = base + result.stats.events;
       runs.push(result.run);
       const last = result.run.samples[result.run.samples.length - 1];
-      summaries.push({ fillModel: model.name, orders: result.run.orders.length, fills: result.run.fills.length, finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(), stats: result.stats });
+      summaries.push({ fillModel: model.name, orders: result.run.tape?.orderCount ?? result.run.orders.length, fills: result.run.fills.length, finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(), stats: result.stats });
     }
   } finally {
     bar?.update(Math.min(total, done), { rate: Math.round(done / Math.max(1e-3, (clock.now() - started) / 1000)) });
     bar?.stop();
   }
-  const out = opts.out ?? defaultReportDir(opts.config);
   const paths = await writeReport(runs, out);
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;

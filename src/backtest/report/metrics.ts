@@ -490,7 +490,10 @@ export function tradedNotional(fills: readonly RunFill[], multiplierOf: (symbol:
 // ---------------------------------------------------------------------------------------------
 // All of it
 
-export function equityPoints(run: Pick<BacktestRun, 'samples'>): EquityPoint[] {
+/** The curve the metrics use: every sample (from the tape's full-resolution columns when the run has one). */
+export function equityPoints(run: Pick<BacktestRun, 'samples' | 'tape'>): EquityPoint[] {
+  const e = run.tape?.equity;
+  if (e) return e.times.map((time, i) => ({ time, equity: e.values[i]! }));
   return run.samples.map((s) => ({ time: s.time, equity: s.equity.toNumber() }));
 }
 
@@ -561,7 +564,7 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
     fees: fees.toNumber(),
     funding: funding.toNumber(),
     trades: fills.length,
-    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : run.orders.length,
+    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : (run.tape?.orderCount ?? run.orders.length),
   };
 }
 

@@ -11,6 +11,7 @@ import { escapeHtml, formatAmount, formatDuration, formatPercent, formatTime } f
 import { METRIC_DEFS, formatMetric } from './metric-defs.js';
 import { type MetricKey, type Metrics, buyAndHold, calendarReturns, drawdownSeries, equityPoints, withheldMetrics } from './metrics.js';
 import type { ReportModel } from './report-json.js';
+import { TAPE_DIR } from './run-tape.js';
 import { type ChartMarker, type ChartSeries, renderChart } from './svg-chart.js';
 
 /** Rows of each list the page shows; report.json has them all. */
@@ -184,7 +185,9 @@ function bandTable(model: ReportModel): string {
 function equityCharts(model: ReportModel): string {
   const { primary } = model;
   const times = primary.samples.map((s) => s.time);
-  const equity = equityPoints(primary).map((p) => p.equity);
+  // Charts draw the samples the run kept (thinned on long runs); the metrics use the full curve.
+  const drawn = primary.samples.map((x) => ({ time: x.time, equity: x.equity.toNumber() }));
+  const equity = drawn.map((p) => p.equity);
   const series: ChartSeries[] = [{ name: `equity (${primary.fillModel})`, color: modelColor(primary.fillModel, 0), values: equity, width: 2 }];
   let band: { name: string; color: string; lower: number[]; upper: number[] } | undefined;
   if (model.band.length > 1) {
@@ -226,7 +229,7 @@ function equityCharts(model: ReportModel): string {
     id: 'chart-drawdown',
     title: 'Drawdown from peak',
     times,
-    series: [{ name: 'drawdown', color: '#dc2626', values: drawdownSeries(equityPoints(primary)), kind: 'area', width: 1.2 }],
+    series: [{ name: 'drawdown', color: '#dc2626', values: drawdownSeries(drawn), kind: 'area', width: 1.2 }],
     height: 160,
     valueFormat: 'percent',
     percentAxis: true,
@@ -311,8 +314,9 @@ function instrumentCharts(run: BacktestRun): string {
     .join('');
 }
 
-function limitNote(shown: number, total: number, what: string): string {
-  return total > shown ? `<p class="note">Showing the first ${shown} of ${total} ${what}; report.json has all of them.</p>` : '';
+function limitNote(shown: number, total: number, what: string, run?: BacktestRun): string {
+  const where = run?.tape ? `${TAPE_DIR}/${escapeHtml(run.fillModel)}/${what === 'orders' ? 'orders' : what === 'fills' ? 'fills' : 'fills'}.csv has ${what === 'round trips' ? 'the fills they come from' : 'all of them'}` : 'report.json has all of them';
+  return total > shown ? `<p class="note">Showing the first ${shown} of ${total} ${what}; ${where}.</p>` : '';
 }
 
 function fillsTable(run: BacktestRun): string {
@@ -321,16 +325,17 @@ function fillsTable(run: BacktestRun): string {
       `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="${escapeHtml(f.side)}">${escapeHtml(f.side)}</td><td class="num">${escapeHtml(f.price.toFixed())}</td><td class="num">${escapeHtml(f.quantity.toFixed())}</td><td class="num">${escapeHtml(f.fee.toFixed())} ${escapeHtml(f.feeAsset)}</td><td>${escapeHtml(f.liquidity)}</td><td class="mono">${escapeHtml(f.clientOrderId ?? '')}</td><td class="mono">${escapeHtml(f.tradeId)}</td></tr>`,
   );
   if (rows.length === 0) return '<p class="note">No fills.</p>';
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th>Side</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Fee</th><th>Liquidity</th><th>Client id</th><th>Trade id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.fills.length, 'fills')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th>Side</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Fee</th><th>Liquidity</th><th>Client id</th><th>Trade id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.fills.length, 'fills', run)}`;
 }
 
 function ordersTable(run: BacktestRun): string {
+  const total = run.tape?.orderCount ?? run.orders.length;
   const rows = run.orders.slice(0, HTML_TABLE_LIMIT).map(
     (o) =>
       `<tr><td>${escapeHtml(formatTime(o.createdAt))}</td><td class="mono">${escapeHtml(o.clientOrderId)}</td><td>${escapeHtml(o.symbol)}</td><td class="${escapeHtml(o.side)}">${escapeHtml(o.side)}</td><td>${escapeHtml(o.type)} ${escapeHtml(o.timeInForce)}</td><td class="num">${escapeHtml(o.price?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.quantity?.toFixed() ?? o.quoteQuantity?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.filledQty.toFixed())}</td><td>${escapeHtml(o.status)}${o.rejectReason ? ` <small>${escapeHtml(o.rejectReason)}</small>` : ''}</td><td>${o.closedAt !== undefined ? escapeHtml(formatTime(o.closedAt)) : ''}</td></tr>`,
   );
   if (rows.length === 0) return '<p class="note">No orders.</p>';
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Created (UTC)</th><th>Client id</th><th>Symbol</th><th>Side</th><th>Type</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Filled</th><th>Status</th><th>Closed (UTC)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.orders.length, 'orders')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Created (UTC)</th><th>Client id</th><th>Symbol</th><th>Side</th><th>Type</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Filled</th><th>Status</th><th>Closed (UTC)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, total, 'orders', run)}`;
 }
 
 function roundTripsTable(model: ReportModel): string {
@@ -340,7 +345,7 @@ function roundTripsTable(model: ReportModel): string {
     (t) =>
       `<tr><td>${escapeHtml(t.symbol)}${t.leg !== 'net' ? ` <small>${escapeHtml(t.leg)}</small>` : ''}</td><td>${escapeHtml(t.direction)}</td><td>${escapeHtml(formatTime(t.entryTime))}</td><td>${escapeHtml(formatTime(t.exitTime))}</td><td>${escapeHtml(formatDuration(t.exitTime - t.entryTime))}</td><td class="num">${escapeHtml(t.quantity.toFixed())}</td><td class="num">${escapeHtml(t.entryPrice.toFixed())}</td><td class="num">${escapeHtml(t.exitPrice.toFixed())}</td><td class="num">${escapeHtml(formatAmount(t.fees.toNumber(), 4))}</td><td class="num ${t.netPnl.isNegative() ? 'neg' : 'pos'}">${escapeHtml(formatAmount(t.netPnl.toNumber(), 4))}</td></tr>`,
   );
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips', model.primary)}`;
 }
 
 function fundingTable(run: BacktestRun): string {
