@@ -160,6 +160,28 @@ program
     for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
   });
 
+program
+  .command('schema')
+  .description('print the JSON Schema of a config kind (run, backtest, sweep, emulator, record) for editors; docs/schemas/ has them all')
+  .argument('<kind>', 'run | backtest | sweep | emulator | record')
+  .option('--write <dir>', 'write every kind to <dir>/<kind>.schema.json instead')
+  .action(async (kind: string, o: { write?: string }) => {
+    const { CONFIG_KINDS } = await import('../core/config-kind.js');
+    const { allConfigSchemas, configJsonSchema } = await import('./cli/config-schemas.js');
+    if (o.write) {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      mkdirSync(o.write, { recursive: true });
+      for (const s of allConfigSchemas()) {
+        writeFileSync(join(o.write, s.file), s.text);
+        process.stdout.write(`wrote ${join(o.write, s.file)}\n`);
+      }
+      return;
+    }
+    if (!(CONFIG_KINDS as readonly string[]).includes(kind)) throw new Error(`kind: expected one of ${CONFIG_KINDS.join(', ')}, received ${JSON.stringify(kind)}`);
+    process.stdout.write(`${JSON.stringify(configJsonSchema(kind as (typeof CONFIG_KINDS)[number]), null, 2)}\n`);
+  });
+
 const data = program.command('data').description('look into record stores (what `perpetua record` and `perpetua import` write)');
 data
   .command('list')
