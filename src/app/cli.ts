@@ -170,11 +170,11 @@ program
     const { allConfigSchemas, configJsonSchema } = await import('./cli/config-schemas.js');
     if (o.write) {
       const { mkdirSync, writeFileSync } = await import('node:fs');
-      const { join } = await import('node:path');
+      const path = await import('node:path');
       mkdirSync(o.write, { recursive: true });
       for (const s of allConfigSchemas()) {
-        writeFileSync(join(o.write, s.file), s.text);
-        process.stdout.write(`wrote ${join(o.write, s.file)}\n`);
+        writeFileSync(path.join(o.write, s.file), s.text);
+        process.stdout.write(`wrote ${path.join(o.write, s.file)}\n`);
       }
       return;
     }

@@ -10,7 +10,7 @@ import { CONFIG_KINDS, type ConfigKind } from '../../core/config-kind.js';
 import { backtestSectionSchema, sweepSectionSchema } from '../../backtest/backtest-config.js';
 import { emulatorConfigSchema } from '../../emulator/emulator-config.js';
 import { recordConfigSchema } from '../../marketdata/recorder/record-config.js';
-import { runConfigSchema } from '../config/run-config-schema.js';
+import { runConfigSchema } from '../../runtime/config/run-config-schema.js';
 
 type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; [k: string]: unknown };
 

@@ -135,7 +135,7 @@ function symbolsOf(run: BacktestRun): string[] {
 }
 
 /** A metric's cell: its value, or "—" and why when the run is too short for it to mean anything. */
-function metricCell(m: Metrics, key: MetricKey, text: string, withheld: ReadonlyMap<MetricKey, string>): string {
+function metricCell(key: MetricKey, text: string, withheld: ReadonlyMap<MetricKey, string>): string {
   const why = withheld.get(key);
   return why === undefined ? escapeHtml(text) : `<span class="withheld" title="${escapeHtml(`withheld: ${why}`)}">—</span>`;
 }
@@ -145,7 +145,7 @@ function metricsTable(m: Metrics): string {
   const withheld = withheldMetrics(m);
   const rows = METRIC_DEFS.map(
     (d) =>
-      `<tr data-metric="${d.key}"><th scope="row" title="${escapeHtml(d.help)}">${escapeHtml(d.label)}</th><td>${metricCell(m, d.key, formatMetric(m[d.key], d.format), withheld)}${d.key === 'maxDrawdownDurationMs' && notRecovered ? ' <small>(not recovered)</small>' : ''}${withheld.has(d.key) ? ` <small class="why">${escapeHtml(withheld.get(d.key)!)}</small>` : ''}</td></tr>`,
+      `<tr data-metric="${d.key}"><th scope="row" title="${escapeHtml(d.help)}">${escapeHtml(d.label)}</th><td>${metricCell(d.key, formatMetric(m[d.key], d.format), withheld)}${d.key === 'maxDrawdownDurationMs' && notRecovered ? ' <small>(not recovered)</small>' : ''}${withheld.has(d.key) ? ` <small class="why">${escapeHtml(withheld.get(d.key)!)}</small>` : ''}</td></tr>`,
   );
   const half = Math.ceil(rows.length / 2);
   return `<div class="two-col"><table class="kv metrics">${rows.slice(0, half).join('')}</table><table class="kv metrics">${rows.slice(half).join('')}</table></div>`;
@@ -170,7 +170,7 @@ function bandTable(model: ReportModel): string {
     const primary = run === model.primary;
     return (
       `<tr data-model="${escapeHtml(run.fillModel)}"${primary ? ' class="primary"' : ''}><th scope="row"><i class="swatch" style="background:${color}"></i>${escapeHtml(run.fillModel)}${primary ? ' <small>(this report)</small>' : ''}</th>` +
-      cols.map((c) => `<td>${metricCell(metrics, c.key as MetricKey, c.fmt(metrics[c.key] as number | null), withheldMetrics(metrics))}</td>`).join('') +
+      cols.map((c) => `<td>${metricCell(c.key as MetricKey, c.fmt(metrics[c.key] as number | null), withheldMetrics(metrics))}</td>`).join('') +
       '</tr>'
     );
   });

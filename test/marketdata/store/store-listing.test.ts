@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
 import { backtestCommand } from '../../../src/app/cli/backtest-command.js';
 import { ConfigError } from '../../../src/core/errors.js';
-import { importCommand } from '../../../src/marketdata/import/import-command.js';
+import { importCommand } from '../../../src/app/cli/import-command.js';
 import { RecordStoreReader } from '../../../src/marketdata/store/record-store-reader.js';
 import { describeStoreSpan, storeListingLines } from '../../../src/marketdata/store/store-listing.js';
 import { PERP_KLINES_FILE, perpTrendDoc } from '../../backtest/support/backtest-fixtures.js';
