@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { durationFlagSeconds } from '../core/duration.js';
 import { PerpetuaError } from '../core/errors.js';
 
@@ -122,12 +122,14 @@ program
   .option('--duration <time>', 'stop by itself after this long (90s, 10m, 2h, or seconds)', (v) => durationFlagSeconds('--duration', v))
   .option('--no-cancel-on-exit', "leave this run's orders resting when it stops")
   .option('--journal <path>', 'journal file (overrides journal.path)')
-  .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string }) => {
+  .option('--emulator-port <n>', "port of the embedded emulator (overrides its config's port; 0 = any free port)", (v) => portFlag('--emulator-port', v))
+  .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string; emulatorPort?: number }) => {
     const { runCommand } = await import('./cli/run-command.js');
     process.exitCode = await runCommand(file, {
       ...(opts.duration !== undefined ? { duration: opts.duration } : {}),
       ...(opts.cancelOnExit === false ? { cancelOnExit: false } : {}),
       ...(opts.journal ? { journal: opts.journal } : {}),
+      ...(opts.emulatorPort !== undefined ? { emulatorPort: opts.emulatorPort } : {}),
     });
   });
 
@@ -156,6 +158,47 @@ program
     const streams = Object.entries(summary.byStream).map(([k, v]) => `${k}=${v}`).join(' ');
     process.stdout.write(`imported ${summary.records} records (${streams}) into ${summary.out} in ${(summary.elapsedMs / 1000).toFixed(1)} s` + (summary.badRows ? `; ${summary.badRows} bad rows skipped` : '') + '\n');
     for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
+  });
+
+program
+  .command('schema')
+  .description('print the JSON Schema of a config kind (run, backtest, sweep, emulator, record) for editors; docs/schemas/ has them all')
+  .argument('<kind>', 'run | backtest | sweep | emulator | record')
+  .option('--write <dir>', 'write every kind to <dir>/<kind>.schema.json instead')
+  .action(async (kind: string, o: { write?: string }) => {
+    const { CONFIG_KINDS } = await import('../core/config-kind.js');
+    const { allConfigSchemas, configJsonSchema } = await import('./cli/config-schemas.js');
+    if (o.write) {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      const path = await import('node:path');
+      mkdirSync(o.write, { recursive: true });
+      for (const s of allConfigSchemas()) {
+        writeFileSync(path.join(o.write, s.file), s.text);
+        process.stdout.write(`wrote ${path.join(o.write, s.file)}\n`);
+      }
+      return;
+    }
+    if (!(CONFIG_KINDS as readonly string[]).includes(kind)) throw new Error(`kind: expected one of ${CONFIG_KINDS.join(', ')}, received ${JSON.stringify(kind)}`);
+    process.stdout.write(`${JSON.stringify(configJsonSchema(kind as (typeof CONFIG_KINDS)[number]), null, 2)}\n`);
+  });
+
+const data = program.command('data').description('look into record stores (what `perpetua record` and `perpetua import` write)');
+data
+  .command('list')
+  .description('symbols, streams, time span and record counts of a record store (read from its index)')
+  .argument('<store>', 'record store folder')
+  .option('--json', 'print JSON instead of a table')
+  .action(async (dir: string, o: { json?: boolean }) => {
+    const { RecordStoreReader } = await import('../marketdata/store/record-store-reader.js');
+    const { storeListingLines } = await import('../marketdata/store/store-listing.js');
+    const reader = RecordStoreReader.open(dir);
+    try {
+      const summary = reader.summary();
+      process.stdout.write(o.json ? `${JSON.stringify({ store: dir, ...summary }, null, 2)}\n` : `${storeListingLines(dir, summary).join('\n')}\n`);
+      for (const w of reader.warnings) process.stderr.write(`warning: ${w}\n`);
+    } finally {
+      reader.close();
+    }
   });
 
 program
@@ -214,6 +257,13 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`${describeFailure(err)}\n`);
   process.exit(1);
 });
+
+/** A TCP port flag: an integer 0–65535, else an error naming the flag. */
+function portFlag(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n > 65535) throw new InvalidArgumentError(`${flag}: expected a port number 0-65535, received ${JSON.stringify(v)}`);
+  return n;
+}
 
 /**
  * How a failed command reads: a config with problems lists every one with its path (as `validate`

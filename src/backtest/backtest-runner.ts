@@ -26,7 +26,7 @@ import type { ClientLogger } from '../client/catalogue-client.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import { InstrumentRegistry } from '../domain/instrument-registry.js';
-import type { Order } from '../domain/order.js';
+import { isTerminal, type Order } from '../domain/order.js';
 import { instrumentKey, type DataRecord } from '../marketdata/record/record.js';
 import { Portfolio } from '../portfolio/portfolio.js';
 import type { StrategyClass, StrategyReport } from '../strategy/strategy.js';
@@ -36,7 +36,10 @@ import { coreModule } from '../runtime/container/core-module.js';
 import { riskModule } from '../runtime/container/risk-module.js';
 import { runtimeModule } from '../runtime/container/runtime-module.js';
 import { strategyModule } from '../runtime/container/strategy-module.js';
-import { canonicalJson, configHash, type BacktestRun, type RunFunding, type RunInstrument, type RunOrder, type RunSample } from './report/backtest-run.js';
+import { HTML_TABLE_LIMIT } from './report/report-html.js';
+import { REPORT_SERIES_MAX } from './report/report-json.js';
+import { RunTape, SampleThinner } from './report/run-tape.js';
+import { canonicalJson, configHash, type RunTapeInfo, type BacktestRun, type RunFunding, type RunInstrument, type RunOrder, type RunSample } from './report/backtest-run.js';
 import type { BacktestConfig } from './backtest-config.js';
 import { streamsByInstrument } from './backtest-data.js';
 import { backtestModule } from './backtest-module.js';
@@ -65,6 +68,12 @@ export interface BacktestRunOptions {
   readonly progressEvery?: number;
   /** Streams per record instrument (`spot:BTCUSDT` → {trade, depth.diff, kline:1m …}); default: scanned from `records`. */
   readonly streams?: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * Stream samples and orders to CSV files in this folder (run-tape.ts) instead of keeping them: the
+   * run then holds a thinned series, the first orders and the full equity curve as numbers, so its
+   * memory does not grow with its length (the backtest command's path). Absent: everything in memory.
+   */
+  readonly tapeDir?: string;
 }
 
 export interface BacktestStats {
@@ -166,14 +175,31 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const venues = await container.getAsync(RUNTIME_TOKENS.Venues);
   const journal = await container.getAsync(RUNTIME_TOKENS.Journal);
 
-  // Every order the run made, latest state, in creation order.
+  // Every order the run made, latest state, in creation order. With a tape, an order leaves memory for
+  // the tape once it is final (numbered in creation order so the tape keeps that order).
+  const symbols = cfg.instruments.map((i) => i.instrument.symbol);
+  const tape = opts.tapeDir !== undefined ? new RunTape(opts.tapeDir, symbols, HTML_TABLE_LIMIT) : undefined;
   const orders = new Map<string, Order>();
+  const created = new Map<string, number>();
+  const finished = new Set<string>();
   for (const v of venues) {
     v.orders.events$.subscribe((e: ExecutionEvent) => {
       const cid = 'clientOrderId' in e && e.clientOrderId !== undefined ? e.clientOrderId : e.type === 'OrderSubmitted' || e.type === 'OrderAdopted' ? e.order.clientOrderId : undefined;
       if (cid === undefined) return;
       const o = v.orders.order(cid);
-      if (o) orders.set(cid, o);
+      if (!o) return;
+      if (!tape) {
+        orders.set(cid, o);
+        return;
+      }
+      if (finished.has(cid)) return;
+      if (!created.has(cid)) created.set(cid, created.size + finished.size);
+      if (isTerminal(o.status)) {
+        tape.orderDone(created.get(cid)!, o as RunOrder);
+        created.delete(cid);
+        orders.delete(cid);
+        finished.add(cid);
+      } else orders.set(cid, o);
     });
   }
 
@@ -200,7 +226,27 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     }
   };
   const samples: RunSample[] = [];
-  const symbols = cfg.instruments.map((i) => i.instrument.symbol);
+  // With a tape: the newest sample waits (the final one may replace it), the rest go to the tape, the
+  // thinned series and the full-resolution equity columns.
+  const thinner = new SampleThinner(REPORT_SERIES_MAX);
+  const equityTimes: number[] = [];
+  const equityValues: number[] = [];
+  let pending: RunSample | undefined;
+  const keep = (x: RunSample): void => {
+    if (!tape) {
+      if (samples[samples.length - 1]?.time === x.time) samples.pop();
+      samples.push(x);
+      return;
+    }
+    if (pending && pending.time !== x.time) {
+      tape.sample(pending);
+      thinner.add(pending);
+      equityTimes.push(pending.time);
+      equityValues.push(pending.equity.toNumber());
+    }
+    pending = x;
+  };
+  let lastEquity: Decimal | undefined;
   const sampled = symbols.map((s) => ({ symbol: s, inst: market.instrument(s) }));
   /** Fills and funding applied to `truth` so far: positions only change with them. */
   const truthVersion = (): number => applied.reduce((a, b) => a + b, 0) + fundingApplied;
@@ -214,7 +260,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       if (m) marks[symbol] = m;
     }
     const lookup = (s: InstrumentSymbol): Decimal | undefined => marks[s];
-    const equity = truth.equity(lookup) ?? samples[samples.length - 1]?.equity ?? D(bt.initialCapital);
+    const equity = truth.equity(lookup) ?? lastEquity ?? D(bt.initialCapital);
+    lastEquity = equity;
     // Samples are immutable records: one positions object serves every sample until a fill moves it.
     const version = truthVersion();
     if (version !== positionsAt) {
@@ -225,8 +272,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
         positions[p.symbol] = (positions[p.symbol] ?? ZERO).plus(p.quantity);
       }
     }
-    if (samples[samples.length - 1]?.time === time) samples.pop();
-    samples.push({ time, equity, cash: truth.balance(valuationAsset), positions, marks });
+    keep({ time, equity, cash: truth.balance(valuationAsset), positions, marks });
   };
 
   for (const key of unbooked) {
@@ -332,6 +378,17 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     multiplier: i.instrument.kind === 'contract' ? i.instrument.contractSize : D(1),
     settleAsset: i.instrument.kind === 'contract' ? i.instrument.settleCoin : i.instrument.quoteAsset,
   }));
+  let tapeInfo: RunTapeInfo | undefined;
+  let runSamples = samples;
+  if (tape) {
+    if (pending) keep({ ...pending, time: Infinity }); // flushes the newest real sample
+    // Orders still open at the end, in creation order.
+    for (const [cid, o] of [...orders].sort((a, b) => created.get(a[0])! - created.get(b[0])!)) tape.orderDone(created.get(cid)!, o as RunOrder);
+    const t = tape.close(fills, funding);
+    const thinned = thinner.result();
+    runSamples = thinned.samples;
+    tapeInfo = { dir: t.dir, stride: thinned.stride, equity: { times: equityTimes, values: equityValues }, orderCount: t.orders, ordersHash: t.ordersHash, sampleCount: t.samples };
+  }
   const streamNames = new Set<string>();
   for (const s of specs) for (const x of streams.get(instrumentKey(s.source.market, s.source.symbol)) ?? []) streamNames.add(x);
   const run: BacktestRun = {
@@ -351,13 +408,14 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     instruments,
     initialCapital: D(bt.initialCapital),
     valuationAsset,
-    orders: [...orders.values()] as RunOrder[],
+    orders: tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]),
     fills,
     funding,
     totalFees: totalFees(fills, valuationAsset),
     samplePeriodMs: bt.samplePeriodMs,
-    samples,
+    samples: runSamples,
     ...(bt.riskFreeRate !== undefined ? { riskFreeRate: bt.riskFreeRate } : {}),
+    ...(tapeInfo ? { tape: tapeInfo } : {}),
   };
   const result: BacktestResult = {
     run,

@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly cancelOnExit?: boolean;
   /** `--journal <path>` overrides journal.path. */
   readonly journalPath?: string;
+  /** `--emulator-port <n>`: the embedded emulator listens here instead of its config's port. */
+  readonly emulatorPort?: number;
 }
 
 export const RUNTIME_TOKENS = {

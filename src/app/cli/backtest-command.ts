@@ -17,10 +17,13 @@ import type { StrategyClass } from '../../strategy/strategy.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
 import { writeReport } from '../../backtest/report/write-report.js';
+import { TAPE_DIR } from '../../backtest/report/run-tape.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { loadBacktestConfig, type BacktestConfig } from '../../backtest/backtest-config.js';
-import { checkDataSources, loadBacktestData, streamsByInstrument } from '../../backtest/backtest-data.js';
+import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from '../../backtest/backtest-data.js';
 import { runOutcome } from '../../backtest/run-fingerprint.js';
+import { RecordStoreReader } from '../../marketdata/store/record-store-reader.js';
+import { describeStoreSpan, isoMinute } from '../../marketdata/store/store-listing.js';
 
 import { prepareReplay, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
 import type { FillModel } from '../../backtest/fill-model.js';
@@ -93,6 +96,31 @@ export function expectedEvents(config: BacktestConfig, records: readonly DataRec
   return n;
 }
 
+/**
+ * "No records" with what would help: the window asked for and, for each record store read, the span it
+ * does hold (from its index), so a `from` / `to` outside the store is seen at once.
+ */
+export function noRecordsMessage(config: BacktestConfig, inputs: readonly string[], cwd: string): string {
+  const bt = config.backtest;
+  const keys = config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`);
+  const window =
+    bt.from !== undefined || bt.to !== undefined
+      ? ` between backtest.from ${bt.from !== undefined ? isoMinute(bt.from) : '(start)'} and backtest.to ${bt.to !== undefined ? isoMinute(bt.to) : '(end)'} UTC`
+      : '';
+  const spans: string[] = [];
+  for (const d of bt.data) {
+    if (d.kind !== 'store' || d.path === undefined) continue;
+    const dir = resolveDataPath(d.path, cwd);
+    const reader = RecordStoreReader.open(dir);
+    try {
+      spans.push(describeStoreSpan(d.path, reader.summary(), keys));
+    } finally {
+      reader.close();
+    }
+  }
+  return `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')}${window} in ${inputs.join(', ')}${spans.length > 0 ? `: ${spans.join('; ')}` : ''}`;
+}
+
 export async function backtestCommand(opts: BacktestCommandOptions): Promise<BacktestCommandSummary> {
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
@@ -106,7 +134,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
     ...(config.backtest.to !== undefined ? { to: config.backtest.to } : {}),
     instruments: config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
   });
-  if (data.records.length === 0) throw new ConfigError('backtest.data', `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')} in ${data.inputs.join(', ')}`);
+  if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
   const prepared = prepareReplay(config, data.records);
   const perModel = expectedEvents(config, data.records);
   const models = reportOrder(config.fillModels);
@@ -127,6 +155,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
     : undefined;
   const total = perModel * models.length;
   bar?.start(Math.max(1, total), 0, { model: models[0]!.name, rate: 0 });
+  const out = opts.out ?? defaultReportDir(opts.config);
   const runs: BacktestRun[] = [];
   const summaries: BacktestModelSummary[] = [];
   let done = 0;
@@ -141,6 +170,8 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
         ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
         ...(opts.logger ? { logger: opts.logger } : {}),
         progressEvery: 20_000,
+        // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
+        tapeDir: join(out, TAPE_DIR, model.name),
         onProgress: (events) => {
           const secs = Math.max(1e-3, (clock.now() - started) / 1000);
           bar?.update(Math.min(total, base + events), { model: model.name, rate: Math.round((base + events) / secs) });
@@ -149,13 +180,12 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
       done = base + result.stats.events;
       runs.push(result.run);
       const last = result.run.samples[result.run.samples.length - 1];
-      summaries.push({ fillModel: model.name, orders: result.run.orders.length, fills: result.run.fills.length, finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(), stats: result.stats });
+      summaries.push({ fillModel: model.name, orders: result.run.tape?.orderCount ?? result.run.orders.length, fills: result.run.fills.length, finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(), stats: result.stats });
     }
   } finally {
     bar?.update(Math.min(total, done), { rate: Math.round(done / Math.max(1e-3, (clock.now() - started) / 1000)) });
     bar?.stop();
   }
-  const out = opts.out ?? defaultReportDir(opts.config);
   const paths = await writeReport(runs, out);
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;

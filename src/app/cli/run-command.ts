@@ -31,6 +31,8 @@ export interface RunCommandOptions {
   /** false: leave orders resting on exit (`--no-cancel-on-exit`); undefined: the config decides. */
   readonly cancelOnExit?: boolean;
   readonly journal?: string;
+  /** Port of the embedded emulator (paper mode with paper.emulatorConfig); overrides its config. */
+  readonly emulatorPort?: number;
   readonly strategyClasses?: readonly StrategyClass[];
   readonly env?: NodeJS.ProcessEnv;
   /** Console output (default process.stderr for logs and status, process.stdout for the summary). */
@@ -58,6 +60,10 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     throw e;
   }
   const { config } = loaded;
+  if (opts.emulatorPort !== undefined && (config.mode !== 'paper' || config.paper?.emulatorConfig === undefined)) {
+    out.write(`${file}: 1 problem\n  --emulator-port: only for paper mode with paper.emulatorConfig (an embedded emulator); this config runs ${config.mode === 'paper' ? `against ${config.paper?.emulatorUrl ?? 'a running emulator'}` : `in ${config.mode} mode`}\n`);
+    return 1;
+  }
   const tty = (out as NodeJS.WriteStream).isTTY === true;
   const terminal = new Terminal({ out, statusLine: tty, colour: tty });
   const logger = createLogger({ level: config.logging.level, quiet: true, ...(config.logging.file ? { file: config.logging.file } : {}) });
@@ -70,6 +76,7 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     clock,
     ...(opts.cancelOnExit === false ? { cancelOnExit: false } : {}),
     ...(opts.journal ? { journalPath: opts.journal } : {}),
+    ...(opts.emulatorPort !== undefined ? { emulatorPort: opts.emulatorPort } : {}),
     ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
   });
 

@@ -104,6 +104,22 @@ export interface BacktestRun {
   readonly samples: readonly RunSample[];
   /** Annual risk-free rate for Sharpe / Sortino (0 when absent). */
   readonly riskFreeRate?: number;
+  /**
+   * Present when the run streamed its record to a tape (run-tape.ts): `samples` is then a thinned
+   * series (every `stride`-th), `orders` only the first ones, and the full record is in the tape's
+   * files. `equity` is the full-resolution curve the metrics use.
+   */
+  readonly tape?: RunTapeInfo;
+}
+
+export interface RunTapeInfo {
+  readonly dir: string;
+  readonly stride: number;
+  /** Every sample's time and equity (as numbers: what the metrics compute with). */
+  readonly equity: { readonly times: readonly number[]; readonly values: readonly number[] };
+  readonly orderCount: number;
+  readonly ordersHash: string;
+  readonly sampleCount: number;
 }
 
 // ---------------------------------------------------------------------------------------------

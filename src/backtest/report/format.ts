@@ -57,7 +57,22 @@ export function formatAmount(x: number, decimals = 2): string {
   return `${sign}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
 }
 
-export const formatPercent = (x: number, decimals = 2): string => `${formatAmount(x * 100, decimals)}%`;
+/**
+ * A fraction as a percentage. Without `decimals` the precision adapts: two decimals from 1 % up, and
+ * below that enough to show two significant digits (up to 6 decimals), so a 0.0012 % drawdown reads
+ * "0.0012%", not "0.00%". Zero is "0.00%".
+ */
+export function formatPercent(x: number, decimals?: number): string {
+  const pct = x * 100;
+  return `${formatAmount(pct, decimals ?? percentDecimals(pct))}%`;
+}
+
+/** Decimals that show |pct| with at least two significant digits: 2 at and above 1, at most 6. */
+export function percentDecimals(pct: number): number {
+  const a = Math.abs(pct);
+  if (!(a > 0) || !Number.isFinite(a) || a >= 1) return 2;
+  return Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(a))));
+}
 export const formatRatio = (x: number): string => formatAmount(x, 2);
 
 /** A price as short as it can be while keeping ~6 significant digits. */

@@ -108,6 +108,44 @@ export interface Metrics {
 export type MetricKey = { [K in keyof Metrics]: Metrics[K] extends number | null ? K : never }[keyof Metrics];
 
 // ---------------------------------------------------------------------------------------------
+// Short runs
+
+/** Fewer periodic returns than this and Sharpe, Sortino and volatility are noise (shown as withheld). */
+export const MIN_RETURNS = 30;
+/** A shorter span and annualising compounds noise into absurd figures (−71 % from ten minutes). */
+export const MIN_ANNUALISE_MS = 30 * DAY_MS;
+
+/** Number of periodic returns behind the ratios: whole return periods in the curve's span. */
+export const returnCount = (m: Pick<Metrics, 'startTime' | 'endTime' | 'returnPeriodMs'>): number =>
+  m.returnPeriodMs > 0 ? Math.floor((m.endTime - m.startTime) / m.returnPeriodMs) : 0;
+
+/**
+ * The metrics a report withholds for this run, each with the one-line reason shown in its place. The
+ * numbers stay in report.json (a script may want them); the page does not show them as results.
+ */
+export function withheldMetrics(m: Pick<Metrics, 'startTime' | 'endTime' | 'returnPeriodMs'>): Map<MetricKey, string> {
+  const out = new Map<MetricKey, string>();
+  const n = returnCount(m);
+  if (n < MIN_RETURNS) {
+    const why = `${n} return${n === 1 ? '' : 's'} of ${formatPeriod(m.returnPeriodMs)}; ${MIN_RETURNS} needed`;
+    for (const k of ['sharpe', 'sortino', 'volatility'] as const) out.set(k, why);
+  }
+  const span = m.endTime - m.startTime;
+  if (span < MIN_ANNUALISE_MS) {
+    const why = `run of ${formatPeriod(span)}; annualising needs ${MIN_ANNUALISE_MS / DAY_MS} days`;
+    for (const k of ['annualisedReturn', 'calmar'] as const) out.set(k, why);
+  }
+  return out;
+}
+
+/** "1 min", "1 h", "1 d", or days/hours/minutes with one decimal for other spans. */
+function formatPeriod(ms: number): string {
+  if (ms >= DAY_MS) return ms === DAY_MS ? '1 d' : `${Number((ms / DAY_MS).toFixed(1))} d`;
+  if (ms >= HOUR_MS) return ms === HOUR_MS ? '1 h' : `${Number((ms / HOUR_MS).toFixed(1))} h`;
+  return ms === MINUTE_MS ? '1 min' : `${Number((ms / MINUTE_MS).toFixed(1))} min`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Returns, Sharpe, Sortino
 
 /**
@@ -194,6 +232,72 @@ export function annualisedReturn(initialEquity: number, finalEquity: number, spa
   if (finalEquity <= 0) return -1;
   const r = Math.pow(finalEquity / initialEquity, YEAR_MS / spanMs) - 1;
   return Number.isFinite(r) ? r : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Buy-and-hold benchmark
+
+/**
+ * Equity of buying the run's instruments at the first sample and holding them, capital split equally:
+ * B(t) = E₀ · mean_i(mark_i(t) / mark_i(t₀)), t₀ = the first sample where instrument i has a mark (no
+ * fees, no funding: the benchmark is the market's move, not a strategy). Null before every instrument
+ * has a mark; undefined when no sample has any.
+ */
+export function buyAndHold(samples: readonly { readonly marks: Readonly<Record<string, Decimal>> }[], symbols: readonly string[], initialEquity: number): (number | null)[] | undefined {
+  const base = new Map<string, number>();
+  const out = samples.map((s) => {
+    for (const sym of symbols) {
+      const m = s.marks[sym];
+      if (!base.has(sym) && m !== undefined && m.isPositive()) base.set(sym, m.toNumber());
+    }
+    if (base.size < symbols.length || symbols.length === 0) return null;
+    let sum = 0;
+    for (const sym of symbols) sum += (s.marks[sym]?.toNumber() ?? base.get(sym)!) / base.get(sym)!;
+    return (initialEquity * sum) / symbols.length;
+  });
+  return out.some((v) => v !== null) ? out : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calendar returns
+
+export interface CalendarReturn {
+  /** Start of the calendar month / day (UTC), ms. */
+  readonly period: number;
+  /** E(b₁) / E(b₀) − 1 over the part of the period the run covers. */
+  readonly ret: number;
+}
+
+/** Start (UTC) of the month or day after `t`. */
+function nextBoundary(t: number, unit: 'month' | 'day'): number {
+  const d = new Date(t);
+  return unit === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+/**
+ * Return of each UTC calendar month (or day) the curve touches: with boundaries b₀ = first sample
+ * time, then each month / day start, then the last sample time, rₖ = E(bₖ₊₁) / E(bₖ) − 1, E read as a
+ * step function (last sample at or before t). The first period starts from E₀ (`initialEquity`), so
+ * Π(1 + rₖ) = E_end / E₀ = 1 + total return.
+ */
+export function calendarReturns(points: readonly EquityPoint[], unit: 'month' | 'day', initialEquity?: number): CalendarReturn[] {
+  if (points.length === 0) return [];
+  const tEnd = points[points.length - 1]!.time;
+  const out: CalendarReturn[] = [];
+  let i = 0;
+  let from = points[0]!.time;
+  let prev = initialEquity ?? points[0]!.equity;
+  while (from < tEnd) {
+    const b = Math.min(nextBoundary(from, unit), tEnd);
+    while (i + 1 < points.length && points[i + 1]!.time <= b) i++;
+    const e = points[i]!.equity;
+    const d = new Date(from);
+    const period = unit === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    out.push({ period, ret: prev === 0 ? 0 : e / prev - 1 });
+    prev = e;
+    from = b;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,7 +490,10 @@ export function tradedNotional(fills: readonly RunFill[], multiplierOf: (symbol:
 // ---------------------------------------------------------------------------------------------
 // All of it
 
-export function equityPoints(run: Pick<BacktestRun, 'samples'>): EquityPoint[] {
+/** The curve the metrics use: every sample (from the tape's full-resolution columns when the run has one). */
+export function equityPoints(run: Pick<BacktestRun, 'samples' | 'tape'>): EquityPoint[] {
+  const e = run.tape?.equity;
+  if (e) return e.times.map((time, i) => ({ time, equity: e.values[i]! }));
   return run.samples.map((s) => ({ time: s.time, equity: s.equity.toNumber() }));
 }
 
@@ -457,7 +564,7 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
     fees: fees.toNumber(),
     funding: funding.toNumber(),
     trades: fills.length,
-    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : run.orders.length,
+    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : (run.tape?.orderCount ?? run.orders.length),
   };
 }
 

@@ -9,8 +9,9 @@ import type { BacktestRun, RunFill, RunSample } from './backtest-run.js';
 import { canonicalJson } from './backtest-run.js';
 import { escapeHtml, formatAmount, formatDuration, formatPercent, formatTime } from './format.js';
 import { METRIC_DEFS, formatMetric } from './metric-defs.js';
-import { type Metrics, drawdownSeries, equityPoints } from './metrics.js';
+import { type MetricKey, type Metrics, buyAndHold, calendarReturns, drawdownSeries, equityPoints, withheldMetrics } from './metrics.js';
 import type { ReportModel } from './report-json.js';
+import { TAPE_DIR } from './run-tape.js';
 import { type ChartMarker, type ChartSeries, renderChart } from './svg-chart.js';
 
 /** Rows of each list the page shows; report.json has them all. */
@@ -65,6 +66,67 @@ function positionSteps(fills: readonly RunFill[], symbol: string, t0: number, t1
   return { times, values };
 }
 
+/** Past this many fills the price chart draws the first buy and the first sell of each of MARKER_COLUMNS time columns. */
+const MARKER_LIMIT = 3000;
+const MARKER_COLUMNS = 1000;
+
+/** Keeps the page small on long runs: at 1000 px nobody can tell 50 000 triangles from 2 000. */
+function thinMarkers(markers: readonly ChartMarker[], t0: number, t1: number): readonly ChartMarker[] {
+  if (markers.length <= MARKER_LIMIT || !(t1 > t0)) return markers;
+  const seen = new Set<string>();
+  return markers.filter((m) => {
+    const col = Math.min(MARKER_COLUMNS - 1, Math.floor(((m.time - t0) / (t1 - t0)) * MARKER_COLUMNS));
+    const key = `${col}${m.side}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Columns the position chart resolves; more steps than this many per column read as a solid block. */
+const POSITION_COLUMNS = 480;
+
+/**
+ * The position over time. A step line while it has few enough changes to read; past that (a market
+ * maker over weeks changes position thousands of times) each time column shows the range the
+ * position took (a light band) and its value at the column's end (a line), so the eye sees inventory
+ * drift instead of a block of ink.
+ */
+function positionChart(id: string, title: string, pos: { times: number[]; values: number[] }, t0: number, t1: number): string {
+  const common = { id, title, height: 140, valueFormat: 'qty' as const, includeZero: true, xRange: [t0, t1] as const };
+  if (pos.times.length <= POSITION_COLUMNS * 2 || !(t1 > t0)) {
+    return renderChart({ ...common, times: pos.times, series: [{ name: 'position', color: '#7c3aed', values: pos.values, kind: 'step', width: 1.5 }] });
+  }
+  const times: number[] = [];
+  const lower: number[] = [];
+  const upper: number[] = [];
+  const close: number[] = [];
+  let j = 0;
+  let current = pos.values[0]!;
+  for (let c = 0; c < POSITION_COLUMNS; c++) {
+    const end = t0 + ((c + 1) * (t1 - t0)) / POSITION_COLUMNS;
+    let lo = current;
+    let hi = current;
+    while (j < pos.times.length && pos.times[j]! <= end) {
+      current = pos.values[j]!;
+      if (current < lo) lo = current;
+      if (current > hi) hi = current;
+      j++;
+    }
+    times.push(end);
+    lower.push(lo);
+    upper.push(hi);
+    close.push(current);
+  }
+  return renderChart({
+    ...common,
+    title: `${title} (range and end value per ${formatDuration((t1 - t0) / POSITION_COLUMNS)})`,
+    times,
+    series: [{ name: 'position at end of column', color: '#7c3aed', values: close, width: 1.2 }],
+    band: { name: 'range within the column', color: 'rgba(124,58,237,0.22)', lower, upper },
+  });
+}
+
 function symbolsOf(run: BacktestRun): string[] {
   const seen = new Set<string>(run.dataRange.instruments);
   for (const i of run.instruments) seen.add(i.symbol);
@@ -72,11 +134,18 @@ function symbolsOf(run: BacktestRun): string[] {
   return [...seen];
 }
 
+/** A metric's cell: its value, or "—" and why when the run is too short for it to mean anything. */
+function metricCell(key: MetricKey, text: string, withheld: ReadonlyMap<MetricKey, string>): string {
+  const why = withheld.get(key);
+  return why === undefined ? escapeHtml(text) : `<span class="withheld" title="${escapeHtml(`withheld: ${why}`)}">—</span>`;
+}
+
 function metricsTable(m: Metrics): string {
   const notRecovered = m.maxDrawdown > 0 && m.maxDrawdownRecoveryTime === null;
+  const withheld = withheldMetrics(m);
   const rows = METRIC_DEFS.map(
     (d) =>
-      `<tr data-metric="${d.key}"><th scope="row" title="${escapeHtml(d.help)}">${escapeHtml(d.label)}</th><td>${escapeHtml(formatMetric(m[d.key], d.format))}${d.key === 'maxDrawdownDurationMs' && notRecovered ? ' <small>(not recovered)</small>' : ''}</td></tr>`,
+      `<tr data-metric="${d.key}"><th scope="row" title="${escapeHtml(d.help)}">${escapeHtml(d.label)}</th><td>${metricCell(d.key, formatMetric(m[d.key], d.format), withheld)}${d.key === 'maxDrawdownDurationMs' && notRecovered ? ' <small>(not recovered)</small>' : ''}${withheld.has(d.key) ? ` <small class="why">${escapeHtml(withheld.get(d.key)!)}</small>` : ''}</td></tr>`,
   );
   const half = Math.ceil(rows.length / 2);
   return `<div class="two-col"><table class="kv metrics">${rows.slice(0, half).join('')}</table><table class="kv metrics">${rows.slice(half).join('')}</table></div>`;
@@ -101,7 +170,7 @@ function bandTable(model: ReportModel): string {
     const primary = run === model.primary;
     return (
       `<tr data-model="${escapeHtml(run.fillModel)}"${primary ? ' class="primary"' : ''}><th scope="row"><i class="swatch" style="background:${color}"></i>${escapeHtml(run.fillModel)}${primary ? ' <small>(this report)</small>' : ''}</th>` +
-      cols.map((c) => `<td>${escapeHtml(c.fmt(metrics[c.key] as number | null))}</td>`).join('') +
+      cols.map((c) => `<td>${metricCell(c.key as MetricKey, c.fmt(metrics[c.key] as number | null), withheldMetrics(metrics))}</td>`).join('') +
       '</tr>'
     );
   });
@@ -116,7 +185,9 @@ function bandTable(model: ReportModel): string {
 function equityCharts(model: ReportModel): string {
   const { primary } = model;
   const times = primary.samples.map((s) => s.time);
-  const equity = equityPoints(primary).map((p) => p.equity);
+  // Charts draw the samples the run kept (thinned on long runs); the metrics use the full curve.
+  const drawn = primary.samples.map((x) => ({ time: x.time, equity: x.equity.toNumber() }));
+  const equity = drawn.map((p) => p.equity);
   const series: ChartSeries[] = [{ name: `equity (${primary.fillModel})`, color: modelColor(primary.fillModel, 0), values: equity, width: 2 }];
   let band: { name: string; color: string; lower: number[]; upper: number[] } | undefined;
   if (model.band.length > 1) {
@@ -134,6 +205,16 @@ function equityCharts(model: ReportModel): string {
     });
   }
   const initial = primary.initialCapital.toNumber();
+  const held = primary.dataRange.instruments;
+  const bh = buyAndHold(primary.samples, held, initial);
+  let bhNote = '';
+  if (bh) {
+    series.push({ name: `buy & hold ${held.join(' + ')}`, color: '#64748b', values: bh, width: 1.2, dash: '2 3' });
+    const last = [...bh].reverse().find((v) => v !== null);
+    if (last != null) {
+      bhNote = `<p class="note" id="buy-and-hold">Buy and hold (${escapeHtml(held.join(', '))}, capital split equally, bought at the first mark, no fees): <b>${escapeHtml(formatPercent(last / initial - 1))}</b> over the run, against <b>${escapeHtml(formatPercent(model.primaryMetrics.totalReturn))}</b> for the strategy.</p>`;
+    }
+  }
   const equityChart = renderChart({
     id: 'chart-equity',
     title: `Equity (${primary.valuationAsset})`,
@@ -148,13 +229,57 @@ function equityCharts(model: ReportModel): string {
     id: 'chart-drawdown',
     title: 'Drawdown from peak',
     times,
-    series: [{ name: 'drawdown', color: '#dc2626', values: drawdownSeries(equityPoints(primary)), kind: 'area', width: 1.2 }],
+    series: [{ name: 'drawdown', color: '#dc2626', values: drawdownSeries(drawn), kind: 'area', width: 1.2 }],
     height: 160,
     valueFormat: 'percent',
     percentAxis: true,
     includeZero: true,
   });
-  return equityChart + ddChart;
+  return equityChart + bhNote + ddChart;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** Runs up to this long get a daily table; longer ones a monthly one. */
+const DAILY_TABLE_MAX_MS = 62 * 86_400_000;
+
+const retCell = (r: number | undefined): string =>
+  r === undefined ? '<td></td>' : `<td class="num ${r < 0 ? 'neg' : r > 0 ? 'pos' : ''}">${escapeHtml(formatPercent(r))}</td>`;
+
+/** Monthly returns (a row per year, with the year's compounded return), or daily ones (a row per ISO week) for short runs. */
+function returnsTable(model: ReportModel): string {
+  const { primary } = model;
+  const points = equityPoints(primary);
+  if (points.length < 2) return '<p class="note">Too few equity samples for a returns table.</p>';
+  const span = points[points.length - 1]!.time - points[0]!.time;
+  const initial = primary.initialCapital.toNumber();
+  const note = '<p class="note">E(end of period) / E(start of period) − 1, UTC periods; the first starts from the initial capital and partial periods cover only the run.</p>';
+  if (span <= DAILY_TABLE_MAX_MS) {
+    const days = calendarReturns(points, 'day', initial);
+    const weeks = new Map<number, (number | undefined)[]>();
+    for (const d of days) {
+      const dow = (new Date(d.period).getUTCDay() + 6) % 7; // Monday = 0
+      const monday = d.period - dow * 86_400_000;
+      const row = weeks.get(monday) ?? Array.from({ length: 7 }, () => undefined);
+      row[dow] = d.ret;
+      weeks.set(monday, row);
+    }
+    const head = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => `<th class="num">${d}</th>`).join('');
+    const rows = [...weeks].map(([monday, row]) => `<tr><th scope="row">${escapeHtml(formatTime(monday).slice(0, 10))}</th>${row.map(retCell).join('')}</tr>`);
+    return `<table class="grid returns" id="returns-daily"><caption>Daily returns (week of)</caption><thead><tr><th>Week of</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${note}`;
+  }
+  const months = calendarReturns(points, 'month', initial);
+  const years = new Map<number, (number | undefined)[]>();
+  for (const m of months) {
+    const d = new Date(m.period);
+    const row = years.get(d.getUTCFullYear()) ?? Array.from({ length: 12 }, () => undefined);
+    row[d.getUTCMonth()] = m.ret;
+    years.set(d.getUTCFullYear(), row);
+  }
+  const rows = [...years].map(([year, row]) => {
+    const total = row.reduce<number>((a, r) => (r === undefined ? a : a * (1 + r)), 1) - 1;
+    return `<tr><th scope="row">${year}</th>${row.map(retCell).join('')}${retCell(total)}</tr>`;
+  });
+  return `<table class="grid returns" id="returns-monthly"><caption>Monthly returns</caption><thead><tr><th>Year</th>${MONTHS.map((m) => `<th class="num">${m}</th>`).join('')}<th class="num">Year</th></tr></thead><tbody>${rows.join('')}</tbody></table>${note}`;
 }
 
 function instrumentCharts(run: BacktestRun): string {
@@ -171,34 +296,27 @@ function instrumentCharts(run: BacktestRun): string {
         side: f.side,
         title: `${f.side.toUpperCase()} ${f.quantity.toFixed()} @ ${f.price.toFixed()} · ${formatTime(f.time)} · ${f.liquidity} · fee ${f.fee.toFixed()} ${f.feeAsset}`,
       }));
-      const pos = positionSteps(run.fills, symbol, t0, t1);
+      const shown = thinMarkers(markers, t0, t1);
       const price = renderChart({
         id: `chart-price-${k}`,
-        title: `${symbol} price with fills`,
+        title: `${symbol} price with fills${shown.length < markers.length ? ` (${shown.length} of ${markers.length} fills drawn: the first buy and sell of each ${formatDuration((t1 - t0) / MARKER_COLUMNS)})` : ''}`,
         times,
         series: [{ name: 'mark', color: '#334155', values: marks, width: 1.2 }],
-        markers,
+        markers: shown,
         height: 260,
         valueFormat: 'price',
         xRange: [t0, t1],
       });
-      const position = renderChart({
-        id: `chart-position-${k}`,
-        title: `${symbol} position`,
-        times: pos.times,
-        series: [{ name: 'position', color: '#7c3aed', values: pos.values, kind: 'step', width: 1.5 }],
-        height: 140,
-        valueFormat: 'qty',
-        includeZero: true,
-        xRange: [t0, t1],
-      });
+      const pos = positionSteps(run.fills, symbol, t0, t1);
+      const position = positionChart(`chart-position-${k}`, `${symbol} position`, pos, t0, t1);
       return `<section class="instrument"><h3>${escapeHtml(symbol)}</h3>${price}${position}</section>`;
     })
     .join('');
 }
 
-function limitNote(shown: number, total: number, what: string): string {
-  return total > shown ? `<p class="note">Showing the first ${shown} of ${total} ${what}; report.json has all of them.</p>` : '';
+function limitNote(shown: number, total: number, what: string, run?: BacktestRun): string {
+  const where = run?.tape ? `${TAPE_DIR}/${escapeHtml(run.fillModel)}/${what === 'orders' ? 'orders' : what === 'fills' ? 'fills' : 'fills'}.csv has ${what === 'round trips' ? 'the fills they come from' : 'all of them'}` : 'report.json has all of them';
+  return total > shown ? `<p class="note">Showing the first ${shown} of ${total} ${what}; ${where}.</p>` : '';
 }
 
 function fillsTable(run: BacktestRun): string {
@@ -207,16 +325,17 @@ function fillsTable(run: BacktestRun): string {
       `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="${escapeHtml(f.side)}">${escapeHtml(f.side)}</td><td class="num">${escapeHtml(f.price.toFixed())}</td><td class="num">${escapeHtml(f.quantity.toFixed())}</td><td class="num">${escapeHtml(f.fee.toFixed())} ${escapeHtml(f.feeAsset)}</td><td>${escapeHtml(f.liquidity)}</td><td class="mono">${escapeHtml(f.clientOrderId ?? '')}</td><td class="mono">${escapeHtml(f.tradeId)}</td></tr>`,
   );
   if (rows.length === 0) return '<p class="note">No fills.</p>';
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th>Side</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Fee</th><th>Liquidity</th><th>Client id</th><th>Trade id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.fills.length, 'fills')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th>Side</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Fee</th><th>Liquidity</th><th>Client id</th><th>Trade id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.fills.length, 'fills', run)}`;
 }
 
 function ordersTable(run: BacktestRun): string {
+  const total = run.tape?.orderCount ?? run.orders.length;
   const rows = run.orders.slice(0, HTML_TABLE_LIMIT).map(
     (o) =>
       `<tr><td>${escapeHtml(formatTime(o.createdAt))}</td><td class="mono">${escapeHtml(o.clientOrderId)}</td><td>${escapeHtml(o.symbol)}</td><td class="${escapeHtml(o.side)}">${escapeHtml(o.side)}</td><td>${escapeHtml(o.type)} ${escapeHtml(o.timeInForce)}</td><td class="num">${escapeHtml(o.price?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.quantity?.toFixed() ?? o.quoteQuantity?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.filledQty.toFixed())}</td><td>${escapeHtml(o.status)}${o.rejectReason ? ` <small>${escapeHtml(o.rejectReason)}</small>` : ''}</td><td>${o.closedAt !== undefined ? escapeHtml(formatTime(o.closedAt)) : ''}</td></tr>`,
   );
   if (rows.length === 0) return '<p class="note">No orders.</p>';
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Created (UTC)</th><th>Client id</th><th>Symbol</th><th>Side</th><th>Type</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Filled</th><th>Status</th><th>Closed (UTC)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.orders.length, 'orders')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Created (UTC)</th><th>Client id</th><th>Symbol</th><th>Side</th><th>Type</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Filled</th><th>Status</th><th>Closed (UTC)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, total, 'orders', run)}`;
 }
 
 function roundTripsTable(model: ReportModel): string {
@@ -226,7 +345,7 @@ function roundTripsTable(model: ReportModel): string {
     (t) =>
       `<tr><td>${escapeHtml(t.symbol)}${t.leg !== 'net' ? ` <small>${escapeHtml(t.leg)}</small>` : ''}</td><td>${escapeHtml(t.direction)}</td><td>${escapeHtml(formatTime(t.entryTime))}</td><td>${escapeHtml(formatTime(t.exitTime))}</td><td>${escapeHtml(formatDuration(t.exitTime - t.entryTime))}</td><td class="num">${escapeHtml(t.quantity.toFixed())}</td><td class="num">${escapeHtml(t.entryPrice.toFixed())}</td><td class="num">${escapeHtml(t.exitPrice.toFixed())}</td><td class="num">${escapeHtml(formatAmount(t.fees.toNumber(), 4))}</td><td class="num ${t.netPnl.isNegative() ? 'neg' : 'pos'}">${escapeHtml(formatAmount(t.netPnl.toNumber(), 4))}</td></tr>`,
   );
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips')}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips', model.primary)}`;
 }
 
 function fundingTable(run: BacktestRun): string {
@@ -276,7 +395,23 @@ function summaryCards(model: ReportModel): string {
     ['Final equity', `${formatAmount(m.finalEquity)} ${model.primary.valuationAsset}`, 'finalEquity'],
     ['Fills', formatMetric(m.trades, 'count'), 'trades'],
   ];
-  return `<div class="cards">${cards.map(([label, value, key, neg]) => `<div class="card" data-card="${key}"><div class="clabel">${escapeHtml(label)}</div><div class="cvalue${neg ? ' neg' : ''}">${escapeHtml(value)}</div></div>`).join('')}</div>`;
+  const withheld = withheldMetrics(m);
+  const card = ([label, value, key, neg]: [string, string, string, boolean?]): string => {
+    const why = withheld.get(key as MetricKey);
+    const shown = why === undefined ? `<div class="cvalue${neg ? ' neg' : ''}">${escapeHtml(value)}</div>` : `<div class="cvalue withheld">—</div><div class="why">${escapeHtml(why)}</div>`;
+    return `<div class="card" data-card="${key}"><div class="clabel">${escapeHtml(label)}</div>${shown}</div>`;
+  };
+  return `<div class="cards">${cards.map(card).join('')}</div>`;
+}
+
+/** One line above the cards when the run is too short for some figures: which, and why. */
+function shortRunNotice(m: Metrics): string {
+  const withheld = withheldMetrics(m);
+  if (withheld.size === 0) return '';
+  const groups = new Map<string, string[]>();
+  for (const [key, why] of withheld) groups.set(why, [...(groups.get(why) ?? []), METRIC_DEFS.find((d) => d.key === key)?.label ?? key]);
+  const parts = [...groups].map(([why, labels]) => `${labels.join(', ')} withheld (${why})`);
+  return `<div class="notice short" id="short-run-notice"><b>Short run.</b> ${escapeHtml(parts.join('; '))}: such figures from so few returns are noise. report.json keeps the numbers.</div>`;
 }
 
 /** The page. Deterministic: no generation time, nothing random. */
@@ -305,8 +440,10 @@ ${back}<div class="kicker">${escapeHtml(options.heading ?? 'Backtest report')}</
 </header>
 <main>
 ${notice}
+${shortRunNotice(model.primaryMetrics)}
 ${summaryCards(model)}
 <section id="equity"><h2>Equity and drawdown</h2>${equityCharts(model)}</section>
+<section id="returns"><h2>Returns by period</h2><div class="scroll-x">${returnsTable(model)}</div></section>
 <section id="band"><h2>Fill-model band</h2>${bandTable(model)}</section>
 <section id="metrics"><h2>Metrics <small>(${escapeHtml(run.fillModel)} fills; returns every ${escapeHtml(formatDuration(model.primaryMetrics.returnPeriodMs))}, 365-day year, risk-free ${escapeHtml(formatPercent(model.primaryMetrics.riskFreeRate))})</small></h2>${metricsTable(model.primaryMetrics)}</section>
 <section id="instruments"><h2>Prices, fills and positions</h2>${instrumentCharts(run)}</section>
@@ -325,6 +462,7 @@ ${summaryCards(model)}
 const CSS = `
 :root{--fg:#0f172a;--muted:#64748b;--line:#e2e8f0;--bg:#f8fafc;--card:#fff;--pos:#15803d;--neg:#b91c1c;--accent:#2563eb}
 *{box-sizing:border-box}
+html,body{max-width:100%}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
 header{padding:20px 28px 12px;background:#0f172a;color:#e2e8f0}
 header h1{margin:2px 0 4px;font-size:22px;color:#fff}
@@ -332,7 +470,8 @@ header h1 small{font-size:13px;color:#94a3b8;font-weight:400;margin-left:6px}
 .kicker{text-transform:uppercase;letter-spacing:.08em;font-size:11px;color:#94a3b8}
 .sub{margin:0;color:#cbd5e1;font-size:13px}
 .back{float:right;color:#93c5fd;font-size:13px}
-main{padding:16px 28px 28px;max-width:1360px}
+main{padding:16px 28px 28px;max-width:1360px;min-width:0}
+section{min-width:0;overflow-wrap:anywhere}
 section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:14px 18px;margin:16px 0}
 h2{font-size:16px;margin:0 0 10px}
 h2 small,h3 small{color:var(--muted);font-weight:400;font-size:12px}
@@ -363,7 +502,7 @@ svg .band{stroke:none}
 svg .mk.buy{fill:#16a34a}svg .mk.sell{fill:#dc2626}
 svg .mk{stroke:#fff;stroke-width:.6}svg .dense .mk{stroke:none;opacity:.55}
 svg .xhair{stroke:#0f172a;stroke-opacity:.35}
-.tip{position:absolute;top:22px;pointer-events:none;background:rgba(15,23,42,.92);color:#f8fafc;font-size:12px;padding:6px 8px;border-radius:6px;white-space:nowrap;font-variant-numeric:tabular-nums}
+.tip{position:absolute;top:22px;pointer-events:none;background:rgba(15,23,42,.92);color:#f8fafc;font-size:12px;padding:6px 8px;border-radius:6px;white-space:nowrap;max-width:60%;overflow:hidden;font-variant-numeric:tabular-nums}
 .tip i{display:inline-block;width:8px;height:8px;border-radius:50%;margin-right:5px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 table.kv th{text-align:left;font-weight:400;color:var(--muted);padding:3px 14px 3px 0;white-space:nowrap}
@@ -372,7 +511,12 @@ table.kv.run td,table.kv.params td{text-align:left}
 table.metrics{width:100%}
 table.metrics tr{border-bottom:1px solid #f1f5f9}
 table caption{white-space:nowrap;text-align:left;font-weight:600;font-size:12px;padding:8px 0 4px}
-.two-col{display:grid;grid-template-columns:1fr 1fr;gap:32px}
+.two-col{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:32px}
+.two-col>*{min-width:0}
+table.kv td{overflow-wrap:anywhere}
+.scroll-x{overflow-x:auto}
+table.returns{width:auto;min-width:60%}
+.withheld{color:var(--muted)}.why{color:var(--muted);font-size:11px}
 table.grid{width:100%;font-size:12.5px}
 table.grid thead th{text-align:left;background:#f1f5f9;padding:5px 8px;font-weight:600;position:sticky;top:0}
 table.grid td{padding:4px 8px;border-top:1px solid #f1f5f9}
@@ -398,7 +542,7 @@ const SCRIPT = `
 function grp(s){return s.replace(/\\B(?=(\\d{3})+(?!\\d))/g,',');}
 function fmt(v,kind){
   if(v===null||v===undefined||!isFinite(v))return '—';
-  if(kind==='percent')return (v*100).toFixed(2)+'%';
+  if(kind==='percent'){var p=v*100,a=Math.abs(p),d=(a>0&&a<1)?Math.min(6,Math.max(2,1-Math.floor(Math.log10(a)))):2;return p.toFixed(d)+'%';}
   if(kind==='amount'){var a=Math.abs(v).toFixed(2).split('.');return (v<0?'−':'')+grp(a[0])+'.'+a[1];}
   if(kind==='price'){var d=Math.abs(v)>=1000?2:Math.abs(v)>=1?4:8;return v.toFixed(d);}
   return String(Number(v.toPrecision(10)));

@@ -63,10 +63,13 @@ export interface ReportJson {
   band: BandEntryJson[];
   feesByAsset: Record<string, string>;
   roundTrips: RoundTripJson[];
+  /** Runs with a tape (run-tape.ts) leave these lists empty: the tape's CSV files hold them. */
   orders: RunOrderJson[];
   fills: RunFillJson[];
   funding: RunFundingJson[];
   series: { stride: number; count: number; samples: RunSampleJson[] };
+  /** Where the full record is, per fill model, and how many rows each file has. */
+  tape?: { dir: string; fillModel: string; orders: number; fills: number; funding: number; samples: number }[];
 }
 
 /** Metrics in METRIC_DEFS order, numbers through stableNumber. */
@@ -98,7 +101,7 @@ export function roundTripToJson(t: RoundTrip): RoundTripJson {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** sha256 of the order list as report.json writes it. */
-export const ordersHash = (run: BacktestRun): string => sha256(JSON.stringify(run.orders.map(orderToJson)));
+export const ordersHash = (run: BacktestRun): string => run.tape?.ordersHash ?? sha256(JSON.stringify(run.orders.map(orderToJson)));
 export const fillsHash = (run: BacktestRun): string => sha256(JSON.stringify(run.fills.map(fillToJson)));
 
 /** Standard models in their natural order, custom ones after, in the order given. */
@@ -148,6 +151,7 @@ export function buildReportJson(model: ReportModel): ReportJson {
   const n = primary.samples.length;
   const stride = Math.max(1, Math.ceil(n / REPORT_SERIES_MAX));
   const picked = primary.samples.filter((_, i) => i % stride === 0 || i === n - 1);
+  const taped = primary.tape !== undefined;
   return {
     format: REPORT_FORMAT,
     run: runHeaderToJson(primary),
@@ -161,11 +165,23 @@ export function buildReportJson(model: ReportModel): ReportJson {
       metrics: metricsToJson(metrics),
     })),
     feesByAsset: fees,
-    roundTrips: model.roundTrips.map(roundTripToJson),
-    orders: primary.orders.map(orderToJson),
-    fills: primary.fills.map(fillToJson),
-    funding: primary.funding.map(fundingToJson),
-    series: { stride, count: n, samples: picked.map(sampleToJson) },
+    roundTrips: taped ? [] : model.roundTrips.map(roundTripToJson),
+    orders: taped ? [] : primary.orders.map(orderToJson),
+    fills: taped ? [] : primary.fills.map(fillToJson),
+    funding: taped ? [] : primary.funding.map(fundingToJson),
+    series: { stride: stride * (primary.tape?.stride ?? 1), count: primary.tape?.sampleCount ?? n, samples: picked.map(sampleToJson) },
+    ...(taped
+      ? {
+          tape: model.band.map(({ run }) => ({
+            dir: run.tape?.dir ?? '',
+            fillModel: run.fillModel,
+            orders: run.tape?.orderCount ?? run.orders.length,
+            fills: run.fills.length,
+            funding: run.funding.length,
+            samples: run.tape?.sampleCount ?? run.samples.length,
+          })),
+        }
+      : {}),
   };
 }
 

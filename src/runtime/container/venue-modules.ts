@@ -21,8 +21,13 @@ export function embeddedEmulatorModule(config: RunConfig): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(RUNTIME_TOKENS.VenueAccess)
       .toDynamicValue((ctx) => {
-        const { env, logger } = ctx.get(RUNTIME_TOKENS.RunOptions);
-        return embeddedEmulatorAccess(config, env, (err, id) => logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: err instanceof Error ? err.message : String(err) }));
+        const { env, logger, emulatorPort } = ctx.get(RUNTIME_TOKENS.RunOptions);
+        return embeddedEmulatorAccess(
+          config,
+          env,
+          (err, id) => logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: err instanceof Error ? err.message : String(err) }),
+          emulatorPort,
+        );
       })
       .inSingletonScope();
   });

@@ -80,10 +80,17 @@ export function runningEmulatorAccess(config: RunConfig, env: NodeJS.ProcessEnv)
 }
 
 /** Starts the emulator in this process from its YAML; trades as one of its accounts. */
-export async function embeddedEmulatorAccess(config: RunConfig, env: NodeJS.ProcessEnv, onInternalError?: (err: unknown, endpointId: string | undefined) => void): Promise<VenueAccess> {
+export async function embeddedEmulatorAccess(
+  config: RunConfig,
+  env: NodeJS.ProcessEnv,
+  onInternalError?: (err: unknown, endpointId: string | undefined) => void,
+  /** Overrides the emulator config's port (`run --emulator-port`). */
+  port?: number,
+): Promise<VenueAccess> {
   const file = config.paper?.emulatorConfig;
   if (!file) throw new ConfigError('paper.emulatorConfig', 'expected the emulator config to start');
-  const emuConfig = await loadEmulatorConfig(resolve(file));
+  const loaded = await loadEmulatorConfig(resolve(file));
+  const emuConfig = port === undefined ? loaded : { ...loaded, port };
   const configured = resolveCredentials(config.venue, env);
   let credentials = configured.credentials;
   let source = configured.source;

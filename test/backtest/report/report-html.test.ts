@@ -120,4 +120,50 @@ describe('backtest/report/report-html (headless Chromium)', function () {
     expect(outside).to.deep.equal([]);
     expect(requests.filter((u) => u.startsWith('file://'))).to.have.length(1); // report.html itself
   });
+
+  it('withholds_annualised_figures_of_a_two_day_run_with_the_reason', async () => {
+    // 2 days: annualising needs 30 days, so annualised return and Calmar are withheld; the 48 hourly
+    // returns are enough (≥ 30) for Sharpe, which is shown.
+    const notice = await page.evaluate<string>(`document.getElementById('short-run-notice').textContent`);
+    expect(notice).to.contain('Annualised return, Calmar withheld (run of 2 d; annualising needs 30 days)');
+    expect(await page.evaluate<string>(`document.querySelector('tr[data-metric="annualisedReturn"] td').textContent`)).to.equal('— run of 2 d; annualising needs 30 days');
+    expect(await page.evaluate<string>(`document.querySelector('[data-card="annualisedReturn"] .cvalue').textContent`)).to.equal('—');
+    expect(await page.evaluate<string>(`document.querySelector('tr[data-metric="sharpe"] td').textContent`)).to.match(/^−?\d+\.\d\d$/);
+  });
+
+  it('shows_daily_returns_that_compound_to_the_total_return', async () => {
+    // Independent: equity at each UTC midnight looked up directly in the samples (the run starts at
+    // midnight, so the days are [03-01, 03-02) and [03-02, end]).
+    const neutral = runs[0]!;
+    const at = (t: number): number => [...neutral.samples].reverse().find((x) => x.time <= t)!.equity.toNumber();
+    const t0 = neutral.samples[0]!.time;
+    const e0 = neutral.initialCapital.toNumber();
+    const day1 = at(t0 + 86_400_000) / e0 - 1;
+    const day2 = at(t0 + 2 * 86_400_000) / at(t0 + 86_400_000) - 1;
+    const cells = await page.evaluate<string[]>(`[...document.querySelectorAll('#returns-daily td')].map(td => td.textContent).filter(t => t !== '')`);
+    const pct = (r: number): string => `${r < 0 ? '−' : ''}${Math.abs(r * 100).toFixed(Math.abs(r * 100) >= 1 ? 2 : Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(Math.abs(r * 100))))))}%`;
+    expect(cells).to.deep.equal([pct(day1), pct(day2)]);
+  });
+
+  it('draws_a_buy_and_hold_benchmark_on_the_equity_chart', async () => {
+    const neutral = runs[0]!;
+    // B(end) = E₀ · mark(end) / mark(start): one instrument.
+    const marks = neutral.samples.map((x) => x.marks['BTCUSDT']!.toNumber());
+    const expected = marks[marks.length - 1]! / marks[0]! - 1;
+    const note = await page.evaluate<string>(`document.getElementById('buy-and-hold').textContent`);
+    const shown = `${expected < 0 ? '−' : ''}${Math.abs(expected * 100).toFixed(2)}%`;
+    expect(Math.abs(expected * 100)).to.be.greaterThan(1); // the formatting above assumes ≥ 1 %
+    expect(note).to.contain(`${shown} over the run`);
+    const legend = await page.evaluate<string>(`document.querySelector('#chart-equity .legend').textContent`);
+    expect(legend).to.contain('buy & hold BTCUSDT');
+  });
+
+  it('has_no_horizontal_scrollbar_at_desktop_or_narrow_widths', async () => {
+    for (const width of [1360, 820]) {
+      await page.setViewportSize({ width, height: 900 });
+      const m = await page.evaluate<{ scroll: number; client: number }>(`({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })`);
+      expect(m.scroll, `at ${width}px`).to.be.at.most(m.client);
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
+  });
 });

@@ -26,6 +26,7 @@ export interface PwPage {
   on(event: 'pageerror', fn: (e: Error) => void): void;
   evaluate<T>(expression: string): Promise<T>;
   mouse: { move(x: number, y: number): Promise<void> };
+  setViewportSize(size: { width: number; height: number }): Promise<void>;
 }
 interface PwContext {
   newPage(): Promise<PwPage>;
