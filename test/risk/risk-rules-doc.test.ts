@@ -16,7 +16,7 @@ describe('docs/risk-rules.md', () => {
       for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:rule: |RULE = )'([a-z-]+)'/g)) names.add(m[1]!);
     }
     // The runtime denies one thing itself, after the rules: a close of a position the venue no longer holds.
-    for (const m of readFileSync(join(PROJECT_ROOT, 'src', 'app', 'runtime', 'trading-runtime.ts'), 'utf8').matchAll(/this\.deny\([^,]+, '([a-z-]+)'/g)) names.add(m[1]!);
+    for (const m of readFileSync(join(PROJECT_ROOT, 'src', 'runtime', 'trading-runtime.ts'), 'utf8').matchAll(/this\.deny\([^,]+, '([a-z-]+)'/g)) names.add(m[1]!);
     expect(names.size).to.be.greaterThan(20);
     const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'risk-rules.md'), 'utf8');
     const documented = new Set([...doc.matchAll(/^\| \d+ \| `([a-z-]+)` \|/gm)].map((m) => m[1]!));

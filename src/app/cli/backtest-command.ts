@@ -44,6 +44,11 @@ export interface BacktestCommandOptions {
   readonly clock?: Clock;
   /** Folder relative data paths resolve against. Default: the working directory. */
   readonly cwd?: string;
+  /**
+   * Stream each run's full record to the CSV tape (default). False keeps the whole record in memory
+   * instead, as before the tape: the pinned-runs test hashes every order of it.
+   */
+  readonly tape?: boolean;
 }
 
 export interface BacktestModelSummary {
@@ -171,7 +176,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
         ...(opts.logger ? { logger: opts.logger } : {}),
         progressEvery: 20_000,
         // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
-        tapeDir: join(out, TAPE_DIR, model.name),
+        ...(opts.tape === false ? {} : { tapeDir: join(out, TAPE_DIR, model.name) }),
         onProgress: (events) => {
           const secs = Math.max(1e-3, (clock.now() - started) / 1000);
           bar?.update(Math.min(total, base + events), { model: model.name, rate: Math.round((base + events) / secs) });
