@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { durationFlagSeconds } from '../core/duration.js';
 import { PerpetuaError } from '../core/errors.js';
+import type { ImportKind } from '../marketdata/import/import-kinds.js';
 
 // `perpetua endpoints | head` closes stdout early: that is the reader's choice, not an error to print a stack for.
 for (const stream of [process.stdout, process.stderr]) {
@@ -144,10 +145,10 @@ program
   .option('--skip-bad-rows', 'skip malformed rows instead of stopping at the first one')
   .argument('<files...>', 'input files, read in this order')
   .action(async (files: string[], opts: { kind: string; market: string; out: string; symbol?: string; interval?: string; skipBadRows?: boolean }) => {
-    const { importCommand, IMPORT_KINDS } = await import('./cli/import-command.js');
+    const { importCommand } = await import('./cli/import-command.js');
     if (opts.market !== 'spot' && opts.market !== 'contract') throw new Error(`--market: expected spot or contract, received ${JSON.stringify(opts.market)}`);
     const summary = await importCommand({
-      kind: opts.kind as (typeof IMPORT_KINDS)[number],
+      kind: opts.kind as ImportKind,
       input: files,
       out: opts.out,
       market: opts.market,

@@ -22,7 +22,6 @@ import type { ControlEntry, RunInfo, RunJournal } from './run-journal.js';
 import { decodeJson, encodeJson } from './decimal-json.js';
 import { migrate } from './migrations.js';
 
-export type { RunInfo } from './run-journal.js';
 
 export interface SqliteJournalOptions {
   /** File path, or ':memory:'. */

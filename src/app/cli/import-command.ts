@@ -37,7 +37,6 @@ import type { SymbolStyle } from '../../marketdata/import/symbol-map.js';
 import { importTradeFile } from '../../marketdata/import/trade-csv-importer.js';
 
 import { IMPORT_KINDS, type ImportKind } from '../../marketdata/import/import-kinds.js';
-export { IMPORT_KINDS, type ImportKind };
 
 export interface ImportCommandOptions {
   readonly kind: ImportKind;

@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import type { DataRecord, FundingRecord, KlineRecord, RecordMarket } from '../../../src/marketdata/record/record.js';
-import { importCommand, type ImportKind, type ImportSummary } from '../../../src/app/cli/import-command.js';
+import { importCommand, type ImportSummary } from '../../../src/app/cli/import-command.js';
+import type { ImportKind } from '../../../src/marketdata/import/import-kinds.js';
 import { RecordStoreReader } from '../../../src/marketdata/store/record-store-reader.js';
 import { compareBookWithTickers } from './support/book-check.js';
 import { TempFiles, sharedDataDir } from './support/data-fixtures.js';
