@@ -132,6 +132,19 @@ const marketSchema = z.discriminatedUnion(
       stepMs: z.number().int().min(10).max(3_600_000).default(1000),
       /** Default σ of every underlying. */
       volatilityPerYear: z.number().min(0).max(20).default(0.5),
+      /**
+       * ε: relative noise of each index sample around the underlying (default 0.0001). With σ 0, this 0
+       * and `premium.std` 0 the fair price stands still: nothing a trigger watches moves (a settled audit).
+       */
+      indexNoise: z.number().min(0).max(0.01).optional(),
+      /** The perpetual's premium over the index: a mean-reverting process (defaults: mean 0, std 0.0002, half-life 10 min). */
+      premium: z
+        .strictObject({
+          mean: z.number().min(-0.05).max(0.05).optional(),
+          std: z.number().min(0).max(0.05).optional(),
+          halfLifeMs: z.number().int().min(1).optional(),
+        })
+        .optional(),
       /** Per base asset (BTC drives BTCUSDT and BTC_USDT alike). */
       underlyings: z.record(z.string().regex(/^[A-Z0-9]{1,20}$/, 'an asset name like BTC'), underlyingSchema).default({}),
       /** Per symbol: the crowd book. */

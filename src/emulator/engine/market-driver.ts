@@ -104,6 +104,8 @@ export class MarketDriver {
             ...(u.driftPerYear !== undefined ? { driftPerYear: u.driftPerYear } : {}),
             ...(u.jumpsPerDay !== undefined ? { jumpsPerDay: u.jumpsPerDay } : {}),
             ...(u.jumpStd !== undefined ? { jumpStd: u.jumpStd } : {}),
+            ...(m.indexNoise !== undefined ? { indexNoise: m.indexNoise } : {}),
+            ...(m.premium !== undefined ? { premium: m.premium } : {}),
             funding: {
               collectCycleHours: funding.cycleHours,
               ...(funding.rate !== undefined ? { minRate: funding.rate, maxRate: funding.rate, interestRate: funding.rate } : {}),
