@@ -24,10 +24,13 @@ import type { ExecutionEvent } from '../../domain/execution-event.js';
 import type { Fill } from '../../domain/fill.js';
 import type { Order } from '../../domain/order.js';
 import { decodeClientId } from '../../execution/client-id-codec.js';
+import type { RunInfo } from '../../persistence/run-journal.js';
 
 export interface AuditJournal {
   events(): ExecutionEvent[];
   orders(): Order[];
+  /** The bot's runs: an unjournaled venue execution is placed among them (while a run traded, or between). */
+  runs?(): RunInfo[];
 }
 
 export interface AuditInput {
@@ -162,7 +165,11 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
       const dealt = o.dealVol ?? ZERO;
       if (dealt.gt(0) && !mine) {
         const booked = venueSide.filter((f) => String(f.venueOrderId) === String(o.orderId)).reduce((sum, f) => sum.plus(f.quantity), ZERO);
-        if (booked.isZero()) problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not in the journal`);
+        if (booked.isZero()) {
+          const at = o.updateTime ?? o.createTime;
+          const when = at !== undefined && input.journal.runs ? `; it ${whenAmongRuns(at, input.journal.runs())}` : '';
+          problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not in the journal${when}`);
+        }
         else if (!booked.eq(dealt)) problem(booked.lt(dealt) ? 'lostFills' : 'phantomFills', `${symbol} venue order ${o.orderId}: journal venue fills ${booked.toFixed()}, venue dealt ${dealt.toFixed()}`);
       }
       if (!mine) {
@@ -222,4 +229,28 @@ export function addTables(a: AuditTable, b: AuditTable): AuditTable {
     orphanOrders: a.orphanOrders + b.orphanOrders,
     problems: [...a.problems, ...b.problems],
   };
+}
+
+/**
+ * Where a venue time falls among the bot's runs, for a problem line: "traded at … during run #2",
+ * "… 0.8 s after run #4 ended", "… while no run was up (between run #2 and #3)". Which it is tells a
+ * fill the bot missed while it looked from one the venue made after its last look.
+ */
+export function whenAmongRuns(time: number, runs: readonly RunInfo[]): string {
+  const iso = new Date(time).toISOString();
+  const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
+  // A killed run has no end on record: it lasted at most until the next run started.
+  const during = sorted.find((r, i) => time >= r.startedAt && time <= (r.endedAt ?? sorted[i + 1]?.startedAt ?? Infinity));
+  const last = sorted.at(-1);
+  if (during && during.endedAt !== undefined) return `traded at ${iso} during run #${during.id}`;
+  if (during) {
+    // A killed run leaves no end: the time is after its start, and before the next run's if there is one.
+    const next = sorted.find((r) => r.startedAt > time);
+    return `traded at ${iso}, ${((time - during.startedAt) / 1000).toFixed(1)} s after run #${during.id} started (killed: no end on record)${next ? `, before run #${next.id}` : ''}`;
+  }
+  if (!last || time < sorted[0]!.startedAt) return `traded at ${iso}, before the first run`;
+  if (last.endedAt !== undefined && time > last.endedAt) return `traded at ${iso}, ${((time - last.endedAt) / 1000).toFixed(1)} s after the last run (#${last.id}) ended`;
+  const before = sorted.filter((r) => r.startedAt <= time).at(-1)!;
+  const next = sorted.find((r) => r.startedAt > time);
+  return `traded at ${iso}, while no run was up (after run #${before.id}${next ? `, before run #${next.id}` : ''})`;
 }
