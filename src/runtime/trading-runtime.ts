@@ -607,14 +607,23 @@ export class TradingRuntime {
       }
       if (held.length === 0) continue;
       const protectedSides = new Set((await this.readStops(stops, symbol)).map((x) => x.positionSide));
+      const sideOf = (p: Position): 'long' | 'short' => (p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg);
+      let heldNow: readonly Position[] | undefined;
+      if (held.some(({ p }) => !protectedSides.has(sideOf(p)))) {
+        // The positions were read before the stops: a stop that fired in between is gone from the stop
+        // list while its position still looks held. Read the position again, so a strategy is not told to
+        // re-arm protection on a position the venue has just closed (the next pass books the close).
+        heldNow = await v.gateway.positions(symbol);
+      }
       for (const { sid, p } of held) {
-        const side = p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg;
+        const side = sideOf(p);
         const key = `${sid}|${symbol}|${p.leg}`;
         const told = `${key}|${p.quantity.toFixed()}`;
         if (protectedSides.has(side)) {
           for (const k of [...this.toldUnprotected]) if (k.startsWith(`${key}|`)) this.toldUnprotected.delete(k);
           continue;
         }
+        if (heldNow && !heldNow.some((q) => q.symbol === symbol && q.leg === p.leg && q.quantity.s === p.quantity.s && !q.quantity.isZero())) continue;
         if (this.toldUnprotected.has(told)) continue;
         this.toldUnprotected.add(told);
         this.publishLocal({ type: 'ProtectionMissing', ts: this.o.clock.now(), strategyId: sid, symbol, leg: p.leg, quantity: p.quantity });

@@ -13,6 +13,9 @@
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
+import type { EndpointDef } from '../../src/api/endpoint.js';
+import type { ContractPosition } from '../../src/api/contract/order-schemas.js';
+import type { CallOptions } from '../../src/client/catalogue-client.js';
 import { ContractClient } from '../../src/client/contract-client.js';
 import { D, type Decimal, ZERO } from '../../src/core/decimal.js';
 import { contractSymbol, strategyId } from '../../src/core/ids.js';
@@ -252,6 +255,40 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     expect([told!.strategyId, told!.symbol, told!.leg, told!.quantity.toFixed()]).to.deep.equal([PT, SYM, 'net', '-20']);
     await expectArmed();
     expect(D(events(run, 'TpSlAttached').length).toNumber()).to.equal(2);
+  });
+
+  it('does_not_tell_perp_trend_to_rearm_a_stop_that_fired_between_its_position_and_stop_reads', async () => {
+    // The runtime reads positions, then stop orders. A stop firing between the two reads used to look
+    // like a held position without protection: ProtectionMissing, and perp-trend armed TP/SL again on a
+    // position the venue had just closed (refused). The race is forced: the next position read of the
+    // run's own client returns its answer only after the test moved the fair price through the stop.
+    await openShortAndKill();
+    const run = await start(perpTrend);
+    await waitFor(async () => (await venueStops()).length > 0, 20_000, 'perp-trend arming its TP/SL');
+    await expectArmed();
+    // The client's typed methods are fixed; its engine's call is where the position read passes.
+    const engine = run.contractClient!.engine;
+    const call = engine.call.bind(engine);
+    let fired = false;
+    let readsAfter = 0;
+    engine.call = (async (def: EndpointDef, req?: unknown, opts?: CallOptions) => {
+      const answer = await call(def, req, opts);
+      if (def.id !== 'contract.openPositions') return answer;
+      if (fired) readsAfter++;
+      else if ((answer as ContractPosition[]).some((p) => p.symbol === SYM && p.holdVol.gt(0))) {
+        fired = true;
+        // Through the stop-loss at 87 937.5: the venue buys 20 back at carol's 87 600.
+        emu.contract.venue.setFairPrice(SYM, '87950');
+      }
+      return answer;
+    }) as typeof engine.call;
+    await waitFor(() => fired && held(run).isZero() && events(run, 'VenueFill').length > 0, 20_000, 'the stop fired and its fill booked');
+    // A few reconciliations (500 ms apart, each reads positions) more, in which a re-arm would be attempted.
+    const readsAtClose = readsAfter;
+    await waitFor(() => readsAfter >= readsAtClose + 4, 20_000, 'four more position reads');
+    expect(events(run, 'ProtectionMissing'), 'told the closed position is unprotected').to.deep.equal([]);
+    expect(events(run, 'TpSlAttached'), 'TP/SL attached').to.have.length(1);
+    expect(events(run, 'IntentFailed'), 'refused requests').to.deep.equal([]);
   });
 
   it('keeps_the_venue_tpsl_after_a_restart_instead_of_arming_a_second_one', async () => {

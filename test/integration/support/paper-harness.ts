@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContractClient } from '../../../src/client/contract-client.js';
 import { SystemClock } from '../../../src/core/clock.js';
 import { ZERO } from '../../../src/core/decimal.js';
 import type { Fill } from '../../../src/domain/fill.js';
@@ -75,6 +76,8 @@ export interface PaperRun {
   readonly runtime: TradingRuntime;
   readonly journal: RunJournal;
   readonly loaded: LoadedRunConfig;
+  /** The run's own contract client (the one its gateway calls), for tests that must time a venue event. */
+  readonly contractClient: ContractClient | undefined;
   /** Stops the runtime (cancel on exit per config) and releases the clients; the journal stays readable. */
   stop(reason?: string): Promise<RunSummary>;
   /** Closes the journal. */
@@ -103,6 +106,7 @@ export async function startRun(doc: Record<string, unknown>, strategyClasses: re
     runtime,
     journal,
     loaded,
+    contractClient: contract,
     async stop(reason = 'test') {
       if (stopped) return stopped;
       stopped = await runtime.stop(reason);
