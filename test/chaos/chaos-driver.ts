@@ -204,9 +204,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
     return {
       ...base,
       port,
-      // Calm: the settling run and the audit see a market that no longer moves (a new market epoch from
-      // the last traded prices, volatility 0): the venue makes no fill of its own after the bot's last look.
-      ...(chaos ? {} : { market: { ...(base.market as object), volatilityPerYear: 0 } }),
+      // Calm: the settling run and the audit see a market whose fair price no longer moves (a new market
+      // epoch from the last traded prices; σ 0, no index noise, no premium): no TP/SL or liquidation can fire
+      // after the bot's last look. σ 0 alone was not enough — index noise and the premium kept the fair
+      // price moving, and a stop firing after the settling run's last reconciliation read as an unjournaled fill.
+      ...(chaos ? {} : { market: { ...(base.market as object), volatilityPerYear: 0, indexNoise: 0, premium: { std: 0 } } }),
       persistence: { path: join(dir, 'emulator-state.sqlite') },
       faults: { rules: chaos ? CHAOS_FAULTS : [], log: o.emulator === 'process' },
     };

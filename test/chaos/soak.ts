@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
+import type { InstrumentSymbol } from '../../src/core/ids.js';
 import { formatChaosTable, runChaos, type ChaosStrategy } from './chaos-driver.js';
 
 const program = new Command()
@@ -31,6 +32,9 @@ const t = await runChaos({
   durationMs: opts.minutes * 60_000,
   strategies,
   emulator: 'process',
+  // As the suite does: the first bot life lasts until perp-trend has an order at the venue, so a slow
+  // start-up cannot leave the perpetual path untested.
+  ...(strategies.includes('perp-trend') ? { tradeFirst: ['BTC_USDT' as InstrumentSymbol] } : {}),
   ...(opts.keep ? { keep: true } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
 });
