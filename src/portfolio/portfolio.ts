@@ -185,6 +185,18 @@ export class Portfolio {
     return out;
   }
 
+  /** Every symbol whose price equity() needs: `<ASSET><VALUATION>` of each held asset, and each open contract position's. */
+  pricedBy(): InstrumentSymbol[] {
+    const out = new Set<InstrumentSymbol>();
+    for (const [asset, amount] of this.balanceByAsset) {
+      if (amount.isZero() || asset === this.valuationAsset) continue;
+      const symbol = this.valuationSymbol(asset);
+      if (symbol) out.add(symbol);
+    }
+    for (const p of this.positionsByKey.values()) if (p.kind === 'contract' && !p.quantity.isZero()) out.add(p.symbol);
+    return [...out];
+  }
+
   equityPoint(time: number, marks: MarkLookup): EquityPoint {
     const eq = this.equity(marks);
     return {

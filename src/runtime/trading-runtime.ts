@@ -100,6 +100,12 @@ export interface TradingRuntimeOptions {
   readonly strategies: readonly RuntimeStrategy[];
   readonly policy: ExecutionPolicy;
   readonly valuationAsset: string;
+  /**
+   * Reads one symbol's price for valuation (spot last price, contract fair price). Assets the account
+   * holds but no strategy trades are priced with it after each reconciliation, so equity (and the kill
+   * switches that need it) values every held asset. Absent: only streamed instruments price the account.
+   */
+  readonly valuationPrice?: (symbol: InstrumentSymbol) => Promise<Decimal>;
   /** False when the venue is new (an embedded emulator without persistence): nothing to resume. */
   readonly resume: boolean;
   /** The contract account's position mode, when read at start-up. */
@@ -203,6 +209,8 @@ export class TradingRuntime {
   private readonly instrumentsOf = new Map<string, readonly InstrumentSymbol[]>();
   /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
   private readonly toldUnprotected = new Set<string>();
+  /** Valuation symbols whose price read failed, warned about once. */
+  private readonly unpriced = new Set<string>();
   /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
   private readonly tpslUsers = new Set<string>();
   private readonly owners: OwnerView;
@@ -271,6 +279,7 @@ export class TradingRuntime {
     await this.reconcileVenues(true);
     const reconciled = this.pending.length + this.applied.length;
     this.drain();
+    await this.pollValuationPrices();
     await this.readProtectionAtStart();
 
     for (const s of o.strategies) {
@@ -499,6 +508,7 @@ export class TradingRuntime {
       await this.reconcileVenues(false);
       this.stats.reconciles++;
       await this.checkProtection();
+      await this.pollValuationPrices();
     } catch (e) {
       this.stats.reconcileFailures++;
       this.o.logger.warn('reconciliation failed; trying again at the next tick', { error: messageOf(e) });
@@ -539,6 +549,28 @@ export class TradingRuntime {
         }
       }
     }
+  }
+
+  /**
+   * Prices of what the account holds that no market-data stream covers (ETH in the spot account while
+   * the config trades BTCUSDT only): read once per reconciliation. A symbol the venue cannot price stays
+   * unvalued, and the kill switch's denial names the asset and the fix.
+   */
+  private async pollValuationPrices(): Promise<void> {
+    const price = this.o.valuationPrice;
+    if (!price) return;
+    const streamed = new Set<string>(this.o.instruments.all().map((i) => i.symbol));
+    for (const symbol of this.state.valuationSymbols()) {
+      if (streamed.has(symbol)) continue;
+      try {
+        this.state.setPolledMark(symbol, await price(symbol));
+      } catch (e) {
+        if (this.unpriced.has(symbol)) continue;
+        this.unpriced.add(symbol);
+        this.o.logger.warn(`no valuation price for ${symbol}: the asset it prices stays unvalued (asked again at each reconciliation)`, { error: messageOf(e) });
+      }
+    }
+    this.state.updateEquity(this.o.clock.now());
   }
 
   /** Whether the strategies' books do not add up to the venue's positions somewhere. */

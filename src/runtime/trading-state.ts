@@ -31,6 +31,7 @@ export interface OrderBookView {
 
 export class TradingState implements TradingStateView {
   private readonly snapshots = new Map<string, MarketSnapshot>();
+  private readonly polledMarks = new Map<string, Decimal>();
   private readonly stops = new Map<string, readonly PositionProtection[]>();
   private readonly accounts = new Map<InstrumentKind, AccountSnapshot>();
   private readonly venuePositions = new Map<InstrumentKind, readonly Position[]>();
@@ -147,7 +148,20 @@ export class TradingState implements TradingStateView {
 
   // ---------- reads ----------
 
-  readonly mark = (symbol: InstrumentSymbol): Decimal | undefined => markPrice(this.snapshots.get(symbol));
+  /** A symbol's mark: its newest snapshot, else the price polled for valuation (an asset held but not traded). */
+  readonly mark = (symbol: InstrumentSymbol): Decimal | undefined => markPrice(this.snapshots.get(symbol)) ?? this.polledMarks.get(symbol);
+
+  /** Symbols the account books need a price of (held assets, open positions), sorted. */
+  valuationSymbols(): InstrumentSymbol[] {
+    const out = new Set<InstrumentSymbol>();
+    for (const book of this.accountBooks.values()) for (const s of book.pricedBy()) out.add(s);
+    return [...out].sort();
+  }
+
+  /** A price read for valuation only (no strategy sees it); a snapshot of the symbol takes precedence. */
+  setPolledMark(symbol: InstrumentSymbol, price: Decimal): void {
+    this.polledMarks.set(symbol, price);
+  }
 
   instrument(symbol: InstrumentSymbol): Instrument | undefined {
     return this.instruments.instrument(symbol);
@@ -233,13 +247,13 @@ export class TradingState implements TradingStateView {
   }
 }
 
-/** "no price for ETH (ETHUSDT): add ETHUSDT to instruments …" — the asset, and what makes it valued. */
+/** "no price for ETH (ETHUSDT): …" — the asset, and what makes it valued. */
 export function unvaluedReason(missing: readonly { readonly asset: string; readonly symbol?: string }[], valuationAsset: string): string {
   if (missing.length === 0) return 'no account balances reported yet';
   const what = missing.map((m) => (m.symbol && m.symbol !== m.asset ? `${m.asset} (${m.symbol})` : m.asset)).join(', ');
   const symbols = missing.map((m) => m.symbol).filter((s): s is string => s !== undefined);
   const fix = symbols.length
-    ? `add ${symbols.join(', ')} to instruments (with a price stream under marketData) so the runtime polls ${symbols.length === 1 ? 'its' : 'their'} price, or move the asset out of this account`
+    ? `a live or paper run reads ${symbols.join(', ')} at each reconciliation (a failed read is logged as a warning; a backtest reads only its instruments): add ${symbols.join(', ')} to instruments, or move the asset out of this account`
     : `no ${valuationAsset} market prices it: move it out of this account, or set risk.valuationAsset`;
   return `no price for ${what}: ${fix}`;
 }

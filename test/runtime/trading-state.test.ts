@@ -34,8 +34,9 @@ describe('TradingState', () => {
   });
 
   it('kill_switch_denial_names_the_unpriced_asset_and_the_fix', () => {
-    // The demo account of the standalone emulator holds ETH; the run trades BTC_USDT only, so no
-    // ETHUSDT price is polled and equity (hence drawdown) cannot be judged.
+    // The demo account of the standalone emulator holds ETH; the run trades BTC_USDT only and no ETHUSDT
+    // price has been read yet (the runtime polls it at each reconciliation), so equity (hence drawdown)
+    // cannot be judged.
     const s = new TradingState(new InstrumentRegistry([contractInstrument()]), { liveOrders: () => [], order: () => undefined }, { ...DEFAULT_RISK_LIMITS, killSwitch: { ...DEFAULT_RISK_LIMITS.killSwitch, maxDrawdown: D('0.1') } }, 'USDT');
     const bal = (asset: string, free: string) => ({ asset, free: D(free), locked: D(0) });
     s.setAccount({ kind: 'spot', time: 1, balances: { USDT: bal('USDT', '1000'), ETH: bal('ETH', '2') } });
@@ -43,7 +44,7 @@ describe('TradingState', () => {
     const denial = killSwitchCondition(s.killSwitchState(1));
     expect(denial?.rule).to.equal('kill-switch');
     expect(denial?.reason).to.equal(
-      'equity unknown (no price for ETH (ETHUSDT): add ETHUSDT to instruments (with a price stream under marketData) so the runtime polls its price, or move the asset out of this account) while drawdown / daily-loss limits are set (fail closed)',
+      'equity unknown (no price for ETH (ETHUSDT): a live or paper run reads ETHUSDT at each reconciliation (a failed read is logged as a warning; a backtest reads only its instruments): add ETHUSDT to instruments, or move the asset out of this account) while drawdown / daily-loss limits are set (fail closed)',
     );
   });
 });

@@ -2,8 +2,11 @@
  * The trading runtime: strategies created by name (each in its own child container with its
  * parameters, id and instruments bound), wired to the venues, risk engine, journal and market data.
  */
-import { Container, ContainerModule } from 'inversify';
+import { Container, ContainerModule, type ResolutionContext } from 'inversify';
 import { CORE_TOKENS } from '../../core/core-tokens.js';
+import type { Decimal } from '../../core/decimal.js';
+import { ValidationError } from '../../core/errors.js';
+import { isContractSymbol, type InstrumentSymbol } from '../../core/ids.js';
 import { EXECUTION_TOKENS } from '../../execution/execution-tokens.js';
 import { MARKETDATA_TOKENS } from '../../marketdata/marketdata-tokens.js';
 import { RISK_TOKENS } from '../../risk/risk-tokens.js';
@@ -45,10 +48,27 @@ export function runtimeModule(): ContainerModule {
           strategies,
           policy: toExecutionPolicy(config, options.cancelOnExit === undefined ? {} : { cancelOnExit: options.cancelOnExit }),
           valuationAsset: config.risk.valuationAsset,
+          valuationPrice: await valuationPriceReader(ctx),
           resume: !access.fresh,
           ...(positionMode ? { positionMode } : {}),
         });
       })
       .inSingletonScope();
   });
+}
+
+/** Valuation prices from the run's clients: a spot symbol's last price, a perpetual's fair price. */
+async function valuationPriceReader(ctx: ResolutionContext): Promise<(symbol: InstrumentSymbol) => Promise<Decimal>> {
+  const spot = await ctx.getAsync(RUNTIME_TOKENS.SpotClient);
+  const contract = await ctx.getAsync(RUNTIME_TOKENS.ContractClient);
+  return async (symbol) => {
+    if (isContractSymbol(symbol)) {
+      if (!contract) throw new ValidationError('symbol', 'a spot symbol (this run has no contract client)', symbol);
+      return (await contract.fairPrice({ symbol })).fairPrice;
+    }
+    if (!spot) throw new ValidationError('symbol', 'a contract symbol (this run has no spot client)', symbol);
+    const [t] = await spot.tickerPrice({ symbol });
+    if (!t) throw new ValidationError('symbol', 'a symbol the venue lists', symbol);
+    return t.price;
+  };
 }
