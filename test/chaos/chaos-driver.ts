@@ -73,6 +73,8 @@ export interface ChaosTable {
   readonly restartProblems: readonly string[];
   /** Bot runs that exited by themselves with an error (start-up gave up, a crash). */
   readonly botCrashes: number;
+  /** The last lines of each bot run that died by itself (what a failed run must show). */
+  readonly crashOutputs: readonly string[];
   readonly audit: AuditTable;
   readonly workDir: string;
 }
@@ -272,6 +274,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
   let botKills = 0;
   let emulatorKills = 0;
   let botCrashes = 0;
+  const crashOutputs: string[] = [];
   let restartMismatches = 0;
   const restartProblems: string[] = [];
   let bot: Proc | undefined;
@@ -323,6 +326,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
         botKills++;
       } else {
         botCrashes++;
+        crashOutputs.push(`run ${runs} exited ${String(code)}:\n${bot.output().slice(-1500)}`);
         log(`bot exited by itself (${code}): ${bot.output().slice(-1500)}`);
       }
       log(`run ${runs}: bot ${code === 'alive' ? `killed after ${life} ms` : `exited ${code}`}`);
@@ -375,7 +379,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
     if (inProcess) Object.assign(faults, inProcess.faults.firedByKind);
     await killEmulator();
     emulator = undefined;
-    return { runs, botKills, emulatorKills, faults, restartMismatches, restartProblems, botCrashes, audit, workDir: dir };
+    return { runs, botKills, emulatorKills, faults, restartMismatches, restartProblems, botCrashes, crashOutputs, audit, workDir: dir };
   } finally {
     bot?.child.kill('SIGKILL');
     if (emulator && emulator.child.exitCode === null) emulator.child.kill('SIGKILL');

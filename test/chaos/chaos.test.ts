@@ -13,7 +13,7 @@ function expectClean(t: ChaosTable): void {
   process.stdout.write(`${formatChaosTable(t).replace(/^/gm, '      ')}\n`);
   const table = `\n${formatChaosTable(t)}\n${[...t.audit.problems, ...t.restartProblems].slice(0, 30).join('\n')}`;
   expect(t.botKills, `the bot was killed${table}`).to.be.greaterThan(1);
-  expect(t.botCrashes, `bot runs that died by themselves${table}`).to.equal(0);
+  expect(t.botCrashes, `bot runs that died by themselves${table}\n${t.crashOutputs.join('\n')}`).to.equal(0);
   expect(t.audit.venueOrders, `the bot traded${table}`).to.be.greaterThan(5);
   expect(t.audit.duplicates, `duplicate orders${table}`).to.equal(0);
   expect(t.audit.lostFills, `lost fills${table}`).to.equal(0);

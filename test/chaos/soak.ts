@@ -42,4 +42,5 @@ process.stdout.write(`${formatChaosTable(t)}\n`);
 const problems = [...t.audit.problems, ...t.restartProblems];
 if (problems.length) process.stdout.write(`\nproblems:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
 if (opts.keep) process.stdout.write(`work folder: ${t.workDir}\n`);
+if (t.crashOutputs.length) process.stdout.write(`\nbot runs that died by themselves:\n${t.crashOutputs.join('\n')}\n`);
 process.exitCode = problems.length || t.botCrashes ? 1 : 0;
