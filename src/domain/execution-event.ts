@@ -154,6 +154,10 @@ export interface FundingSettled extends EventBase {
   readonly amount: Decimal;
   readonly asset: string;
   readonly rate?: Decimal;
+  /** The venue's funding record id (paper / live): each payment is booked once, across restarts. */
+  readonly fundingId?: string;
+  /** When the venue settled it (venue ms); `ts` is when the bot learned of it. */
+  readonly settledAt?: number;
 }
 
 /** Reconcile found the venue's position differs from ours. */

@@ -19,7 +19,7 @@ import type { AccountSnapshot } from '../domain/balance.js';
 import type { Fill } from '../domain/fill.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { InstrumentKind, MarginMode, OrderSpec, OrderStatus, PositionSide, TriggerPriceType, VenueOrder } from '../domain/order.js';
-import type { Position, PositionProtection } from '../domain/position.js';
+import type { Position, PositionLeg, PositionProtection } from '../domain/position.js';
 
 export interface GatewayCapabilities {
   readonly kind: InstrumentKind;
@@ -102,6 +102,20 @@ export interface TpSlRequest {
 /** An open TP/SL order on a held position (the domain's PositionProtection). */
 export type ProtectiveStop = PositionProtection;
 
+/** A funding payment on one of the account's positions, as the venue recorded it (contract). */
+export interface FundingPayment {
+  /** The venue's record id: a payment is booked once. */
+  readonly id: string;
+  readonly symbol: InstrumentSymbol;
+  readonly leg: PositionLeg;
+  /** Received (+) or paid (−), in `asset`. */
+  readonly amount: Decimal;
+  readonly asset: string;
+  readonly rate?: Decimal;
+  /** Settlement time, venue ms. */
+  readonly time: number;
+}
+
 export interface ExchangeGateway {
   readonly capabilities: GatewayCapabilities;
 
@@ -132,4 +146,6 @@ export interface ExchangeGateway {
   attachTpSl(req: TpSlRequest): Promise<void>;
   /** Open TP/SL orders on held positions of the symbol; absent where the venue has no such orders. */
   protectiveStops?(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]>;
+  /** Funding payments of the symbol settled at or after `since` (venue ms), oldest first; absent where there is no funding. */
+  fundingSince?(symbol: InstrumentSymbol, since: number): Promise<readonly FundingPayment[]>;
 }

@@ -55,6 +55,7 @@ import { StrategyRunner } from '../strategy/strategy-runner.js';
 import { controlIntents, type ControlAction, type ControlOutcome } from './run-control.js';
 import { RunStats, type StrategyCounters } from './run-stats.js';
 import { DriftWatch } from './drift-watch.js';
+import { FundingWatch } from './funding-watch.js';
 import { describeEvent } from './event-describer.js';
 import { JobLoop } from './job-loop.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
@@ -209,6 +210,8 @@ export class TradingRuntime {
   private readonly instrumentsOf = new Map<string, readonly InstrumentSymbol[]>();
   /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
   private readonly toldUnprotected = new Set<string>();
+  /** Funding payments booked (contract venues that list them). */
+  private funding: FundingWatch | undefined;
   /** Valuation symbols whose price read failed, warned about once. */
   private readonly unpriced = new Set<string>();
   /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
@@ -257,6 +260,7 @@ export class TradingRuntime {
       // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
       const since = o.journal.runs()[0]?.startedAt ?? this.startedAt;
       if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(this.owners, symbol, leg), since);
+      if (v.kind === 'contract' && v.gateway.fundingSince) this.funding = new FundingWatch(o.clock, since);
       // Spot trades of orders not placed by the bot (by hand, another program): journaled and reported on
       // the account, never silently ignored. No strategy's inventory takes them: it did not trade them.
       else v.orders.attributeVenueFills(() => undefined, since);
@@ -273,6 +277,11 @@ export class TradingRuntime {
           const sid = e.strategyId ?? e.fill.strategyId;
           if (sid) this.state.applyStrategyFill(sid, e.fill);
         } else if (e.type === 'PositionAdjusted') this.state.apply(e);
+        else if (e.type === 'FundingSettled') {
+          // The strategy's book only: the account's balances come from the venue, which paid it already.
+          if (e.strategyId !== undefined) this.state.strategyBook(e.strategyId).applyFunding(e.symbol, e.leg, e.amount, e.asset, e.settledAt ?? e.ts);
+          this.funding?.note(e);
+        }
         this.noteTpSl(e);
       }
     }
@@ -525,7 +534,8 @@ export class TradingRuntime {
       // compare them before, and call every fill it learns here a drift).
       await v.orders.reconcile(symbols);
       if (!startup) await v.orders.resolvePending();
-      // Fills are applied to the books before the venue's balances replace them (no double count).
+      if (contract) await this.bookFunding(v, symbols);
+      // Fills (and funding) are applied to the books before the venue's balances replace them (no double count).
       this.applyPending();
       this.state.setAccount(await v.gateway.balances());
       if (contract) {
@@ -548,6 +558,17 @@ export class TradingRuntime {
           if (keys.size > 0) this.alignOwners(venuePositions, symbols, UNEXPLAINED_DRIFT, keys);
         }
       }
+    }
+  }
+
+  /** Funding payments the venue settled since the last read, journaled for each leg's owner. A failed read is retried next pass. */
+  private async bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> {
+    const read = v.gateway.fundingSince?.bind(v.gateway);
+    if (!this.funding || !read) return;
+    try {
+      for (const e of await this.funding.poll(read, symbols, (symbol, leg) => positionOwner(this.owners, symbol, leg))) this.publishLocal(e);
+    } catch (e) {
+      this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
     }
   }
 

@@ -291,6 +291,33 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     expect(events(run, 'IntentFailed'), 'refused requests').to.deep.equal([]);
   });
 
+  it('books_each_funding_payment_on_the_position_owner_once_including_those_settled_while_down', async () => {
+    // The short of 20 contracts (0.0001 BTC each) at a fair price of 87 500 is worth 175 USDT.
+    // Rate +0.0001: the short receives 175 · 0.0001 = 0.0175. Rate −0.0002 (settled while the bot is
+    // down): the short pays 175 · 0.0002 = 0.035. Net for the strategy: 0.0175 − 0.035 = −0.0175.
+    await openShortAndKill();
+    const run = await start(scripted);
+    emu.contract.venue.setFundingRate(SYM, '0.0001');
+    emu.contract.venue.settleFunding(SYM);
+    const venueRecords = await byHand.fundingRecords({ symbol: SYM });
+    expect(venueRecords.resultList.map((r) => r.funding.toFixed()), "the venue's own record").to.deep.equal(['0.0175']);
+    await waitFor(() => events(run, 'FundingSettled').length > 0, 20_000, 'the funding payment booked');
+    const rows = (r: PaperRun) => events(r, 'FundingSettled').map((e) => [e.strategyId, e.symbol, e.leg, e.amount.toFixed(), e.asset]);
+    expect(rows(run)).to.deep.equal([[PT, SYM, 'net', '0.0175', 'USDT']]);
+    expect(run.runtime.state.strategyBook(PT).fundingTotal().toFixed()).to.equal('0.0175');
+
+    await kill(run);
+    emu.contract.venue.setFundingRate(SYM, '-0.0002');
+    emu.contract.venue.settleFunding(SYM);
+    const after = await start(scripted);
+    // Booked at start-up, before any strategy acts: the journal's payment is not booked again.
+    expect(rows(after)).to.deep.equal([
+      [PT, SYM, 'net', '0.0175', 'USDT'],
+      [PT, SYM, 'net', '-0.035', 'USDT'],
+    ]);
+    expect(after.runtime.state.strategyBook(PT).fundingTotal().toFixed()).to.equal('-0.0175');
+  });
+
   it('keeps_the_venue_tpsl_after_a_restart_instead_of_arming_a_second_one', async () => {
     // perp-trend armed its TP/SL, then the process was killed. The restarted one used to attach TP/SL on its
     // first snapshot of the position (its levels live in memory only), and the venue then held two stop

@@ -24,6 +24,7 @@
  *    every page) plus the open orders, each order with dealVol > 0 updated at or after `since`
  *    giving ONE synthetic fill for its cumulative quantity (see fillFromContractOrder);
  *  - positions: GET position/open_positions; balances: GET account/assets;
+ *  - fundingSince: GET position/funding_records (every page from `since` to now);
  *  - setLeverage: POST position/change_leverage (positionId when a position is open, else symbol +
  *    openType + positionType; both legs in hedged mode unless one is named);
  *    setPositionMode: POST position/change_position_mode;
@@ -53,6 +54,7 @@ import type {
   BatchItem,
   CancelAck,
   ExchangeGateway,
+  FundingPayment,
   GatewayCapabilities,
   LeverageRequest,
   OrderRef,
@@ -100,6 +102,7 @@ export type ContractTradingClient = Pick<
   | 'changeStopPrice'
   | 'placeStopOrder'
   | 'openStopOrders'
+  | 'fundingRecords'
 >;
 
 export interface MexcContractGatewayOptions {
@@ -453,6 +456,27 @@ export class MexcContractGateway implements ExchangeGateway {
       });
     }
     return out;
+  }
+
+  /**
+   * GET position/funding_records of the symbol from `since` to now, every page (newest first, 100 a
+   * page): one payment per record, its leg read by the account's position mode.
+   */
+  async fundingSince(symbol: InstrumentSymbol, since: number): Promise<readonly FundingPayment[]> {
+    const instrument = this.instrument(symbol);
+    const mode = await this.positionMode();
+    const end = Math.max(since, this.options.clock.now());
+    const out: FundingPayment[] = [];
+    for (let page = 1; page <= this.maxPages(); page++) {
+      const got = await this.client.fundingRecords({ symbol, start_time: since, end_time: end, page_num: page, page_size: PAGE_SIZE });
+      for (const r of got.resultList) {
+        if (r.symbol !== symbol || r.settleTime < since) continue;
+        const leg = mode === PositionMode.ONE_WAY ? 'net' : r.positionType === PositionType.LONG ? 'long' : 'short';
+        out.push({ id: String(r.id), symbol, leg, amount: r.funding, asset: instrument.settleCoin, rate: r.rate, time: r.settleTime });
+      }
+      if (got.resultList.length < PAGE_SIZE) break;
+    }
+    return out.sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   // ───────────────────────────── helpers
