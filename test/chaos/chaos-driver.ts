@@ -289,6 +289,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
         if (i === 10) throw new Error(`chaos: ${symbol} orders still rest after 10 cancel-alls`);
         await (isContractSymbol(symbol) ? contract.cancelAll({ symbol }) : spot.cancelOpenOrders({ symbol })).catch((e: unknown) => log(`cancel-all ${symbol}: ${String(e)}`));
       }
+      if (!isContractSymbol(symbol)) continue;
+      // TP/SL orders too: the restarted emulator begins a new market epoch (time passed while it was down),
+      // and a stop its first step crosses closes the position — market activity, not a restore that
+      // differs (seen: "restart 1: contract.openPositions differs (1 → 0 rows)" with the stop gone). The
+      // restarted bot is told its position is unprotected and arms TP/SL again.
+      for (let i = 0; ; i++) {
+        if ((await contract.openStopOrders({ symbol })).length === 0) break;
+        if (i === 10) throw new Error(`chaos: ${symbol} stop orders still rest after 10 cancel-alls`);
+        await contract.cancelAllStopOrders({ symbol }).catch((e: unknown) => log(`cancel stop orders ${symbol}: ${String(e)}`));
+      }
     }
   };
   /** Polls the venue until it holds an order of this account on every symbol (or `gaveUp`, or 90 s). */
@@ -331,7 +341,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
       }
       log(`run ${runs}: bot ${code === 'alive' ? `killed after ${life} ms` : `exited ${code}`}`);
       if (o.emulator === 'process' && random.next() < (o.emulatorKillChance ?? 0.35)) {
-        // As issue 10's own reproduction did: nothing of the account rests while the emulator goes down.
+        // As issue 10's own reproduction did: nothing of the account rests (orders, TP/SL) while the emulator goes down.
         // A quote the killed bot left resting can trade with the crowd between the last read and the kill,
         // or when the restarted model lays its book: market activity, not a restore that differs (seen
         // once under load: a resting bid filled across a restart). The bot finds them cancelled, as if
