@@ -366,7 +366,9 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
     const wf = settings.walkForward && done.length > 0 ? walkForward(done.map((t) => ({ key: t.key, params: t.point, run: t.run })), settings.walkForward, objective, constraints) : undefined;
     const wfOf = new Map(wf?.candidates.map((c) => [c.key, { inSample: c.inSampleScore, outOfSample: c.outOfSampleScore }]));
     const winner = ranked[0] ? done.indexOf(byKey.get(pointKey(ranked[0].params))!) : -1;
-    const overfitting = done.length >= 2 && winner >= 0 ? overfittingOfRuns(done.map((t) => t.run), winner, done[winner]!.metrics.returnPeriodMs) : undefined;
+    // The deflated Sharpe ratio counts the pruned runs as trials too: the search tried them.
+    const tried = trials.filter((t) => t.status !== 'infeasible').length;
+    const overfitting = done.length >= 2 && winner >= 0 ? overfittingOfRuns(done.map((t) => t.run), winner, done[winner]!.metrics.returnPeriodMs, tried) : undefined;
     const notRanked = trials.flatMap((t): NotRanked[] =>
       t.status === 'infeasible'
         ? [{ params: t.point, status: 'infeasible', reason: t.reason }]
