@@ -74,6 +74,13 @@ export interface BacktestRunOptions {
    * memory does not grow with its length (the backtest command's path). Absent: everything in memory.
    */
   readonly tapeDir?: string;
+  /**
+   * Times at which the caller may stop the run early (a sweep's pruning). At each time, once everything
+   * at or before it has happened and before anything later does, `check(k, soFar)` sees the run so far
+   * (its samples and fills up to the time); true ends the run there as if the data ended: the runtime
+   * stops as at the end of the data, at the last record's time. Not with `tapeDir`.
+   */
+  readonly checkpoints?: { readonly times: readonly number[]; check(index: number, soFar: BacktestRun): boolean };
 }
 
 export interface BacktestStats {
@@ -94,6 +101,8 @@ export interface BacktestStats {
 export interface BacktestResult {
   readonly run: BacktestRun;
   readonly stats: BacktestStats;
+  /** The checkpoint (index into `checkpoints.times`) at which the caller stopped the run. */
+  readonly stoppedAt?: number;
 }
 
 const SILENT: ClientLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -279,6 +288,54 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     logger.warn(`data: ${key} has depth diffs but no depth snapshot, and diffs make no book without one: the book comes from its bookTicker records (top of book only)`);
   }
 
+  // ---------------------------------------------------------------- the run, at the end or so far
+  const document = canonicalJson(cfg.document) as Record<string, unknown>;
+  const strategyInfo = cfg.run.strategies[0]!;
+  const fills = (): Fill[] => ops.flatMap((o) => o.fills).sort((a, b) => a.time - b.time);
+  const instruments: RunInstrument[] = cfg.instruments.map((i) => ({
+    symbol: i.instrument.symbol,
+    kind: i.instrument.kind,
+    multiplier: i.instrument.kind === 'contract' ? i.instrument.contractSize : D(1),
+    settleAsset: i.instrument.kind === 'contract' ? i.instrument.settleCoin : i.instrument.quoteAsset,
+  }));
+  const streamNames = new Set<string>();
+  for (const s of specs) for (const x of streams.get(instrumentKey(s.source.market, s.source.symbol)) ?? []) streamNames.add(x);
+  const assemble = (runSamples: RunSample[], runOrders: RunOrder[], tapeInfo: RunTapeInfo | undefined): BacktestRun => {
+    const all = fills();
+    return {
+      config: document,
+      configHash: configHash(document),
+      strategy: { id: strategyInfo.id as StrategyId, name: strategyInfo.name, params: canonicalJson(strategyInfo.params) as Record<string, unknown> },
+      seed: bt.seed,
+      fillModel: model.name,
+      dataRange: {
+        firstTime,
+        lastTime,
+        instruments: symbols,
+        streams: [...streamNames].sort(),
+        recordCount: feedCount.records,
+        klineOnlyIntraBar: specs.some((s) => s.klineOnly),
+      },
+      instruments,
+      initialCapital: D(bt.initialCapital),
+      valuationAsset,
+      orders: runOrders,
+      fills: all,
+      funding,
+      totalFees: totalFees(all, valuationAsset),
+      samplePeriodMs: bt.samplePeriodMs,
+      samples: runSamples,
+      ...(bt.riskFreeRate !== undefined ? { riskFreeRate: bt.riskFreeRate } : {}),
+      ...(tapeInfo ? { tape: tapeInfo } : {}),
+    };
+  };
+  if (opts.checkpoints && tape) throw new ValidationError('checkpoints', 'a run without tapeDir (the run so far is read from memory)', 'a tapeDir');
+  /** The run up to now (a checkpoint): the fills so far reach the samples' portfolio first. */
+  const runSoFar = (): BacktestRun => {
+    catchUp();
+    return { ...assemble([...samples], [...orders.values()] as RunOrder[], undefined), funding: [...funding] };
+  };
+
   // ---------------------------------------------------------------- the loop
   let failure: unknown;
   const fail = (e: unknown): void => {
@@ -293,9 +350,21 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const dueAt = (): number => Math.min(exchange.nextDueAt() ?? Infinity, source.nextDueAt() ?? Infinity, clock.nextTimerAt() ?? Infinity, nextSample);
   await settle();
   let due = dueAt();
-  while (failure === undefined) {
+  const checkTimes = opts.checkpoints?.times ?? [];
+  let checkAt = 0;
+  let stoppedAt: number | undefined;
+  loop: while (failure === undefined) {
     const e: ReplayEvent | undefined = next;
     const tRec = e ? e.et : Infinity;
+    // A checkpoint is passed when the next thing to happen is after it: everything up to it is done.
+    while (checkAt < checkTimes.length && Math.min(due, tRec) > checkTimes[checkAt]!) {
+      if (opts.checkpoints!.check(checkAt, runSoFar())) {
+        stoppedAt = checkAt;
+        break loop;
+      }
+      checkAt++;
+    }
+    const checkTime = checkTimes[checkAt] ?? Infinity;
     if (due <= tRec && due !== Infinity) {
       // After the last record, what is still due belongs to the shutdown (below).
       if (e === undefined && due > lastTime) break;
@@ -331,7 +400,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       eventCount++;
       if (progress && eventCount % every === 0) progress(eventCount, t);
       x = cursor.next();
-    } while (x !== undefined && x.et < due);
+      // Stop at a checkpoint too: the next turn of the loop takes it before anything later.
+    } while (x !== undefined && x.et < due && x.et <= checkTime);
     next = x;
   }
   // A start still waiting at the end of the data (data shorter than the first poll cycle: the first
@@ -369,54 +439,18 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const status = runtime.stats;
   journal.close();
 
-  const strategy = cfg.run.strategies[0]!;
-  const document = canonicalJson(cfg.document) as Record<string, unknown>;
-  const fills: Fill[] = ops.flatMap((o) => o.fills).sort((a, b) => a.time - b.time);
-  const instruments: RunInstrument[] = cfg.instruments.map((i) => ({
-    symbol: i.instrument.symbol,
-    kind: i.instrument.kind,
-    multiplier: i.instrument.kind === 'contract' ? i.instrument.contractSize : D(1),
-    settleAsset: i.instrument.kind === 'contract' ? i.instrument.settleCoin : i.instrument.quoteAsset,
-  }));
   let tapeInfo: RunTapeInfo | undefined;
   let runSamples = samples;
   if (tape) {
     if (pending) keep({ ...pending, time: Infinity }); // flushes the newest real sample
     // Orders still open at the end, in creation order.
     for (const [cid, o] of [...orders].sort((a, b) => created.get(a[0])! - created.get(b[0])!)) tape.orderDone(created.get(cid)!, o as RunOrder);
-    const t = tape.close(fills, funding);
+    const t = tape.close(fills(), funding);
     const thinned = thinner.result();
     runSamples = thinned.samples;
     tapeInfo = { dir: t.dir, stride: thinned.stride, equity: { times: equityTimes, values: equityValues }, orderCount: t.orders, ordersHash: t.ordersHash, sampleCount: t.samples };
   }
-  const streamNames = new Set<string>();
-  for (const s of specs) for (const x of streams.get(instrumentKey(s.source.market, s.source.symbol)) ?? []) streamNames.add(x);
-  const run: BacktestRun = {
-    config: document,
-    configHash: configHash(document),
-    strategy: { id: strategy.id as StrategyId, name: strategy.name, params: canonicalJson(strategy.params) as Record<string, unknown> },
-    seed: bt.seed,
-    fillModel: model.name,
-    dataRange: {
-      firstTime,
-      lastTime,
-      instruments: symbols,
-      streams: [...streamNames].sort(),
-      recordCount: feedCount.records,
-      klineOnlyIntraBar: specs.some((s) => s.klineOnly),
-    },
-    instruments,
-    initialCapital: D(bt.initialCapital),
-    valuationAsset,
-    orders: tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]),
-    fills,
-    funding,
-    totalFees: totalFees(fills, valuationAsset),
-    samplePeriodMs: bt.samplePeriodMs,
-    samples: runSamples,
-    ...(bt.riskFreeRate !== undefined ? { riskFreeRate: bt.riskFreeRate } : {}),
-    ...(tapeInfo ? { tape: tapeInfo } : {}),
-  };
+  const run = assemble(runSamples, tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]), tapeInfo);
   const result: BacktestResult = {
     run,
     stats: {
@@ -429,6 +463,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       warnings,
       strategyReports: Object.fromEntries(runtime.strategyRunners.flatMap((r) => (r.strategy.report ? [[r.strategyId, r.strategy.report()]] : []))),
     },
+    ...(stoppedAt !== undefined ? { stoppedAt } : {}),
   };
   market.dispose();
   return result;

@@ -3,7 +3,8 @@
  * `perpetua sweep --resume` runs only the rest.
  *
  * `<out>/checkpoint.jsonl`: a first line naming the data the runs were made from (its content hash),
- * then one line per finished run, appended synchronously as each run finishes (a line is in the file
+ * then one line per finished point — its run (with the rungs it reached and where pruning stopped it),
+ * or why it is infeasible — appended synchronously as each run finishes (a line is in the file
  * before the next run is counted). A run's key is the hash of what its result depends on: the config
  * document with the point's parameters and the fill model (the data is the header's). A torn last line
  * (the process killed mid-write) is dropped; a checkpoint of other data is refused, never mixed in.
@@ -12,8 +13,9 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import { type BacktestRun, canonicalJson } from './report/backtest-run.js';
-import { type BacktestRunJson, runFromJson, runToJson } from './report/run-codec.js';
+import { canonicalJson } from './report/backtest-run.js';
+import type { RunPruning } from './research/asha.js';
+import { type SweepOutcome, type SweepOutcomeJson, outcomeFromJson, outcomeToJson } from './sweep-outcome.js';
 
 const VERSION = 1;
 
@@ -22,20 +24,22 @@ interface Header {
   readonly dataHash: string;
 }
 
-interface Line {
-  readonly key: string;
-  readonly run: BacktestRunJson;
-}
+type Line = { readonly key: string } & SweepOutcomeJson;
 
-/** The key of one run: its config document (parameters applied) and fill model, hashed. */
-export function checkpointKey(document: Readonly<Record<string, unknown>>, fillModel: string): string {
-  return createHash('sha256').update(JSON.stringify(canonicalJson({ document, fillModel }))).digest('hex');
+/**
+ * The key of one run: its config document (parameters applied) and fill model, hashed; with pruning,
+ * the rung times and thresholds too (they decide where the run stops).
+ */
+export function checkpointKey(document: Readonly<Record<string, unknown>>, fillModel: string, pruning?: RunPruning): string {
+  return createHash('sha256')
+    .update(JSON.stringify(canonicalJson({ document, fillModel, ...(pruning ? { pruning } : {}) })))
+    .digest('hex');
 }
 
 export class SweepCheckpoint {
   private constructor(
     readonly path: string,
-    private readonly runs: Map<string, BacktestRunJson>,
+    private readonly runs: Map<string, SweepOutcomeJson>,
   ) {}
 
   /**
@@ -45,7 +49,7 @@ export class SweepCheckpoint {
   static open(out: string, dataHash: string, resume: boolean): SweepCheckpoint {
     mkdirSync(out, { recursive: true });
     const path = join(out, 'checkpoint.jsonl');
-    const runs = new Map<string, BacktestRunJson>();
+    const runs = new Map<string, SweepOutcomeJson>();
     if (resume && existsSync(path)) {
       const lines = readFileSync(path, 'utf8').split('\n');
       const header = parseLine<Header>(lines[0] ?? '');
@@ -60,7 +64,10 @@ export class SweepCheckpoint {
       }
       for (const text of lines.slice(1)) {
         const line = parseLine<Line>(text);
-        if (line && typeof line.key === 'string' && line.run) runs.set(line.key, line.run);
+        if (line && typeof line.key === 'string' && ('run' in line || 'infeasible' in line)) {
+          const { key, ...outcome } = line;
+          runs.set(key, outcome);
+        }
       }
       return new SweepCheckpoint(path, runs);
     }
@@ -73,16 +80,16 @@ export class SweepCheckpoint {
     return this.runs.size;
   }
 
-  get(key: string): BacktestRun | undefined {
+  get(key: string): SweepOutcome | undefined {
     const j = this.runs.get(key);
-    return j ? runFromJson(j) : undefined;
+    return j ? outcomeFromJson(j) : undefined;
   }
 
-  put(key: string, run: BacktestRun): void {
+  put(key: string, outcome: SweepOutcome): void {
     if (this.runs.has(key)) return;
-    const json = runToJson(run);
+    const json = outcomeToJson(outcome);
     // Synchronous: once the run is counted it is on disk, whatever signal comes next.
-    appendFileSync(this.path, `${JSON.stringify({ key, run: json } satisfies Line)}\n`);
+    appendFileSync(this.path, `${JSON.stringify({ key, ...json } satisfies Line)}\n`);
     this.runs.set(key, json);
   }
 }

@@ -3,7 +3,7 @@
  * and posts each run back as plain JSON (Decimals do not survive structured cloning; the main thread
  * rebuilds them with runFromJson).
  *
- *   in:  { id, point, fillModel }          out: { id, run } | { id, error }
+ *   in:  { id, point, fillModel, pruning? }   out: { id, run, rungValues, stoppedAt? } | { id, error, infeasible? }
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -11,7 +11,8 @@ import { strategyCatalog } from '../runtime/container/strategy-module.js';
 import { loadConfigFileStrategies } from '../runtime/plugins/strategy-plugins.js';
 import { loadBacktestConfig } from './backtest-config.js';
 import { runToJson } from './report/run-codec.js';
-import { loadSweepData, runSweepDocument } from './sweep-run.js';
+import { infeasibleReason, loadSweepData, runSweepDocument } from './sweep-run.js';
+import { type RunPruning, valuesToJson } from './research/asha.js';
 import { documentWithParams, type GridPoint } from './sweep-grid.js';
 
 export interface SweepWorkerData {
@@ -23,9 +24,13 @@ export interface SweepJob {
   readonly id: number;
   readonly point: GridPoint;
   readonly fillModel: string;
+  readonly pruning?: RunPruning;
 }
 
-export type SweepAnswer = { readonly id: number; readonly run: ReturnType<typeof runToJson>; readonly events: number } | { readonly id: number; readonly error: string };
+export type SweepAnswer =
+  | { readonly id: number; readonly run: ReturnType<typeof runToJson>; readonly events: number; readonly rungValues: (number | null)[]; readonly stoppedAt?: number }
+  /** `infeasible`: the point's config is invalid (the reason); the sweep records it and goes on. */
+  | { readonly id: number; readonly error: string; readonly infeasible?: string };
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -44,10 +49,13 @@ async function main(): Promise<void> {
     }
     queue = queue.then(async () => {
       try {
-        const r = await runSweepDocument(data, documentWithParams(base.document, job.point), job.fillModel, catalog, `${configPath} (${JSON.stringify(job.point)})`);
-        port.postMessage({ id: job.id, run: runToJson(r.run), events: r.stats.events } satisfies SweepAnswer);
+        const r = await runSweepDocument(data, documentWithParams(base.document, job.point), job.fillModel, catalog, `${configPath} (${JSON.stringify(job.point)})`, job.pruning);
+        const stopped = r.stoppedAt !== undefined ? { stoppedAt: r.stoppedAt } : {};
+        port.postMessage({ id: job.id, run: runToJson(r.run), events: r.stats.events, rungValues: valuesToJson(r.rungValues), ...stopped } satisfies SweepAnswer);
       } catch (e) {
-        port.postMessage({ id: job.id, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) } satisfies SweepAnswer);
+        const infeasible = infeasibleReason(e);
+        const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        port.postMessage({ id: job.id, error, ...(infeasible !== undefined ? { infeasible } : {}) } satisfies SweepAnswer);
       }
     });
   });

@@ -21,6 +21,8 @@ import { computeMetrics, type Metrics } from '../../backtest/report/metrics.js';
 import { runFromJson } from '../../backtest/report/run-codec.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { rankSweepResults, renderSweepTable, researchLines, writeSweepReport, type SweepReportPaths, type SweepResearch, type SweepResult } from '../../backtest/report/sweep-report.js';
+import type { NotRanked } from '../../backtest/report/sweep-research-html.js';
+import { formatTime } from '../../backtest/report/format.js';
 import { type Constraint, type Objective, violations } from '../../backtest/research/objective.js';
 import { overfittingOfRuns } from '../../backtest/research/overfitting.js';
 import { Sampler, pointKey } from '../../backtest/research/search-space.js';
@@ -33,7 +35,10 @@ import { checkDataSources } from '../../backtest/backtest-data.js';
 import { dataContentHash } from '../../backtest/research/data-hash.js';
 import { SweepCheckpoint, checkpointKey } from '../../backtest/sweep-checkpoint.js';
 import { defaultReportDir, reportOrder } from './backtest-command.js';
-import { documentWithParams, sweepGrid, type GridPoint } from '../../backtest/sweep-grid.js';
+import { documentWithParams, type GridPoint } from '../../backtest/sweep-grid.js';
+import { infeasibleReason } from '../../backtest/sweep-run.js';
+import type { SweepOutcome } from '../../backtest/sweep-outcome.js';
+import { type RunPruning, rungThresholds, rungTimes, rungValue, spanEnd, spanStart, valuesFromJson } from '../../backtest/research/asha.js';
 import type { SweepAnswer, SweepJob, SweepWorkerData } from '../../backtest/sweep-worker.js';
 
 export interface SweepCommandOptions {
@@ -68,13 +73,14 @@ export interface SweepCommandSummary {
 }
 
 interface Pending {
-  readonly resolve: (r: BacktestRun) => void;
+  readonly resolve: (r: SweepOutcome) => void;
   readonly reject: (e: Error) => void;
 }
 
 /** Where the runs of a sweep execute: worker threads here, or a BullMQ queue served by `perpetua worker`s. */
 interface RunExecutor {
-  run(point: GridPoint, fillModel: string): Promise<BacktestRun>;
+  /** The point's run (stopped at a rung when `pruning` says so), or infeasible when its config is invalid. */
+  run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome>;
   /** Where runs go, for the progress line (`2 threads`, `3 queue workers`). */
   where(): Promise<string>;
   /** The sweep's report is written: let go of what only a resume would need. */
@@ -92,16 +98,23 @@ class CheckpointedExecutor implements RunExecutor {
     private readonly document: Readonly<Record<string, unknown>>,
   ) {}
 
-  async run(point: GridPoint, fillModel: string): Promise<BacktestRun> {
-    const key = checkpointKey(documentWithParams(this.document, point), fillModel);
+  async run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome> {
+    const key = checkpointKey(documentWithParams(this.document, point), fillModel, pruning);
     const kept = this.checkpoint.get(key);
     if (kept) {
       this.resumed++;
       return kept;
     }
-    const run = await this.inner.run(point, fillModel);
-    this.checkpoint.put(key, run);
-    return run;
+    const outcome = await this.inner.run(point, fillModel, pruning);
+    this.checkpoint.put(key, outcome);
+    return outcome;
+  }
+
+  /** A point refused before it ran (its config is invalid): in the checkpoint with the reason. */
+  infeasible(point: GridPoint, fillModel: string, reason: string): SweepOutcome {
+    const outcome: SweepOutcome = { kind: 'infeasible', reason };
+    this.checkpoint.put(checkpointKey(documentWithParams(this.document, point), fillModel), outcome);
+    return outcome;
   }
 
   where(): Promise<string> {
@@ -136,8 +149,10 @@ class WorkerPool implements RunExecutor {
         if (!p) return;
         this.pending.delete(m.id);
         entry.busy--;
-        if ('error' in m) p.reject(new Error(m.error));
-        else p.resolve(runFromJson(m.run));
+        if ('error' in m) {
+          if (m.infeasible !== undefined) p.resolve({ kind: 'infeasible', reason: m.infeasible });
+          else p.reject(new Error(m.error));
+        } else p.resolve({ kind: 'run', run: runFromJson(m.run), rungValues: valuesFromJson(m.rungValues), ...(m.stoppedAt !== undefined ? { prunedAt: m.stoppedAt } : {}) });
       });
       w.on('error', (e) => {
         failed(e);
@@ -150,14 +165,14 @@ class WorkerPool implements RunExecutor {
     }
   }
 
-  async run(point: GridPoint, fillModel: string): Promise<BacktestRun> {
+  async run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome> {
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
     await entry.ready;
     entry.busy++;
     const id = this.nextId++;
-    return new Promise<BacktestRun>((resolve, reject) => {
+    return new Promise<SweepOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      entry.w.postMessage({ id, point, fillModel } satisfies SweepJob);
+      entry.w.postMessage({ id, point, fillModel, ...(pruning ? { pruning } : {}) } satisfies SweepJob);
     });
   }
 
@@ -172,13 +187,16 @@ class WorkerPool implements RunExecutor {
   }
 }
 
-/** A finished run of the search. */
-interface SearchTrial {
-  readonly point: GridPoint;
-  readonly key: string;
-  readonly run: BacktestRun;
-  readonly metrics: Metrics;
-}
+/**
+ * A point of the search: a finished run (ranked), a run pruning stopped at a rung, or a point whose
+ * config is invalid. The last two are never ranked; TPE sees them as its worst observations.
+ */
+type SearchTrial = { readonly point: GridPoint; readonly key: string } & (
+  | { readonly status: 'done'; readonly run: BacktestRun; readonly metrics: Metrics }
+  | { readonly status: 'pruned'; readonly run: BacktestRun; readonly rung: number; readonly rungValues: readonly number[] }
+  | { readonly status: 'infeasible'; readonly reason: string }
+);
+type DoneTrial = Extract<SearchTrial, { status: 'done' }>;
 
 export interface SweepSearchSummary {
   readonly method: string;
@@ -186,6 +204,10 @@ export interface SweepSearchSummary {
   readonly trials: number;
   /** What ended the search: the run budget, the time budget, or the space ran out. */
   readonly stoppedBy: 'runs' | 'time' | 'space';
+  /** Points whose config is invalid (when any). */
+  readonly infeasible?: number;
+  /** Runs stopped early by pruning (when any). */
+  readonly pruned?: number;
 }
 
 /** TPE's loss: −score (score negated for lower-is-better metrics); a failed constraint or no score is worst. */
@@ -193,6 +215,22 @@ export function trialLoss(objective: Objective, constraints: readonly Constraint
   const v = objective.score(m);
   if (v === null || !Number.isFinite(v) || violations(m, constraints).length > 0) return Number.MAX_VALUE;
   return objective.lowerIsBetter ? v : -v;
+}
+
+function searchTrial(point: GridPoint, o: SweepOutcome): SearchTrial {
+  const key = pointKey(point);
+  if (o.kind === 'infeasible') return { point, key, status: 'infeasible', reason: o.reason };
+  if (o.prunedAt !== undefined) return { point, key, status: 'pruned', run: o.run, rung: o.prunedAt, rungValues: o.rungValues };
+  return { point, key, status: 'done', run: o.run, metrics: computeMetrics(o.run) };
+}
+
+/** "pruned at rung 1 (2025-05-06 00:00 UTC): Sharpe ratio so far 0.12, below the best 1/η of the earlier runs there". */
+function prunedReason(t: Extract<SearchTrial, { status: 'pruned' }>, rungs: readonly number[] | undefined, objective: Objective): string {
+  const at = rungs?.[t.rung];
+  const v = t.rungValues[t.rung];
+  const value = v === undefined || v === -Infinity ? 'undefined' : String(Number((objective.lowerIsBetter ? -v : v).toPrecision(4)));
+  const when = at !== undefined ? ` (${formatTime(at)} UTC)` : '';
+  return `pruned at rung ${t.rung}${when}: ${objective.label} so far ${value}, below the best 1/η of the earlier runs there`;
 }
 
 export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepCommandSummary> {
@@ -209,9 +247,17 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   if (!config.fillModels.some((m) => m.name === sweep.fillModel)) throw new ConfigError('sweep.fillModel', `expected one of backtest.fillModels (${config.fillModels.map((m) => m.name).join(', ')}), got ${sweep.fillModel}`);
   checkDataSources(config.backtest.data, cwd);
   const sampler = new Sampler(settings.dims, search, sweep.maxRuns);
-  // Every point must make a valid config before it runs (a grid is checked whole, up front).
-  const check = (p: GridPoint): void => void parseBacktestConfig(documentWithParams(config.document, p), catalog, `${opts.config} with ${JSON.stringify(p)}`);
-  if (search.method === 'grid') sweepGrid(sweep.parameters, sweep.maxRuns).slice(0, search.runs).forEach(check);
+  // Every point must make a valid config before it runs; one that does not is infeasible (the reason).
+  const invalid = (p: GridPoint): string | undefined => {
+    try {
+      parseBacktestConfig(documentWithParams(config.document, p), catalog, `${opts.config} with ${JSON.stringify(p)}`);
+      return undefined;
+    } catch (e) {
+      const reason = infeasibleReason(e);
+      if (reason === undefined) throw e;
+      return reason;
+    }
+  };
   const others = reportOrder(config.fillModels)
     .map((m) => m.name)
     .filter((n) => n !== sweep.fillModel);
@@ -255,7 +301,31 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   let research: SweepResearch;
   try {
     // Batches: each proposal depends only on the batches before it, so the trials never depend on
-    // the number of workers or on which run finished first.
+    // the number of workers or on which run finished first; so do the pruning thresholds (asha.ts).
+    const pruning = settings.pruning;
+    let rungs: number[] | undefined;
+    const doneValues = new Map<string, number[]>();
+    /** Oriented objective per rung: a finished run's from its whole run, a pruned one's as it reported. */
+    const valuesOf = (t: SearchTrial, times: readonly number[]): readonly number[] => {
+      if (t.status === 'pruned') return t.rungValues;
+      if (t.status !== 'done') return [];
+      let v = doneValues.get(t.key);
+      if (!v) doneValues.set(t.key, (v = times.map((time) => rungValue(objective, t.run, time))));
+      return v;
+    };
+    const runPruning = (): RunPruning | undefined => {
+      if (!pruning) return undefined;
+      // Every run replays the same data: the first finished one gives the span the rungs cut.
+      const first = trials.find((t): t is DoneTrial => t.status === 'done');
+      if (!first) return undefined;
+      const times = (rungs ??= rungTimes(spanStart(first.run), spanEnd(first.run), pruning, settings.walkForward));
+      const thresholds = rungThresholds(
+        times.map((_, k) => trials.map((t) => valuesOf(t, times)).filter((v) => v.length > k).map((v) => v[k]!)),
+        pruning,
+      );
+      return thresholds.some((x) => x !== null) ? { times, thresholds, objective: settings.objectiveSpec } : undefined;
+    };
+    const lossOf = (t: SearchTrial): number => (t.status === 'done' ? trialLoss(objective, constraints, t.metrics) : Number.MAX_VALUE);
     while (trials.length < search.runs) {
       if (sampler.exhausted) {
         stoppedBy = 'space';
@@ -265,40 +335,58 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
         stoppedBy = 'time';
         break;
       }
-      const history = trials.map((t) => ({ point: t.point, loss: trialLoss(objective, constraints, t.metrics) }));
+      const history = trials.map((t) => ({ point: t.point, loss: lossOf(t) }));
       const batch = sampler.next(Math.min(search.batch, search.runs - trials.length), history);
       if (batch.length === 0) {
         stoppedBy = 'space';
         break;
       }
-      if (search.method !== 'grid') batch.forEach(check);
-      const runs = await Promise.all(
+      const prune = runPruning();
+      const outcomes = await Promise.all(
         batch.map(async (point) => {
-          const run = await pool.run(point, sweep.fillModel);
+          const reason = invalid(point);
+          const outcome = reason !== undefined ? pool.infeasible(point, sweep.fillModel, reason) : await pool.run(point, sweep.fillModel, prune);
           tick();
-          return run;
+          return outcome;
         }),
       );
-      batch.forEach((point, i) => trials.push({ point, key: pointKey(point), run: runs[i]!, metrics: computeMetrics(runs[i]!) }));
+      batch.forEach((point, i) => trials.push(searchTrial(point, outcomes[i]!)));
+    }
+    const done = trials.filter((t): t is DoneTrial => t.status === 'done');
+    if (trials.length > 0 && done.length === 0 && !trials.some((t) => t.status === 'pruned')) {
+      const first = trials.find((t) => t.status === 'infeasible');
+      throw new ConfigError('sweep.parameters', `expected some valid point; all ${trials.length} were refused, e.g. ${JSON.stringify(trials[0]!.point)}: ${first && 'reason' in first ? first.reason : ''}`);
     }
     const ranked = rankSweepResults(
-      trials.map((t) => ({ params: t.point, metrics: t.metrics })),
+      done.map((t) => ({ params: t.point, metrics: t.metrics })),
       objective,
       constraints,
     );
-    const byKey = new Map(trials.map((t) => [t.key, t]));
-    const wf = settings.walkForward && trials.length > 0 ? walkForward(trials.map((t) => ({ key: t.key, params: t.point, run: t.run })), settings.walkForward, objective, constraints) : undefined;
+    const byKey = new Map(done.map((t) => [t.key, t]));
+    const wf = settings.walkForward && done.length > 0 ? walkForward(done.map((t) => ({ key: t.key, params: t.point, run: t.run })), settings.walkForward, objective, constraints) : undefined;
     const wfOf = new Map(wf?.candidates.map((c) => [c.key, { inSample: c.inSampleScore, outOfSample: c.outOfSampleScore }]));
-    const winner = ranked[0] ? trials.indexOf(byKey.get(pointKey(ranked[0].params))!) : -1;
-    const overfitting = trials.length >= 2 && winner >= 0 ? overfittingOfRuns(trials.map((t) => t.run), winner, trials[winner]!.metrics.returnPeriodMs) : undefined;
+    const winner = ranked[0] ? done.indexOf(byKey.get(pointKey(ranked[0].params))!) : -1;
+    // The deflated Sharpe ratio counts the pruned runs as trials too: the search tried them.
+    const tried = trials.filter((t) => t.status !== 'infeasible').length;
+    const overfitting = done.length >= 2 && winner >= 0 ? overfittingOfRuns(done.map((t) => t.run), winner, done[winner]!.metrics.returnPeriodMs, tried) : undefined;
+    const notRanked = trials.flatMap((t): NotRanked[] =>
+      t.status === 'infeasible'
+        ? [{ params: t.point, status: 'infeasible', reason: t.reason }]
+        : t.status === 'pruned'
+          ? [{ params: t.point, status: 'pruned', rung: t.rung, reason: prunedReason(t, rungs, objective), rungValues: t.rungValues }]
+          : [],
+    );
+    const infeasible = notRanked.filter((n) => n.status === 'infeasible').length;
+    const pruned = notRanked.length - infeasible;
     research = {
-      search: { method: search.method, seed: search.seed, trials: trials.length, stoppedBy },
+      search: { method: search.method, seed: search.seed, trials: trials.length, stoppedBy, ...(infeasible > 0 ? { infeasible } : {}), ...(pruned > 0 ? { pruned } : {}) },
       ...(wf ? { walkForward: wf } : {}),
       ...(overfitting ? { overfitting } : {}),
+      ...(notRanked.length > 0 ? { notRanked } : {}),
     };
     const best = new Set(ranked.slice(0, bestN).map((r) => pointKey(r.params)));
     results = await Promise.all(
-      trials.map(async (t) => {
+      done.map(async (t) => {
         const w = wfOf.get(t.key);
         const base = { params: t.point, metrics: t.metrics, ...(w ? { walkForward: w } : {}) };
         if (!best.has(t.key)) return base;
@@ -306,7 +394,8 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
           others.map(async (m) => {
             const r = await pool.run(t.point, m);
             tick();
-            return r;
+            if (r.kind !== 'run') throw new Error(`the ${m} run of ${JSON.stringify(t.point)} was refused after its ${sweep.fillModel} run was not: ${r.reason}`);
+            return r.run;
           }),
         );
         return { ...base, runs: [t.run, ...band] };
@@ -319,7 +408,8 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
     bar?.stop();
     if (opts.handleSignals) for (const sig of ['SIGINT', 'SIGTERM'] as const) process.off(sig, onSignal);
   }
-  const totalRuns = trials.length + Math.min(bestN, trials.length) * others.length;
+  const ranRuns = trials.filter((t) => t.status !== 'infeasible').length;
+  const totalRuns = ranRuns + Math.min(bestN, results.length) * others.length;
   const title = `Sweep of ${config.run.strategies[0]!.name} (${trials.length} ${search.method === 'grid' ? 'grid points' : `${search.method} trials`})`;
   const paths = await writeSweepReport(results, out, { rankBy: objective, constraints, bestN, title, research });
   // Only now that the report holds every run: the queue's copies of them can go.

@@ -13,9 +13,21 @@ import type { Overfitting } from '../research/overfitting.js';
 import type { WalkForwardResult } from '../research/walk-forward.js';
 
 export interface SweepResearch {
-  readonly search: { readonly method: string; readonly seed: number; readonly trials: number; readonly stoppedBy: string };
+  readonly search: { readonly method: string; readonly seed: number; readonly trials: number; readonly stoppedBy: string; readonly infeasible?: number; readonly pruned?: number };
   readonly walkForward?: WalkForwardResult;
   readonly overfitting?: Overfitting;
+  /** Points that are not ranked: an invalid config, or a run pruning stopped early. */
+  readonly notRanked?: readonly NotRanked[];
+}
+
+/** A point of the search that is never ranked, with why. */
+export interface NotRanked {
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly status: 'infeasible' | 'pruned';
+  readonly reason: string;
+  /** Pruned: the rung it stopped at, and its oriented objective at each rung it reached (−∞: undefined). */
+  readonly rung?: number;
+  readonly rungValues?: readonly number[];
 }
 
 /** What the research sections need of a ranked result. */
@@ -38,6 +50,9 @@ export function researchJson(r: SweepResearch): JsonValue {
   const wf = r.walkForward;
   return canonicalJson({
     search: r.search,
+    ...(r.notRanked && r.notRanked.length > 0
+      ? { notRanked: r.notRanked.map((n) => ({ params: n.params, status: n.status, reason: n.reason, ...(n.rung !== undefined ? { rung: n.rung, rungValues: n.rungValues!.map((v) => (v === -Infinity ? null : num(v))) } : {}) })) }
+      : {}),
     ...(o
       ? {
           overfitting: {
@@ -76,6 +91,8 @@ export function researchLines(r: SweepResearch): string[] {
     out.push(`overfitting (${o.trials} trials): ${parts.join(', ')}`);
     out.push(o.reading);
   }
+  const s = r.search;
+  if (s.infeasible || s.pruned) out.push(`not ranked: ${s.infeasible ?? 0} infeasible point(s) (invalid config), ${s.pruned ?? 0} run(s) pruned early (the reasons are in the report)`);
   return out;
 }
 
@@ -200,5 +217,15 @@ export function researchSections(r: SweepResearch, objective: Objective, ranked:
     r.walkForward ? walkForwardSection(r.walkForward, objective) : '',
     r.walkForward ? scatterSection(ranked, objective, r.walkForward) : '',
     heatMapSection(ranked, objective),
+    r.notRanked && r.notRanked.length > 0 ? notRankedSection(r.notRanked) : '',
   ].join('\n');
+}
+
+/** The points that are not ranked: invalid configs and pruned runs, with why. */
+function notRankedSection(list: readonly NotRanked[]): string {
+  const rows = list
+    .map((n) => `<tr class="${n.status}" data-status="${n.status}"><td>${escapeHtml(paramText(n.params))}</td><td>${n.status === 'pruned' ? `pruned at rung ${n.rung}` : 'infeasible'}</td><td>${escapeHtml(n.reason)}</td></tr>`)
+    .join('');
+  return `<section id="not-ranked"><h2>Not ranked <small>invalid points and runs stopped early by pruning: never winners</small></h2>
+<div class="scroll"><table class="grid"><thead><tr><th>Parameters</th><th>Status</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;
 }

@@ -23,12 +23,13 @@ export function pboBlocks(rows: number): number {
   return Math.max(2, Math.min(16, most - (most % 2)));
 }
 
-export function overfittingOfRuns(runs: readonly BacktestRun[], winner: number, returnPeriodMs: number): Overfitting {
+/** `trials`: how many configurations the search tried (default the runs; more when some were pruned). */
+export function overfittingOfRuns(runs: readonly BacktestRun[], winner: number, returnPeriodMs: number, trials = runs.length): Overfitting {
   const series = runs.map((r) => periodicReturns(equityPoints(r), returnPeriodMs));
   const t = Math.min(...series.map((s) => s.length));
   // The runs replay the same data, so the grids agree; a shorter one (a run that stopped early) trims all.
   const cols = series.map((s) => s.slice(0, t));
-  const dsr = deflatedSharpeOfTrials(cols[winner]!, cols);
+  const dsr = deflatedSharpeOfTrials(cols[winner]!, cols, Math.max(trials, cols.length));
   let pbo: PboResult | null = null;
   if (t >= 4 && cols.length >= 2) {
     const matrix = Array.from({ length: t }, (_, i) => cols.map((c) => c[i]!));

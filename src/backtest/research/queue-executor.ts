@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import { ConfigError } from '../../core/errors.js';
 import { canonicalJson } from '../report/backtest-run.js';
-import type { BacktestRun } from '../report/backtest-run.js';
-import { runFromJson, type runToJson } from '../report/run-codec.js';
 import type { BacktestConfig } from '../backtest-config.js';
 import { documentWithParams, type GridPoint } from '../sweep-grid.js';
+import { type SweepOutcome, type SweepOutcomeJson, outcomeFromJson } from '../sweep-outcome.js';
+import type { RunPruning } from './asha.js';
 
 export const SWEEP_QUEUE = 'perpetua-sweep';
 
@@ -28,9 +28,12 @@ export interface QueueJobData {
   readonly dataHash: string;
   /** For error messages: the config file and point. */
   readonly source: string;
+  /** The rungs and thresholds at which the run stops itself (asha.ts): the same as on worker threads. */
+  readonly pruning?: RunPruning;
 }
 
-export type QueueJobResult = ReturnType<typeof runToJson>;
+/** The run (maybe stopped at a rung), or why the point's config is invalid. */
+export type QueueJobResult = SweepOutcomeJson;
 
 /** BullMQ connection options for a redis:// (or rediss://) URL; anything else is a config error. */
 export function queueConnection(url: string): { url: string; maxRetriesPerRequest: null } {
@@ -46,9 +49,10 @@ export function queueConnection(url: string): { url: string; maxRetriesPerReques
 }
 
 /** The job id of a run: what its result depends on, hashed. */
-export function runKey(data: Pick<QueueJobData, 'document' | 'fillModel' | 'dataHash'>): string {
+export function runKey(data: Pick<QueueJobData, 'document' | 'fillModel' | 'dataHash' | 'pruning'>): string {
+  const pruning = data.pruning ? { pruning: data.pruning } : {};
   return createHash('sha256')
-    .update(JSON.stringify(canonicalJson({ document: data.document, fillModel: data.fillModel, dataHash: data.dataHash })))
+    .update(JSON.stringify(canonicalJson({ document: data.document, fillModel: data.fillModel, dataHash: data.dataHash, ...pruning })))
     .digest('hex');
 }
 
@@ -80,8 +84,9 @@ export class QueueExecutor {
     return new QueueExecutor(queue, events, config, dataHash, source);
   }
 
-  async run(point: GridPoint, fillModel: string): Promise<BacktestRun> {
-    const data: QueueJobData = { document: documentWithParams(this.config.document, point), fillModel, dataHash: this.dataHash, source: `${this.source} (${JSON.stringify(point)})` };
+  async run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome> {
+    const source = `${this.source} (${JSON.stringify(point)})`;
+    const data: QueueJobData = { document: documentWithParams(this.config.document, point), fillModel, dataHash: this.dataHash, source, ...(pruning ? { pruning } : {}) };
     const jobId = runKey(data);
     let job: Job<QueueJobData, QueueJobResult> | undefined = await this.queue.getJob(jobId);
     // Resuming: a run that failed before (a worker error) is tried again; a finished one is reused.
@@ -90,7 +95,7 @@ export class QueueExecutor {
     job ??= await this.queue.add('run', data, { jobId, ...retry, removeOnComplete: KEEP, removeOnFail: KEEP });
     this.jobIds.add(jobId);
     const result = await job.waitUntilFinished(this.events);
-    return runFromJson(result);
+    return outcomeFromJson(result);
   }
 
   async where(): Promise<string> {

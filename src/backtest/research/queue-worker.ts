@@ -8,9 +8,9 @@ import 'reflect-metadata';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { canonicalJson } from '../report/backtest-run.js';
-import { runToJson } from '../report/run-codec.js';
 import { parseBacktestConfig } from '../backtest-config.js';
-import { loadSweepData, runSweepDocument, type SweepData } from '../sweep-run.js';
+import { infeasibleReason, loadSweepData, runSweepDocument, type SweepData } from '../sweep-run.js';
+import { outcomeToJson } from '../sweep-outcome.js';
 import { dataContentHash } from './data-hash.js';
 import { type QueueJobData, type QueueJobResult, SWEEP_QUEUE, queueConnection } from './queue-executor.js';
 
@@ -47,8 +47,16 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerS
   const worker = new Worker<QueueJobData, QueueJobResult>(
     SWEEP_QUEUE,
     async (job) => {
-      const { document, fillModel, dataHash, source } = job.data;
-      const config = parseBacktestConfig(document, catalog, source);
+      const { document, fillModel, dataHash, source, pruning } = job.data;
+      let config;
+      try {
+        config = parseBacktestConfig(document, catalog, source);
+      } catch (e) {
+        // An invalid point is an answer (the sweep records it infeasible), not a failure to retry.
+        const reason = infeasibleReason(e);
+        if (reason === undefined) throw e;
+        return { infeasible: reason };
+      }
       const key = JSON.stringify(canonicalJson({ dataHash, data: config.backtest.data, from: config.backtest.from ?? null, to: config.backtest.to ?? null, instruments: config.run.config.instruments }));
       let data = loaded.get(key);
       if (!data) {
@@ -61,8 +69,14 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerS
         // A refused or unreadable data set is checked again on the next job, not cached as an error.
         data.catch(() => loaded.delete(key));
       }
-      const r = await runSweepDocument(await data, document, fillModel, catalog, source);
-      return runToJson(r.run);
+      try {
+        const r = await runSweepDocument(await data, document, fillModel, catalog, source, pruning);
+        return outcomeToJson({ kind: 'run', run: r.run, rungValues: r.rungValues, ...(r.stoppedAt !== undefined ? { prunedAt: r.stoppedAt } : {}) });
+      } catch (e) {
+        const reason = infeasibleReason(e);
+        if (reason === undefined) throw e;
+        return { infeasible: reason };
+      }
     },
     { connection, concurrency: opts.concurrency ?? 1, lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 5 },
   );

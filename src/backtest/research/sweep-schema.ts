@@ -40,4 +40,13 @@ export const sweepResearchFields = {
     })
     .optional()
     .describe('Walk-forward validation: choose by the train window, report the next test window.'),
+  pruning: z
+    .strictObject({
+      method: z.literal('asha').describe('asha: asynchronous successive halving (Li et al. 2020), decided per batch so results do not depend on the workers.'),
+      eta: z.number().int().min(2).max(100).default(3).describe('Reduction factor η: at each rung only the best 1/η of the runs that reached it go on.'),
+      minRuns: z.number().int().min(1).default(3).describe('No run is stopped at a rung until this many runs of earlier batches reached it.'),
+      rungs: z.number().int().min(1).max(100).default(3).describe('Rungs without walkForward: equal cuts of the data span (with walkForward, its fold boundaries are the rungs).'),
+    })
+    .optional()
+    .describe('Stop runs that cannot win: at each rung a run whose objective so far is below the best 1/η of earlier runs there stops ("pruned at rung r", never ranked).'),
 };

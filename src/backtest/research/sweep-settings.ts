@@ -9,6 +9,7 @@ import type { SweepSection } from '../backtest-config.js';
 import { type Constraint, type Objective, resolveConstraints, resolveObjective } from './objective.js';
 import { type Dimension, type SearchSettings, dimensionsOf, spaceSize } from './search-space.js';
 import type { WalkForwardSettings } from './walk-forward.js';
+import type { PruningSettings } from './asha.js';
 
 export interface SweepSettings {
   readonly objective: Objective;
@@ -21,6 +22,9 @@ export interface SweepSettings {
     readonly batch: number;
   };
   readonly walkForward?: WalkForwardSettings;
+  readonly pruning?: PruningSettings;
+  /** How a worker rebuilds the objective (resolveObjective's arguments). */
+  readonly objectiveSpec: { readonly name: string; readonly drawdownPenalty?: number };
 }
 
 /** Random and TPE searches run this many points unless `search.runs` says otherwise. */
@@ -51,6 +55,8 @@ export function sweepSettings(section: SweepSection): SweepSettings {
     dims,
     search: { method: s.method, seed: s.seed, startupRuns: s.startupRuns, batch: s.batch, runs, ...(s.maxMinutes !== undefined ? { maxMs: s.maxMinutes * 60_000 } : {}) },
     ...(section.walkForward ? { walkForward: section.walkForward } : {}),
+    ...(section.pruning ? { pruning: section.pruning } : {}),
+    objectiveSpec: section.objective !== undefined ? { name: section.objective, drawdownPenalty: section.drawdownPenalty } : { name: section.rankBy ?? 'sharpe' },
   };
 }
 

@@ -166,6 +166,33 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     await expectEachRunOnce();
   });
 
+  it('prunes_and_refuses_invalid_points_as_worker_threads_do', async () => {
+    // ASHA thresholds travel with each job, and a point whose config is invalid (fastPeriod 40 ≥ every
+    // slowPeriod) comes back infeasible: the report is byte-identical to the same sweep on threads.
+    const pruned = join(dir, 'pruned.yaml');
+    const sweep = {
+      parameters: { fastPeriod: [3, 5, 7, 9, 40], slowPeriod: [20, 30, 40] },
+      search: { method: 'grid', batch: 4 },
+      objective: 'returnDrawdown',
+      walkForward: { mode: 'anchored', folds: 2, trainSegments: 2 },
+      pruning: { method: 'asha', eta: 3, minRuns: 2 },
+      bestN: 0,
+    };
+    writeFileSync(pruned, stringify(perpTrendDoc({ sweep })));
+    await sweepCommand({ config: pruned, out: join(dir, 'pruned-threads'), workers: 2, progress: false, output: sink() });
+    const abort = new AbortController();
+    const worker = workerCommand({ queue: redis!.url, output: sink(), signal: abort.signal });
+    try {
+      const r = await sweepCommand({ config: pruned, out: join(dir, 'pruned-queue'), queue: redis!.url, progress: false, output: sink() });
+      expect(r.research.search).to.deep.include({ trials: 15, infeasible: 3 });
+      expect(r.research.search.pruned).to.be.greaterThan(0);
+    } finally {
+      abort.abort();
+      await worker;
+    }
+    for (const f of FILES) expect(readFileSync(join(dir, 'pruned-queue', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'pruned-threads', f), 'utf8'));
+  });
+
   it('refuses_a_run_whose_data_hash_differs_from_the_data_the_worker_reads', async () => {
     // A job as a coordinator with other files would queue it: the config of this sweep, a data hash
     // that is not the hash of the files this worker reads.
