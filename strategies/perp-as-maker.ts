@@ -14,8 +14,13 @@
  *    pay) the quotes move down, so the maker sells more and buys less before paying.
  *  - A quote is never priced through the book: a bid at most one tick under the best ask, an ask at
  *    least one tick over the best bid (post-only would be refused).
- *  - At start: one-way position mode (`setPositionMode`), then leverage and margin mode on every
- *    instrument, as perp-trend does.
+ *  - Position mode (`positionMode`): one-way quotes one net position. Hedged holds a long and a short
+ *    leg: inventory q is their sum (long − |short|), and each quote closes the opposite leg while it holds
+ *    a lot (the bid buys the short back, the ask sells the long) before it opens its own — so the maker
+ *    does not build gross exposure (and margin on both legs) out of quotes that net to nothing. A quote
+ *    that changes leg is cancelled and placed anew (the venue cannot amend a position side).
+ *  - At start: the position mode (`setPositionMode`), then leverage and margin mode on every
+ *    instrument (both legs in hedged mode), as perp-trend does.
  */
 import 'reflect-metadata';
 import { inject, injectable, optional } from 'inversify';
@@ -45,7 +50,8 @@ export const perpAsMakerParams = z.strictObject({
   requoteTicks: z.number().int().min(0).max(100_000).default(2).describe('A quote whose target moved no more than this many ticks is left alone.'),
   leverage: z.number().int().min(1).max(500).default(5).describe('Leverage set at start and sent with every quote.'),
   marginMode: z.enum(['isolated', 'cross']).default('isolated').describe('Margin mode of the positions.'),
-  setPositionMode: z.boolean().default(true).describe('Ask the venue for one-way position mode at start (the maker quotes one net position).'),
+  positionMode: z.enum(['one-way', 'hedged']).default('one-way').describe('one-way: one net position. hedged: a long and a short leg; each quote closes the opposite leg before opening its own.'),
+  setPositionMode: z.boolean().default(true).describe('Ask the venue for `positionMode` at start (leave false when the account is already in it).'),
 });
 
 export type PerpAsMakerParams = z.output<typeof perpAsMakerParams>;
@@ -77,7 +83,7 @@ export class PerpAsMaker implements Strategy {
   onStart(ctx: StrategyContext): IntentResult {
     const p = this.params;
     const leverage = (this.instruments ?? []).filter((s) => ctx.instrument(s)?.kind === 'contract').map((s) => ctx.intents.leverage(s, p.leverage, { marginMode: p.marginMode }));
-    return [...(p.setPositionMode ? [ctx.intents.positionMode('one-way')] : []), ...leverage];
+    return [...(p.setPositionMode ? [ctx.intents.positionMode(p.positionMode)] : []), ...leverage];
   }
 
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
@@ -94,7 +100,11 @@ export class PerpAsMaker implements Strategy {
     if (open.some((o) => o.status === 'submitted' || o.status === 'pending-amend' || o.status === 'pending-cancel')) return;
 
     const p = this.params;
-    const position = ctx.position(snapshot.symbol)?.quantity ?? ZERO;
+    const hedged = p.positionMode === 'hedged';
+    const long = hedged ? (ctx.position(snapshot.symbol, 'long')?.quantity ?? ZERO) : ZERO;
+    const short = hedged ? (ctx.position(snapshot.symbol, 'short')?.quantity.abs() ?? ZERO) : ZERO;
+    // Inventory is the net exposure in both modes; in hedged mode the legs' sum.
+    const position = hedged ? long.minus(short) : (ctx.position(snapshot.symbol)?.quantity ?? ZERO);
     st.fundingShift = this.fundingShift(snapshot, ctx.clock.now(), s);
     const q = position.div(p.size).toNumber();
     const quote = avellanedaStoikov({ mid: s, q, gamma: p.gamma, sigma2, horizonSec: p.horizonSeconds, k: st.intensity.k, fundingShift: st.fundingShift });
@@ -108,13 +118,16 @@ export class PerpAsMaker implements Strategy {
     if (bid1 && ask.lte(bid1)) ask = bid1.plus(tick);
     const mayBuy = position.lt(p.maxInventory);
     const maySell = position.gt(p.maxInventory.neg());
-    const want = { ...(mayBuy ? { bid } : {}), ...(maySell ? { ask } : {}), q: position.toFixed() };
+    // Hedged: which leg each quote trades — close the opposite leg while it holds a lot, else open.
+    const bidLeg = short.gte(p.size) ? ('short' as const) : ('long' as const);
+    const askLeg = long.gte(p.size) ? ('long' as const) : ('short' as const);
+    const want = { ...(mayBuy ? { bid } : {}), ...(maySell ? { ask } : {}), q: hedged ? `${position.toFixed()} ${bidLeg} ${askLeg}` : position.toFixed() };
     if (st.declared && !this.moved(st.declared, want, tick) && open.length === (mayBuy ? 1 : 0) + (maySell ? 1 : 0)) return;
     st.declared = want;
     const common = { quantity: p.size, timeInForce: 'post-only' as const, leverage: p.leverage, marginMode: p.marginMode };
     const quotes = [
-      ...(want.bid ? [{ slot: 'b0', side: 'buy' as const, price: want.bid, ...common }] : []),
-      ...(want.ask ? [{ slot: 'a0', side: 'sell' as const, price: want.ask, ...common }] : []),
+      ...(want.bid ? [{ slot: 'b0', side: 'buy' as const, price: want.bid, ...common, ...(hedged ? { positionSide: bidLeg } : {}) }] : []),
+      ...(want.ask ? [{ slot: 'a0', side: 'sell' as const, price: want.ask, ...common, ...(hedged ? { positionSide: askLeg } : {}) }] : []),
     ];
     const out: Intent[] = [ctx.intents.quotes(snapshot.symbol, quotes)];
     return out;

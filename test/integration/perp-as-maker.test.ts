@@ -80,4 +80,49 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
     expect(orders.filter((o) => !['filled', 'cancelled', 'rejected', 'expired'].includes(o.status))).to.have.length(0);
     run.dispose();
   });
+
+  it('quotes_both_legs_in_hedged_mode_and_its_legs_agree_with_the_venue', async () => {
+    // A venue of its own: the account must be flat to change position mode.
+    const hedgedVenue = await startTestEmulator();
+    const venue = new ContractClient({ baseUrl: hedgedVenue.url, clock, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } });
+    const run = await startRun(
+      runDoc(hedgedVenue.url, join(tmp.dir, 'asmm-hedged.sqlite'), {
+        venue: { contractTrading: true },
+        instruments: ['BTC_USDT'],
+        marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } } },
+        strategies: [
+          {
+            id: 'asmm2',
+            name: 'perp-as-maker',
+            instruments: ['BTC_USDT'],
+            params: { size: '20', maxInventory: '60', gamma: 0.001, horizonSeconds: 5, priorK: 0.25, intensityHalfLifeTrades: 500, warmupSamples: 5, requoteTicks: 5, positionMode: 'hedged' },
+          },
+        ],
+      }),
+    );
+    const events = (): ExecutionEvent[] => run.journal.events();
+    try {
+      await waitFor(() => count(events(), 'OrderFilled') + count(events(), 'OrderPartiallyFilled') > 0, 60_000, 'a fill in hedged mode');
+      // Hedged (1) at the venue, asked by the strategy at start.
+      expect(await venue.positionMode()).to.equal(1);
+      const summary = await run.stop('test over');
+      expect(summary.openOrdersLeft).to.deep.equal([]);
+      // Every quote named its leg, and the venue refused none (a hedged venue refuses an order without one).
+      const orders = run.journal.orders();
+      expect(orders.every((o) => o.positionSide === 'long' || o.positionSide === 'short')).to.equal(true);
+      expect(count(events(), 'OrderRejected')).to.equal(0);
+      // The strategy's legs are the venue's: long and short held apart, per leg.
+      const ours = run.runtime.state.positions(run.runtime.strategyRunners[0]!.strategyId).filter((p) => !p.quantity.isZero());
+      const theirs = await venue.openPositions({ symbol: 'BTC_USDT' });
+      const legs = (xs: { leg: string; qty: string }[]) => xs.sort((a, b) => (a.leg < b.leg ? -1 : 1));
+      expect(legs(ours.map((p) => ({ leg: p.leg, qty: p.quantity.abs().toFixed() })))).to.deep.equal(
+        legs(theirs.filter((p) => p.holdVol.gt(0)).map((p) => ({ leg: p.positionType === 1 ? 'long' : 'short', qty: p.holdVol.toFixed() }))),
+      );
+    } finally {
+      await run.stop('test over');
+      run.dispose();
+      await venue.close();
+      await hedgedVenue.stop();
+    }
+  });
 });

@@ -102,6 +102,28 @@ describe('PerpAsMaker', () => {
     expect(shown(runner.onSnapshot(book(101, 1000, soon)))).to.deep.equal(['b0 buy 99.7 10 post-only', 'a0 sell 102.1 10 post-only']);
   });
 
+  it('asks_for_hedged_mode_and_quotes_opening_legs_when_flat', async () => {
+    const { runner, startIntents } = await maker(new PlainState(), { positionMode: 'hedged' });
+    expect(startIntents.map((i) => (i.kind === 'set-position-mode' ? `mode ${i.mode}` : i.kind))).to.deep.equal(['mode hedged', 'set-leverage']);
+    runner.onSnapshot(book(100, 0));
+    // The same prices as one-way when flat (q = 0); the bid opens a long, the ask a short.
+    const intents = runner.onSnapshot(book(101, 1000));
+    expect(shown(intents)).to.deep.equal(['b0 buy 99.8 10 post-only', 'a0 sell 102.2 10 post-only']);
+    expect((intents[0] as Quotes).quotes.map((q) => q.positionSide)).to.deep.equal(['long', 'short']);
+  });
+
+  it('closes_the_opposite_leg_first_in_hedged_mode_and_skews_by_the_net_of_both_legs', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, '20', '100', 'long'), position(BTC_USDT, '-10', '100', 'short')];
+    const { runner } = await maker(state, { positionMode: 'hedged' });
+    runner.onSnapshot(book(100, 0));
+    // q = (20 − 10)/10 = 1: r = 101 − 1·1 = 100; δ/2 = 1.1453852: bid 98.8546148 → 98.8, ask 101.1453852 → 101.2.
+    // The bid buys the short leg back (it holds a lot), the ask sells the long leg: gross exposure falls.
+    const intents = runner.onSnapshot(book(101, 1000));
+    expect(shown(intents)).to.deep.equal(['b0 buy 98.8 10 post-only', 'a0 sell 101.2 10 post-only']);
+    expect((intents[0] as Quotes).quotes.map((q) => q.positionSide)).to.deep.equal(['short', 'long']);
+  });
+
   it('ignores_funding_outside_the_window', async () => {
     const { runner } = await maker(new PlainState());
     runner.onSnapshot(book(100, 0));
