@@ -581,17 +581,19 @@ export class TradingRuntime {
     const price = this.o.valuationPrice;
     if (!price) return;
     const streamed = new Set<string>(this.o.instruments.all().map((i) => i.symbol));
+    let polled = 0;
     for (const symbol of this.state.valuationSymbols()) {
       if (streamed.has(symbol)) continue;
       try {
         this.state.setPolledMark(symbol, await price(symbol));
+        polled++;
       } catch (e) {
         if (this.unpriced.has(symbol)) continue;
         this.unpriced.add(symbol);
         this.o.logger.warn(`no valuation price for ${symbol}: the asset it prices stays unvalued (asked again at each reconciliation)`, { error: messageOf(e) });
       }
     }
-    this.state.updateEquity(this.o.clock.now());
+    if (polled > 0) this.state.updateEquity(this.o.clock.now());
   }
 
   /** Whether the strategies' books do not add up to the venue's positions somewhere. */

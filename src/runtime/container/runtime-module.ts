@@ -33,6 +33,7 @@ export function runtimeModule(): ContainerModule {
           return { id: created.id, name: created.name, instruments: s.instruments, strategy: created.strategy };
         });
         const positionMode = await ctx.getAsync(RUNTIME_TOKENS.PositionMode);
+        const valuationPrice = await valuationPriceReader(ctx);
         return new TradingRuntime({
           clock: ctx.get(CORE_TOKENS.Clock),
           logger: options.logger,
@@ -48,7 +49,7 @@ export function runtimeModule(): ContainerModule {
           strategies,
           policy: toExecutionPolicy(config, options.cancelOnExit === undefined ? {} : { cancelOnExit: options.cancelOnExit }),
           valuationAsset: config.risk.valuationAsset,
-          valuationPrice: await valuationPriceReader(ctx),
+          ...(valuationPrice ? { valuationPrice } : {}),
           resume: !access.fresh,
           ...(positionMode ? { positionMode } : {}),
         });
@@ -57,10 +58,14 @@ export function runtimeModule(): ContainerModule {
   });
 }
 
-/** Valuation prices from the run's clients: a spot symbol's last price, a perpetual's fair price. */
-async function valuationPriceReader(ctx: ResolutionContext): Promise<(symbol: InstrumentSymbol) => Promise<Decimal>> {
+/**
+ * Valuation prices from the run's clients: a spot symbol's last price, a perpetual's fair price.
+ * None without clients (a backtest: its simulated venue prices only the instruments it replays).
+ */
+async function valuationPriceReader(ctx: ResolutionContext): Promise<((symbol: InstrumentSymbol) => Promise<Decimal>) | undefined> {
   const spot = await ctx.getAsync(RUNTIME_TOKENS.SpotClient);
   const contract = await ctx.getAsync(RUNTIME_TOKENS.ContractClient);
+  if (!spot && !contract) return undefined;
   return async (symbol) => {
     if (isContractSymbol(symbol)) {
       if (!contract) throw new ValidationError('symbol', 'a spot symbol (this run has no contract client)', symbol);
