@@ -67,7 +67,7 @@ export function backtestModule(parts: BacktestModuleParts): ContainerModule {
     bind(RUNTIME_TOKENS.ContractClient).toConstantValue(undefined);
     bind(MARKETDATA_TOKENS.MarketDataSource).toService(BACKTEST_TOKENS.SnapshotSource);
     // The runtime takes the SQLite journal's interface; a backtest keeps it in memory (memory-run-journal.ts).
-    bind(RUNTIME_TOKENS.Journal).toConstantValue(new MemoryRunJournal());
+    bind(RUNTIME_TOKENS.Journal).toConstantValue(new MemoryRunJournal({ history: false }));
     bind(EXECUTION_TOKENS.OrderJournal).toService(RUNTIME_TOKENS.Journal);
 
     bind(EXECUTION_TOKENS.ClientIdCodec)

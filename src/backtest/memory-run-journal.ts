@@ -3,6 +3,11 @@
  * survive (the venue is rebuilt for every run), and writing every order and event through SQLite
  * costs more than the strategy, the risk checks and the order manager together — so the runtime gets
  * the same calls, answered from arrays and maps.
+ *
+ * `history: false` (what backtests use): only what a run reads back is kept — live orders, counted
+ * trade ids, positions. The run's record is built from the order managers' events (backtest-runner),
+ * so keeping every order and event here only grew memory with the run (a 90-day market maker: 133k
+ * orders). orders() and events() then refuse instead of answering with a part.
  */
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Intent } from '../domain/intent.js';
@@ -19,7 +24,12 @@ export class MemoryRunJournal implements RunJournal {
   private readonly positionMap = new Map<string, Position>();
   private readonly trades = new Set<string>();
   private lastFillTime: number | undefined;
+  private readonly history: boolean;
   intents = 0;
+
+  constructor(opts: { history?: boolean } = {}) {
+    this.history = opts.history ?? true;
+  }
 
   startRun(configHash: string, mode: string, startedAt: number): RunInfo {
     const run: RunInfo = { id: this.runList.length + 1, startedAt, configHash, mode };
@@ -45,7 +55,8 @@ export class MemoryRunJournal implements RunJournal {
   }
 
   recordOrder(order: Order): void {
-    this.orderMap.set(order.clientOrderId, order);
+    if (!this.history && isTerminal(order.status)) this.orderMap.delete(order.clientOrderId);
+    else this.orderMap.set(order.clientOrderId, order);
   }
 
   /** Backtests have no operator: nothing to keep. */
@@ -58,7 +69,7 @@ export class MemoryRunJournal implements RunJournal {
   }
 
   recordEvent(event: ExecutionEvent): void {
-    this.eventList.push(event);
+    if (this.history) this.eventList.push(event);
     if (event.type === 'OrderFilled' || event.type === 'OrderPartiallyFilled') {
       this.trades.add(event.fill.tradeId);
       this.lastFillTime = Math.max(this.lastFillTime ?? 0, event.fill.time);
@@ -87,6 +98,7 @@ export class MemoryRunJournal implements RunJournal {
 
   /** Every order, in the order it was first recorded. */
   orders(): Order[] {
+    this.mustKeepHistory('orders');
     return [...this.orderMap.values()];
   }
 
@@ -95,7 +107,12 @@ export class MemoryRunJournal implements RunJournal {
   }
 
   events(): ExecutionEvent[] {
+    this.mustKeepHistory('events');
     return [...this.eventList];
+  }
+
+  private mustKeepHistory(what: string): void {
+    if (!this.history) throw new Error(`this in-memory journal keeps no history (history: false): ${what}() would answer with a part; the run's record comes from the order managers' events`);
   }
 
   close(): void {}
