@@ -5,7 +5,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { endpointRows, renderEndpointsMarkdown } from './endpoints-report.js';
-import { servedEndpointIds } from '../emulator/served-endpoints.js';
 import { emulatorConfigSchema } from '../emulator/emulator-config.js';
 import { recordConfigSchema } from '../marketdata/recorder/record-config.js';
 import { backtestSectionSchema, sweepSectionSchema } from '../backtest/backtest-config.js';
@@ -47,7 +46,7 @@ export function renderAllConfigReference(): string {
 export async function writeDocs(outDir: string): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const endpointsFile = join(outDir, 'endpoints.md');
-  await writeFile(endpointsFile, renderEndpointsMarkdown(endpointRows(), servedEndpointIds()));
+  await writeFile(endpointsFile, renderEndpointsMarkdown(endpointRows()));
   const configFile = join(outDir, 'config-reference.md');
   await writeFile(configFile, renderAllConfigReference());
   const openapiFile = join(outDir, 'console-openapi.json');
