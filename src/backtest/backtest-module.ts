@@ -19,7 +19,7 @@ import { OrderManager } from '../execution/order-manager.js';
 import { toOrderManagerConfig } from '../runtime/config/runtime-settings.js';
 import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';
 import { KindJournal } from '../runtime/kind-journal.js';
-import type { ExecutionVenue } from '../runtime/trading-runtime.js';
+import type { ExecutionVenue } from '../runtime/runtime-options.js';
 import type { VenueAccess } from '../runtime/venue/venue-access.js';
 import type { ReplayMarket } from './replay-market.js';
 import { MemoryRunJournal } from './memory-run-journal.js';

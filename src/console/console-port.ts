@@ -5,7 +5,7 @@
 import type { Observable } from 'rxjs';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { ControlAction, ControlOutcome } from '../runtime/run-control.js';
-import type { RuntimeStatus } from '../runtime/trading-runtime.js';
+import type { RuntimeStatus } from '../runtime/runtime-status.js';
 import type { TradingState } from '../runtime/trading-state.js';
 
 export interface ConsoleRun {

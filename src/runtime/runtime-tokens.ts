@@ -11,7 +11,8 @@ import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { RunJournal } from '../persistence/run-journal.js';
 import type { LoadedRunConfig } from './config/load-run-config.js';
-import type { ExecutionVenue, TradingRuntime } from './trading-runtime.js';
+import type { ExecutionVenue } from './runtime-options.js';
+import type { TradingRuntime } from './trading-runtime.js';
 import type { VenueAccess } from './venue/venue-access.js';
 
 /** What the command line adds to the file. */

@@ -21,7 +21,7 @@ import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { startConsole, type RunningConsole } from '../../console/start-console.js';
 import { createLogger } from '../../core/logger.js';
 import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
-import type { RunSummary } from '../../runtime/trading-runtime.js';
+import type { RunSummary } from '../../runtime/runtime-status.js';
 import { bannerLines, startedLines, statusLine, summaryLines } from './run-report.js';
 import { Terminal } from './terminal.js';
 

@@ -4,7 +4,8 @@
  * the screen.
  */
 import type { Decimal } from '../../core/decimal.js';
-import type { RunSummary, RuntimeStatus, StartInfo, StrategyStatus } from '../../runtime/trading-runtime.js';
+import type { RunSummary, RuntimeStatus, StrategyStatus } from '../../runtime/runtime-status.js';
+import type { StartInfo } from '../../runtime/startup-sequence.js';
 import type { StrategyCounters } from '../../runtime/run-stats.js';
 
 const signed = (d: Decimal, dp = 2): string => `${d.lt(0) ? '' : '+'}${d.toFixed(dp)}`;

@@ -9,7 +9,7 @@ import { isContractSymbol } from '../../core/ids.js';
 import type { OrderManagerConfig } from '../../execution/order-manager.js';
 import type { InstrumentPoll, MarketPollConfig } from '../../marketdata/poll/poll-config.js';
 import type { RiskLimits, StrategyRiskLimits } from '../../risk/risk-rule.js';
-import type { ExecutionPolicy } from '../trading-runtime.js';
+import type { ExecutionPolicy } from '../runtime-options.js';
 import type { RunConfig } from './run-config-schema.js';
 
 export function toRiskLimits(c: RunConfig): RiskLimits {

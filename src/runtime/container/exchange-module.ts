@@ -23,7 +23,7 @@ import { MexcContractMarketFetcher, MexcSpotMarketFetcher } from '../../marketda
 import { PollingMarketDataSource } from '../../marketdata/poll/polling-market-data-source.js';
 import { toOrderManagerConfig, toPollConfig } from '../config/runtime-settings.js';
 import { KindJournal } from '../kind-journal.js';
-import type { ExecutionVenue } from '../trading-runtime.js';
+import type { ExecutionVenue } from '../runtime-options.js';
 import { loadInstruments } from '../venue/load-instruments.js';
 import { RUNTIME_TOKENS } from '../runtime-tokens.js';
 

@@ -12,7 +12,8 @@ import { MARKETDATA_TOKENS } from '../../marketdata/marketdata-tokens.js';
 import { RISK_TOKENS } from '../../risk/risk-tokens.js';
 import { STRATEGY_TOKENS } from '../../strategy/strategy-tokens.js';
 import { toExecutionPolicy, configHash } from '../config/runtime-settings.js';
-import { TradingRuntime, type RuntimeStrategy } from '../trading-runtime.js';
+import type { RuntimeStrategy } from '../runtime-options.js';
+import { TradingRuntime } from '../trading-runtime.js';
 import { RUNTIME_TOKENS } from '../runtime-tokens.js';
 
 export function runtimeModule(): ContainerModule {

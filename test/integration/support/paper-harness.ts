@@ -16,7 +16,8 @@ import { parseRunConfig, type LoadedRunConfig } from '../../../src/runtime/confi
 import { RUNTIME_TOKENS } from '../../../src/runtime/runtime-tokens.js';
 import { buildContainer } from '../../../src/runtime/container/build-container.js';
 import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
-import type { RunSummary, TradingRuntime } from '../../../src/runtime/trading-runtime.js';
+import type { RunSummary } from '../../../src/runtime/runtime-status.js';
+import type { TradingRuntime } from '../../../src/runtime/trading-runtime.js';
 import { createLogger } from '../../../src/core/logger.js';
 import type { RunJournal } from '../../../src/persistence/run-journal.js';
 import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';

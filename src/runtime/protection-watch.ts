@@ -1,0 +1,104 @@
+/**
+ * TP/SL protection of contract positions at the venue: read before the strategies start (so a restarted
+ * strategy sees the stops it already has) and checked at every reconciliation tick (a strategy holding
+ * a position no TP/SL protects any more is told, once per position size).
+ */
+import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
+import type { ExecutionEvent, ProtectionMissing } from '../domain/execution-event.js';
+import type { Position } from '../domain/position.js';
+import type { ExchangeGateway, ProtectiveStop } from '../execution/exchange-gateway.js';
+import { symbolsOfKind, type TradingRuntimeOptions, venueOfKind } from './runtime-options.js';
+import type { TradingState } from './trading-state.js';
+
+export class ProtectionWatch {
+  /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
+  private readonly toldUnprotected = new Set<string>();
+  /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
+  private readonly tpslUsers = new Set<string>();
+
+  constructor(
+    private readonly o: TradingRuntimeOptions,
+    private readonly state: TradingState,
+  ) {}
+
+  /** Remembers which strategies use TP/SL on which symbols (every event, journaled or new, passes here). */
+  noteTpSl(e: ExecutionEvent): void {
+    if (e.strategyId === undefined) return;
+    if (e.type === 'TpSlAttached') this.tpslUsers.add(`${e.strategyId}|${e.symbol}`);
+    else if (e.type === 'OrderSubmitted' && (e.order.takeProfitPrice || e.order.stopLossPrice)) {
+      this.tpslUsers.add(`${e.strategyId}|${e.order.symbol}`);
+    }
+  }
+
+  /**
+   * Before the strategies start: the venue's TP/SL orders on every contract symbol a strategy holds a
+   * position in, for ctx.protectiveStops(). A strategy restarted on a protected position reads them and
+   * keeps them; it used to arm a second stop order on its first snapshot.
+   */
+  async readAtStart(): Promise<void> {
+    const v = venueOfKind(this.o, 'contract');
+    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
+    if (!stops) return;
+    for (const symbol of symbolsOfKind(this.o, 'contract')) {
+      const held = this.o.strategies.some((s) => this.state.positions(s.id).some((p) => p.symbol === symbol && !p.quantity.isZero()));
+      if (held) await this.readStops(stops, symbol);
+    }
+  }
+
+  /**
+   * The ProtectionMissing events to publish: each strategy holding a contract position that no open
+   * TP/SL at the venue protects (once per position size; told again after it was protected and lost it
+   * again). Only strategies that have put TP/SL on that symbol are asked about: a strategy that never
+   * uses them has nothing to re-arm.
+   */
+  async check(): Promise<ProtectionMissing[]> {
+    const out: ProtectionMissing[] = [];
+    const v = venueOfKind(this.o, 'contract');
+    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
+    if (!v || !stops) return out;
+    const venue = this.state.venuePositionsOf('contract');
+    for (const symbol of symbolsOfKind(this.o, 'contract')) {
+      const held: { sid: StrategyId; p: Position }[] = [];
+      for (const s of this.o.strategies) {
+        if (!this.tpslUsers.has(`${s.id}|${symbol}`)) continue;
+        for (const p of this.state.positions(s.id)) {
+          if (p.symbol !== symbol || p.quantity.isZero()) continue;
+          // Only a position the venue holds the same way can carry a stop order.
+          const theirs = venue.find((q) => q.symbol === symbol && q.leg === p.leg);
+          if (theirs && theirs.quantity.s === p.quantity.s && !theirs.quantity.isZero()) held.push({ sid: s.id, p });
+        }
+      }
+      if (held.length === 0) continue;
+      const protectedSides = new Set((await this.readStops(stops, symbol)).map((x) => x.positionSide));
+      const sideOf = (p: Position): 'long' | 'short' => (p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg);
+      let heldNow: readonly Position[] | undefined;
+      if (held.some(({ p }) => !protectedSides.has(sideOf(p)))) {
+        // The positions were read before the stops: a stop that fired in between is gone from the stop
+        // list while its position still looks held. Read the position again, so a strategy is not told to
+        // re-arm protection on a position the venue has just closed (the next pass books the close).
+        heldNow = await v.gateway.positions(symbol);
+      }
+      for (const { sid, p } of held) {
+        const side = sideOf(p);
+        const key = `${sid}|${symbol}|${p.leg}`;
+        const told = `${key}|${p.quantity.toFixed()}`;
+        if (protectedSides.has(side)) {
+          for (const k of [...this.toldUnprotected]) if (k.startsWith(`${key}|`)) this.toldUnprotected.delete(k);
+          continue;
+        }
+        const stillHeld = (q: Position): boolean => q.symbol === symbol && q.leg === p.leg && q.quantity.s === p.quantity.s && !q.quantity.isZero();
+        if (heldNow && !heldNow.some(stillHeld)) continue;
+        if (this.toldUnprotected.has(told)) continue;
+        this.toldUnprotected.add(told);
+        out.push({ type: 'ProtectionMissing', ts: this.o.clock.now(), strategyId: sid, symbol, leg: p.leg, quantity: p.quantity });
+      }
+    }
+    return out;
+  }
+
+  private async readStops(stops: NonNullable<ExchangeGateway['protectiveStops']>, symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+    const list = await stops(symbol);
+    this.state.setProtectiveStops(symbol, list);
+    return list;
+  }
+}
