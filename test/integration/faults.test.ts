@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import { isTerminal } from '../../src/domain/order.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
-import { clock, fillProblems, IT_ACCOUNT, journalFills, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
+import { fillProblems, IT_ACCOUNT, journalFills, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
 
 describe('integration: emulator faults leave the books consistent', function () {
   this.timeout(150_000);
@@ -51,10 +51,20 @@ describe('integration: emulator faults leave the books consistent', function () 
       ];
       for (const r of rules) emu.faults.inject(r);
       await waitFor(() => events().filter((e) => e.type === 'OrderOutcomeUnknown').length >= 3, 60_000, 'outcomes made unknown by the faults');
-      // Trade on a little after the last fault so unknown outcomes get resolved in the normal course.
-      await clock.sleep(4000);
+      // Every rule fires all its times: 4 drops, 5 5xx, 2 429s, 2 resets (13 faults).
+      const fired = (): number => Object.values(emu.faults.firedByKind).reduce((a, b) => a + b, 0);
+      const allFaults = rules.reduce((n, r) => n + r.times, 0);
+      await waitFor(() => fired() === allFaults, 60_000, `all ${allFaults} faults fired`);
+      // Trade on after the last fault so unknown outcomes get resolved in the normal course: three
+      // reconciliation ticks of the bot (2 s apart) outlast the 3 s grace after which an order missing
+      // at the venue is taken as never placed. Counted ticks, not elapsed time: a loaded machine that
+      // runs fewer ticks in 6 s still gets all three.
+      const ticks = run.runtime.stats.reconciles;
+      await waitFor(() => run.runtime.stats.reconciles >= ticks + 3, 60_000, 'three reconciliations after the last fault');
       emu.faults.clear();
-      await clock.sleep(2000);
+      // And one more tick with no fault at all before the stop.
+      const clean = run.runtime.stats.reconciles;
+      await waitFor(() => run.runtime.stats.reconciles >= clean + 1, 30_000, 'a reconciliation without faults');
     } catch (e) {
       await run.stop('test failed');
       run.dispose();
