@@ -126,7 +126,10 @@ describe('console API against a paper run', function () {
     expect(res.json().paused).to.equal(true);
     expect(res.json().done).to.deep.equal(['mm1 paused']);
     const atPause = submitted('mm1');
-    await clock.sleep(4000);
+    // Twenty snapshots reach the paused run (what 4 s of polls at 300 + 500 ms bring), each one the
+    // market maker would have requoted on: counted, not slept on.
+    const snapshots = kit.run.runtime.stats.snapshots;
+    await waitFor(() => kit.run.runtime.stats.snapshots >= snapshots + 20, 30_000, 'twenty snapshots while paused');
     expect(submitted('mm1')).to.equal(atPause);
     expect((await call<Row[]>(base, '/api/strategies')).json().find((s) => s.id === 'mm1')!.state).to.equal('paused');
     expect(kit.run.journal.controlActions().map((c) => `${c.action} ${c.strategyId}`)).to.deep.equal(['pause mm1']);

@@ -62,8 +62,10 @@ describe('integration: killed mid-run, restarted from the journal', function () 
     first.child.kill('SIGKILL');
     expect(await first.exited).to.equal(null);
     const restingAtKill = resting().length;
-    // Orders left resting keep trading while the bot is down.
-    await clock.sleep(1500);
+    // Orders left resting keep trading while the bot is down: the restart must find a fill it did not
+    // see. Waited for (the crowd's takers reach the quotes inside its spread), not slept on.
+    const tradesAtKill = trades().length;
+    await waitFor(() => trades().length > tradesAtKill, 30_000, 'a fill of an order left resting while the bot is down');
 
     const second = perpetua(['run', configPath, '--duration', '6']);
     const code = await Promise.race([second.exited, clock.sleep(60_000).then(() => 'timeout' as const)]);

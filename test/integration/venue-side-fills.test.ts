@@ -136,8 +136,10 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     emu.contract.venue.setFairPrice(SYM, '87950');
     expect(await byHand.openPositions({})).to.deep.equal([]);
     await waitFor(() => held(run).isZero() && events(run, 'VenueFill').length > 0, 20_000, 'the venue fill booked');
-    // Several snapshots and reconciliations more, in which a protective exit would send its close.
-    await clock.sleep(2000);
+    // Several snapshots and reconciliations more, in which a protective exit would send its close:
+    // counted (4 ticks of 500 ms and 8 snapshots of 250 ms, what 2 s used to give), not slept on.
+    const { reconciles, snapshots } = run.runtime.stats;
+    await waitFor(() => run.runtime.stats.reconciles >= reconciles + 4 && run.runtime.stats.snapshots >= snapshots + 8, 20_000, 'four reconciliations and eight snapshots more');
 
     const [vf, another] = events(run, 'VenueFill');
     expect(another).to.equal(undefined);
