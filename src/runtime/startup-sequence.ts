@@ -40,7 +40,11 @@ export interface StartupLoop {
 }
 
 /** Steps 1–5; `firstRunStartedAt` is the journal's first run (or this one). Throws when a venue cannot be read. */
-export async function startupSequence(p: RuntimeParts, firstRunStartedAt: number, loop: StartupLoop): Promise<Pick<StartInfo, 'restoredLive' | 'reconciled'>> {
+export async function startupSequence(
+  p: RuntimeParts,
+  firstRunStartedAt: number,
+  loop: StartupLoop,
+): Promise<Pick<StartInfo, 'restoredLive' | 'reconciled'>> {
   const o = p.o;
   for (const v of o.venues) {
     p.subscriptions.push(v.orders.events$.subscribe((e) => p.events.enqueue(e)));

@@ -127,7 +127,8 @@ export class TradingRuntime {
     const { restoredLive, reconciled } = await startupSequence(this.parts, firstRunStartedAt, {
       openMarketData: () => this.openMarketData(),
       firstSnapshots: (timeoutMs) => this.firstSnapshots(timeoutMs),
-      startStrategies: () => new Promise<void>((resolve, reject) => this.control.next({ kind: 'start', done: (e) => (e ? reject(e) : resolve()) })),
+      startStrategies: () =>
+        new Promise<void>((resolve, reject) => this.control.next({ kind: 'start', done: (e) => (e ? reject(e) : resolve()) })),
       startReconcileTimer: () => {
         this.reconcileTimer = o.clock.setInterval(o.policy.reconcileIntervalMs, () => {
           // A slow venue must not pile up reconciliations: one queued at a time.

@@ -85,7 +85,10 @@ describe('emulator market sources', () => {
     try {
       // The mirror has polled once it shows a best bid (deadline 10 s instead of a fixed 1.5 s).
       const until = clock.now() + 10_000;
-      const mirrored = async (): Promise<boolean> => ((await raw(mirror.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { bids?: string[][] }).bids?.length === 1;
+      const mirrored = async (): Promise<boolean> => {
+        const depth = (await raw(mirror.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { bids?: string[][] };
+        return depth.bids?.length === 1;
+      };
       while (!(await mirrored()) && clock.now() < until) await clock.sleep(50);
       const theirs = (await raw(source.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { bids: string[][] };
       const ours = (await raw(mirror.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { bids: string[][] };

@@ -139,7 +139,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     // Several snapshots and reconciliations more, in which a protective exit would send its close:
     // counted (4 ticks of 500 ms and 8 snapshots of 250 ms, what 2 s used to give), not slept on.
     const { reconciles, snapshots } = run.runtime.stats;
-    await waitFor(() => run.runtime.stats.reconciles >= reconciles + 4 && run.runtime.stats.snapshots >= snapshots + 8, 20_000, 'four reconciliations and eight snapshots more');
+    const more = (): boolean => run.runtime.stats.reconciles >= reconciles + 4 && run.runtime.stats.snapshots >= snapshots + 8;
+    await waitFor(more, 20_000, 'four reconciliations and eight snapshots more');
 
     const [vf, another] = events(run, 'VenueFill');
     expect(another).to.equal(undefined);

@@ -97,7 +97,8 @@ function rig() {
   const strategy = new ThreeOrders();
   const source = new HandFedSource(clock);
   const warnings: string[] = [];
-  const logger = { debug: () => {}, info: () => {}, warn: (m: string) => void warnings.push(m), error: (m: string) => void warnings.push(m) };
+  const note = (m: string): void => void warnings.push(m);
+  const logger = { debug: () => {}, info: () => {}, warn: note, error: note };
   const runtime = new TradingRuntime({
     clock,
     logger,
@@ -111,7 +112,13 @@ function rig() {
     limits: DEFAULT_RISK_LIMITS,
     codec,
     strategies: [{ id: SID, name: 'three-orders', instruments: [SYMBOL], strategy }],
-    policy: { cancelOnExit: true, reconcileIntervalMs: RECONCILE_MS, maxSnapshotAgeMs: 10_000, chaseMaxReprices: 10, firstSnapshotTimeoutMs: 1_000 },
+    policy: {
+      cancelOnExit: true,
+      reconcileIntervalMs: RECONCILE_MS,
+      maxSnapshotAgeMs: 10_000,
+      chaseMaxReprices: 10,
+      firstSnapshotTimeoutMs: 1_000,
+    },
     valuationAsset: 'USDT',
     resume: false,
   });
@@ -127,7 +134,8 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   expect(cond(), what).to.equal(true);
 }
 
-const nextEvent = (runtime: TradingRuntime, type: ExecutionEvent['type']): Promise<ExecutionEvent> => firstValueFrom(runtime.events$.pipe(filter((e) => e.type === type)));
+const nextEvent = (runtime: TradingRuntime, type: ExecutionEvent['type']): Promise<ExecutionEvent> =>
+  firstValueFrom(runtime.events$.pipe(filter((e) => e.type === type)));
 
 describe('TradingRuntime on a virtual clock over the simulated exchange', () => {
   it('risk_checks_and_places_at_start_learns_a_fill_at_the_reconcile_tick_and_cancels_what_rests_at_stop', async () => {
