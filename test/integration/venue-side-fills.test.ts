@@ -213,7 +213,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const run = await start(scripted);
     await waitFor(() => held(run).eq(-20), 20_000, 'the opening sell of 20');
     await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
-    await waitFor(() => events(run, 'VenueFill').length > 0, 20_000, 'the manual close booked');
+    // The journal takes the fill when reconcile finds it; the books take it at the end of the same pass.
+    await waitFor(() => events(run, 'VenueFill').length > 0 && held(run).isZero(), 20_000, 'the manual close booked');
     const [vf] = events(run, 'VenueFill');
     expect(fillRow(vf!)).to.deep.equal([PT, 'buy', '20', '87600', '-0.2']);
     expect(held(run).toFixed()).to.equal('0');
@@ -229,7 +230,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     // Beyond the 5x short's liquidation price (104 895.1 at entry): the venue takes the position over (category 2 order).
     emu.contract.venue.setFairPrice(SYM, '106000');
     expect(await byHand.openPositions({})).to.deep.equal([]);
-    await waitFor(() => events(run, 'VenueFill').length > 0, 20_000, 'the liquidation booked');
+    await waitFor(() => events(run, 'VenueFill').length > 0 && held(run).isZero(), 20_000, 'the liquidation booked');
     const [vf] = events(run, 'VenueFill');
     const record = await byHand.getOrder({ orderId: vf!.fill.venueOrderId! });
     // The venue's own numbers, independent of our books: the take-over order's quantity, price and PnL.
