@@ -40,7 +40,7 @@ import type { DataRecord } from '../marketdata/record/record.js';
 import { ContractVenue } from '../venue/contract/contract-venue.js';
 import { CONTRACT_CROWD_TAKER, contractCrowdMaker, CROWD_DEPOSIT, CROWD_ZERO_FEES, crowdContractOrder, isCrowdAccount, openContractCrowd } from '../venue/market/crowd-accounts.js';
 import type { ContractVenueEvent } from '../venue/contract/contract-events.js';
-import type { ContractOrderView, ContractPositionView } from '../venue/contract/contract-views.js';
+import type { ContractOrderView, ContractPositionView, HeldPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
 import type { Side } from './replay-book.js';
 import type { ReplayInstrument } from './replay-market.js';
@@ -339,7 +339,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   positions(symbol?: InstrumentSymbol): Position[] {
     const out: Position[] = [];
-    for (const p of this.venue.openPositions(this.account, symbol ? { symbol } : {})) {
+    for (const p of this.venue.heldPositions(this.account, symbol)) {
       const pos = this.position(p);
       if (pos) out.push(pos);
     }
@@ -562,7 +562,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     };
   }
 
-  private position(p: ContractPositionView): Position | undefined {
+  private position(p: HeldPositionView): Position | undefined {
     if (p.holdVol.lte(0)) return undefined;
     const inst = this.instruments.get(p.symbol)!;
     const long = p.positionType === PositionType.LONG;

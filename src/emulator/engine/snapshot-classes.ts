@@ -22,6 +22,7 @@ import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
 import * as liquidationScreen from '../../venue/contract/liquidation-screen.js';
+import * as crossScreen from '../../venue/contract/cross-screen.js';
 import * as listenerFailures from '../../venue/listener-failures.js';
 import * as planOrders from '../../venue/contract/triggers/plan-orders.js';
 import * as stopOrders from '../../venue/contract/triggers/stop-orders.js';
@@ -72,6 +73,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractState,
   contractVenue,
   liquidationScreen,
+  crossScreen,
   listenerFailures,
   planOrders,
   stopOrders,

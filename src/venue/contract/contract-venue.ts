@@ -90,6 +90,7 @@ import type {
   ContractFillView,
   ContractOrderView,
   ContractPositionView,
+  HeldPositionView,
   ContractTradeView,
   FundingHistoryView,
   FundingRateView,
@@ -108,6 +109,7 @@ import { tierForVol } from './risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from './contract-invariants.js';
 import { ListenerFailures } from '../listener-failures.js';
 import { LiquidationScreen } from './liquidation-screen.js';
+import { CrossScreen } from './cross-screen.js';
 import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from './liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { TriggerBook } from './triggers/trigger-book.js';
@@ -248,6 +250,7 @@ export class ContractVenue {
   private shortfalls = 0;
   private readonly triggers: TriggerBook;
   private readonly screen = new LiquidationScreen();
+  private readonly crossScreen = new CrossScreen();
   /** Per market, the keys of its long and short positions (built once, not per price update). */
   private readonly positionKeys = new Map<MarketState, readonly string[]>();
 
@@ -808,6 +811,22 @@ export class ContractVenue {
       if (q.symbol && p.spec.symbol !== q.symbol) continue;
       if (q.positionId !== undefined && p.positionId !== String(q.positionId)) continue;
       out.push(this.positionView(acct, p));
+    }
+    return out;
+  }
+
+  /**
+   * The held figures of the account's open positions (of `symbol`), the same values as openPositions'
+   * views without the ratios, averages and unrealised PnL a view also works out: a backtest's
+   * reconciliation reads the positions at every poll and uses only these.
+   */
+  heldPositions(accountIdIn: string, symbol?: string): HeldPositionView[] {
+    const acct = this.accounts.get(accountIdIn);
+    if (acct === undefined) return [];
+    const out: HeldPositionView[] = [];
+    for (const p of acct.positions.values()) {
+      if (symbol && p.spec.symbol !== symbol) continue;
+      out.push(this.heldView(acct, p));
     }
     return out;
   }
@@ -1836,8 +1855,22 @@ export class ContractVenue {
         if (pos.autoAddIm && this.autoAddMargin(acct, pos, fair) && !isBreached(pos.figures(), fair, mmr)) continue;
         this.liquidateIsolated(acct, m, pos, fair, mmr);
       }
-      if (hasCross(acct, m.spec.settleCoin)) this.checkCross(acct, m.spec.settleCoin);
+      if (hasCross(acct, m.spec.settleCoin) && !this.crossSurelySafe(acct, m, fairNumber)) this.checkCross(acct, m.spec.settleCoin);
     }
+  }
+
+  /** The float screen in front of the exact cross test (cross-screen.ts); false sends it to the exact test. */
+  private crossSurelySafe(acct: AccountState, m: MarketState, fair: number): boolean {
+    const w = acct.wallets.get(m.spec.settleCoin);
+    if (w === undefined) return false;
+    return this.crossScreen.surelySafe(
+      w,
+      m.spec.symbol,
+      fair,
+      acct.positions.values(),
+      (p) => this.markPrice(this.markets.get(p.spec.symbol)!),
+      (p) => this.tierOf(p.spec, p.holdLots).mmr,
+    );
   }
 
   private positionKeysOf(m: MarketState): readonly string[] {
@@ -2240,6 +2273,30 @@ export class ContractVenue {
     };
   }
 
+  private heldView(acct: AccountState, p: ContractPosition): HeldPositionView {
+    return {
+      symbol: p.spec.symbol,
+      positionType: p.positionType,
+      openType: p.openType,
+      holdVol: p.spec.lotsToVol(p.holdLots),
+      holdAvgPriceFullyScale: p.holdAvgPrice(),
+      liquidatePrice: this.displayLiquidationPrice(acct, p),
+      im: p.im,
+      holdFee: p.holdFee,
+      realised: p.realised(),
+      totalFee: p.totalFee,
+      leverage: p.leverage,
+      updateTime: p.updateTime,
+    };
+  }
+
+  /** The liquidation price a view shows: isolated, open, not the fund's; rounded to the tick against the account. */
+  private displayLiquidationPrice(acct: AccountState, p: ContractPosition): Decimal | undefined {
+    if (p.holdLots <= 0 || p.openType !== OpenType.ISOLATED || acct.exempt) return undefined;
+    const exact = liquidationPrice(p.figures(), this.tierOf(p.spec, p.holdLots).mmr);
+    return exact === undefined ? undefined : p.spec.ticksToPrice(p.spec.priceToTicks(exact, p.isLong ? 'up' : 'down'));
+  }
+
   private positionView(acct: AccountState, p: ContractPosition): ContractPositionView {
     const spec = p.spec;
     const m = this.markets.get(spec.symbol)!;
@@ -2248,11 +2305,7 @@ export class ContractVenue {
     const tier = this.tierOf(spec, p.holdLots);
     const fig = p.figures();
     const upnl = open && mark ? unrealisedPnl(fig, mark) : ZERO;
-    let liq: Decimal | undefined;
-    if (open && p.openType === OpenType.ISOLATED && !acct.exempt) {
-      const exact = liquidationPrice(fig, tier.mmr);
-      if (exact !== undefined) liq = spec.ticksToPrice(spec.priceToTicks(exact, p.isLong ? 'up' : 'down'));
-    }
+    const liq = this.displayLiquidationPrice(acct, p);
     let ratio = ZERO;
     if (open && mark && !acct.exempt) {
       if (p.openType === OpenType.ISOLATED) ratio = marginRatio(fig, mark, tier.mmr);

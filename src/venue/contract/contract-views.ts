@@ -115,6 +115,12 @@ export interface ContractPositionView {
   readonly updateTime: number;
 }
 
+/** What a position view holds before the derived figures (ContractVenue.heldPositions). */
+export type HeldPositionView = Pick<
+  ContractPositionView,
+  'symbol' | 'positionType' | 'openType' | 'holdVol' | 'holdAvgPriceFullyScale' | 'liquidatePrice' | 'im' | 'holdFee' | 'realised' | 'totalFee' | 'leverage' | 'updateTime'
+>;
+
 export interface ContractAssetView {
   readonly currency: string;
   /** Σ im of all positions. */

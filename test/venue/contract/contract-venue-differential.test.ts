@@ -21,6 +21,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { PositionMode } from '../../../src/domain/contract-enums.js';
 import type { ContractInstrument } from '../../../src/domain/instrument.js';
 import { ContractVenue, INSURANCE_ACCOUNT_ID, type ContractVenueOptions } from '../../../src/venue/contract/contract-venue.js';
+import type { ContractPositionView, HeldPositionView } from '../../../src/venue/contract/contract-views.js';
 import { ReferenceContractVenue } from '../../reference/contract-venue-reference.js';
 import { SYMBOL, testInstrument } from './contract-test-kit.js';
 import * as triggerOps from './triggers/trigger-ops.js';
@@ -131,6 +132,31 @@ function step(p: Pair, accounts: readonly string[], what: string, run: (s: Side)
   const a = readModel(p.ours.venue, accounts, full);
   const b = readModel(p.ref.venue, accounts, full);
   if (a !== b) throw new Error(`after ${what}, the read models differ:\n  ours: ${firstDiff(a, b)}\n  ref:  ${firstDiff(b, a)}`);
+  // heldPositions (ours only: the backtest's lean read) must be openPositions' figures, value for value.
+  const venue = p.ours.venue as unknown as ContractVenue;
+  for (const acc of [...accounts, INSURANCE_ACCOUNT_ID]) {
+    const held = text(venue.heldPositions(acc));
+    const fromViews = text(venue.openPositions(acc).map(heldFigures));
+    if (held !== fromViews) throw new Error(`after ${what}, heldPositions(${acc}) differs from openPositions:\n  held:  ${held}\n  views: ${fromViews}`);
+  }
+}
+
+/** The fields of a position view heldPositions carries, in its order. */
+function heldFigures(v: ContractPositionView): HeldPositionView {
+  return {
+    symbol: v.symbol,
+    positionType: v.positionType,
+    openType: v.openType,
+    holdVol: v.holdVol,
+    holdAvgPriceFullyScale: v.holdAvgPriceFullyScale,
+    liquidatePrice: v.liquidatePrice,
+    im: v.im,
+    holdFee: v.holdFee,
+    realised: v.realised,
+    totalFee: v.totalFee,
+    leverage: v.leverage,
+    updateTime: v.updateTime,
+  };
 }
 
 /** The neighbourhood of the first differing character (the read models are long). */

@@ -1,0 +1,133 @@
+/**
+ * A float screen in front of the exact cross-margin breach test (issue 12's "cross accounts re-checked
+ * from equity deltas", issue 13's kline backtests: the simulated venue's crowd accounts hold cross
+ * positions, so every fair-price update re-summed every crowd account in Decimals).
+ *
+ * With everything but the fair price F of one market fixed, the cross test of liquidation-rules
+ * (breach ⇔ free + frozen + Σ (im + unrealised(mark)) ≤ Σ mmr·Q·mark) is linear in F:
+ *
+ *   equity − maintenance = A + B·F,  A = free + frozen + Σ im − Σ_{in F's market} s·C
+ *                                        + Σ_{other markets} (s·(Q·mark − C) − mmr·Q·mark),
+ *                                    B = Σ_{in F's market} Q·(s − mmr)          (s = +1 long, −1 short)
+ *
+ * The screen keeps A and B as doubles per wallet (an account's settle coin), recomputed only when an
+ * input changes: the wallet's free and frozen, each cross position's lots, cost and margin (the tier
+ * rate follows the lots), another market's mark. Decimals and bigints are immutable values, so a
+ * reference (or value) comparison says whether an input changed. It answers "surely safe" only when
+ * A + B·F exceeds 1e-9 of the sum of the magnitudes that went into it, far beyond the rounding of a
+ * double (~1e-16 per term) or of a 40-digit Decimal; every other case goes to the exact test, so the
+ * venue decides exactly as before.
+ */
+import type { Decimal } from '../../core/decimal.js';
+import { OpenType } from '../../domain/contract-enums.js';
+import type { ContractPosition } from './contract-position.js';
+import type { Wallet } from './contract-state.js';
+
+/** Relative slack below which the exact test decides. */
+const MARGIN = 1e-9;
+
+interface Input {
+  readonly pos: ContractPosition;
+  readonly lots: number;
+  readonly cost: bigint;
+  readonly im: Decimal;
+  /** The mark used for a position of another market (undefined for the screened market). */
+  readonly mark: Decimal | undefined;
+}
+
+interface Bound {
+  readonly symbol: string;
+  readonly free: Decimal;
+  readonly frozen: Decimal;
+  readonly inputs: readonly Input[];
+  readonly a: number;
+  readonly b: number;
+  /** Σ |terms of A| and Σ |coefficients of F|: the scale the slack is taken of. */
+  readonly scaleA: number;
+  readonly scaleB: number;
+}
+
+export class CrossScreen {
+  private readonly bounds = new WeakMap<Wallet, Bound>();
+
+  /**
+   * True only when the cross positions of `wallet`'s account in its currency are certainly not
+   * breached with `fair` (a double) as the mark of `symbol`. `positions` are the account's positions
+   * (all of them: the screen picks the cross ones settled in the wallet's currency); `markOf` gives the
+   * mark of another market (undefined: no screen); `mmrOf` the maintenance rate of a position's tier.
+   */
+  surelySafe(
+    wallet: Wallet,
+    symbol: string,
+    fair: number,
+    positions: Iterable<ContractPosition>,
+    markOf: (p: ContractPosition) => Decimal | undefined,
+    mmrOf: (p: ContractPosition) => Decimal,
+  ): boolean {
+    let b = this.bounds.get(wallet);
+    if (b === undefined || !unchanged(b, wallet, symbol, positions, markOf)) {
+      const fresh = boundOf(wallet, symbol, positions, markOf, mmrOf);
+      if (fresh === undefined) {
+        this.bounds.delete(wallet);
+        return false;
+      }
+      this.bounds.set(wallet, (b = fresh));
+    }
+    return b.a + b.b * fair > MARGIN * (b.scaleA + b.scaleB * fair);
+  }
+}
+
+function* crossIn(positions: Iterable<ContractPosition>, currency: string): Generator<ContractPosition> {
+  for (const p of positions) if (p.openType === OpenType.CROSS && p.spec.settleCoin === currency) yield p;
+}
+
+function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Iterable<ContractPosition>, markOf: (p: ContractPosition) => Decimal | undefined): boolean {
+  if (b.symbol !== symbol || b.free !== wallet.free || b.frozen !== wallet.frozen) return false;
+  let i = 0;
+  for (const p of crossIn(positions, wallet.currency)) {
+    const x = b.inputs[i++];
+    if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdCost || x.im !== p.im) return false;
+    if (p.spec.symbol !== symbol && x.mark !== markOf(p)) return false;
+  }
+  return i === b.inputs.length;
+}
+
+function boundOf(
+  wallet: Wallet,
+  symbol: string,
+  positions: Iterable<ContractPosition>,
+  markOf: (p: ContractPosition) => Decimal | undefined,
+  mmrOf: (p: ContractPosition) => Decimal,
+): Bound | undefined {
+  const free = wallet.free.toNumber();
+  const frozen = wallet.frozen.toNumber();
+  let a = free + frozen;
+  let scaleA = Math.abs(free) + Math.abs(frozen);
+  let b = 0;
+  let scaleB = 0;
+  const inputs: Input[] = [];
+  for (const p of crossIn(positions, wallet.currency)) {
+    const s = p.isLong ? 1 : -1;
+    const q = p.qty.toNumber();
+    const c = p.costValue.toNumber();
+    const im = p.im.toNumber();
+    const mmr = mmrOf(p).toNumber();
+    a += im;
+    scaleA += Math.abs(im) + Math.abs(c);
+    let mark: Decimal | undefined;
+    if (p.spec.symbol === symbol) {
+      a -= s * c;
+      b += q * (s - mmr);
+      scaleB += q * (1 + mmr);
+    } else {
+      mark = markOf(p);
+      if (mark === undefined) return undefined;
+      const value = q * mark.toNumber();
+      a += s * value - s * c - mmr * value;
+      scaleA += value * (1 + mmr);
+    }
+    inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, im: p.im, mark });
+  }
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return undefined;
+  return { symbol, free: wallet.free, frozen: wallet.frozen, inputs, a, b, scaleA, scaleB };
+}
