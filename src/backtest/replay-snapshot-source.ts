@@ -421,7 +421,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
   }
 
   private contractTicker(inst: ReplayInstrument, now: number): ContractTicker {
-    const t = inst.tape.ticker24h(now);
+    const t = inst.tape.dayTotals(now);
     const last: Decimal = t.last ?? (inst.lastTradeTicks !== undefined ? inst.price(inst.lastTradeTicks) : D(0));
     const [b] = inst.book.top('buy', 1);
     const [a] = inst.book.top('sell', 1);

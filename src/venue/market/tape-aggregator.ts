@@ -404,6 +404,17 @@ export class TapeAggregator implements TapeSink {
   }
 
   /**
+   * The part of ticker24h a contract ticker shows (last price, 24h volume and quote volume), the same
+   * values without the open, extremes and change a replayed poll would build and drop every cycle.
+   */
+  dayTotals(now: number): Pick<TickerView, 'last' | 'volume' | 'quoteVolume'> {
+    if (!this.day) throw this.refused('the 24h ticker', 'ticker24h');
+    const s = this.day.stats(now);
+    const lastTicks = Number.isNaN(s.last) ? this.lastTicks : s.last;
+    return { last: lastTicks === undefined ? undefined : this.price(lastTicks), volume: this.qty(s.volume), quoteVolume: this.quote(s.quote) };
+  }
+
+  /**
    * Spot /api/v3/avgPrice: volume-weighted price of the last `mins` minutes, rounded to the tick;
    * the last price when nothing traded in the window; undefined before the first print.
    */
