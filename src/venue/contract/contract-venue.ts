@@ -1863,15 +1863,12 @@ export class ContractVenue {
   private crossSurelySafe(acct: AccountState, m: MarketState, fair: number): boolean {
     const w = acct.wallets.get(m.spec.settleCoin);
     if (w === undefined) return false;
-    return this.crossScreen.surelySafe(
-      w,
-      m.spec.symbol,
-      fair,
-      acct.positions.values(),
-      (p) => this.markPrice(this.markets.get(p.spec.symbol)!),
-      (p) => this.tierOf(p.spec, p.holdLots).mmr,
-    );
+    return this.crossScreen.surelySafe(w, m.spec.symbol, fair, acct.positions, this.markOfPosition, this.mmrOfPosition);
   }
+
+  // Made once: the cross screen runs for every cross holder at every fair-price update.
+  private readonly markOfPosition = (p: ContractPosition): Decimal | undefined => this.markPrice(this.markets.get(p.spec.symbol)!);
+  private readonly mmrOfPosition = (p: ContractPosition): Decimal => this.tierOf(p.spec, p.holdLots).mmr;
 
   private positionKeysOf(m: MarketState): readonly string[] {
     let keys = this.positionKeys.get(m);

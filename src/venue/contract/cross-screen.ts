@@ -26,6 +26,9 @@ import type { Wallet } from './contract-state.js';
 /** Relative slack below which the exact test decides. */
 const MARGIN = 1e-9;
 
+/** An account's positions (its Map, or a list in tests), in a stable order. */
+type Positions = ReadonlyMap<unknown, ContractPosition> | readonly ContractPosition[];
+
 interface Input {
   readonly pos: ContractPosition;
   readonly lots: number;
@@ -53,14 +56,14 @@ export class CrossScreen {
   /**
    * True only when the cross positions of `wallet`'s account in its currency are certainly not
    * breached with `fair` (a double) as the mark of `symbol`. `positions` are the account's positions
-   * (all of them: the screen picks the cross ones settled in the wallet's currency); `markOf` gives the
+   * (all of them, in a stable order: the screen picks the cross ones settled in the wallet's currency); `markOf` gives the
    * mark of another market (undefined: no screen); `mmrOf` the maintenance rate of a position's tier.
    */
   surelySafe(
     wallet: Wallet,
     symbol: string,
     fair: number,
-    positions: Iterable<ContractPosition>,
+    positions: Positions,
     markOf: (p: ContractPosition) => Decimal | undefined,
     mmrOf: (p: ContractPosition) => Decimal,
   ): boolean {
@@ -77,14 +80,13 @@ export class CrossScreen {
   }
 }
 
-function* crossIn(positions: Iterable<ContractPosition>, currency: string): Generator<ContractPosition> {
-  for (const p of positions) if (p.openType === OpenType.CROSS && p.spec.settleCoin === currency) yield p;
-}
+const isCrossIn = (p: ContractPosition, currency: string): boolean => p.openType === OpenType.CROSS && p.spec.settleCoin === currency;
 
-function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Iterable<ContractPosition>, markOf: (p: ContractPosition) => Decimal | undefined): boolean {
+function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Positions, markOf: (p: ContractPosition) => Decimal | undefined): boolean {
   if (b.symbol !== symbol || b.free !== wallet.free || b.frozen !== wallet.frozen) return false;
   let i = 0;
-  for (const p of crossIn(positions, wallet.currency)) {
+  for (const p of positions.values()) {
+    if (!isCrossIn(p, wallet.currency)) continue;
     const x = b.inputs[i++];
     if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdCost || x.im !== p.im) return false;
     if (p.spec.symbol !== symbol && x.mark !== markOf(p)) return false;
@@ -95,7 +97,7 @@ function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Iterable
 function boundOf(
   wallet: Wallet,
   symbol: string,
-  positions: Iterable<ContractPosition>,
+  positions: Positions,
   markOf: (p: ContractPosition) => Decimal | undefined,
   mmrOf: (p: ContractPosition) => Decimal,
 ): Bound | undefined {
@@ -106,7 +108,8 @@ function boundOf(
   let b = 0;
   let scaleB = 0;
   const inputs: Input[] = [];
-  for (const p of crossIn(positions, wallet.currency)) {
+  for (const p of positions.values()) {
+    if (!isCrossIn(p, wallet.currency)) continue;
     const s = p.isLong ? 1 : -1;
     const q = p.qty.toNumber();
     const c = p.costValue.toNumber();
