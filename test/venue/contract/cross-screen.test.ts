@@ -131,6 +131,23 @@ describe('CrossScreen', () => {
     expect(screenSafe(screen, wallet, c, fair)).to.equal(false);
     expect(exactBreach(c, fair)).to.equal(true);
     p.im = d(500);
+    expect(screenSafe(screen, wallet, c, fair)).to.equal(true);
+    // A second cross position (1 BTC long at 50,000, no margin): 500 − 200 − 200 − 2·199.2 < 0.
+    const q = new ContractPosition(positionId(2), SPEC_A, PositionType.LONG, OpenType.CROSS, 10, 0);
+    q.open(10_000, 500_000);
+    const two: Case = { ...c, positions: [p, q] };
+    expect(screenSafe(screen, wallet, two, fair)).to.equal(false);
+    expect(exactBreach(two, fair)).to.equal(true);
+    // Hedged by a 1 BTC short at 50,000 with margin 1000, p with margin 300 is safe (300 − 200 + 200 + 1000 − 398.4);
+    // once the short is gone it is breached (300 − 200 − 199.2): a position that left must drop the bound.
+    p.im = d(300);
+    const short = new ContractPosition(positionId(3), SPEC_A, PositionType.SHORT, OpenType.CROSS, 10, 0);
+    short.open(10_000, 500_000);
+    short.im = d(1000);
+    expect(screenSafe(screen, wallet, { ...c, positions: [p, short] }, fair)).to.equal(true);
+    expect(screenSafe(screen, wallet, c, fair)).to.equal(false);
+    expect(exactBreach(c, fair)).to.equal(true);
+    p.im = d(500);
     p.open(10_000, 500_000); // doubles the position (tier 2, mmr 0.01): 500 − 400 − 996 < 0
     expect(screenSafe(screen, wallet, c, fair)).to.equal(false);
     expect(exactBreach(c, fair)).to.equal(true);
