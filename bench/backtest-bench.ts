@@ -48,18 +48,38 @@ const REFERENCE_CONFIG = 'config/backtest-spot-mm.yaml';
 
 /** Stages of the pipeline, by the compiled source files their frames are in (first match wins). */
 const STAGES: readonly Stage[] = [
-  { name: 'replay', files: /\/src\/backtest\/(replay-(book|market|feed)|intra-bar-path)\.js|\/src\/venue\/market\/(tape-aggregator|kline-store|kline-interval|rolling-window|ring-buffer)\.js/ },
+  {
+    name: 'replay',
+    files:
+      /\/src\/backtest\/(replay-(book|market|feed)|intra-bar-path)\.js|\/src\/venue\/market\/(tape-aggregator|kline-store|kline-interval|rolling-window|ring-buffer)\.js/,
+  },
   { name: 'store read', files: /\/src\/marketdata\/store\// },
   { name: 'snapshot', files: /\/src\/backtest\/replay-snapshot-source\.js/ },
   { name: 'strategy', files: /\/strategies\/|\/bench\/ma-cross-strategy\.js|\/src\/strategy\// },
   { name: 'risk', files: /\/src\/risk\// },
   { name: 'order manager', files: /\/src\/execution\// },
-  { name: 'venue', files: /\/src\/backtest\/(simulated-exchange|simulated-gateway|spot-sim-venue|contract-sim-venue|queue-position|fill-model)\.js|\/src\/venue\// },
+  {
+    name: 'venue',
+    files:
+      /\/src\/backtest\/(simulated-exchange|simulated-gateway|spot-sim-venue|contract-sim-venue|queue-position|fill-model)\.js|\/src\/venue\//,
+  },
   { name: 'portfolio', files: /\/src\/portfolio\// },
   { name: 'runtime', files: /\/src\/app\/|\/node_modules\/rxjs\// },
   { name: 'runner', files: /\/src\/backtest\/(backtest-runner|replay-clock)\.js|\/src\/core\/clock\.js/ },
 ];
-const SHOWN = ['replay', 'snapshot', 'strategy', 'risk', 'order manager', 'venue', 'portfolio', 'runtime', 'runner', 'gc', 'other'] as const;
+const SHOWN = [
+  'replay',
+  'snapshot',
+  'strategy',
+  'risk',
+  'order manager',
+  'venue',
+  'portfolio',
+  'runtime',
+  'runner',
+  'gc',
+  'other',
+] as const;
 const STAGE_NOTE: Readonly<Record<string, string>> = {
   runtime: 'app trading runtime: job queue, promise chains, caches, kill-switch check',
   runner: 'backtest loop, virtual clock, equity samples',
@@ -68,15 +88,24 @@ const STAGE_NOTE: Readonly<Record<string, string>> = {
 };
 
 export function dataFiles(): { files: string[]; label: string } {
-  const shared = ['../shared/data/binance_l2_feed/binance_spot_btcusdt_20240808.gz', '../shared/data/binance_l2_feed/binance_spot_btcusdt_20240809.gz'];
+  const shared = [
+    '../shared/data/binance_l2_feed/binance_spot_btcusdt_20240808.gz',
+    '../shared/data/binance_l2_feed/binance_spot_btcusdt_20240809.gz',
+  ];
   if (shared.every((f) => existsSync(f))) return { files: shared, label: 'Binance BTCUSDT L2 + trades, 11 min' };
-  return { files: ['test/fixtures/data/backtest/binance_spot_btcusdt_20240808.first60s.nobookticker.gz'], label: 'Binance BTCUSDT L2 excerpt, 60 s' };
+  return {
+    files: ['test/fixtures/data/backtest/binance_spot_btcusdt_20240808.first60s.nobookticker.gz'],
+    label: 'Binance BTCUSDT L2 excerpt, 60 s',
+  };
 }
 
 /** The reference market maker's config document, on `files`, neutral fill model only. */
 export function referenceDoc(files: string[]): Record<string, unknown> {
   const doc = parseYaml(readFileSync(REFERENCE_CONFIG, 'utf8')) as Record<string, unknown> & { backtest: Record<string, unknown> };
-  return { ...doc, backtest: { ...doc.backtest, fillModels: ['neutral'], data: [{ kind: 'l2', files, market: 'spot', symbol: 'BTCUSDT' }] } };
+  return {
+    ...doc,
+    backtest: { ...doc.backtest, fillModels: ['neutral'], data: [{ kind: 'l2', files, market: 'spot', symbol: 'BTCUSDT' }] },
+  };
 }
 
 /**
@@ -85,7 +114,10 @@ export function referenceDoc(files: string[]): Record<string, unknown> {
  * the market data of the bench before this one.
  */
 export function simpleDoc(reference: Record<string, unknown>): Record<string, unknown> {
-  const { risk, marketData, ...rest } = reference as { risk?: Record<string, unknown>; marketData: { spot: Record<string, unknown> } & Record<string, unknown> };
+  const { risk, marketData, ...rest } = reference as {
+    risk?: Record<string, unknown>;
+    marketData: { spot: Record<string, unknown> } & Record<string, unknown>;
+  };
   const { strategies: _limits, ...killSwitchEtc } = risk ?? {};
   return {
     ...rest,
@@ -101,7 +133,12 @@ const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1
 const WARM_EVENTS = 1_000_000;
 
 /** Untimed runs until `warmEvents` events went through (at least `minWarm` runs), then `n` timed ones: the fastest, and the median. */
-async function best(minWarm: number, n: number, fn: () => Promise<number> | number, warmEvents = 0): Promise<{ perSec: number; events: number; ms: number; medianMs: number }> {
+async function best(
+  minWarm: number,
+  n: number,
+  fn: () => Promise<number> | number,
+  warmEvents = 0,
+): Promise<{ perSec: number; events: number; ms: number; medianMs: number }> {
   let warmed = 0;
   for (let i = 0; i < minWarm || warmed < warmEvents; i++) warmed += await fn();
   const times: number[] = [];
@@ -128,7 +165,10 @@ export const suite: BenchSuite = {
     const catalog = strategyCatalog(CLASSES);
     const refDoc = referenceDoc(files);
     const reference: Pipeline = { label: 'reference market maker', config: parseBacktestConfig(refDoc, catalog, REFERENCE_CONFIG) };
-    const simple: Pipeline = { label: 'simple strategy (MA cross)', config: parseBacktestConfig(simpleDoc(refDoc), catalog, 'bench simple strategy') };
+    const simple: Pipeline = {
+      label: 'simple strategy (MA cross)',
+      config: parseBacktestConfig(simpleDoc(refDoc), catalog, 'bench simple strategy'),
+    };
     const dir = mkdtempSync(join(tmpdir(), 'perpetua-bt-bench-'));
     try {
       // The records are compiled for the memory runs and written to a store for the disk runs, then let
@@ -144,7 +184,8 @@ export const suite: BenchSuite = {
       // 20 prints instead of 5: the same work per print).
       const specs = replayInstrumentSpecs(simple.config, streams);
 
-      const memoryRun = (p: Pipeline) => (): Promise<BacktestResult> => runBacktest({ config: p.config, records: events, fillModel: p.config.fillModels[0]!, streams, strategyClasses: CLASSES });
+      const memoryRun = (p: Pipeline) => (): Promise<BacktestResult> =>
+        runBacktest({ config: p.config, records: events, fillModel: p.config.fillModels[0]!, streams, strategyClasses: CLASSES });
       /** The replay alone: the same events through the same feed into the same market, nothing listening. */
       const bare = (records: Iterable<DataRecord | ReplayEvent>): number => {
         const market = new ReplayMarket(specs);
@@ -162,7 +203,13 @@ export const suite: BenchSuite = {
       const diskRun = (p: Pipeline) => async (): Promise<BacktestResult> => {
         const store = openRecordStore(dir, { compileFor: p.config });
         try {
-          return await runBacktest({ config: p.config, records: store.records as Iterable<DataRecord | ReplayEvent>, fillModel: p.config.fillModels[0]!, streams: store.streams, strategyClasses: CLASSES });
+          return await runBacktest({
+            config: p.config,
+            records: store.records as Iterable<DataRecord | ReplayEvent>,
+            fillModel: p.config.fillModels[0]!,
+            streams: store.streams,
+            strategyClasses: CLASSES,
+          });
         } finally {
           store.close();
         }
@@ -200,10 +247,18 @@ export const suite: BenchSuite = {
         const fromDisk = await best(2, isSimple ? 9 : 4, async () => (await diskRun(p)()).stats.events);
         // What a run costs whatever its length: the container, the venue, start-up and shutdown (a
         // run over the first 3 records, which end before the first poll), measured warm like the runs.
-        const fixed = !isSimple ? undefined : await best(2, 5, async () => {
-          await runBacktest({ config: simple.config, records: events.slice(0, 3), fillModel: simple.config.fillModels[0]!, streams, strategyClasses: CLASSES });
-          return 1;
-        });
+        const fixed = !isSimple
+          ? undefined
+          : await best(2, 5, async () => {
+              await runBacktest({
+                config: simple.config,
+                records: events.slice(0, 3),
+                fillModel: simple.config.fillModels[0]!,
+                streams,
+                strategyClasses: CLASSES,
+              });
+              return 1;
+            });
 
         const stages = await profileStages(STAGES, isSimple ? 12 : 4, memoryRun(p));
         const nsPerEvent = (fromMemory.ms * 1e6) / fromMemory.events;
@@ -222,8 +277,12 @@ export const suite: BenchSuite = {
             `${(nsPerEvent / 1000).toFixed(2)} µs per event, ${Math.round((fromMemory.ms * 1000) / Math.max(1, r.stats.runtime.snapshots))} µs per polled second; ` +
             `median of the ${isSimple ? 15 : 5} timed runs ${Math.round((fromMemory.events * 1000) / fromMemory.medianMs).toLocaleString('en-US')} events/s (after ${WARM_EVENTS.toLocaleString('en-US')} events of warm-up); ` +
             `ns/event by stage: ${breakdown}` +
-            (isSimple ? `; of the run's ${fromMemory.ms.toFixed(1)} ms, ${fixed!.ms.toFixed(1)} ms are per-run set-up and shutdown (container, venue, start-up reconciliation)` : ' (no budget: the issue sets it for a simple strategy)') +
-            (isSimple && files.length === 1 ? '; on this 60 s excerpt the set-up weighs far more than on the 11-minute recording the budget is judged on' : ''),
+            (isSimple
+              ? `; of the run's ${fromMemory.ms.toFixed(1)} ms, ${fixed!.ms.toFixed(1)} ms are per-run set-up and shutdown (container, venue, start-up reconciliation)`
+              : ' (no budget: the issue sets it for a simple strategy)') +
+            (isSimple && files.length === 1
+              ? '; on this 60 s excerpt the set-up weighs far more than on the 11-minute recording the budget is judged on'
+              : ''),
         });
         rows.push({
           name: `${p.label}: events/s from disk (record store, ${label})`,
@@ -232,11 +291,20 @@ export const suite: BenchSuite = {
           baselineName: 'bare replay, disk',
           unit: 'events/s',
           ...(isSimple ? { budget: 300_000, higherIsBetter: true } : { higherIsBetter: true }),
-          ...(isSimple ? { note: `the store decodes the book and trades straight into ticks and lots; reading the store as records (decimal strings) alone: ${Math.round(storeRead.perSec).toLocaleString('en-US')} records/s` } : {}),
+          ...(isSimple
+            ? {
+                note: `the store decodes the book and trades straight into ticks and lots; reading the store as records (decimal strings) alone: ${Math.round(storeRead.perSec).toLocaleString('en-US')} records/s`,
+              }
+            : {}),
         });
         if (isSimple) {
           for (const s of SHOWN) {
-            rows.push({ name: `${p.label}: ${s}${STAGE_NOTE[s] ? ` (${STAGE_NOTE[s]})` : ''}`, ours: stageNs(s), unit: 'ns/event', higherIsBetter: false });
+            rows.push({
+              name: `${p.label}: ${s}${STAGE_NOTE[s] ? ` (${STAGE_NOTE[s]})` : ''}`,
+              ours: stageNs(s),
+              unit: 'ns/event',
+              higherIsBetter: false,
+            });
           }
         }
       }

@@ -55,7 +55,15 @@ export const suite: BenchSuite = {
     const dir = mkdtempSync(join(tmpdir(), 'perpetua-bt-klines-'));
     try {
       const store = join(dir, 'store');
-      await importCommand({ kind: 'klines', input: [src.klines], out: store, market: 'contract', symbol: 'BTCUSDT', interval: '1m', progress: false });
+      await importCommand({
+        kind: 'klines',
+        input: [src.klines],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        interval: '1m',
+        progress: false,
+      });
       await importCommand({ kind: 'funding', input: [src.funding], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
       const fileDoc = perpDoc(src.klines, src.funding);
       const doc = { ...fileDoc, backtest: { ...(fileDoc.backtest as Record<string, unknown>), data: [{ kind: 'store', path: store }] } };

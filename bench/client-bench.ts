@@ -19,7 +19,8 @@ const NOW = 1_767_204_000_000;
 const BATCH = 200;
 
 // Answers as the venue sends them (spot_POST_api_v3_order.json, contract_POST_api_v1_private_order_create.json).
-const SPOT_ORDER_BODY = '{"symbol":"MXUSDT","orderId":"06a480e69e604477bfb48dddd5f0b750","orderListId":-1,"price":"0.1","origQty":"50","type":"LIMIT","side":"BUY","transactTime":1666676533741}';
+const SPOT_ORDER_BODY =
+  '{"symbol":"MXUSDT","orderId":"06a480e69e604477bfb48dddd5f0b750","orderListId":-1,"price":"0.1","origQty":"50","type":"LIMIT","side":"BUY","transactTime":1666676533741}';
 const CONTRACT_ORDER_BODY = '{"success":true,"code":0,"data":{"orderId":"814218083416790528","ts":1779795118533}}';
 
 /** A 100-level spot depth answer shaped like spot_GET_api_v3_depth.json. */

@@ -50,8 +50,24 @@ function venueCycle(withListener: boolean): () => number {
       const j = i % N;
       const price = d(prices[j]!).div(10);
       const makerBuys = buys[j]!;
-      venue.placeOrder('maker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price, vol: lots[j]!, leverage: 20, openType: OpenType.CROSS });
-      venue.placeOrder('taker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG, type: ContractOrderType.LIMIT, price, vol: lots[j]!, leverage: 20, openType: OpenType.CROSS });
+      venue.placeOrder('maker', {
+        symbol: 'BTC_USDT',
+        side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
+        type: ContractOrderType.LIMIT,
+        price,
+        vol: lots[j]!,
+        leverage: 20,
+        openType: OpenType.CROSS,
+      });
+      venue.placeOrder('taker', {
+        symbol: 'BTC_USDT',
+        side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG,
+        type: ContractOrderType.LIMIT,
+        price,
+        vol: lots[j]!,
+        leverage: 20,
+        openType: OpenType.CROSS,
+      });
     }
     return 256;
   };
@@ -60,7 +76,12 @@ function venueCycle(withListener: boolean): () => number {
 /** The same stream through the spot venue: prices are ticks of 0.01 and lots of 0.0001 there, same integers. */
 function spotCycle(): () => number {
   const { prices, lots, buys } = inputs();
-  const venue = new SpotVenue({ clock: new VirtualClock(0), instruments: [benchBtcUsdtSpot()], maxOpenOrdersPerAccount: 1_000_000, pruneEveryCommands: 0 });
+  const venue = new SpotVenue({
+    clock: new VirtualClock(0),
+    instruments: [benchBtcUsdtSpot()],
+    maxOpenOrdersPerAccount: 1_000_000,
+    pruneEveryCommands: 0,
+  });
   for (const a of ['maker', 'taker']) {
     venue.deposit(a, 'USDT', '1000000000000');
     venue.deposit(a, 'BTC', '1000000000');
@@ -70,8 +91,22 @@ function spotCycle(): () => number {
     for (let k = 0; k < 256; k++, i++) {
       const j = i % N;
       const makerBuys = buys[j]!;
-      venue.placeOrderUnits({ accountId: 'maker', symbol: 'BTCUSDT', side: makerBuys ? 'BUY' : 'SELL', type: 'LIMIT', priceTicks: prices[j]!, lots: lots[j]! });
-      venue.placeOrderUnits({ accountId: 'taker', symbol: 'BTCUSDT', side: makerBuys ? 'SELL' : 'BUY', type: 'LIMIT', priceTicks: prices[j]!, lots: lots[j]! });
+      venue.placeOrderUnits({
+        accountId: 'maker',
+        symbol: 'BTCUSDT',
+        side: makerBuys ? 'BUY' : 'SELL',
+        type: 'LIMIT',
+        priceTicks: prices[j]!,
+        lots: lots[j]!,
+      });
+      venue.placeOrderUnits({
+        accountId: 'taker',
+        symbol: 'BTCUSDT',
+        side: makerBuys ? 'SELL' : 'BUY',
+        type: 'LIMIT',
+        priceTicks: prices[j]!,
+        lots: lots[j]!,
+      });
     }
     return 256;
   };
@@ -110,7 +145,15 @@ export const suite: BenchSuite = {
         budget: 300_000,
         note: 'each cycle = 2 placeOrder calls and 1 fill booked on both accounts (one-way, cross)',
       },
-      { name: 'same, with an event listener (views built per event)', ours: listened, baseline: quiet, baselineName: 'no listener', unit: 'cycles/s', budget: 200_000, higherIsBetter: true },
+      {
+        name: 'same, with an event listener (views built per event)',
+        ours: listened,
+        baseline: quiet,
+        baselineName: 'no listener',
+        unit: 'cycles/s',
+        budget: 200_000,
+        higherIsBetter: true,
+      },
       {
         name: 'contract maker+taker cycles/s vs the spot venue (same order stream)',
         ours: quiet,

@@ -41,11 +41,26 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining: number; requests: AutocannonRequest[] }) => Promise<AutocannonResult>;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+  requests: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
 
 async function runChild(kind: 'emulator' | 'bare'): Promise<void> {
   if (kind === 'bare') {
-    const body = JSON.stringify({ symbol: 'BTCUSDT', orderId: '1', orderListId: -1, price: '87000', origQty: '0.001', type: 'LIMIT', side: 'BUY', transactTime: 0 });
+    const body = JSON.stringify({
+      symbol: 'BTCUSDT',
+      orderId: '1',
+      orderListId: -1,
+      price: '87000',
+      origQty: '0.001',
+      type: 'LIMIT',
+      side: 'BUY',
+      transactTime: 0,
+    });
     const server = createServer({ keepAlive: true }, (req, res) => {
       req.resume();
       req.on('end', () => {
@@ -131,7 +146,8 @@ export const suite: BenchSuite = {
     const requests = placementRequests(Date.now());
     const bare = await startChild('bare');
     const emu = await startChild('emulator');
-    const load = (port: number) => autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: ROUND_S, pipelining: 1, requests });
+    const load = (port: number) =>
+      autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: ROUND_S, pipelining: 1, requests });
     const bareRounds: AutocannonResult[] = [];
     const emuRounds: AutocannonResult[] = [];
     const contractRounds: AutocannonResult[] = [];
@@ -146,7 +162,8 @@ export const suite: BenchSuite = {
       // Contract rounds, interleaved with three more bare rounds (the bare figure is the best of all six).
       await contractCall(emu.port, '/api/v1/private/position/change_position_mode', JSON.stringify({ positionMode: 2 }));
       const creq = contractRequests(Date.now());
-      const cload = () => autocannon({ url: `http://127.0.0.1:${emu.port}`, connections: CONNECTIONS, duration: ROUND_S, pipelining: 1, requests: creq });
+      const cload = () =>
+        autocannon({ url: `http://127.0.0.1:${emu.port}`, connections: CONNECTIONS, duration: ROUND_S, pipelining: 1, requests: creq });
       await autocannon({ url: `http://127.0.0.1:${emu.port}`, connections: CONNECTIONS, duration: 1, pipelining: 1, requests: creq });
       for (let i = 0; i < ROUNDS; i++) {
         bareRounds.push(await load(bare.port));

@@ -26,7 +26,15 @@ function config(path: string | undefined, stepMs: number): EmulatorConfigInput {
     clock: { mode: 'virtual', start: Date.parse('2026-01-01T00:00:00Z'), stepMs: 0 },
     instruments: { spot: ['BTCUSDT'], contract: ['BTC_USDT'] },
     market: { source: 'synthetic', stepMs },
-    accounts: [{ name: 'bench', apiKey: 'mx0vglBenchKey002', secretKey: 'bench-secret-0123456789abcdef', spot: { balances: { USDT: '100000' } }, contract: { balances: { USDT: '100000' } } }],
+    accounts: [
+      {
+        name: 'bench',
+        apiKey: 'mx0vglBenchKey002',
+        secretKey: 'bench-secret-0123456789abcdef',
+        spot: { balances: { USDT: '100000' } },
+        contract: { balances: { USDT: '100000' } },
+      },
+    ],
     ...(path ? { persistence: { path } } : {}),
   };
 }
@@ -87,10 +95,30 @@ export async function restartRows(): Promise<BenchRow[]> {
     const day = await restartAfter(dir, 'day', 24 * HOUR_MS, 10_000, false);
     const note = (r: Restart) =>
       `${r.entries} journal entries, ${r.tail} replayed after the newest snapshot; history generated in ${r.generateS.toFixed(0)} s` +
-      (r.wholeJournalMs !== undefined ? `; replaying the whole journal (the start before snapshots) took ${Math.round(r.wholeJournalMs)} ms` : '');
+      (r.wholeJournalMs !== undefined
+        ? `; replaying the whole journal (the start before snapshots) took ${Math.round(r.wholeJournalMs)} ms`
+        : '');
     return [
-      { name: 'emulator restart after 1 h simulated (1 s steps), as after a kill', ours: hour.restartMs, baseline: fresh, baselineName: 'fresh start', unit: 'ms', budget: 2000, higherIsBetter: false, note: note(hour) },
-      { name: 'emulator restart after 1 day simulated (10 s steps), as after a kill', ours: day.restartMs, baseline: fresh, baselineName: 'fresh start', unit: 'ms', budget: 2000, higherIsBetter: false, note: note(day) },
+      {
+        name: 'emulator restart after 1 h simulated (1 s steps), as after a kill',
+        ours: hour.restartMs,
+        baseline: fresh,
+        baselineName: 'fresh start',
+        unit: 'ms',
+        budget: 2000,
+        higherIsBetter: false,
+        note: note(hour),
+      },
+      {
+        name: 'emulator restart after 1 day simulated (10 s steps), as after a kill',
+        ours: day.restartMs,
+        baseline: fresh,
+        baselineName: 'fresh start',
+        unit: 'ms',
+        budget: 2000,
+        higherIsBetter: false,
+        note: note(day),
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -151,7 +151,12 @@ export type VenueListening = 'none' | 'ticks' | 'events';
 /** The full venue: same stream as placeOrderUnits / cancelOrder calls from four funded accounts. Returns fills. */
 export function runVenue(s: Stream, listening: VenueListening | boolean = 'none'): number {
   const mode: VenueListening = listening === true ? 'events' : listening === false ? 'none' : listening;
-  const venue = new SpotVenue({ clock: new VirtualClock(0), instruments: [benchBtcUsdtSpot()], maxOpenOrdersPerAccount: 1_000_000, pruneEveryCommands: 0 });
+  const venue = new SpotVenue({
+    clock: new VirtualClock(0),
+    instruments: [benchBtcUsdtSpot()],
+    maxOpenOrdersPerAccount: 1_000_000,
+    pruneEveryCommands: 0,
+  });
   for (const a of ACCOUNTS) {
     venue.deposit(a, 'USDT', '1000000000000');
     venue.deposit(a, 'BTC', '1000000000');
@@ -235,7 +240,13 @@ export const suite: BenchSuite = {
     const fillsNob = runNob(stream);
     const fillsVenue = runVenue(stream);
     const same = fillsOurs === fillsNob && fillsOurs === fillsVenue;
-    const { best, rounds } = interleaved(6000, 10, [() => runNob(stream), () => runOurBook(stream), () => runVenue(stream), () => runVenue(stream, 'ticks'), () => runVenue(stream, 'events')]);
+    const { best, rounds } = interleaved(6000, 10, [
+      () => runNob(stream),
+      () => runOurBook(stream),
+      () => runVenue(stream),
+      () => runVenue(stream, 'ticks'),
+      () => runVenue(stream, 'events'),
+    ]);
     const [nobMs, bookMs, venueMs, tapeMs, eventsMs] = best as [number, number, number, number, number];
     const orders = (ms: number): number => (n * 1000) / ms;
     const fills = (ms: number, f: number): number => (f * 1000) / ms;
@@ -243,10 +254,27 @@ export const suite: BenchSuite = {
     const ratios = (i: number): string => spread(rounds.map((r) => r[0]! / r[i]!));
     const verdict = (ms: number): string => (orders(ms) >= BUDGET ? 'within budget' : 'OVER BUDGET');
     const workload = `${n} order messages per pass (42% passive limit adds, 45% cancels, 8% crossing limits, 5% market orders; 4 accounts), best of ${rounds.length} interleaved passes per engine, one core; fills per pass: OrderBook ${fillsOurs}, SpotVenue ${fillsVenue}, nodejs-order-book ${fillsNob}${same ? ' (identical matching work)' : ' (MISMATCH)'}`;
-    const vsNob = (what: string, i: number, ms: number): string => `${what}: ×nodejs-order-book per round min–median–max ${ratios(i)}; budget ≥ ${BUDGET.toLocaleString('en-US')} orders/s on one core: ${verdict(ms)}`;
+    const vsNob = (what: string, i: number, ms: number): string =>
+      `${what}: ×nodejs-order-book per round min–median–max ${ratios(i)}; budget ≥ ${BUDGET.toLocaleString('en-US')} orders/s on one core: ${verdict(ms)}`;
     return [
-      { name: 'OrderBook: orders/s', ours: orders(bookMs), baseline: orders(nobMs), baselineName: 'nodejs-order-book', unit: 'orders/s', budget: BUDGET, higherIsBetter: true, note: `${workload}. ${vsNob('OrderBook', 1, bookMs)}` },
-      { name: 'OrderBook: fills/s', ours: fills(bookMs, fillsOurs), baseline: fills(nobMs, fillsNob), baselineName: 'nodejs-order-book', unit: 'fills/s', higherIsBetter: true },
+      {
+        name: 'OrderBook: orders/s',
+        ours: orders(bookMs),
+        baseline: orders(nobMs),
+        baselineName: 'nodejs-order-book',
+        unit: 'orders/s',
+        budget: BUDGET,
+        higherIsBetter: true,
+        note: `${workload}. ${vsNob('OrderBook', 1, bookMs)}`,
+      },
+      {
+        name: 'OrderBook: fills/s',
+        ours: fills(bookMs, fillsOurs),
+        baseline: fills(nobMs, fillsNob),
+        baselineName: 'nodejs-order-book',
+        unit: 'fills/s',
+        higherIsBetter: true,
+      },
       {
         name: 'SpotVenue (full engine): orders/s',
         ours: orders(venueMs),
@@ -257,7 +285,14 @@ export const suite: BenchSuite = {
         higherIsBetter: true,
         note: `validation, ledger reservations and settlement, fees, order records and own trades on every order. ${vsNob('SpotVenue', 2, venueMs)}`,
       },
-      { name: 'SpotVenue (full engine): fills/s', ours: fills(venueMs, fillsVenue), baseline: fills(nobMs, fillsNob), baselineName: 'nodejs-order-book', unit: 'fills/s', higherIsBetter: true },
+      {
+        name: 'SpotVenue (full engine): fills/s',
+        ours: fills(venueMs, fillsVenue),
+        baseline: fills(nobMs, fillsNob),
+        baselineName: 'nodejs-order-book',
+        unit: 'fills/s',
+        higherIsBetter: true,
+      },
       {
         name: 'SpotVenue + tape subscriber: orders/s',
         ours: orders(tapeMs),

@@ -29,9 +29,18 @@ function venueCycle(withModel: boolean): () => number {
   const clock = new VirtualClock(0);
   const constant: FeeRates = { maker: instrument.makerFeeRate, taker: instrument.takerFeeRate };
   let model: ContractFeeModel | undefined;
-  const venue = new ContractVenue({ clock, instruments: [instrument], autoFunding: false, feeRates: withModel ? (a, i) => model!.feeRates(a, i) : () => constant });
+  const venue = new ContractVenue({
+    clock,
+    instruments: [instrument],
+    autoFunding: false,
+    feeRates: withModel ? (a, i) => model!.feeRates(a, i) : () => constant,
+  });
   if (withModel) {
-    model = new ContractFeeModel({ clock, instruments: [instrument], overrides: { BTC_USDT: { feeRateMode: 'TIERED', tieredFeeRates: TIERS } } });
+    model = new ContractFeeModel({
+      clock,
+      instruments: [instrument],
+      overrides: { BTC_USDT: { feeRateMode: 'TIERED', tieredFeeRates: TIERS } },
+    });
     venue.on(model.observe);
   } else {
     // The emulator always listens to its venue; a listener makes the venue build event views, which is not the model's cost.
@@ -48,8 +57,24 @@ function venueCycle(withModel: boolean): () => number {
       const price = d(500000 + r.int(-50, 50)).div(10);
       const lots = r.int(1, 50);
       const makerBuys = r.next() < 0.5;
-      venue.placeOrder('maker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price, vol: lots, leverage: 20, openType: OpenType.CROSS });
-      venue.placeOrder('taker', { symbol: 'BTC_USDT', side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG, type: ContractOrderType.LIMIT, price, vol: lots, leverage: 20, openType: OpenType.CROSS });
+      venue.placeOrder('maker', {
+        symbol: 'BTC_USDT',
+        side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
+        type: ContractOrderType.LIMIT,
+        price,
+        vol: lots,
+        leverage: 20,
+        openType: OpenType.CROSS,
+      });
+      venue.placeOrder('taker', {
+        symbol: 'BTC_USDT',
+        side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG,
+        type: ContractOrderType.LIMIT,
+        price,
+        vol: lots,
+        leverage: 20,
+        openType: OpenType.CROSS,
+      });
     }
     return 256;
   };
@@ -83,8 +108,22 @@ export const suite: BenchSuite = {
       return s.isNeg() ? 0 : 1;
     }, 1000).opsPerSec;
     return [
-      { name: 'maker+taker cycles/s with the TIERED fee model as the hook', ours: tiered, baseline: plain, baselineName: 'constant rates, no-op listener', unit: 'cycles/s', higherIsBetter: true },
-      { name: '30-day traded amount over 1.3M fills', ours: fast, baseline: scan, baselineName: 'linear scan', unit: 'sums/s', higherIsBetter: true },
+      {
+        name: 'maker+taker cycles/s with the TIERED fee model as the hook',
+        ours: tiered,
+        baseline: plain,
+        baselineName: 'constant rates, no-op listener',
+        unit: 'cycles/s',
+        higherIsBetter: true,
+      },
+      {
+        name: '30-day traded amount over 1.3M fills',
+        ours: fast,
+        baseline: scan,
+        baselineName: 'linear scan',
+        unit: 'sums/s',
+        higherIsBetter: true,
+      },
     ];
   },
 };

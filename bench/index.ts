@@ -47,8 +47,25 @@ async function main(): Promise<void> {
   const table = rows.map(({ suite, row }) => {
     const ratio = row.baseline ? row.ours / row.baseline : undefined;
     const verdict =
-      row.budget === undefined ? '' : (row.higherIsBetter ?? true) ? (row.ours >= row.budget ? 'within budget' : 'OVER BUDGET') : row.ours <= row.budget ? 'within budget' : 'OVER BUDGET';
-    return [suite, row.name, fmt(row.ours), row.baseline === undefined ? '' : `${fmt(row.baseline)} (${row.baselineName ?? 'baseline'})`, ratio === undefined ? '' : `${ratio.toFixed(2)}×`, row.unit, row.budget === undefined ? '' : fmt(row.budget), verdict];
+      row.budget === undefined
+        ? ''
+        : (row.higherIsBetter ?? true)
+          ? row.ours >= row.budget
+            ? 'within budget'
+            : 'OVER BUDGET'
+          : row.ours <= row.budget
+            ? 'within budget'
+            : 'OVER BUDGET';
+    return [
+      suite,
+      row.name,
+      fmt(row.ours),
+      row.baseline === undefined ? '' : `${fmt(row.baseline)} (${row.baselineName ?? 'baseline'})`,
+      ratio === undefined ? '' : `${ratio.toFixed(2)}×`,
+      row.unit,
+      row.budget === undefined ? '' : fmt(row.budget),
+      verdict,
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');

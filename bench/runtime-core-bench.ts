@@ -82,7 +82,16 @@ async function attachConsole(om: OrderManager, clock: VirtualClock): Promise<{ b
   const run: ConsoleRun = {
     state,
     events$: om.events$,
-    status: () => ({ now: clock.now(), elapsedMs: 0, marks: [], balances: [], strategies: [], totals: zero, staleSnapshots: 0, snapshots: 0 }),
+    status: () => ({
+      now: clock.now(),
+      elapsedMs: 0,
+      marks: [],
+      balances: [],
+      strategies: [],
+      totals: zero,
+      staleSnapshots: 0,
+      snapshots: 0,
+    }),
     isPaused: () => false,
     applyControl: () => Promise.reject(new Error('no control in the bench')),
   };
@@ -289,7 +298,14 @@ export const suite: BenchSuite = {
           `CPU time p50 on ${consoleOn.cpuP50.toFixed(0)} vs off ${consoleOff.cpuP50.toFixed(0)} µs; ` +
           `load average ${loadavg()[0]!.toFixed(1)}`,
       },
-      { name: 'risk evaluate, 10-quote set', ours: riskAll, baseline: riskTick, baselineName: 'tick rule only', unit: 'intents/s', higherIsBetter: true },
+      {
+        name: 'risk evaluate, 10-quote set',
+        ours: riskAll,
+        baseline: riskTick,
+        baselineName: 'tick rule only',
+        unit: 'intents/s',
+        higherIsBetter: true,
+      },
       {
         name: 'desired-quotes diff, 10 quotes / 10 resting',
         ours: diff,

@@ -35,7 +35,17 @@ function syntheticTrades(n: number): TradeRecord[] {
     t += rnd.int(0, 20);
     cents += Math.round(rnd.normal() * 2);
     const qty = (Math.floor(rnd.next() ** 3 * 5_000_000) + 1) / 1e8;
-    out.push({ s: 'trade', m: 'spot', i: 'BTCUSDT', et: t, lt: t - 1250 - rnd.int(0, 20), id: String(3_735_683_259 + k), p: `${(cents / 100).toFixed(2)}000000`, q: qty.toFixed(8), ts: rnd.next() < 0.5 ? 'buy' : 'sell' });
+    out.push({
+      s: 'trade',
+      m: 'spot',
+      i: 'BTCUSDT',
+      et: t,
+      lt: t - 1250 - rnd.int(0, 20),
+      id: String(3_735_683_259 + k),
+      p: `${(cents / 100).toFixed(2)}000000`,
+      q: qty.toFixed(8),
+      ts: rnd.next() < 0.5 ? 'buy' : 'sell',
+    });
   }
   return out;
 }
@@ -176,22 +186,72 @@ export const suite: BenchSuite = {
       ['depth diffs', input.diffs],
       ['whole recording', input.all],
     ] as const) {
-      const levels = label === 'depth diffs' ? (records as DepthDiffRecord[]).reduce((a, r) => a + r.b.length + r.a.length, 0) / records.length : 0;
-      const mix = label === 'whole recording' ? ` (${Object.entries(countStreams(records)).map(([k, v]) => `${v} ${k}`).join(', ')}; merged by exchange time)` : '';
+      const levels =
+        label === 'depth diffs' ? (records as DepthDiffRecord[]).reduce((a, r) => a + r.b.length + r.a.length, 0) / records.length : 0;
+      const mix =
+        label === 'whole recording'
+          ? ` (${Object.entries(countStreams(records))
+              .map(([k, v]) => `${v} ${k}`)
+              .join(', ')}; merged by exchange time)`
+          : '';
       const note = `${records.length} ${label} from the ${source}${levels ? `, ${levels.toFixed(1)} levels per diff` : ''}${mix}`;
       const ours = storeFigures(records, 'deflate', minMs);
       const base = jsonlGzipFigures(records, minMs);
       const baselineName = 'JSON-lines + gzip';
-      rows.push({ name: `write ${label}`, ours: ours.writePerSec, baseline: base.writePerSec, baselineName, unit: 'records/s', higherIsBetter: true, note });
-      rows.push({ name: `read ${label} from disk (time-ordered)`, ours: ours.readPerSec, baseline: base.readPerSec, baselineName, unit: 'records/s', budget: READ_BUDGET, higherIsBetter: true });
-      rows.push({ name: `size of ${label}`, ours: ours.bytesPerRecord, baseline: base.bytesPerRecord, baselineName, unit: 'bytes/record', higherIsBetter: false });
+      rows.push({
+        name: `write ${label}`,
+        ours: ours.writePerSec,
+        baseline: base.writePerSec,
+        baselineName,
+        unit: 'records/s',
+        higherIsBetter: true,
+        note,
+      });
+      rows.push({
+        name: `read ${label} from disk (time-ordered)`,
+        ours: ours.readPerSec,
+        baseline: base.readPerSec,
+        baselineName,
+        unit: 'records/s',
+        budget: READ_BUDGET,
+        higherIsBetter: true,
+      });
+      rows.push({
+        name: `size of ${label}`,
+        ours: ours.bytesPerRecord,
+        baseline: base.bytesPerRecord,
+        baselineName,
+        unit: 'bytes/record',
+        higherIsBetter: false,
+      });
     }
     // Codec choice: brotli (quality 5) against the default deflate, same store format, trades.
     const deflate = storeFigures(input.trades, 'deflate', minMs);
     const brotli = storeFigures(input.trades, 'brotli', minMs);
-    rows.push({ name: 'codec brotli: write trades', ours: brotli.writePerSec, baseline: deflate.writePerSec, baselineName: 'deflate (default)', unit: 'records/s', higherIsBetter: true });
-    rows.push({ name: 'codec brotli: read trades', ours: brotli.readPerSec, baseline: deflate.readPerSec, baselineName: 'deflate (default)', unit: 'records/s', higherIsBetter: true });
-    rows.push({ name: 'codec brotli: size of trades', ours: brotli.bytesPerRecord, baseline: deflate.bytesPerRecord, baselineName: 'deflate (default)', unit: 'bytes/record', higherIsBetter: false });
+    rows.push({
+      name: 'codec brotli: write trades',
+      ours: brotli.writePerSec,
+      baseline: deflate.writePerSec,
+      baselineName: 'deflate (default)',
+      unit: 'records/s',
+      higherIsBetter: true,
+    });
+    rows.push({
+      name: 'codec brotli: read trades',
+      ours: brotli.readPerSec,
+      baseline: deflate.readPerSec,
+      baselineName: 'deflate (default)',
+      unit: 'records/s',
+      higherIsBetter: true,
+    });
+    rows.push({
+      name: 'codec brotli: size of trades',
+      ours: brotli.bytesPerRecord,
+      baseline: deflate.bytesPerRecord,
+      baselineName: 'deflate (default)',
+      unit: 'bytes/record',
+      higherIsBetter: false,
+    });
     return rows;
   },
 };

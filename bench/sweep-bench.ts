@@ -31,10 +31,17 @@ import type { BenchRow, BenchSuite } from './bench-row.js';
 const RUNS = 12;
 
 function perpData(): { klines: string; funding: string; label: string; from?: string; to?: string } {
-  const sample = { klines: 'data/sample/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-05-12.csv.gz', funding: 'data/sample/binance_usdm_BTCUSDT_funding_rate_8h_2025-05-04_2025-05-12.csv.gz' };
+  const sample = {
+    klines: 'data/sample/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-05-12.csv.gz',
+    funding: 'data/sample/binance_usdm_BTCUSDT_funding_rate_8h_2025-05-04_2025-05-12.csv.gz',
+  };
   if (existsSync(sample.klines) && existsSync(sample.funding)) return { ...sample, label: 'sample week of BTCUSDT perp 1m bars' };
-  const shared = { klines: '../shared/data/binance_perp_1m/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-06-24.csv', funding: '../shared/data/binance_perp_funding_mark/binance_usdm_BTCUSDT_funding_rate_8h_2022-01-01_2025-10-27.csv' };
-  if (existsSync(shared.klines) && existsSync(shared.funding)) return { ...shared, from: '2025-05-04T00:00:00Z', to: '2025-05-12T00:00:00Z', label: 'a week of BTCUSDT perp 1m bars (../shared)' };
+  const shared = {
+    klines: '../shared/data/binance_perp_1m/binance_usdm_BTCUSDT_perp_1m_2025-05-04_2025-06-24.csv',
+    funding: '../shared/data/binance_perp_funding_mark/binance_usdm_BTCUSDT_funding_rate_8h_2022-01-01_2025-10-27.csv',
+  };
+  if (existsSync(shared.klines) && existsSync(shared.funding))
+    return { ...shared, from: '2025-05-04T00:00:00Z', to: '2025-05-12T00:00:00Z', label: 'a week of BTCUSDT perp 1m bars (../shared)' };
   return { klines: PERP_KLINES_FILE, funding: PERP_FUNDING_FILE, label: '600 BTCUSDT perp 1m bars (test fixture)' };
 }
 
@@ -84,10 +91,17 @@ export const suite: BenchSuite = {
       });
       const redis = await startTestRedis();
       if (typeof redis === 'string') {
-        rows.push({ name: `sweep: ms per run, one worker thread (${data.label})`, ours: local, unit: 'ms/run', note: `queue row skipped: ${redis}` });
+        rows.push({
+          name: `sweep: ms per run, one worker thread (${data.label})`,
+          ours: local,
+          unit: 'ms/run',
+          note: `queue row skipped: ${redis}`,
+        });
         return rows;
       }
-      const worker = spawn(process.execPath, [join('dist', 'src', 'app', 'cli.js'), 'worker', '--queue', redis.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const worker = spawn(process.execPath, [join('dist', 'src', 'app', 'cli.js'), 'worker', '--queue', redis.url], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       try {
         // Time the runs, not the process start: wait for the worker to say it is listening.
         await new Promise<void>((resolve, reject) => {
@@ -97,8 +111,22 @@ export const suite: BenchSuite = {
         const t1 = process.hrtime.bigint();
         await sweepCommand({ config, out: join(dir, 'queue'), queue: redis.url, progress: false, output: quiet() });
         const queued = Number(process.hrtime.bigint() - t1) / 1e6 / RUNS;
-        rows.push({ name: `sweep: ms per run, queue + 1 worker process vs 1 worker thread (${data.label})`, ours: queued, baseline: local, baselineName: 'worker thread', unit: 'ms/run', higherIsBetter: false });
-        rows.push({ name: 'sweep: distributed overhead per run', ours: ((queued - local) / local) * 100, unit: '% of a local run', budget: 5, higherIsBetter: false, note: `${RUNS} runs each; a run's result crosses Redis as JSON` });
+        rows.push({
+          name: `sweep: ms per run, queue + 1 worker process vs 1 worker thread (${data.label})`,
+          ours: queued,
+          baseline: local,
+          baselineName: 'worker thread',
+          unit: 'ms/run',
+          higherIsBetter: false,
+        });
+        rows.push({
+          name: 'sweep: distributed overhead per run',
+          ours: ((queued - local) / local) * 100,
+          unit: '% of a local run',
+          budget: 5,
+          higherIsBetter: false,
+          note: `${RUNS} runs each; a run's result crosses Redis as JSON`,
+        });
       } finally {
         worker.kill('SIGTERM');
         await redis.stop();

@@ -21,7 +21,14 @@ function makeTrades(): TapeTrade[] {
   for (let i = 0; i < N; i++) {
     t += rng.int(0, 400);
     p += rng.int(-3, 3);
-    out.push({ id: i + 1, time: t, priceTicks: p, lots: rng.int(1, 5000), takerSide: rng.next() < 0.5 ? 'buy' : 'sell', takerOrderId: String(i >> 1) });
+    out.push({
+      id: i + 1,
+      time: t,
+      priceTicks: p,
+      lots: rng.int(1, 5000),
+      takerSide: rng.next() < 0.5 ? 'buy' : 'sell',
+      takerOrderId: String(i >> 1),
+    });
   }
   return out;
 }

@@ -29,15 +29,59 @@ function venueWith(triggers: boolean, positions = true): ContractVenue {
   for (let a = 0; a < ACCOUNTS; a++) {
     const acct = `trader-${a}`;
     venue.deposit(acct, 'USDT', '1000000');
-    venue.placeOrder('maker', { symbol: SYMBOL, side: ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price: '50000', vol: 10, leverage: 10, openType: OpenType.ISOLATED });
-    const r = venue.placeOrder(acct, { symbol: SYMBOL, side: ContractSide.OPEN_LONG, type: ContractOrderType.LIMIT, price: '50000', vol: 10, leverage: 10, openType: OpenType.ISOLATED });
+    venue.placeOrder('maker', {
+      symbol: SYMBOL,
+      side: ContractSide.OPEN_SHORT,
+      type: ContractOrderType.LIMIT,
+      price: '50000',
+      vol: 10,
+      leverage: 10,
+      openType: OpenType.ISOLATED,
+    });
+    const r = venue.placeOrder(acct, {
+      symbol: SYMBOL,
+      side: ContractSide.OPEN_LONG,
+      type: ContractOrderType.LIMIT,
+      price: '50000',
+      vol: 10,
+      leverage: 10,
+      openType: OpenType.ISOLATED,
+    });
     if (!r.ok || !triggers) continue;
     const positionId = r.value.positionId!;
     for (let k = 0; k < 4; k++) {
-      venue.placeStopOrder(acct, { positionId, vol: 1, stopLossPrice: 40000 - k, lossTrend: 2, takeProfitPrice: 60000 + k, profitTrend: 1 });
-      venue.placePlanOrder(acct, { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 1, leverage: 10, openType: OpenType.ISOLATED, triggerPrice: 60000 + k, triggerType: 1, trend: 2, orderType: ContractOrderType.MARKET, executeCycle: 24 * 365 });
+      venue.placeStopOrder(acct, {
+        positionId,
+        vol: 1,
+        stopLossPrice: 40000 - k,
+        lossTrend: 2,
+        takeProfitPrice: 60000 + k,
+        profitTrend: 1,
+      });
+      venue.placePlanOrder(acct, {
+        symbol: SYMBOL,
+        side: ContractSide.OPEN_LONG,
+        vol: 1,
+        leverage: 10,
+        openType: OpenType.ISOLATED,
+        triggerPrice: 60000 + k,
+        triggerType: 1,
+        trend: 2,
+        orderType: ContractOrderType.MARKET,
+        executeCycle: 24 * 365,
+      });
       // Sell-side trailing orders following the fair price with a 20 % callback: they track, never fire.
-      venue.placeTrackOrder(acct, { symbol: SYMBOL, side: ContractSide.CLOSE_LONG, vol: 1, leverage: 10, openType: OpenType.ISOLATED, trend: 2, backType: 1, backValue: '0.2', positionMode: 1 });
+      venue.placeTrackOrder(acct, {
+        symbol: SYMBOL,
+        side: ContractSide.CLOSE_LONG,
+        vol: 1,
+        leverage: 10,
+        openType: OpenType.ISOLATED,
+        trend: 2,
+        backType: 1,
+        backValue: '0.2',
+        positionMode: 1,
+      });
     }
   }
   return venue;
@@ -58,7 +102,8 @@ export const suite: BenchSuite = {
     const plain = venueWith(false);
     const guarded = venueWith(true);
     const live = guarded.openOrderCount('trader-0');
-    if (live.stopOrderCount + live.planOrderCount + live.trackOrderCount !== PER_ACCOUNT) throw new Error('bench setup: triggers were refused');
+    if (live.stopOrderCount + live.planOrderCount + live.trackOrderCount !== PER_ACCOUNT)
+      throw new Error('bench setup: triggers were refused');
     const empty = venueWith(false, false);
     const baseline = measure(updates(plain), 1500).opsPerSec;
     const ours = measure(updates(guarded), 1500).opsPerSec;
@@ -85,7 +130,12 @@ export const suite: BenchSuite = {
         higherIsBetter: true,
         note: 'budget (issue 12): ≥ 0.5× the empty venue in the same run',
       },
-      { name: 'trigger evaluations/s (updates/s × live triggers)', ours: ours * ACCOUNTS * PER_ACCOUNT, unit: 'evals/s', higherIsBetter: true },
+      {
+        name: 'trigger evaluations/s (updates/s × live triggers)',
+        ours: ours * ACCOUNTS * PER_ACCOUNT,
+        unit: 'evals/s',
+        higherIsBetter: true,
+      },
     ];
   },
 };

@@ -36,13 +36,26 @@ export const fundingCarryParams = z
   .strictObject({
     baseQty: decimalParam().describe('Base units of each leg (e.g. 0.01 BTC long spot and 0.01 BTC short in contracts).'),
     entryRate: z.number().min(0).max(0.05).default(0.0001).describe('Smallest |funding rate| per settlement to enter (0.0001 = 0.01 %).'),
-    settlementsToCover: z.number().positive().max(1000).default(3).describe('Settlements the rate must pay for to cover the round trip (fees in and out, both spreads).'),
-    exitRate: z.number().min(-0.05).max(0.05).default(0).describe('Unwind when the rate in the carry\'s favour falls below this.'),
-    driftTolerance: z.number().gt(0).max(1).default(0.1).describe('Rebalance the perpetual leg when the legs differ by more than this fraction of baseQty.'),
+    settlementsToCover: z
+      .number()
+      .positive()
+      .max(1000)
+      .default(3)
+      .describe('Settlements the rate must pay for to cover the round trip (fees in and out, both spreads).'),
+    exitRate: z.number().min(-0.05).max(0.05).default(0).describe("Unwind when the rate in the carry's favour falls below this."),
+    driftTolerance: z
+      .number()
+      .gt(0)
+      .max(1)
+      .default(0.1)
+      .describe('Rebalance the perpetual leg when the legs differ by more than this fraction of baseQty.'),
     allowReverse: z.boolean().default(false).describe('On a negative rate, sell base the account holds and buy the perpetual.'),
     leverage: z.number().int().min(1).max(125).default(2).describe('Leverage of the perpetual leg, set at start.'),
     marginMode: z.enum(['isolated', 'cross']).default('isolated').describe('Margin mode of the perpetual leg.'),
-    setPositionMode: z.boolean().default(true).describe('Ask the venue for one-way position mode at start (the perpetual leg is one net position).'),
+    setPositionMode: z
+      .boolean()
+      .default(true)
+      .describe('Ask the venue for one-way position mode at start (the perpetual leg is one net position).'),
   })
   .refine((p) => p.exitRate < p.entryRate, { message: 'expected exitRate < entryRate', path: ['exitRate'] });
 
@@ -71,7 +84,8 @@ interface CarryState {
 @injectable()
 export class FundingCarry implements Strategy {
   static readonly strategyName = 'funding-carry';
-  static readonly description = 'Funding carry: long spot + short perpetual (or the reverse) of equal base when funding beats costs, rebalanced on drift, unwound when the rate turns.';
+  static readonly description =
+    'Funding carry: long spot + short perpetual (or the reverse) of equal base when funding beats costs, rebalanced on drift, unwound when the rate turns.';
   static readonly paramsSchema = fundingCarryParams;
 
   private readonly st: CarryState = { funding: ZERO, spotBase: ZERO, perpBase: ZERO, entries: 0, unwinds: 0, rebalances: 0 };
@@ -87,11 +101,17 @@ export class FundingCarry implements Strategy {
     const spot = all.filter((i): i is SpotInstrument => i?.kind === 'spot');
     const perp = all.filter((i): i is ContractInstrument => i?.kind === 'contract');
     if (spot.length !== 1 || perp.length !== 1 || spot[0]!.baseAsset !== perp[0]!.baseCoin) {
-      throw new ConfigError('instruments', `funding-carry expects one spot and one perpetual of the same base, received ${(this.instruments ?? []).join(', ')}`);
+      throw new ConfigError(
+        'instruments',
+        `funding-carry expects one spot and one perpetual of the same base, received ${(this.instruments ?? []).join(', ')}`,
+      );
     }
     this.legs = { spot: spot[0]!, perp: perp[0]! };
     const p = this.params;
-    return [...(p.setPositionMode ? [ctx.intents.positionMode('one-way')] : []), ctx.intents.leverage(this.legs.perp.symbol, p.leverage, { marginMode: p.marginMode })];
+    return [
+      ...(p.setPositionMode ? [ctx.intents.positionMode('one-way')] : []),
+      ctx.intents.leverage(this.legs.perp.symbol, p.leverage, { marginMode: p.marginMode }),
+    ];
   }
 
   onSnapshot(_snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
@@ -172,7 +192,13 @@ export class FundingCarry implements Strategy {
     if (spotQty.gte(legs.spot.minQuantity)) out.push(ctx.intents.market(legs.spot.symbol, spotBase.gt(0) ? 'buy' : 'sell', spotQty));
     if (!contracts.isZero()) {
       // Closing (or shrinking) the perpetual is reduce-only: it can never open the other way by mistake.
-      out.push(ctx.intents.market(legs.perp.symbol, contracts.gt(0) ? 'buy' : 'sell', contracts.abs(), { leverage: p.leverage, marginMode: p.marginMode, ...(closing ? { reduceOnly: true } : {}) }));
+      out.push(
+        ctx.intents.market(legs.perp.symbol, contracts.gt(0) ? 'buy' : 'sell', contracts.abs(), {
+          leverage: p.leverage,
+          marginMode: p.marginMode,
+          ...(closing ? { reduceOnly: true } : {}),
+        }),
+      );
     }
     return out;
   }

@@ -21,13 +21,24 @@ export function gridLines(lower: Decimal, upper: Decimal, count: number, spacing
   const ratio = upper.div(lower);
   const lines: Decimal[] = [];
   for (let k = 0; k <= n; k++) {
-    const exact = k === 0 ? lower : k === n ? upper : spacing === 'arithmetic' ? lower.plus(upper.minus(lower).mul(k).div(n)) : lower.mul(ratio.pow(D(k).div(n)));
+    const exact =
+      k === 0
+        ? lower
+        : k === n
+          ? upper
+          : spacing === 'arithmetic'
+            ? lower.plus(upper.minus(lower).mul(k).div(n))
+            : lower.mul(ratio.pow(D(k).div(n)));
     lines.push(roundToTick(exact, tick, 2 * k < n ? 'down' : 'up'));
   }
   for (let k = 1; k < lines.length; k++) {
     if (!lines[k]!.gt(lines[k - 1]!)) {
       const at = lines[k]!.toFixed();
-      throw new ValidationError('levels', `a count whose lines stay a tick apart (lines ${k - 1} and ${k} both round to ${at} between ${lower.toFixed()} and ${upper.toFixed()})`, count);
+      throw new ValidationError(
+        'levels',
+        `a count whose lines stay a tick apart (lines ${k - 1} and ${k} both round to ${at} between ${lower.toFixed()} and ${upper.toFixed()})`,
+        count,
+      );
     }
   }
   return lines;

@@ -15,4 +15,10 @@ export { PerpTrend, perpTrendParams, type PerpTrendParams } from './perp-trend.j
 export { SpotGrid, spotGridParams, type SpotGridParams } from './spot-grid.js';
 export { SpotMarketMaker, spotMarketMakerParams, type SpotMarketMakerParams } from './spot-market-maker.js';
 
-export const REFERENCE_STRATEGIES: readonly StrategyClass[] = [SpotMarketMaker as StrategyClass, PerpTrend as StrategyClass, SpotGrid as StrategyClass, PerpAsMaker as StrategyClass, FundingCarry as StrategyClass];
+export const REFERENCE_STRATEGIES: readonly StrategyClass[] = [
+  SpotMarketMaker as StrategyClass,
+  PerpTrend as StrategyClass,
+  SpotGrid as StrategyClass,
+  PerpAsMaker as StrategyClass,
+  FundingCarry as StrategyClass,
+];

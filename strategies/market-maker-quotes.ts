@@ -42,7 +42,12 @@ export function quoteCentre(mid: Decimal, inventory: Decimal, s: Pick<QuoteSetti
   return mid.mul(D(1).minus(D(s.skewBps).mul(inventorySkew(inventory, s.maxInventory)).div(BPS)));
 }
 
-export function planQuotes(mid: Decimal, inventory: Decimal, s: QuoteSettings, inst: Pick<SpotInstrument, 'tick' | 'step' | 'minQuantity' | 'minQuoteAmount'>): PlannedQuote[] {
+export function planQuotes(
+  mid: Decimal,
+  inventory: Decimal,
+  s: QuoteSettings,
+  inst: Pick<SpotInstrument, 'tick' | 'step' | 'minQuantity' | 'minQuoteAmount'>,
+): PlannedQuote[] {
   const centre = quoteCentre(mid, inventory, s);
   const qty = truncateToStep(s.orderSize, inst.step);
   const out: PlannedQuote[] = [];

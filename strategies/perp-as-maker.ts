@@ -39,19 +39,67 @@ import { decimalParam } from './param-types.js';
 export const perpAsMakerParams = z.strictObject({
   size: decimalParam().describe('Contracts per quote (one lot of inventory).'),
   maxInventory: decimalParam().describe('Largest position (contracts, either sign); at it, the side that adds is withdrawn.'),
-  gamma: z.number().positive().max(1000).default(0.1).describe('Risk aversion γ, 1/price: how hard inventory and volatility push the quotes.'),
-  horizonSeconds: z.number().positive().max(86_400).default(60).describe('Horizon τ of the model, seconds (a rolling window: the maker never "closes").'),
+  gamma: z
+    .number()
+    .positive()
+    .max(1000)
+    .default(0.1)
+    .describe('Risk aversion γ, 1/price: how hard inventory and volatility push the quotes.'),
+  horizonSeconds: z
+    .number()
+    .positive()
+    .max(86_400)
+    .default(60)
+    .describe('Horizon τ of the model, seconds (a rolling window: the maker never "closes").'),
   volHalfLifeSeconds: z.number().positive().max(86_400).default(300).describe('Half-life of the volatility estimate, seconds.'),
-  intensityHalfLifeTrades: z.number().positive().max(100_000).default(200).describe('Half-life of the arrival-intensity estimate, in trades.'),
-  priorK: z.number().positive().max(1e6).default(0.1).describe('Starting arrival-intensity decay k, 1/price (mean trade depth 1/k), until trades say otherwise.'),
-  warmupSamples: z.number().int().min(1).max(10_000).default(10).describe('Snapshots the volatility estimate needs before the first quote.'),
-  fundingWindowMinutes: z.number().min(0).max(480).default(30).describe('Skew for funding this many minutes before a settlement (0: never).'),
-  fundingSkew: z.number().min(0).max(100).default(1).describe('Multiple of the funding cost per contract (rate × mid) the reservation price moves by.'),
-  requoteTicks: z.number().int().min(0).max(100_000).default(2).describe('A quote whose target moved no more than this many ticks is left alone.'),
+  intensityHalfLifeTrades: z
+    .number()
+    .positive()
+    .max(100_000)
+    .default(200)
+    .describe('Half-life of the arrival-intensity estimate, in trades.'),
+  priorK: z
+    .number()
+    .positive()
+    .max(1e6)
+    .default(0.1)
+    .describe('Starting arrival-intensity decay k, 1/price (mean trade depth 1/k), until trades say otherwise.'),
+  warmupSamples: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(10)
+    .describe('Snapshots the volatility estimate needs before the first quote.'),
+  fundingWindowMinutes: z
+    .number()
+    .min(0)
+    .max(480)
+    .default(30)
+    .describe('Skew for funding this many minutes before a settlement (0: never).'),
+  fundingSkew: z
+    .number()
+    .min(0)
+    .max(100)
+    .default(1)
+    .describe('Multiple of the funding cost per contract (rate × mid) the reservation price moves by.'),
+  requoteTicks: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(2)
+    .describe('A quote whose target moved no more than this many ticks is left alone.'),
   leverage: z.number().int().min(1).max(500).default(5).describe('Leverage set at start and sent with every quote.'),
   marginMode: z.enum(['isolated', 'cross']).default('isolated').describe('Margin mode of the positions.'),
-  positionMode: z.enum(['one-way', 'hedged']).default('one-way').describe('one-way: one net position. hedged: a long and a short leg; each quote closes the opposite leg before opening its own.'),
-  setPositionMode: z.boolean().default(true).describe('Ask the venue for `positionMode` at start (leave false when the account is already in it).'),
+  positionMode: z
+    .enum(['one-way', 'hedged'])
+    .default('one-way')
+    .describe('one-way: one net position. hedged: a long and a short leg; each quote closes the opposite leg before opening its own.'),
+  setPositionMode: z
+    .boolean()
+    .default(true)
+    .describe('Ask the venue for `positionMode` at start (leave false when the account is already in it).'),
 });
 
 export type PerpAsMakerParams = z.output<typeof perpAsMakerParams>;
@@ -82,7 +130,9 @@ export class PerpAsMaker implements Strategy {
 
   onStart(ctx: StrategyContext): IntentResult {
     const p = this.params;
-    const leverage = (this.instruments ?? []).filter((s) => ctx.instrument(s)?.kind === 'contract').map((s) => ctx.intents.leverage(s, p.leverage, { marginMode: p.marginMode }));
+    const leverage = (this.instruments ?? [])
+      .filter((s) => ctx.instrument(s)?.kind === 'contract')
+      .map((s) => ctx.intents.leverage(s, p.leverage, { marginMode: p.marginMode }));
     return [...(p.setPositionMode ? [ctx.intents.positionMode(p.positionMode)] : []), ...leverage];
   }
 
@@ -107,7 +157,15 @@ export class PerpAsMaker implements Strategy {
     const position = hedged ? long.minus(short) : (ctx.position(snapshot.symbol)?.quantity ?? ZERO);
     st.fundingShift = this.fundingShift(snapshot, ctx.clock.now(), s);
     const q = position.div(p.size).toNumber();
-    const quote = avellanedaStoikov({ mid: s, q, gamma: p.gamma, sigma2, horizonSec: p.horizonSeconds, k: st.intensity.k, fundingShift: st.fundingShift });
+    const quote = avellanedaStoikov({
+      mid: s,
+      q,
+      gamma: p.gamma,
+      sigma2,
+      horizonSec: p.horizonSeconds,
+      k: st.intensity.k,
+      fundingShift: st.fundingShift,
+    });
     st.last = quote;
     const tick = inst.priceUnit;
     const ask1 = bestAsk(snapshot);
@@ -121,7 +179,11 @@ export class PerpAsMaker implements Strategy {
     // Hedged: which leg each quote trades — close the opposite leg while it holds a lot, else open.
     const bidLeg = short.gte(p.size) ? ('short' as const) : ('long' as const);
     const askLeg = long.gte(p.size) ? ('long' as const) : ('short' as const);
-    const want = { ...(mayBuy ? { bid } : {}), ...(maySell ? { ask } : {}), q: hedged ? `${position.toFixed()} ${bidLeg} ${askLeg}` : position.toFixed() };
+    const want = {
+      ...(mayBuy ? { bid } : {}),
+      ...(maySell ? { ask } : {}),
+      q: hedged ? `${position.toFixed()} ${bidLeg} ${askLeg}` : position.toFixed(),
+    };
     if (st.declared && !this.moved(st.declared, want, tick) && open.length === (mayBuy ? 1 : 0) + (maySell ? 1 : 0)) return;
     st.declared = want;
     const common = { quantity: p.size, timeInForce: 'post-only' as const, leverage: p.leverage, marginMode: p.marginMode };
@@ -169,10 +231,18 @@ export class PerpAsMaker implements Strategy {
     return rate.toNumber() * mid * p.fundingSkew;
   }
 
-  private moved(was: { bid?: Decimal; ask?: Decimal; q: string }, now: { bid?: Decimal; ask?: Decimal; q: string }, tick: Decimal): boolean {
-    if (was.q !== now.q || (was.bid === undefined) !== (now.bid === undefined) || (was.ask === undefined) !== (now.ask === undefined)) return true;
+  private moved(
+    was: { bid?: Decimal; ask?: Decimal; q: string },
+    now: { bid?: Decimal; ask?: Decimal; q: string },
+    tick: Decimal,
+  ): boolean {
+    if (was.q !== now.q || (was.bid === undefined) !== (now.bid === undefined) || (was.ask === undefined) !== (now.ask === undefined))
+      return true;
     const limit = tick.mul(this.params.requoteTicks);
-    return (was.bid !== undefined && was.bid.minus(now.bid!).abs().gt(limit)) || (was.ask !== undefined && was.ask.minus(now.ask!).abs().gt(limit));
+    return (
+      (was.bid !== undefined && was.bid.minus(now.bid!).abs().gt(limit)) ||
+      (was.ask !== undefined && was.ask.minus(now.ask!).abs().gt(limit))
+    );
   }
 
   private stateOf(symbol: string, inst: ContractInstrument): MakerState {

@@ -36,16 +36,31 @@ export const perpTrendParams = z
     leverage: z.number().int().min(1).max(500).default(5).describe('Leverage set at start and sent with every opening order.'),
     marginMode: z.enum(['isolated', 'cross']).default('isolated').describe('Margin mode of the positions.'),
     positionMode: z.enum(['one-way', 'hedged']).default('one-way').describe('Position mode the strategy trades in.'),
-    setPositionMode: z.boolean().default(true).describe('Ask the venue for `positionMode` at start (refused while positions or orders are open).'),
-    interval: z.enum(CONTRACT_KLINE_INTERVALS).default('Min1').describe('Kline interval of the bars (the market data config must poll it).'),
-    barSeconds: z.number().int().min(1).max(86_400).optional().describe('Sample bars from the fair price every this many seconds instead of reading klines.'),
+    setPositionMode: z
+      .boolean()
+      .default(true)
+      .describe('Ask the venue for `positionMode` at start (refused while positions or orders are open).'),
+    interval: z
+      .enum(CONTRACT_KLINE_INTERVALS)
+      .default('Min1')
+      .describe('Kline interval of the bars (the market data config must poll it).'),
+    barSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .optional()
+      .describe('Sample bars from the fair price every this many seconds instead of reading klines.'),
     fastPeriod: z.number().int().min(1).max(500).default(9).describe('Fast EMA period, bars.'),
     slowPeriod: z.number().int().min(2).max(1000).default(21).describe('Slow EMA period, bars.'),
     size: decimalParam().describe('Contracts per entry.'),
     takeProfitPct: z.number().positive().max(1000).default(1).describe('Take-profit distance from the entry price, percent.'),
     stopLossPct: z.number().positive().max(100).default(0.5).describe('Stop-loss distance from the entry price, percent.'),
     allowShort: z.boolean().default(true).describe('Also sell a cross down (otherwise only close longs).'),
-    protectiveExit: z.boolean().default(true).describe('Close the position itself when the fair price crosses TP or SL (in case the venue holds no TP/SL).'),
+    protectiveExit: z
+      .boolean()
+      .default(true)
+      .describe('Close the position itself when the fair price crosses TP or SL (in case the venue holds no TP/SL).'),
   })
   .refine((p) => p.fastPeriod < p.slowPeriod, { message: 'expected fastPeriod < slowPeriod', path: ['fastPeriod'] });
 
@@ -69,7 +84,8 @@ interface SymbolState {
 @injectable()
 export class PerpTrend implements Strategy {
   static readonly strategyName = 'perp-trend';
-  static readonly description = 'Perpetual EMA-cross trend follower: leverage set at start, market entries, TP/SL attached to each position plus a protective exit.';
+  static readonly description =
+    'Perpetual EMA-cross trend follower: leverage set at start, market entries, TP/SL attached to each position plus a protective exit.';
   static readonly paramsSchema = perpTrendParams;
 
   private readonly state = new Map<string, SymbolState>();
@@ -87,7 +103,8 @@ export class PerpTrend implements Strategy {
     for (const symbol of this.instruments ?? []) {
       if (ctx.instrument(symbol)?.kind !== 'contract') continue;
       if (p.positionMode === 'hedged') {
-        for (const side of ['long', 'short'] as const) out.push(ctx.intents.leverage(symbol, p.leverage, { positionSide: side, marginMode: p.marginMode }));
+        for (const side of ['long', 'short'] as const)
+          out.push(ctx.intents.leverage(symbol, p.leverage, { positionSide: side, marginMode: p.marginMode }));
       } else out.push(ctx.intents.leverage(symbol, p.leverage, { marginMode: p.marginMode }));
     }
     return out;

@@ -41,11 +41,29 @@ export const spotGridParams = z
   .strictObject({
     lower: decimalParam().describe('Lowest grid line (quote per base), the first buy level.'),
     upper: decimalParam().describe('Highest grid line, the last sell level.'),
-    levels: z.number().int().min(3).max(100).default(10).describe('Price lines from lower to upper, both included (levels − 1 intervals, one order each).'),
-    spacing: z.enum(['arithmetic', 'geometric']).default('arithmetic').describe('Equal price steps (arithmetic) or equal ratios (geometric) between lines.'),
+    levels: z
+      .number()
+      .int()
+      .min(3)
+      .max(100)
+      .default(10)
+      .describe('Price lines from lower to upper, both included (levels − 1 intervals, one order each).'),
+    spacing: z
+      .enum(['arithmetic', 'geometric'])
+      .default('arithmetic')
+      .describe('Equal price steps (arithmetic) or equal ratios (geometric) between lines.'),
     totalInvestment: decimalParam().describe('Quote amount the grid may spend: each interval buys totalInvestment / (levels − 1) of base.'),
-    atBounds: z.enum(['stop', 'reanchor', 'wait']).default('wait').describe('When the mid leaves [lower, upper]: pull the orders and stop, re-centre the grid on the mid, or wait.'),
-    minRepeatMs: z.number().int().min(0).max(600_000).default(1000).describe('The same order set is not declared again sooner than this (a denied order is retried at this pace), ms.'),
+    atBounds: z
+      .enum(['stop', 'reanchor', 'wait'])
+      .default('wait')
+      .describe('When the mid leaves [lower, upper]: pull the orders and stop, re-centre the grid on the mid, or wait.'),
+    minRepeatMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(1000)
+      .describe('The same order set is not declared again sooner than this (a denied order is retried at this pace), ms.'),
   })
   .refine((p) => p.lower.lt(p.upper), { message: 'expected lower < upper', path: ['lower'] });
 
@@ -83,7 +101,8 @@ const SLOT = /^([bs])([0-9]{1,2})$/;
 @injectable()
 export class SpotGrid implements Strategy {
   static readonly strategyName = 'spot-grid';
-  static readonly description = 'Spot grid: buys on arithmetic or geometric lines, each fill re-placed one level up or down, within a budget; stops or re-anchors at the bounds.';
+  static readonly description =
+    'Spot grid: buys on arithmetic or geometric lines, each fill re-placed one level up or down, within a budget; stops or re-anchors at the bounds.';
   static readonly paramsSchema = spotGridParams;
 
   private readonly grids = new Map<string, GridState>();
@@ -201,13 +220,24 @@ export class SpotGrid implements Strategy {
     return out;
   }
 
-  private declare(ctx: StrategyContext, g: GridState, symbol: InstrumentSymbol, quotes: readonly GridQuote[], force: boolean): IntentResult {
+  private declare(
+    ctx: StrategyContext,
+    g: GridState,
+    symbol: InstrumentSymbol,
+    quotes: readonly GridQuote[],
+    force: boolean,
+  ): IntentResult {
     const key = quotes.map((q) => `${q.slot}:${q.price.toFixed()}:${q.quantity.toFixed()}`).join('|');
     const now = ctx.clock.now();
     if (!force && key === g.lastDeclared && now - g.lastDeclaredAt < this.params.minRepeatMs) return;
     g.lastDeclared = key;
     g.lastDeclaredAt = now;
-    return [ctx.intents.quotes(symbol, quotes.map((q) => ({ ...q, timeInForce: 'post-only' as const })))];
+    return [
+      ctx.intents.quotes(
+        symbol,
+        quotes.map((q) => ({ ...q, timeInForce: 'post-only' as const })),
+      ),
+    ];
   }
 
   /**
@@ -242,7 +272,9 @@ export class SpotGrid implements Strategy {
     qtys.forEach((q, i) => {
       const notional = q.mul(g.lines[i]!);
       if (q.lt(inst.minQuantity) || notional.lt(inst.minQuoteAmount)) {
-        throw new Error(`totalInvestment: expected enough for ${inst.minQuoteAmount.toFixed()} ${inst.quoteAsset} per interval, each of ${qtys.length} gets ${notional.toFixed()}`);
+        throw new Error(
+          `totalInvestment: expected enough for ${inst.minQuoteAmount.toFixed()} ${inst.quoteAsset} per interval, each of ${qtys.length} gets ${notional.toFixed()}`,
+        );
       }
     });
     g.intervals = qtys.map((qty) => ({ side: 'buy', qty, cost: ZERO }));
@@ -255,7 +287,19 @@ export class SpotGrid implements Strategy {
   private gridOf(inst: SpotInstrument): GridState {
     let g = this.grids.get(inst.symbol);
     if (g) return g;
-    g = { lower: this.params.lower, upper: this.params.upper, lines: [], intervals: [], stopped: false, lastDeclaredAt: Number.NEGATIVE_INFINITY, profit: ZERO, roundTrips: 0, reanchors: 0, looseBase: ZERO, looseCost: ZERO };
+    g = {
+      lower: this.params.lower,
+      upper: this.params.upper,
+      lines: [],
+      intervals: [],
+      stopped: false,
+      lastDeclaredAt: Number.NEGATIVE_INFINITY,
+      profit: ZERO,
+      roundTrips: 0,
+      reanchors: 0,
+      looseBase: ZERO,
+      looseCost: ZERO,
+    };
     this.grids.set(inst.symbol, g);
     try {
       this.build(g, inst, g.lower, g.upper);

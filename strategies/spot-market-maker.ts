@@ -37,23 +37,49 @@ export const spotMarketMakerParams = z
     orderSize: decimalParam().describe('Base quantity of each quote (e.g. 0.001 BTC).'),
     levels: z.number().int().min(1).max(5).default(1).describe('Quotes per side.'),
     levelStepBps: z.number().positive().max(10_000).default(5).describe('Extra distance of each further level, basis points.'),
-    maxInventory: decimalParam().describe('Largest inventory (base units, either sign) the strategy builds; at it, the side that adds is withdrawn.'),
-    skewBps: z.number().min(0).max(10_000).default(5).describe('How far both quotes move against the inventory at ±maxInventory, basis points.'),
-    requoteBps: z.number().positive().max(10_000).default(2).describe('A resting quote whose target moved more than this (basis points of the mid) is amended.'),
+    maxInventory: decimalParam().describe(
+      'Largest inventory (base units, either sign) the strategy builds; at it, the side that adds is withdrawn.',
+    ),
+    skewBps: z
+      .number()
+      .min(0)
+      .max(10_000)
+      .default(5)
+      .describe('How far both quotes move against the inventory at ±maxInventory, basis points.'),
+    requoteBps: z
+      .number()
+      .positive()
+      .max(10_000)
+      .default(2)
+      .describe('A resting quote whose target moved more than this (basis points of the mid) is amended.'),
     postOnly: z.boolean().default(true).describe('Quotes are post-only (LIMIT_MAKER): never take liquidity by accident.'),
-    minRepeatMs: z.number().int().min(0).max(600_000).default(1000).describe('The same quote set is not declared again sooner than this (a denied quote is retried at this pace), ms.'),
+    minRepeatMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(600_000)
+      .default(1000)
+      .describe('The same quote set is not declared again sooner than this (a denied quote is retried at this pace), ms.'),
     unwind: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Reduce a large inventory with one chased order.'),
         atFraction: z.number().gt(0).max(1).default(0.8).describe('Start when |inventory| ≥ this × maxInventory.'),
         resumeFraction: z.number().min(0).lt(1).default(0.4).describe('Quote again when |inventory| ≤ this × maxInventory.'),
         maxReprices: z.number().int().min(1).max(1000).default(10).describe('Reprices of the chased order.'),
-        capBps: z.number().positive().max(10_000).default(20).describe('The chase never goes beyond this many basis points from the mid at the start (the worst price accepted).'),
+        capBps: z
+          .number()
+          .positive()
+          .max(10_000)
+          .default(20)
+          .describe('The chase never goes beyond this many basis points from the mid at the start (the worst price accepted).'),
       })
       .prefault({})
       .describe('Inventory unwind.'),
   })
-  .refine((p) => p.unwind.resumeFraction < p.unwind.atFraction, { message: 'expected unwind.resumeFraction < unwind.atFraction', path: ['unwind', 'resumeFraction'] });
+  .refine((p) => p.unwind.resumeFraction < p.unwind.atFraction, {
+    message: 'expected unwind.resumeFraction < unwind.atFraction',
+    path: ['unwind', 'resumeFraction'],
+  });
 
 export type SpotMarketMakerParams = z.output<typeof spotMarketMakerParams>;
 
@@ -73,7 +99,8 @@ interface SymbolState {
 @injectable()
 export class SpotMarketMaker implements Strategy {
   static readonly strategyName = 'spot-market-maker';
-  static readonly description = 'Spot market maker: quotes around the mid with inventory skew (desired quotes), amends on moves, unwinds large inventory with a chased order.';
+  static readonly description =
+    'Spot market maker: quotes around the mid with inventory skew (desired quotes), amends on moves, unwinds large inventory with a chased order.';
   static readonly paramsSchema = spotMarketMakerParams;
 
   private readonly state = new Map<string, SymbolState>();
@@ -98,7 +125,8 @@ export class SpotMarketMaker implements Strategy {
     const p = this.params;
     const absInv = inventory.abs();
     if (p.unwind.enabled) {
-      if (st.mode === 'quote' && absInv.gte(p.maxInventory.mul(p.unwind.atFraction))) return this.startUnwind(ctx, st, snapshot, inventory, mid);
+      if (st.mode === 'quote' && absInv.gte(p.maxInventory.mul(p.unwind.atFraction)))
+        return this.startUnwind(ctx, st, snapshot, inventory, mid);
       if (st.mode === 'unwind') {
         if (absInv.gt(p.maxInventory.mul(p.unwind.resumeFraction))) return this.keepUnwinding(ctx, st, snapshot, inventory, open);
         st.mode = 'quote';
@@ -110,13 +138,15 @@ export class SpotMarketMaker implements Strategy {
     const targets = planQuotes(mid, inventory, p, inst);
     const quotes = open.filter((o) => o.slot !== undefined && QUOTE_SLOT.test(o.slot));
     const bySlot = new Map(quotes.map((o) => [o.slot!, o]));
-    const structural = quotes.length !== open.length || targets.length !== quotes.length || targets.some((t) => bySlot.get(t.slot)?.side !== t.side);
+    const structural =
+      quotes.length !== open.length || targets.length !== quotes.length || targets.some((t) => bySlot.get(t.slot)?.side !== t.side);
     if (structural) return this.declare(ctx, st, symbol, targets);
 
     const out: Intent[] = [];
     for (const t of targets) {
       const o = bySlot.get(t.slot)!;
-      if (o.price && bpsBetween(o.price, t.price, mid).gt(p.requoteBps)) out.push(ctx.intents.amend(symbol, o.clientOrderId, { price: t.price }));
+      if (o.price && bpsBetween(o.price, t.price, mid).gt(p.requoteBps))
+        out.push(ctx.intents.amend(symbol, o.clientOrderId, { price: t.price }));
     }
     return out;
   }
@@ -144,13 +174,25 @@ export class SpotMarketMaker implements Strategy {
     st.mode = 'unwind';
     st.chasing = false;
     const side = inventory.gt(0) ? 'sell' : 'buy';
-    const cap = mid.mul(D(1).plus(D(this.params.unwind.capBps).div(10_000).mul(side === 'sell' ? -1 : 1)));
+    const cap = mid.mul(
+      D(1).plus(
+        D(this.params.unwind.capBps)
+          .div(10_000)
+          .mul(side === 'sell' ? -1 : 1),
+      ),
+    );
     const inst = ctx.instrument(snapshot.symbol)!;
     st.cap = roundToTick(cap, inst.kind === 'spot' ? inst.tick : inst.priceUnit, side === 'sell' ? 'up' : 'down');
     return this.declareUnwind(ctx, st, snapshot, inventory);
   }
 
-  private keepUnwinding(ctx: StrategyContext, st: SymbolState, snapshot: MarketSnapshot, inventory: Decimal, open: readonly Order[]): IntentResult {
+  private keepUnwinding(
+    ctx: StrategyContext,
+    st: SymbolState,
+    snapshot: MarketSnapshot,
+    inventory: Decimal,
+    open: readonly Order[],
+  ): IntentResult {
     const unwinding = open.find((o) => o.slot === UNWIND_SLOT);
     if (unwinding) {
       // A chase that was denied or failed (stale data, a refused cancel) is asked for again.
@@ -182,7 +224,12 @@ export class SpotMarketMaker implements Strategy {
     st.lastDeclared = key;
     st.lastDeclaredAt = now;
     const tif = this.params.postOnly ? ('post-only' as const) : ('gtc' as const);
-    return [ctx.intents.quotes(symbol, quotes.map((q) => ({ ...q, timeInForce: tif })))];
+    return [
+      ctx.intents.quotes(
+        symbol,
+        quotes.map((q) => ({ ...q, timeInForce: tif })),
+      ),
+    ];
   }
 
   private stateOf(symbol: string): SymbolState {

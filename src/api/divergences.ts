@@ -29,7 +29,7 @@ export const DIVERGENCES: readonly Divergence[] = [
     realExchange: 'price may be left out for types 5 and 6; the answer is the new order id',
     follows: 'both',
     why: 'ccxt has sent market orders without a price since 2022; price stays required and > 0 for types 1-4, and 0 is still accepted for 5 and 6',
-    source: "ccxt mexc.ts createSwapOrder and its request tests; a captured live answer to such an order",
+    source: 'ccxt mexc.ts createSwapOrder and its request tests; a captured live answer to such an order',
   },
   {
     place: 'GET /api/v1/private/position/funding_records, `position_type`, `start_time`, `end_time`',

@@ -59,7 +59,9 @@ program
 
 program
   .command('validate')
-  .description('check a config of any kind (run, backtest, sweep, emulator, record): exit 0 with a summary line, or 1 with every problem and its YAML path')
+  .description(
+    'check a config of any kind (run, backtest, sweep, emulator, record): exit 0 with a summary line, or 1 with every problem and its YAML path',
+  )
   .argument('<config>', 'config (YAML); its kind comes from a `kind:` key or from its keys')
   .action(async (file: string) => {
     const { validateConfig } = await import('./cli/validate-command.js');
@@ -104,14 +106,18 @@ for (const view of ['orders', 'fills', 'positions'] as const) {
   program
     .command(view)
     .description(`print the ${view} a run journaled (oldest first), as a table, CSV or JSON`)
-    .requiredOption('--journal <file>', 'the run\'s SQLite journal (journal.path of its config, or its --journal)')
+    .requiredOption('--journal <file>', "the run's SQLite journal (journal.path of its config, or its --journal)")
     .option('--format <format>', 'table | csv | json', 'table')
     .option('--strategy <id>', 'only this strategy id')
     .option('--symbol <symbol>', 'only this symbol')
     .action(async (o: { journal: string; format: string; strategy?: string; symbol?: string }) => {
       const { journalRows, renderRows, OUTPUT_FORMATS } = await import('./cli/journal-command.js');
-      if (!(OUTPUT_FORMATS as readonly string[]).includes(o.format)) throw new Error(`--format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(o.format)}`);
-      const rows = journalRows(o.journal, view, { ...(o.strategy ? { strategy: o.strategy } : {}), ...(o.symbol ? { symbol: o.symbol } : {}) });
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(o.format))
+        throw new Error(`--format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(o.format)}`);
+      const rows = journalRows(o.journal, view, {
+        ...(o.strategy ? { strategy: o.strategy } : {}),
+        ...(o.symbol ? { symbol: o.symbol } : {}),
+      });
       process.stdout.write(renderRows(rows, o.format as 'table', `no ${view} in ${o.journal}`));
     });
 }
@@ -123,7 +129,9 @@ program
   .option('--duration <time>', 'stop by itself after this long (90s, 10m, 2h, or seconds)', (v) => durationFlagSeconds('--duration', v))
   .option('--no-cancel-on-exit', "leave this run's orders resting when it stops")
   .option('--journal <path>', 'journal file (overrides journal.path)')
-  .option('--emulator-port <n>', "port of the embedded emulator (overrides its config's port; 0 = any free port)", (v) => portFlag('--emulator-port', v))
+  .option('--emulator-port <n>', "port of the embedded emulator (overrides its config's port; 0 = any free port)", (v) =>
+    portFlag('--emulator-port', v),
+  )
   .action(async (file: string, opts: { duration?: number; cancelOnExit?: boolean; journal?: string; emulatorPort?: number }) => {
     const { runCommand } = await import('./cli/run-command.js');
     process.exitCode = await runCommand(file, {
@@ -136,7 +144,9 @@ program
 
 program
   .command('import')
-  .description('import recorded market data people already have (kline, trade, funding, mark/index CSVs, L2 recordings) into a record store')
+  .description(
+    'import recorded market data people already have (kline, trade, funding, mark/index CSVs, L2 recordings) into a record store',
+  )
   .requiredOption('--kind <kind>', 'klines | mark | index | funding | trades | l2 | records')
   .requiredOption('--market <market>', 'spot | contract')
   .requiredOption('--out <dir>', 'record store folder (created, or appended to)')
@@ -144,22 +154,34 @@ program
   .option('--interval <interval>', 'candle interval for klines/mark/index (default: inferred)')
   .option('--skip-bad-rows', 'skip malformed rows instead of stopping at the first one')
   .argument('<files...>', 'input files, read in this order')
-  .action(async (files: string[], opts: { kind: string; market: string; out: string; symbol?: string; interval?: string; skipBadRows?: boolean }) => {
-    const { importCommand } = await import('./cli/import-command.js');
-    if (opts.market !== 'spot' && opts.market !== 'contract') throw new Error(`--market: expected spot or contract, received ${JSON.stringify(opts.market)}`);
-    const summary = await importCommand({
-      kind: opts.kind as ImportKind,
-      input: files,
-      out: opts.out,
-      market: opts.market,
-      ...(opts.symbol ? { symbol: opts.symbol } : {}),
-      ...(opts.interval ? { interval: opts.interval as never } : {}),
-      ...(opts.skipBadRows ? { onBadRow: 'skip' as const } : {}),
-    });
-    const streams = Object.entries(summary.byStream).map(([k, v]) => `${k}=${v}`).join(' ');
-    process.stdout.write(`imported ${summary.records} records (${streams}) into ${summary.out} in ${(summary.elapsedMs / 1000).toFixed(1)} s` + (summary.badRows ? `; ${summary.badRows} bad rows skipped` : '') + '\n');
-    for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
-  });
+  .action(
+    async (
+      files: string[],
+      opts: { kind: string; market: string; out: string; symbol?: string; interval?: string; skipBadRows?: boolean },
+    ) => {
+      const { importCommand } = await import('./cli/import-command.js');
+      if (opts.market !== 'spot' && opts.market !== 'contract')
+        throw new Error(`--market: expected spot or contract, received ${JSON.stringify(opts.market)}`);
+      const summary = await importCommand({
+        kind: opts.kind as ImportKind,
+        input: files,
+        out: opts.out,
+        market: opts.market,
+        ...(opts.symbol ? { symbol: opts.symbol } : {}),
+        ...(opts.interval ? { interval: opts.interval as never } : {}),
+        ...(opts.skipBadRows ? { onBadRow: 'skip' as const } : {}),
+      });
+      const streams = Object.entries(summary.byStream)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ');
+      process.stdout.write(
+        `imported ${summary.records} records (${streams}) into ${summary.out} in ${(summary.elapsedMs / 1000).toFixed(1)} s` +
+          (summary.badRows ? `; ${summary.badRows} bad rows skipped` : '') +
+          '\n',
+      );
+      for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
+    },
+  );
 
 program
   .command('schema')
@@ -179,7 +201,8 @@ program
       }
       return;
     }
-    if (!(CONFIG_KINDS as readonly string[]).includes(kind)) throw new Error(`kind: expected one of ${CONFIG_KINDS.join(', ')}, received ${JSON.stringify(kind)}`);
+    if (!(CONFIG_KINDS as readonly string[]).includes(kind))
+      throw new Error(`kind: expected one of ${CONFIG_KINDS.join(', ')}, received ${JSON.stringify(kind)}`);
     process.stdout.write(`${JSON.stringify(configJsonSchema(kind as (typeof CONFIG_KINDS)[number]), null, 2)}\n`);
   });
 
@@ -195,7 +218,9 @@ data
     const reader = RecordStoreReader.open(dir);
     try {
       const summary = reader.summary();
-      process.stdout.write(o.json ? `${JSON.stringify({ store: dir, ...summary }, null, 2)}\n` : `${storeListingLines(dir, summary).join('\n')}\n`);
+      process.stdout.write(
+        o.json ? `${JSON.stringify({ store: dir, ...summary }, null, 2)}\n` : `${storeListingLines(dir, summary).join('\n')}\n`,
+      );
       for (const w of reader.warnings) process.stderr.write(`warning: ${w}\n`);
     } finally {
       reader.close();
@@ -207,11 +232,19 @@ program
   .description('poll public market data as the runtime does and append it to a compressed record store (resumable)')
   .argument('<config>', 'record config (YAML)')
   .option('--out <dir>', 'store folder (overrides out)')
-  .option('--duration <time>', 'stop after this long (90s, 10m, 2h, or seconds; overrides duration)', (v) => durationFlagSeconds('--duration', v))
+  .option('--duration <time>', 'stop after this long (90s, 10m, 2h, or seconds; overrides duration)', (v) =>
+    durationFlagSeconds('--duration', v),
+  )
   .action(async (file: string, o: { out?: string; duration?: number }) => {
     const { recordCommand } = await import('./cli/record-command.js');
-    const s = await recordCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.duration !== undefined ? { duration: o.duration } : {}) });
-    const streams = Object.entries(s.byStream).map(([k, v]) => `${k}=${v}`).join(' ');
+    const s = await recordCommand({
+      config: file,
+      ...(o.out ? { out: o.out } : {}),
+      ...(o.duration !== undefined ? { duration: o.duration } : {}),
+    });
+    const streams = Object.entries(s.byStream)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     process.stdout.write(`recorded ${s.records} records (${streams}) into ${s.out} (${s.reason})\n`);
   });
 
@@ -227,7 +260,9 @@ program
 
 program
   .command('sweep')
-  .description('search strategy parameters (grid, random, TPE), validate walk-forward, and write a ranked report with overfitting statistics')
+  .description(
+    'search strategy parameters (grid, random, TPE), validate walk-forward, and write a ranked report with overfitting statistics',
+  )
   .argument('<config>', 'backtest config with a sweep: section')
   .option('--out <dir>', 'output folder (default var/sweep/<config name>)')
   .option('--workers <n>', 'worker threads (default: cores less one)', (v) => Number(v))
@@ -251,7 +286,11 @@ program
   .option('--lock-ms <ms>', "how soon a dead worker's run goes to another worker (default 30000)", (v) => Number(v))
   .action(async (o: { queue: string; concurrency?: number; lockMs?: number }) => {
     const { workerCommand } = await import('../backtest/research/queue-worker.js');
-    await workerCommand({ queue: o.queue, ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}), ...(o.lockMs !== undefined ? { lockMs: o.lockMs } : {}) });
+    await workerCommand({
+      queue: o.queue,
+      ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+      ...(o.lockMs !== undefined ? { lockMs: o.lockMs } : {}),
+    });
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
@@ -262,7 +301,8 @@ program.parseAsync(process.argv).catch((err: unknown) => {
 /** A TCP port flag: an integer 0–65535, else an error naming the flag. */
 function portFlag(flag: string, v: string): number {
   const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || n > 65535) throw new InvalidArgumentError(`${flag}: expected a port number 0-65535, received ${JSON.stringify(v)}`);
+  if (!/^\d+$/.test(v.trim()) || n > 65535)
+    throw new InvalidArgumentError(`${flag}: expected a port number 0-65535, received ${JSON.stringify(v)}`);
   return n;
 }
 

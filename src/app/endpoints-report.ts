@@ -77,7 +77,11 @@ export function renderEndpointsMarkdown(rows: EndpointRow[], divergences: readon
     out.push(`## ${api === 'spot' ? 'Spot (/api/v3)' : 'Contract (/api/v1/contract, /api/v1/private)'}`, '');
     out.push('| § | method | path | auth / permission | weight | client method | emulator | notes |', '|---|---|---|---|---|---|---|---|');
     for (const r of rows.filter((x) => x.api === api)) {
-      const flags = [r.beyondDocuments !== null ? '**beyond the two documents**' : '', r.placement ? 'places orders' : '', r.marketMakerOnly ? 'market makers only' : '']
+      const flags = [
+        r.beyondDocuments !== null ? '**beyond the two documents**' : '',
+        r.placement ? 'places orders' : '',
+        r.marketMakerOnly ? 'market makers only' : '',
+      ]
         .filter(Boolean)
         .join(', ');
       const notes = [flags, r.notes ?? ''].filter(Boolean).join('; ').replace(/\|/g, '\\|');
@@ -104,7 +108,9 @@ export function renderEndpointsMarkdown(rows: EndpointRow[], divergences: readon
     '',
     '| place | the documents | the real exchange | emulator follows | why | source |',
     '|---|---|---|---|---|---|',
-    ...divergences.map((d) => `| ${cell(d.place)} | ${cell(d.document)} | ${cell(d.realExchange)} | ${d.follows} | ${cell(d.why)} | ${cell(d.source)} |`),
+    ...divergences.map(
+      (d) => `| ${cell(d.place)} | ${cell(d.document)} | ${cell(d.realExchange)} | ${d.follows} | ${cell(d.why)} | ${cell(d.source)} |`,
+    ),
     '',
   );
   return out.join('\n');

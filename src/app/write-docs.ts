@@ -21,13 +21,15 @@ const OTHER_CONFIGS: readonly { title: string; intro: string; schema: z.ZodType;
   },
   {
     title: 'Sweep section (`sweep:` in a backtest config)',
-    intro: '`perpetua sweep <file>` searches the strategy parameters given here (grid, random or TPE) in worker threads, ranks the runs by the objective with the constraints applied, validates them walk-forward when asked, and reports the deflated Sharpe ratio and the probability of backtest overfitting.',
+    intro:
+      '`perpetua sweep <file>` searches the strategy parameters given here (grid, random or TPE) in worker threads, ranks the runs by the objective with the constraints applied, validates them walk-forward when asked, and reports the deflated Sharpe ratio and the probability of backtest overfitting.',
     schema: sweepSectionSchema,
     prefix: 'sweep',
   },
   {
     title: 'Emulator configuration (`perpetua emulator --config <file>`)',
-    intro: 'The local exchange: instruments, market model, accounts and their keys, fees, rate limits, persistence and fault injection. `config/emulator.yaml` is a commented example.',
+    intro:
+      'The local exchange: instruments, market model, accounts and their keys, fees, rate limits, persistence and fault injection. `config/emulator.yaml` is a commented example.',
     schema: emulatorConfigSchema,
   },
   {

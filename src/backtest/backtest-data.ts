@@ -39,7 +39,8 @@ export interface LoadedData {
 }
 
 /** What to do when a data file is not there: the shipped configs read the sample in data/sample. */
-export const DATA_PATH_HINT = 'relative paths resolve against the working directory (run from the project folder: the shipped configs read data/sample/); point backtest.data at your own files or record store otherwise';
+export const DATA_PATH_HINT =
+  'relative paths resolve against the working directory (run from the project folder: the shipped configs read data/sample/); point backtest.data at your own files or record store otherwise';
 
 export function resolveDataPath(p: string, cwd = process.cwd()): string {
   return resolve(cwd, p);
@@ -98,7 +99,12 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
     if (d.kind === 'store') {
       const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
       try {
-        for (const r of reader.records({ ...(opts.from !== undefined ? { from: opts.from } : {}), ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}), ...(opts.instruments ? { instruments: opts.instruments } : {}) })) keep(r);
+        for (const r of reader.records({
+          ...(opts.from !== undefined ? { from: opts.from } : {}),
+          ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}),
+          ...(opts.instruments ? { instruments: opts.instruments } : {}),
+        }))
+          keep(r);
       } finally {
         reader.close();
       }
@@ -115,7 +121,16 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
           break;
         case 'mark':
         case 'index':
-          it = importKlineFile(file, { ...common, ...(d.interval ? { interval: d.interval } : {}), stream: d.kind === 'mark' ? 'fair' : 'index', ...(d.pricePoint ? { pricePoint: d.pricePoint } : {}) }, stats);
+          it = importKlineFile(
+            file,
+            {
+              ...common,
+              ...(d.interval ? { interval: d.interval } : {}),
+              stream: d.kind === 'mark' ? 'fair' : 'index',
+              ...(d.pricePoint ? { pricePoint: d.pricePoint } : {}),
+            },
+            stats,
+          );
           break;
         case 'funding':
           it = importFundingFile(file, { ...common, ...(d.cycleHours !== undefined ? { cycleHours: d.cycleHours } : {}) }, stats);
@@ -209,7 +224,10 @@ export interface StoreRecords {
  * A record store read as the replay goes (the from-disk path of a backtest): the store's own k-way
  * merge in exchange-time order, bookTicker left out for instruments that have depth.
  */
-export function openRecordStore(dir: string, opts: Omit<LoadDataOptions, 'cwd'> & { readonly compileFor?: BacktestConfig } = {}): StoreRecords {
+export function openRecordStore(
+  dir: string,
+  opts: Omit<LoadDataOptions, 'cwd'> & { readonly compileFor?: BacktestConfig } = {},
+): StoreRecords {
   const reader = RecordStoreReader.open(dir);
   const streams = new Map<string, Set<string>>();
   for (const inst of reader.summary().instruments) {
@@ -232,7 +250,14 @@ export function openRecordStore(dir: string, opts: Omit<LoadDataOptions, 'cwd'> 
   };
   // The replay of a config: its instruments' book and trades decoded straight into ticks and lots
   // (what prepareReplay() does for records in memory), without the decimal strings in between.
-  const scale = opts.compileFor ? new Map(opts.compileFor.instruments.map((bi) => [instrumentKey(bi.source.market, bi.source.symbol), replayScale({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })])) : undefined;
+  const scale = opts.compileFor
+    ? new Map(
+        opts.compileFor.instruments.map((bi) => [
+          instrumentKey(bi.source.market, bi.source.symbol),
+          replayScale({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor }),
+        ]),
+      )
+    : undefined;
   const records: IterableIterator<DataRecord | ReplayEvent> = scale ? reader.scaledRecords(query, scale) : reader.records(query);
   const withIntervals = (function* (): IterableIterator<DataRecord | ReplayEvent> {
     for (const r of records) {

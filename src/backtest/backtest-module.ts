@@ -86,10 +86,17 @@ export function backtestModule(parts: BacktestModuleParts): ContainerModule {
         const codec = ctx.get(EXECUTION_TOKENS.ClientIdCodec);
         const omConfig = toOrderManagerConfig(config);
         const venues: ExecutionVenue[] = [];
-        for (const [kind, ops] of [['spot', parts.spot], ['contract', parts.contract]] as const) {
+        for (const [kind, ops] of [
+          ['spot', parts.spot],
+          ['contract', parts.contract],
+        ] as const) {
           if (!ops) continue;
           const gateway = new SimulatedGateway(parts.exchange, ops);
-          venues.push({ kind, gateway, orders: new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig) });
+          venues.push({
+            kind,
+            gateway,
+            orders: new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig),
+          });
         }
         return venues;
       })

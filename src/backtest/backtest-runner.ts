@@ -39,7 +39,16 @@ import { strategyModule } from '../runtime/container/strategy-module.js';
 import { HTML_TABLE_LIMIT } from './report/report-html.js';
 import { REPORT_SERIES_MAX } from './report/report-json.js';
 import { RunTape, SampleThinner } from './report/run-tape.js';
-import { canonicalJson, configHash, type RunTapeInfo, type BacktestRun, type RunFunding, type RunInstrument, type RunOrder, type RunSample } from './report/backtest-run.js';
+import {
+  canonicalJson,
+  configHash,
+  type RunTapeInfo,
+  type BacktestRun,
+  type RunFunding,
+  type RunInstrument,
+  type RunOrder,
+  type RunSample,
+} from './report/backtest-run.js';
 import type { BacktestConfig } from './backtest-config.js';
 import { streamsByInstrument } from './backtest-data.js';
 import { backtestModule } from './backtest-module.js';
@@ -91,7 +100,12 @@ export interface BacktestStats {
   readonly replay: ReplayStats;
   readonly exchange: ExchangeStats;
   readonly source: SnapshotSourceStats;
-  readonly runtime: { readonly snapshots: number; readonly staleSnapshots: number; readonly reconciles: number; readonly strategyErrors: number };
+  readonly runtime: {
+    readonly snapshots: number;
+    readonly staleSnapshots: number;
+    readonly reconciles: number;
+    readonly strategyErrors: number;
+  };
   /** Runtime log lines at warn / error (rejections, failures), capped. */
   readonly warnings: readonly string[];
   /** What each strategy reports about itself at the end (Strategy.report), by strategy id. */
@@ -116,7 +130,11 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const bt = cfg.backtest;
   const model = opts.fillModel;
   const valuationAsset = cfg.run.config.risk.valuationAsset;
-  const streams = opts.streams ?? (Array.isArray(opts.records) ? streamsByInstrument((opts.records as (DataRecord | ReplayEvent)[]).filter((r): r is DataRecord => 'm' in r)) : new Map<string, Set<string>>());
+  const streams =
+    opts.streams ??
+    (Array.isArray(opts.records)
+      ? streamsByInstrument((opts.records as (DataRecord | ReplayEvent)[]).filter((r): r is DataRecord => 'm' in r))
+      : new Map<string, Set<string>>());
   const pollConfig = toPollConfig(cfg.run.config);
   const specs = replayInstrumentSpecs(cfg, streams);
   const barInterval: Record<string, NonNullable<(typeof cfg.instruments)[number]['barInterval']>> = {};
@@ -125,9 +143,19 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const unbooked = depthWithoutSnapshot(specs, streams);
   const market = new ReplayMarket(specs);
   const feedCount = { records: 0 };
-  const cursor = replayCursor(opts.records, market, { ...(bt.from !== undefined ? { from: bt.from } : {}), ...(bt.to !== undefined ? { to: bt.to } : {}), barInterval, counter: feedCount });
+  const cursor = replayCursor(opts.records, market, {
+    ...(bt.from !== undefined ? { from: bt.from } : {}),
+    ...(bt.to !== undefined ? { to: bt.to } : {}),
+    barInterval,
+    counter: feedCount,
+  });
   let next = cursor.next();
-  if (next === undefined) throw new ValidationError('backtest.data', `records of ${cfg.instruments.map((i) => i.source.symbol).join(', ')}${bt.from !== undefined || bt.to !== undefined ? ' inside backtest.from / to' : ''}`, 'none');
+  if (next === undefined)
+    throw new ValidationError(
+      'backtest.data',
+      `records of ${cfg.instruments.map((i) => i.source.symbol).join(', ')}${bt.from !== undefined || bt.to !== undefined ? ' inside backtest.from / to' : ''}`,
+      'none',
+    );
   const firstTime = next.et;
   const clock = new ReplayClock(firstTime);
   const exchange = new SimulatedExchange(clock, market, model, new SeededRandom(`${bt.seed}:${model.name}`));
@@ -139,7 +167,12 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   let contract: ContractSimVenue | undefined;
   if (spotInstruments.length > 0) {
     const fees = feesOf(spotInstruments);
-    spot = new SpotSimVenue({ exchange, instruments: spotInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'spot' }>), deposits: { [valuationAsset]: bt.initialCapital }, ...(fees ? { fees } : {}) });
+    spot = new SpotSimVenue({
+      exchange,
+      instruments: spotInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'spot' }>),
+      deposits: { [valuationAsset]: bt.initialCapital },
+      ...(fees ? { fees } : {}),
+    });
   }
   if (contractInstruments.length > 0) {
     const fees = feesOf(contractInstruments);
@@ -177,7 +210,14 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     coreModule(cfg.run, runOptions, clock),
     strategyModule(opts.strategyClasses),
     riskModule(cfg.run.config),
-    backtestModule({ market, exchange, source, instruments: registry, ...(spot ? { spot } : {}), ...(contract ? { contract, positionMode: 'one-way' as const } : {}) }),
+    backtestModule({
+      market,
+      exchange,
+      source,
+      instruments: registry,
+      ...(spot ? { spot } : {}),
+      ...(contract ? { contract, positionMode: 'one-way' as const } : {}),
+    }),
     runtimeModule(),
   );
   const runtime = await container.getAsync(RUNTIME_TOKENS.Runtime);
@@ -193,7 +233,12 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const finished = new Set<string>();
   for (const v of venues) {
     v.orders.events$.subscribe((e: ExecutionEvent) => {
-      const cid = 'clientOrderId' in e && e.clientOrderId !== undefined ? e.clientOrderId : e.type === 'OrderSubmitted' || e.type === 'OrderAdopted' ? e.order.clientOrderId : undefined;
+      const cid =
+        'clientOrderId' in e && e.clientOrderId !== undefined
+          ? e.clientOrderId
+          : e.type === 'OrderSubmitted' || e.type === 'OrderAdopted'
+            ? e.order.clientOrderId
+            : undefined;
       if (cid === undefined) return;
       const o = v.orders.order(cid);
       if (!o) return;
@@ -285,7 +330,9 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   };
 
   for (const key of unbooked) {
-    logger.warn(`data: ${key} has depth diffs but no depth snapshot, and diffs make no book without one: the book comes from its bookTicker records (top of book only)`);
+    logger.warn(
+      `data: ${key} has depth diffs but no depth snapshot, and diffs make no book without one: the book comes from its bookTicker records (top of book only)`,
+    );
   }
 
   // ---------------------------------------------------------------- the run, at the end or so far
@@ -305,7 +352,11 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     return {
       config: document,
       configHash: configHash(document),
-      strategy: { id: strategyInfo.id as StrategyId, name: strategyInfo.name, params: canonicalJson(strategyInfo.params) as Record<string, unknown> },
+      strategy: {
+        id: strategyInfo.id as StrategyId,
+        name: strategyInfo.name,
+        params: canonicalJson(strategyInfo.params) as Record<string, unknown>,
+      },
       seed: bt.seed,
       fillModel: model.name,
       dataRange: {
@@ -329,7 +380,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       ...(tapeInfo ? { tape: tapeInfo } : {}),
     };
   };
-  if (opts.checkpoints && tape) throw new ValidationError('checkpoints', 'a run without tapeDir (the run so far is read from memory)', 'a tapeDir');
+  if (opts.checkpoints && tape)
+    throw new ValidationError('checkpoints', 'a run without tapeDir (the run so far is read from memory)', 'a tapeDir');
   /** The run up to now (a checkpoint): the fills so far reach the samples' portfolio first. */
   const runSoFar = (): BacktestRun => {
     catchUp();
@@ -347,7 +399,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const every = opts.progressEvery ?? 50_000;
   let nextSample = firstTime;
   let lastTime = firstTime;
-  const dueAt = (): number => Math.min(exchange.nextDueAt() ?? Infinity, source.nextDueAt() ?? Infinity, clock.nextTimerAt() ?? Infinity, nextSample);
+  const dueAt = (): number =>
+    Math.min(exchange.nextDueAt() ?? Infinity, source.nextDueAt() ?? Infinity, clock.nextTimerAt() ?? Infinity, nextSample);
   await settle();
   let due = dueAt();
   const checkTimes = opts.checkpoints?.times ?? [];
@@ -432,7 +485,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   sample(lastTime);
   for (const inst of market.instruments) {
     if (!inst.coarseMark) continue;
-    const m = `data: the recorded mark of ${inst.key} is sampled as coarsely as every ${duration(inst.fairGapMs)}, coarser than the traded data ` +
+    const m =
+      `data: the recorded mark of ${inst.key} is sampled as coarsely as every ${duration(inst.fairGapMs)}, coarser than the traded data ` +
       `(a mark may lag it by ${duration(inst.markMaxAgeMs)}): the traded price stood in for the mark whenever the mark was older than that`;
     logger.warn(m);
   }
@@ -444,11 +498,19 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   if (tape) {
     if (pending) keep({ ...pending, time: Infinity }); // flushes the newest real sample
     // Orders still open at the end, in creation order.
-    for (const [cid, o] of [...orders].sort((a, b) => created.get(a[0])! - created.get(b[0])!)) tape.orderDone(created.get(cid)!, o as RunOrder);
+    for (const [cid, o] of [...orders].sort((a, b) => created.get(a[0])! - created.get(b[0])!))
+      tape.orderDone(created.get(cid)!, o as RunOrder);
     const t = tape.close(fills(), funding);
     const thinned = thinner.result();
     runSamples = thinned.samples;
-    tapeInfo = { dir: t.dir, stride: thinned.stride, equity: { times: equityTimes, values: equityValues }, orderCount: t.orders, ordersHash: t.ordersHash, sampleCount: t.samples };
+    tapeInfo = {
+      dir: t.dir,
+      stride: thinned.stride,
+      equity: { times: equityTimes, values: equityValues },
+      orderCount: t.orders,
+      ordersHash: t.ordersHash,
+      sampleCount: t.samples,
+    };
   }
   const run = assemble(runSamples, tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]), tapeInfo);
   const result: BacktestResult = {
@@ -459,9 +521,16 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       replay: { ...market.stats },
       exchange: { ...exchange.stats },
       source: { ...source.stats },
-      runtime: { snapshots: status.snapshots, staleSnapshots: status.staleSnapshots, reconciles: status.reconciles, strategyErrors: status.strategyErrors },
+      runtime: {
+        snapshots: status.snapshots,
+        staleSnapshots: status.staleSnapshots,
+        reconciles: status.reconciles,
+        strategyErrors: status.strategyErrors,
+      },
       warnings,
-      strategyReports: Object.fromEntries(runtime.strategyRunners.flatMap((r) => (r.strategy.report ? [[r.strategyId, r.strategy.report()]] : []))),
+      strategyReports: Object.fromEntries(
+        runtime.strategyRunners.flatMap((r) => (r.strategy.report ? [[r.strategyId, r.strategy.report()]] : [])),
+      ),
     },
     ...(stoppedAt !== undefined ? { stoppedAt } : {}),
   };
@@ -479,8 +548,21 @@ export function replayInstrumentSpecs(cfg: BacktestConfig, streams: ReadonlyMap<
   return cfg.instruments.map((bi) => {
     const key = instrumentKey(bi.source.market, bi.source.symbol);
     const s = streams.get(key);
-    const klineOnly = s !== undefined && [...s].some((x) => x.startsWith('kline:')) && !s.has('trade') && !s.has('depth.snapshot') && !s.has('depth.diff') && !s.has('bookTicker');
-    return { instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor, klineOnly, tape: needs.get(bi.instrument.symbol) ?? NO_TAPE, ...(bi.path ? { path: bi.path } : {}) };
+    const klineOnly =
+      s !== undefined &&
+      [...s].some((x) => x.startsWith('kline:')) &&
+      !s.has('trade') &&
+      !s.has('depth.snapshot') &&
+      !s.has('depth.diff') &&
+      !s.has('bookTicker');
+    return {
+      instrument: bi.instrument,
+      source: bi.source,
+      quantityFactor: bi.quantityFactor,
+      klineOnly,
+      tape: needs.get(bi.instrument.symbol) ?? NO_TAPE,
+      ...(bi.path ? { path: bi.path } : {}),
+    };
   });
 }
 
@@ -496,7 +578,11 @@ function depthWithoutSnapshot(specs: readonly ReplayInstrumentSpec[], streams: R
     const s = streams.get(key);
     if (!s || !s.has('depth.diff') || s.has('depth.snapshot')) continue;
     if (!s.has('bookTicker')) {
-      throw new ValidationError('backtest.data', `a depth snapshot (or bookTicker records) for ${key}: its depth diffs make no book without one (import the recording's file with the REST snapshot line first)`, 'depth diffs only');
+      throw new ValidationError(
+        'backtest.data',
+        `a depth snapshot (or bookTicker records) for ${key}: its depth diffs make no book without one (import the recording's file with the REST snapshot line first)`,
+        'depth diffs only',
+      );
     }
     out.push(key);
   }
@@ -514,7 +600,9 @@ export interface PreparedReplay {
  * a sweep): replaying compiled events parses no decimal strings.
  */
 export function prepareReplay(config: BacktestConfig, records: readonly DataRecord[]): PreparedReplay {
-  const market = new ReplayMarket(config.instruments.map((bi) => ({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })));
+  const market = new ReplayMarket(
+    config.instruments.map((bi) => ({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })),
+  );
   return { events: market.compile(records), streams: streamsByInstrument(records) };
 }
 
@@ -539,11 +627,14 @@ export function totalFees(fills: readonly Fill[], valuationAsset: string): Decim
  * The config's whole fill-model band over the same records (compiled once): neutral first — the run
  * a report is about — then the others in config order; writeReport(results.map((r) => r.run), dir).
  */
-export async function runFillModelBand(opts: Omit<BacktestRunOptions, 'fillModel' | 'records' | 'streams'> & { readonly records: readonly DataRecord[] }): Promise<BacktestResult[]> {
+export async function runFillModelBand(
+  opts: Omit<BacktestRunOptions, 'fillModel' | 'records' | 'streams'> & { readonly records: readonly DataRecord[] },
+): Promise<BacktestResult[]> {
   const prepared = prepareReplay(opts.config, opts.records);
   const models = opts.config.fillModels;
   const neutral = models.find((m) => m.name === 'neutral') ?? models[0]!;
   const out: BacktestResult[] = [];
-  for (const fillModel of [neutral, ...models.filter((m) => m !== neutral)]) out.push(await runBacktest({ ...opts, records: prepared.events, streams: prepared.streams, fillModel }));
+  for (const fillModel of [neutral, ...models.filter((m) => m !== neutral)])
+    out.push(await runBacktest({ ...opts, records: prepared.events, streams: prepared.streams, fillModel }));
   return out;
 }

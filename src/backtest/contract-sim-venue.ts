@@ -24,21 +24,64 @@
  */
 import { D, Decimal, toPlain, type DecimalLike } from '../core/decimal.js';
 import { FeatureDisabled, PositionNotFound, ValidationError, type PerpetuaError } from '../core/errors.js';
-import { clientOrderId as toClientOrderId, orderId as toOrderId, tradeId as toTradeId, type ClientOrderId, type ContractSymbol, type InstrumentSymbol } from '../core/ids.js';
+import {
+  clientOrderId as toClientOrderId,
+  orderId as toOrderId,
+  tradeId as toTradeId,
+  type ClientOrderId,
+  type ContractSymbol,
+  type InstrumentSymbol,
+} from '../core/ids.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
-import { ContractOrderState, ContractOrderType, ContractSide, OpenType, PositionMode, PositionOpenType, PositionType, isOpenSide, sideIsBuy, sidePositionType } from '../domain/contract-enums.js';
+import {
+  ContractOrderState,
+  ContractOrderType,
+  ContractSide,
+  OpenType,
+  PositionMode,
+  PositionOpenType,
+  PositionType,
+  isOpenSide,
+  sideIsBuy,
+  sidePositionType,
+} from '../domain/contract-enums.js';
 import type { Fill } from '../domain/fill.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { ContractInstrument } from '../domain/instrument.js';
 import type { OrderType, PositionSide, TimeInForce, TriggerPriceType, VenueOrder } from '../domain/order.js';
 import type { Position, PositionLeg } from '../domain/position.js';
-import type { AmendAck, AmendRequest, CancelAck, GatewayCapabilities, LeverageRequest, OrderRef, PlaceAck, PlaceRequest, TpSlRequest } from '../execution/exchange-gateway.js';
+import type {
+  AmendAck,
+  AmendRequest,
+  CancelAck,
+  GatewayCapabilities,
+  LeverageRequest,
+  OrderRef,
+  PlaceAck,
+  PlaceRequest,
+  TpSlRequest,
+} from '../execution/exchange-gateway.js';
 import { contractCapabilities } from '../execution/gateways/mexc-contract-gateway.js';
-import { contractOrderParams, contractOrderStatus, contractSide, OPEN_TYPE, opensPosition, positionTypeOf } from '../execution/gateways/contract-order-mapping.js';
+import {
+  contractOrderParams,
+  contractOrderStatus,
+  contractSide,
+  OPEN_TYPE,
+  opensPosition,
+  positionTypeOf,
+} from '../execution/gateways/contract-order-mapping.js';
 import { limitPriceOnTick, quantityOnStep, triggerPriceOnTick } from '../execution/gateways/order-rounding.js';
 import type { DataRecord } from '../marketdata/record/record.js';
 import { ContractVenue } from '../venue/contract/contract-venue.js';
-import { CONTRACT_CROWD_TAKER, contractCrowdMaker, CROWD_DEPOSIT, CROWD_ZERO_FEES, crowdContractOrder, isCrowdAccount, openContractCrowd } from '../venue/market/crowd-accounts.js';
+import {
+  CONTRACT_CROWD_TAKER,
+  contractCrowdMaker,
+  CROWD_DEPOSIT,
+  CROWD_ZERO_FEES,
+  crowdContractOrder,
+  isCrowdAccount,
+  openContractCrowd,
+} from '../venue/market/crowd-accounts.js';
 import type { ContractVenueEvent } from '../venue/contract/contract-events.js';
 import type { ContractOrderView, ContractPositionView, HeldPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
@@ -104,7 +147,8 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
   [ContractOrderType.MARKET_TO_LIMIT]: { type: 'market', timeInForce: 'ioc' },
 };
 
-const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError => venueRejection('contract', r.code, r.message, endpoint);
+const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError =>
+  venueRejection('contract', r.code, r.message, endpoint);
 
 export class ContractSimVenue implements VenueDriver, SimVenueOps {
   readonly capabilities: GatewayCapabilities = contractCapabilities(false);
@@ -138,12 +182,25 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       instruments: opts.instruments,
       autoFunding: false,
       insuranceFund: Object.fromEntries([...new Set(opts.instruments.map((i) => i.settleCoin))].map((c) => [c, CROWD_DEPOSIT])),
-      feeRates: (account, i) => (isCrowdAccount(account) ? CROWD_ZERO_FEES : { maker: fees?.maker !== undefined ? D(fees.maker) : i.makerFeeRate, taker: fees?.taker !== undefined ? D(fees.taker) : i.takerFeeRate }),
+      feeRates: (account, i) =>
+        isCrowdAccount(account)
+          ? CROWD_ZERO_FEES
+          : {
+              maker: fees?.maker !== undefined ? D(fees.maker) : i.makerFeeRate,
+              taker: fees?.taker !== undefined ? D(fees.taker) : i.takerFeeRate,
+            },
       defaultPositionMode: PositionMode.ONE_WAY,
     });
     const coins = [...new Set(opts.instruments.map((i) => i.settleCoin))];
     for (const i of opts.instruments) this.instruments.set(i.symbol, i);
-    openContractCrowd(this.venue, [...opts.instruments.flatMap((i) => Array.from({ length: CROWD_MAKERS }, (_, k) => contractCrowdMaker(i.symbol, k))), CONTRACT_CROWD_TAKER], coins);
+    openContractCrowd(
+      this.venue,
+      [
+        ...opts.instruments.flatMap((i) => Array.from({ length: CROWD_MAKERS }, (_, k) => contractCrowdMaker(i.symbol, k))),
+        CONTRACT_CROWD_TAKER,
+      ],
+      coins,
+    );
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
     this.venue.on((e) => this.onVenueEvent(e));
@@ -182,12 +239,23 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   crowdTake(inst: ReplayInstrument, takerSide: Side, priceTicks: number, lots: number): void {
     const max = this.maxLots(inst);
-    for (let left = lots; left > 0; left -= max) this.crowdOrder(CONTRACT_CROWD_TAKER, inst, takerSide, priceTicks, Math.min(left, max), ContractOrderType.IOC);
+    for (let left = lots; left > 0; left -= max)
+      this.crowdOrder(CONTRACT_CROWD_TAKER, inst, takerSide, priceTicks, Math.min(left, max), ContractOrderType.IOC);
   }
 
-  private crowdOrder(account: string, inst: ReplayInstrument, side: Side, priceTicks: number, lots: number, type: ContractOrderType): VenueResult<ContractOrderView> {
+  private crowdOrder(
+    account: string,
+    inst: ReplayInstrument,
+    side: Side,
+    priceTicks: number,
+    lots: number,
+    type: ContractOrderType,
+  ): VenueResult<ContractOrderView> {
     this.ensureFair(inst);
-    return this.venue.placeOrder(account, crowdContractOrder(inst.symbol, side, toPlain(inst.price(priceTicks)), toPlain(inst.qty(lots)), type));
+    return this.venue.placeOrder(
+      account,
+      crowdContractOrder(inst.symbol, side, toPlain(inst.price(priceTicks)), toPlain(inst.qty(lots)), type),
+    );
   }
 
   onMarketTrade(inst: ReplayInstrument, priceTicks: number, time: number): void {
@@ -242,7 +310,11 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   place(req: PlaceRequest): PlaceAck {
     const o = req.order;
     const inst = this.instrument(o.symbol);
-    if (o.takeProfitPrice || o.stopLossPrice) throw new ValidationError('order.takeProfitPrice', 'absent: attach TP/SL to the position once filled (the simulated venue takes no TP/SL on create)');
+    if (o.takeProfitPrice || o.stopLossPrice)
+      throw new ValidationError(
+        'order.takeProfitPrice',
+        'absent: attach TP/SL to the position once filled (the simulated venue takes no TP/SL on create)',
+      );
     const side = contractSide(o, this.mode);
     const pt = sidePositionType(side);
     const opening = opensPosition(side, o.reduceOnly, this.mode);
@@ -259,14 +331,23 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     const r = this.placeWithMarket(rinst, buy, priceTicks, lots, () => this.venue.placeOrder(this.account, request));
     if (!r.ok) throw rejected(r, 'contract.createOrder');
     const v = r.value;
-    if (v.state === ContractOrderState.UNCOMPLETED && priceTicks !== undefined) this.exchange.orderResting(rinst, v.orderId, buy ? 'buy' : 'sell', priceTicks, Math.round(v.vol.minus(v.dealVol).toNumber() / rinst.step));
+    if (v.state === ContractOrderState.UNCOMPLETED && priceTicks !== undefined)
+      this.exchange.orderResting(
+        rinst,
+        v.orderId,
+        buy ? 'buy' : 'sell',
+        priceTicks,
+        Math.round(v.vol.minus(v.dealVol).toNumber() / rinst.step),
+      );
     return { clientOrderId: req.clientOrderId, venueOrderId: toOrderId(v.orderId), time: v.createTime };
   }
 
   amend(req: AmendRequest): AmendAck {
     const inst = this.instrument(req.symbol);
     const current = this.orderOf(req);
-    const price = req.price.div(inst.priceUnit).isInteger() ? req.price : limitPriceOnTick(req.price, inst.priceUnit, sideIsBuy(current.side) ? 'buy' : 'sell', 'amend.price');
+    const price = req.price.div(inst.priceUnit).isInteger()
+      ? req.price
+      : limitPriceOnTick(req.price, inst.priceUnit, sideIsBuy(current.side) ? 'buy' : 'sell', 'amend.price');
     const vol = quantityOnStep(req.quantity, inst.volUnit, 'amend.quantity');
     return this.change(current, price, vol);
   }
@@ -288,18 +369,33 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     const lots = Math.round(vol.minus(current.dealVol).toNumber() / rinst.step);
     const before = this.exchange.restingOrder(current.orderId);
     this.exchange.orderClosed(current.orderId);
-    const r = this.placeWithMarket(rinst, buy, priceTicks, lots, () => this.venue.changeLimitOrder(this.account, { orderId: current.orderId, price: toPlain(price), vol: toPlain(vol) }));
+    const r = this.placeWithMarket(rinst, buy, priceTicks, lots, () =>
+      this.venue.changeLimitOrder(this.account, { orderId: current.orderId, price: toPlain(price), vol: toPlain(vol) }),
+    );
     if (!r.ok) {
       if (before) this.exchange.orderResting(rinst, before.id, before.side, before.priceTicks, before.remaining);
       throw rejected(r, 'contract.changeLimitOrder');
     }
     const v = r.value;
-    if (v.state === ContractOrderState.UNCOMPLETED) this.exchange.orderResting(rinst, v.orderId, buy ? 'buy' : 'sell', priceTicks, Math.round(v.vol.minus(v.dealVol).toNumber() / rinst.step));
+    if (v.state === ContractOrderState.UNCOMPLETED)
+      this.exchange.orderResting(
+        rinst,
+        v.orderId,
+        buy ? 'buy' : 'sell',
+        priceTicks,
+        Math.round(v.vol.minus(v.dealVol).toNumber() / rinst.step),
+      );
     return { venueOrderId: toOrderId(v.orderId) };
   }
 
   /** Runs a placement with the recorded liquidity it can reach laid into the venue (when it crosses). */
-  private placeWithMarket(rinst: ReplayInstrument, buy: boolean, priceTicks: number | undefined, lots: number, run: () => VenueResult<ContractOrderView>): VenueResult<ContractOrderView> {
+  private placeWithMarket(
+    rinst: ReplayInstrument,
+    buy: boolean,
+    priceTicks: number | undefined,
+    lots: number,
+    run: () => VenueResult<ContractOrderView>,
+  ): VenueResult<ContractOrderView> {
     this.ensureFair(rinst);
     const opposite = buy ? rinst.book.bestVisible('sell') : rinst.book.bestVisible('buy');
     const crosses = opposite !== undefined && (priceTicks === undefined || (buy ? opposite <= priceTicks : opposite >= priceTicks));
@@ -308,9 +404,15 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   cancel(ref: OrderRef): CancelAck {
-    const [e] = ref.venueOrderId ? this.venue.cancelOrders(this.account, [ref.venueOrderId]) : this.venue.cancelWithExternal(this.account, [{ symbol: ref.symbol, externalOid: ref.clientOrderId }]);
+    const [e] = ref.venueOrderId
+      ? this.venue.cancelOrders(this.account, [ref.venueOrderId])
+      : this.venue.cancelWithExternal(this.account, [{ symbol: ref.symbol, externalOid: ref.clientOrderId }]);
     if (!e) throw new ValidationError('order', 'a cancel answer', ref.clientOrderId);
-    if (e.errorCode !== 0) throw rejected({ code: e.errorCode, message: e.errorMsg }, ref.venueOrderId ? 'contract.cancelOrders' : 'contract.cancelWithExternal');
+    if (e.errorCode !== 0)
+      throw rejected(
+        { code: e.errorCode, message: e.errorMsg },
+        ref.venueOrderId ? 'contract.cancelOrders' : 'contract.cancelWithExternal',
+      );
     return { clientOrderId: ref.clientOrderId };
   }
 
@@ -324,7 +426,9 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   openOrders(symbol?: InstrumentSymbol): VenueOrder[] {
-    return this.venue.openOrders(this.account, { ...(symbol ? { symbol } : {}), pageSize: 100_000 }).resultList.map((v) => this.venueOrder(v));
+    return this.venue
+      .openOrders(this.account, { ...(symbol ? { symbol } : {}), pageSize: 100_000 })
+      .resultList.map((v) => this.venueOrder(v));
   }
 
   fillsSince(symbol: InstrumentSymbol, since: number): Fill[] {
@@ -349,24 +453,45 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   balances(): AccountSnapshot {
     const balances: Record<string, Balance> = {};
     for (const a of this.venue.assets(this.account)) {
-      balances[a.currency] = { asset: a.currency, free: a.availableBalance, locked: a.frozenBalance, positionMargin: a.positionMargin, equity: a.equity, unrealizedPnl: a.unrealized };
+      balances[a.currency] = {
+        asset: a.currency,
+        free: a.availableBalance,
+        locked: a.frozenBalance,
+        positionMargin: a.positionMargin,
+        equity: a.equity,
+        unrealizedPnl: a.unrealized,
+      };
     }
     return { kind: 'contract', balances, time: this.exchange.clock.now() };
   }
 
   setLeverage(req: LeverageRequest): void {
     const inst = this.instrument(req.symbol);
-    if (!Number.isInteger(req.leverage) || req.leverage < inst.minLeverage || req.leverage > inst.maxLeverage) throw new ValidationError('leverage', `an integer ${inst.minLeverage}..${inst.maxLeverage}`, req.leverage);
-    if (this.mode === PositionMode.ONE_WAY && req.positionSide !== undefined) throw new ValidationError('positionSide', 'absent in one-way position mode (leverage is per contract)', req.positionSide);
-    const types = req.positionSide ? [positionTypeOf(req.positionSide)] : this.mode === PositionMode.ONE_WAY ? [PositionType.LONG] : [PositionType.LONG, PositionType.SHORT];
+    if (!Number.isInteger(req.leverage) || req.leverage < inst.minLeverage || req.leverage > inst.maxLeverage)
+      throw new ValidationError('leverage', `an integer ${inst.minLeverage}..${inst.maxLeverage}`, req.leverage);
+    if (this.mode === PositionMode.ONE_WAY && req.positionSide !== undefined)
+      throw new ValidationError('positionSide', 'absent in one-way position mode (leverage is per contract)', req.positionSide);
+    const types = req.positionSide
+      ? [positionTypeOf(req.positionSide)]
+      : this.mode === PositionMode.ONE_WAY
+        ? [PositionType.LONG]
+        : [PositionType.LONG, PositionType.SHORT];
     const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(0));
     for (const pt of types) {
       const pos = this.mode === PositionMode.ONE_WAY ? open[0] : open.find((p) => p.positionType === pt);
-      const openType = req.marginMode ? OPEN_TYPE[req.marginMode] : this.openTypeFor(inst, this.settings.get(settingKey(req.symbol, pt)) ?? {});
-      const r = this.venue.changeLeverage(this.account, pos ? { leverage: req.leverage, positionId: pos.positionId } : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt });
+      const openType = req.marginMode
+        ? OPEN_TYPE[req.marginMode]
+        : this.openTypeFor(inst, this.settings.get(settingKey(req.symbol, pt)) ?? {});
+      const r = this.venue.changeLeverage(
+        this.account,
+        pos
+          ? { leverage: req.leverage, positionId: pos.positionId }
+          : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt },
+      );
       if (!r.ok) throw rejected(r, 'contract.changeLeverage');
       const touched = this.mode === PositionMode.ONE_WAY ? [PositionType.LONG, PositionType.SHORT] : [pt];
-      for (const t of touched) this.settings.set(settingKey(req.symbol, t), { leverage: req.leverage, openType: pos?.openType ?? openType });
+      for (const t of touched)
+        this.settings.set(settingKey(req.symbol, t), { leverage: req.leverage, openType: pos?.openType ?? openType });
     }
   }
 
@@ -378,7 +503,10 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   attachTpSl(req: TpSlRequest): void {
-    if (!this.venueTpsl) throw new FeatureDisabled('contract.placeStopOrder: the simulated venue has no TP/SL triggers (backtest.venueTpsl is off)', { endpoint: 'contract.placeStopOrder' });
+    if (!this.venueTpsl)
+      throw new FeatureDisabled('contract.placeStopOrder: the simulated venue has no TP/SL triggers (backtest.venueTpsl is off)', {
+        endpoint: 'contract.placeStopOrder',
+      });
     if (!req.takeProfitPrice && !req.stopLossPrice) throw new ValidationError('takeProfitPrice', 'a take-profit or a stop-loss price');
     const inst = this.instrument(req.symbol);
     const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(0));
@@ -386,10 +514,15 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     if (req.order) {
       throw new ValidationError('order', 'absent: the simulated venue attaches TP/SL to positions only');
     } else if (this.mode === PositionMode.ONE_WAY || req.positionSide === undefined) {
-      if (this.mode === PositionMode.HEDGED && open.length > 1) throw new ValidationError('positionSide', 'long or short (both legs are open in hedged mode)');
+      if (this.mode === PositionMode.HEDGED && open.length > 1)
+        throw new ValidationError('positionSide', 'long or short (both legs are open in hedged mode)');
       pos = open[0];
     } else pos = open.find((p) => p.positionType === positionTypeOf(req.positionSide!));
-    if (!pos) throw new PositionNotFound(`${req.symbol}: no open ${req.positionSide ?? ''} position to attach TP/SL to`.replace('  ', ' '), { venueCode: 2009, endpoint: 'contract.placeStopOrder' });
+    if (!pos)
+      throw new PositionNotFound(`${req.symbol}: no open ${req.positionSide ?? ''} position to attach TP/SL to`.replace('  ', ' '), {
+        venueCode: 2009,
+        endpoint: 'contract.placeStopOrder',
+      });
     this.tpsl.set(triggerKey(req.symbol, pos.positionType), {
       symbol: req.symbol,
       positionType: pos.positionType,
@@ -406,7 +539,9 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     if (this.closing) return;
     for (const [key, t] of this.tpsl) {
       if (t.symbol !== inst.symbol || t.trigger !== kind) continue;
-      const pos = this.venue.openPositions(this.account, { symbol: t.symbol }).find((p) => p.positionType === t.positionType && p.holdVol.gt(0));
+      const pos = this.venue
+        .openPositions(this.account, { symbol: t.symbol })
+        .find((p) => p.positionType === t.positionType && p.holdVol.gt(0));
       if (!pos) {
         this.tpsl.delete(key);
         continue;
@@ -474,7 +609,14 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
         for (const r of e.records) {
           if (r.accountId !== this.account) continue;
           const inst = this.instruments.get(r.symbol)!;
-          this.funding.push({ time: r.settleTime, symbol: r.symbol, leg: this.mode === PositionMode.ONE_WAY ? 'net' : r.positionType === PositionType.LONG ? 'long' : 'short', amount: r.funding, asset: inst.settleCoin, rate: r.rate });
+          this.funding.push({
+            time: r.settleTime,
+            symbol: r.symbol,
+            leg: this.mode === PositionMode.ONE_WAY ? 'net' : r.positionType === PositionType.LONG ? 'long' : 'short',
+            amount: r.funding,
+            asset: inst.settleCoin,
+            rate: r.rate,
+          });
         }
         return;
       case 'PositionLiquidated': {
@@ -521,7 +663,9 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   private orderOf(ref: OrderRef): ContractOrderView {
-    const v = ref.venueOrderId ? this.venue.getOrder(this.account, ref.venueOrderId) : this.venue.getOrderByExternalOid(this.account, ref.symbol, ref.clientOrderId);
+    const v = ref.venueOrderId
+      ? this.venue.getOrder(this.account, ref.venueOrderId)
+      : this.venue.getOrderByExternalOid(this.account, ref.symbol, ref.clientOrderId);
     if (!v) throw rejected({ code: 2040, message: 'order not exist' }, 'contract.changeLimitOrder');
     return v;
   }
@@ -540,7 +684,12 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   private venueOrder(v: ContractOrderView): VenueOrder {
     const { type, timeInForce } = TYPE_BACK[v.orderType] ?? { type: 'limit' as const, timeInForce: 'gtc' as const };
-    const positionSide = v.positionMode === PositionMode.HEDGED ? (sidePositionType(v.side) === PositionType.LONG ? ('long' as const) : ('short' as const)) : undefined;
+    const positionSide =
+      v.positionMode === PositionMode.HEDGED
+        ? sidePositionType(v.side) === PositionType.LONG
+          ? ('long' as const)
+          : ('short' as const)
+        : undefined;
     return {
       venueOrderId: toOrderId(v.orderId),
       ...(v.externalOid ? { clientOrderId: toClientOrderId(v.externalOid) } : {}),

@@ -100,10 +100,16 @@ export interface FillModelOverrides {
   readonly tradeThroughFillsAll?: boolean;
 }
 
-export const isStandardFillModel = (name: string): name is StandardFillModelName => (STANDARD_FILL_MODEL_NAMES as readonly string[]).includes(name);
+export const isStandardFillModel = (name: string): name is StandardFillModelName =>
+  (STANDARD_FILL_MODEL_NAMES as readonly string[]).includes(name);
 
 /** A preset with overrides applied and checked; `name` of a custom model defaults to `<base>+custom`. */
-export function resolveFillModel(base: StandardFillModelName, overrides: FillModelOverrides = {}, name?: string, path = 'backtest.fillModel'): FillModel {
+export function resolveFillModel(
+  base: StandardFillModelName,
+  overrides: FillModelOverrides = {},
+  name?: string,
+  path = 'backtest.fillModel',
+): FillModel {
   const p = FILL_MODEL_PRESETS[base];
   if (!p) throw new ConfigError(`${path}.base`, `expected one of ${STANDARD_FILL_MODEL_NAMES.join(', ')}, got ${JSON.stringify(base)}`);
   const changed = Object.keys(overrides).length > 0;
@@ -129,6 +135,8 @@ export function checkFillModel(m: FillModel, path = 'fillModel'): void {
   nonNegInt(m.latency.responseMs, 'latency.responseMs');
   nonNegInt(m.latency.jitterMs ?? 0, 'latency.jitterMs');
   nonNegInt(m.adverseTicks, 'adverseTicks');
-  if (!(m.takerDepthFraction > 0 && m.takerDepthFraction <= 1)) throw new ConfigError(`${path}.takerDepthFraction`, `expected a fraction in (0, 1], got ${m.takerDepthFraction}`);
-  if (!(m.queueExtraFraction >= 0 && Number.isFinite(m.queueExtraFraction))) throw new ConfigError(`${path}.queueExtraFraction`, `expected a number >= 0, got ${m.queueExtraFraction}`);
+  if (!(m.takerDepthFraction > 0 && m.takerDepthFraction <= 1))
+    throw new ConfigError(`${path}.takerDepthFraction`, `expected a fraction in (0, 1], got ${m.takerDepthFraction}`);
+  if (!(m.queueExtraFraction >= 0 && Number.isFinite(m.queueExtraFraction)))
+    throw new ConfigError(`${path}.queueExtraFraction`, `expected a number >= 0, got ${m.queueExtraFraction}`);
 }

@@ -110,7 +110,10 @@ export function intraBarPath(key: string, bar: BarTicks, opts: IntraBarPathOptio
  * Levels of the synthetic book at a path point: the traded price sits on the side the taker hits
  * (asks when buying), the other side starts one tick away.
  */
-export function syntheticBook(p: Pick<PathPoint, 'priceTicks' | 'takerSide' | 'levels' | 'levelLots'>): { bids: [number, number][]; asks: [number, number][] } {
+export function syntheticBook(p: Pick<PathPoint, 'priceTicks' | 'takerSide' | 'levels' | 'levelLots'>): {
+  bids: [number, number][];
+  asks: [number, number][];
+} {
   const bestAsk = p.takerSide === 'buy' ? p.priceTicks : p.priceTicks + 1;
   const bestBid = bestAsk - 1;
   const bids: [number, number][] = [];

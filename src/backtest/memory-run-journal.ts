@@ -112,7 +112,10 @@ export class MemoryRunJournal implements RunJournal {
   }
 
   private mustKeepHistory(what: string): void {
-    if (!this.history) throw new Error(`this in-memory journal keeps no history (history: false): ${what}() would answer with a part; the run's record comes from the order managers' events`);
+    if (!this.history)
+      throw new Error(
+        `this in-memory journal keeps no history (history: false): ${what}() would answer with a part; the run's record comes from the order managers' events`,
+      );
   }
 
   close(): void {}

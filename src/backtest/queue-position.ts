@@ -63,7 +63,12 @@ export function allocateTradeAtPrice(orders: readonly QueuedOrder[], lots: numbe
  *  - displayed: the part of a decrease that the trades since the last change do not explain was
  *    cancelled; it is shared by the lots ahead and behind us in proportion to their size.
  */
-export function onDepthChange(o: QueuedOrder, model: Pick<FillModel, 'queue' | 'queueExtraFraction'>, prevLots: number, newLots: number): void {
+export function onDepthChange(
+  o: QueuedOrder,
+  model: Pick<FillModel, 'queue' | 'queueExtraFraction'>,
+  prevLots: number,
+  newLots: number,
+): void {
   const traded = o.tradedSinceDepth;
   o.tradedSinceDepth = 0;
   if (model.queue === 'front') {

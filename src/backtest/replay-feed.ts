@@ -50,9 +50,14 @@ export interface ReplayCursor {
  * replayEvents() as a cursor. The runner's loop pulls once per event; over an array of events
  * without intra-bar paths this is an index walk (no generator, no iterator result per event).
  */
-export function replayCursor(records: Iterable<DataRecord | ReplayEvent>, market: ReplayMarket, opts: ReplayFeedOptions = {}): ReplayCursor {
+export function replayCursor(
+  records: Iterable<DataRecord | ReplayEvent>,
+  market: ReplayMarket,
+  opts: ReplayFeedOptions = {},
+): ReplayCursor {
   const counter = opts.counter ?? { records: 0 };
-  if (Array.isArray(records) && !market.instruments.some((i) => i.spec.klineOnly)) return new ArrayCursor(records, opts.from ?? -Infinity, opts.to ?? Infinity, counter);
+  if (Array.isArray(records) && !market.instruments.some((i) => i.spec.klineOnly))
+    return new ArrayCursor(records, opts.from ?? -Infinity, opts.to ?? Infinity, counter);
   return new IteratorCursor(replayEvents(records, market, { ...opts, counter })[Symbol.iterator]());
 }
 
@@ -99,7 +104,11 @@ class IteratorCursor implements ReplayCursor {
   }
 }
 
-export function* replayEvents(records: Iterable<DataRecord | ReplayEvent>, market: ReplayMarket, opts: ReplayFeedOptions = {}): Generator<ReplayEvent> {
+export function* replayEvents(
+  records: Iterable<DataRecord | ReplayEvent>,
+  market: ReplayMarket,
+  opts: ReplayFeedOptions = {},
+): Generator<ReplayEvent> {
   const from = opts.from ?? -Infinity;
   const to = opts.to ?? Infinity;
   const counter = opts.counter ?? { records: 0 };

@@ -170,7 +170,11 @@ export class ReplayInstrument {
     // The tape's own print buffers are never read by a replay (the ring below serves the trades stream).
     this.tape = new TapeAggregator(
       { tick: this.tickD, step: this.stepD, ...(inst.kind === 'contract' ? { contractSize: inst.contractSize } : {}) },
-      { recentTrades: 0, aggTrades: 0, ...(needs ? { klineIntervals: needs.klineIntervals, ticker24h: needs.ticker24h, avgPrice: needs.avgPrice } : {}) },
+      {
+        recentTrades: 0,
+        aggTrades: 0,
+        ...(needs ? { klineIntervals: needs.klineIntervals, ticker24h: needs.ticker24h, avgPrice: needs.avgPrice } : {}),
+      },
     );
     const size = Math.max(0, Math.min(RECENT_TRADES, Math.floor(needs?.recentTrades ?? RECENT_TRADES)));
     this.ringSize = size;
@@ -278,7 +282,13 @@ export class ReplayInstrument {
     const start = (this.ringPos - k + size) % Math.max(1, size);
     for (let j = 0; j < k; j++) {
       const i = (start + j) % size;
-      out[j] = { id: this.ringId[i]!, time: this.ringTime[i]!, priceTicks: this.ringTicks[i]!, lots: this.ringLots[i]!, takerSide: this.ringBuy[i] === 1 ? 'buy' : 'sell' };
+      out[j] = {
+        id: this.ringId[i]!,
+        time: this.ringTime[i]!,
+        priceTicks: this.ringTicks[i]!,
+        lots: this.ringLots[i]!,
+        takerSide: this.ringBuy[i] === 1 ? 'buy' : 'sell',
+      };
     }
     return out;
   }
@@ -492,7 +502,8 @@ export class ReplayMarket {
         out.push(r);
         continue;
       }
-      if (r.s === 'trade') out.push({ s: 'print', key: inst.key, et: r.et, priceTicks: inst.ticks(r.p), lots: inst.lots(r.q), takerSide: r.ts });
+      if (r.s === 'trade')
+        out.push({ s: 'print', key: inst.key, et: r.et, priceTicks: inst.ticks(r.p), lots: inst.lots(r.q), takerSide: r.ts });
       else if (r.s === 'depth.snapshot' || r.s === 'depth.diff') {
         const flat = (levels: readonly RecordLevel[]): number[] => {
           const f = new Array<number>(levels.length * 2);
@@ -502,7 +513,17 @@ export class ReplayMarket {
           }
           return f;
         };
-        out.push({ s: 'depth', key: inst.key, et: r.et, snapshot: r.s === 'depth.snapshot', U: r.s === 'depth.diff' ? r.U : r.u, u: r.u, pu: r.s === 'depth.diff' ? r.pu : undefined, bids: flat(r.b), asks: flat(r.a) });
+        out.push({
+          s: 'depth',
+          key: inst.key,
+          et: r.et,
+          snapshot: r.s === 'depth.snapshot',
+          U: r.s === 'depth.diff' ? r.U : r.u,
+          u: r.u,
+          pu: r.s === 'depth.diff' ? r.pu : undefined,
+          bids: flat(r.b),
+          asks: flat(r.a),
+        });
       } else out.push(r);
     }
     return out;

@@ -20,10 +20,26 @@ import type { Clock } from '../core/clock.js';
 import { D, type Decimal } from '../core/decimal.js';
 import { ConfigError } from '../core/errors.js';
 import type { InstrumentSymbol } from '../core/ids.js';
-import type { BookLevel, BookTicker, ContractTicker, FundingRateInfo, Kline, MarketTrade, OrderBookSnapshot, PricePoint, Ticker24h } from '../domain/snapshot.js';
+import type {
+  BookLevel,
+  BookTicker,
+  ContractTicker,
+  FundingRateInfo,
+  Kline,
+  MarketTrade,
+  OrderBookSnapshot,
+  PricePoint,
+  Ticker24h,
+} from '../domain/snapshot.js';
 import type { MarketDataSource } from '../marketdata/market-data-source.js';
 import type { PolledSnapshot } from '../marketdata/poll/market-data-events.js';
-import { resolvePollConfig, type MarketPollConfig, type ResolvedInstrumentPoll, type ResolvedStream, type StreamName } from '../marketdata/poll/poll-config.js';
+import {
+  resolvePollConfig,
+  type MarketPollConfig,
+  type ResolvedInstrumentPoll,
+  type ResolvedStream,
+  type StreamName,
+} from '../marketdata/poll/poll-config.js';
 import type { AveragePrice } from '../marketdata/poll/snapshot-records.js';
 import { fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { KlineBar } from '../venue/market/kline-store.js';
@@ -131,17 +147,36 @@ export class ReplaySnapshotSource implements MarketDataSource {
   constructor(private readonly opts: ReplaySnapshotSourceOptions) {
     const root = opts.configPath ?? 'marketData';
     this.latency = opts.latencyMs ?? 0;
-    if (!Number.isSafeInteger(this.latency) || this.latency < 0) throw new ConfigError(`${root}.latencyMs`, `expected a whole number of ms >= 0, got ${this.latency}`);
+    if (!Number.isSafeInteger(this.latency) || this.latency < 0)
+      throw new ConfigError(`${root}.latencyMs`, `expected a whole number of ms >= 0, got ${this.latency}`);
     const resolved = resolvePollConfig(opts.config, root);
     this.polls = resolved.map((poll, i) => {
       const inst = opts.market.instrument(poll.symbol);
       if (!inst) throw new ConfigError(`${root}.instruments[${i}].symbol`, `${poll.symbol} has no market data in this backtest`);
       if (inst.kind !== poll.kind) throw new ConfigError(`${root}.instruments[${i}].kind`, `${poll.symbol} is a ${inst.kind} instrument`);
-      return { poll, inst, lastFetched: new Map(), records: {}, seq: 0, nextCycle: Infinity, pending: undefined, klineCache: new Map(), tradeCache: [], levelCache: { buy: [], sell: [] } };
+      return {
+        poll,
+        inst,
+        lastFetched: new Map(),
+        records: {},
+        seq: 0,
+        nextCycle: Infinity,
+        pending: undefined,
+        klineCache: new Map(),
+        tradeCache: [],
+        levelCache: { buy: [], sell: [] },
+      };
     });
     this.symbols = this.polls.map((p) => p.poll.symbol);
     this.all$ = this.subject.pipe(share());
-    for (const s of this.symbols) this.perSymbol.set(s, this.all$.pipe(filter((x) => x.symbol === s), share()));
+    for (const s of this.symbols)
+      this.perSymbol.set(
+        s,
+        this.all$.pipe(
+          filter((x) => x.symbol === s),
+          share(),
+        ),
+      );
   }
 
   snapshots(symbol?: InstrumentSymbol): Observable<PolledSnapshot> {
@@ -326,7 +361,12 @@ export class ReplaySnapshotSource implements MarketDataSource {
     const [b] = inst.book.top('buy', 1);
     const [a] = inst.book.top('sell', 1);
     const zero = D(0);
-    return { bidPrice: b ? inst.price(b[0]) : zero, bidQty: b ? inst.qty(b[1]) : zero, askPrice: a ? inst.price(a[0]) : zero, askQty: a ? inst.qty(a[1]) : zero };
+    return {
+      bidPrice: b ? inst.price(b[0]) : zero,
+      bidQty: b ? inst.qty(b[1]) : zero,
+      askPrice: a ? inst.price(a[0]) : zero,
+      askQty: a ? inst.qty(a[1]) : zero,
+    };
   }
 
   private trades(p: PollState, limit: number): MarketTrade[] {
@@ -404,7 +444,9 @@ export class ReplaySnapshotSource implements MarketDataSource {
     if (f) return { price: D(f.price), exchangeTime: f.time };
     // No mark-price stream recorded, or its last mark is older than the traded data allows (a coarse
     // mark series): the venue's fair price follows its last trade.
-    return inst.lastTradeTicks !== undefined ? { price: inst.price(inst.lastTradeTicks), ...(inst.lastTradeTime !== undefined ? { exchangeTime: inst.lastTradeTime } : {}) } : undefined;
+    return inst.lastTradeTicks !== undefined
+      ? { price: inst.price(inst.lastTradeTicks), ...(inst.lastTradeTime !== undefined ? { exchangeTime: inst.lastTradeTime } : {}) }
+      : undefined;
   }
 
   private funding(inst: ReplayInstrument): FundingRateInfo | undefined {
@@ -440,7 +482,6 @@ export class ReplaySnapshotSource implements MarketDataSource {
     };
   }
 }
-
 
 /*
  * Snapshot views whose Decimals are made on first read. A poll copies the top of the book and the
@@ -525,5 +566,6 @@ class TickTrade implements MarketTrade {
 }
 
 for (const cls of [TickLevel, TickTrade]) {
-  for (const key of ['price', 'quantity']) Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(cls.prototype, key)!, enumerable: true });
+  for (const key of ['price', 'quantity'])
+    Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(cls.prototype, key)!, enumerable: true });
 }

@@ -40,7 +40,8 @@ export function runFingerprint(run: BacktestRun): RunFingerprint {
  */
 export function runOutcome(run: BacktestRun): string {
   const h = createHash('sha256');
-  for (const f of run.fills) h.update(`${f.symbol} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.fee.toFixed()} ${f.feeAsset} ${f.liquidity}\n`);
+  for (const f of run.fills)
+    h.update(`${f.symbol} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.fee.toFixed()} ${f.feeAsset} ${f.liquidity}\n`);
   const fp = runFingerprint(run);
   h.update(`${fp.funding} ${fp.equity}`);
   return h.digest('hex');

@@ -29,7 +29,12 @@ export interface VenueDriver {
    * Rests a crowd limit order (liquidity for one of our placements): its handle and the lots resting
    * (a venue may cap an order's size), or undefined if refused.
    */
-  crowdRest(inst: ReplayInstrument, side: Side, priceTicks: number, lots: number): { readonly handle: string; readonly lots: number } | undefined;
+  crowdRest(
+    inst: ReplayInstrument,
+    side: Side,
+    priceTicks: number,
+    lots: number,
+  ): { readonly handle: string; readonly lots: number } | undefined;
   /** Lots of a crowd order still resting. */
   crowdRemaining(inst: ReplayInstrument, handle: string): number;
   crowdCancel(inst: ReplayInstrument, handle: string): void;
@@ -189,7 +194,13 @@ export class SimulatedExchange implements MarketListener {
    * reach into the venue as crowd orders, runs `place`, then takes the rest away and marks what was
    * taken as consumed. `enough(lots, tickLots)` stops the walk once a market order is covered.
    */
-  withLiquidity<T>(inst: ReplayInstrument, takerSide: Side, limitTicks: number | undefined, enough: (lots: number, tickLots: number) => boolean, place: () => T): T {
+  withLiquidity<T>(
+    inst: ReplayInstrument,
+    takerSide: Side,
+    limitTicks: number | undefined,
+    enough: (lots: number, tickLots: number) => boolean,
+    place: () => T,
+  ): T {
     const makerSide: Side = takerSide === 'buy' ? 'sell' : 'buy';
     const book = inst.book;
     const shift = this.model.adverseTicks * (takerSide === 'buy' ? 1 : -1);
@@ -371,7 +382,8 @@ export class SimulatedExchange implements MarketListener {
     const bestAsk = inst.book.bestVisible('sell');
     if (bestAsk !== undefined) for (const o of this.sideBook(inst, 'buy').orders) if (o.priceTicks >= bestAsk) fills.push([o, o.remaining]);
     const bestBid = inst.book.bestVisible('buy');
-    if (bestBid !== undefined) for (const o of this.sideBook(inst, 'sell').orders) if (o.priceTicks <= bestBid) fills.push([o, o.remaining]);
+    if (bestBid !== undefined)
+      for (const o of this.sideBook(inst, 'sell').orders) if (o.priceTicks <= bestBid) fills.push([o, o.remaining]);
     if (fills.length === 0) return;
     this.stats.crossFills += fills.length;
     this.execute(inst, fills, true);

@@ -75,19 +75,26 @@ export class SimulatedGateway implements ExchangeGateway {
   }
 
   placeOrders(reqs: readonly PlaceRequest[]): Promise<readonly BatchItem<PlaceAck>[]> {
-    if (reqs.length > this.capabilities.batchPlaceMax) return Promise.reject(new ValidationError('orders', `at most ${this.capabilities.batchPlaceMax} orders per batch`, reqs.length));
+    if (reqs.length > this.capabilities.batchPlaceMax)
+      return Promise.reject(new ValidationError('orders', `at most ${this.capabilities.batchPlaceMax} orders per batch`, reqs.length));
     return this.exchange.submit(this.entryMs, () => reqs.map((r) => item(r.clientOrderId, () => this.ops.place(r))));
   }
 
   amendOrder(req: AmendRequest): Promise<AmendAck> {
     const amend = this.ops.amend?.bind(this.ops);
-    if (!amend || this.capabilities.amend !== 'native') return Promise.reject(new ValidationError('capabilities.amend', 'a gateway with native amend (this venue amends by cancel-replace in the order manager)'));
+    if (!amend || this.capabilities.amend !== 'native')
+      return Promise.reject(
+        new ValidationError('capabilities.amend', 'a gateway with native amend (this venue amends by cancel-replace in the order manager)'),
+      );
     return this.exchange.submit(this.entryMs, () => amend(req));
   }
 
   chaseOrder(ref: OrderRef): Promise<void> {
     const chase = this.ops.chase?.bind(this.ops);
-    if (!chase || this.capabilities.chase !== 'native') return Promise.reject(new ValidationError('capabilities.chase', 'a gateway with native chase (this venue chases by cancel-replace in the order manager)'));
+    if (!chase || this.capabilities.chase !== 'native')
+      return Promise.reject(
+        new ValidationError('capabilities.chase', 'a gateway with native chase (this venue chases by cancel-replace in the order manager)'),
+      );
     return this.exchange.submit(this.entryMs, () => chase(ref));
   }
 

@@ -13,7 +13,14 @@
  */
 import { D, ZERO, type Decimal, type DecimalLike } from '../core/decimal.js';
 import { ValidationError, type PerpetuaError } from '../core/errors.js';
-import { clientOrderId as toClientOrderId, orderId as toOrderId, tradeId as toTradeId, type ClientOrderId, type InstrumentSymbol, type SpotSymbol } from '../core/ids.js';
+import {
+  clientOrderId as toClientOrderId,
+  orderId as toOrderId,
+  tradeId as toTradeId,
+  type ClientOrderId,
+  type InstrumentSymbol,
+  type SpotSymbol,
+} from '../core/ids.js';
 import { venueRejection } from './venue-rejection.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
 import type { Fill } from '../domain/fill.js';
@@ -91,7 +98,10 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     fundSpotCrowd(this.venue);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
     if (opts.fees && (opts.fees.maker !== undefined || opts.fees.taker !== undefined)) {
-      this.venue.setAccountFees(this.account, { ...(opts.fees.maker !== undefined ? { maker: opts.fees.maker } : {}), ...(opts.fees.taker !== undefined ? { taker: opts.fees.taker } : {}) });
+      this.venue.setAccountFees(this.account, {
+        ...(opts.fees.maker !== undefined ? { maker: opts.fees.maker } : {}),
+        ...(opts.fees.taker !== undefined ? { taker: opts.fees.taker } : {}),
+      });
     }
     // The integer trade hook, not the Decimal event stream: with no Decimal subscriber the venue builds
     // no event objects for the crowd orders laid and lifted around each placement of ours.
@@ -102,7 +112,14 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   // ------------------------------------------------------------------ VenueDriver (the crowd)
 
   crowdRest(inst: ReplayInstrument, side: Side, priceTicks: number, lots: number): { handle: string; lots: number } | undefined {
-    const r = this.venue.placeOrderUnits({ accountId: spotCrowdMaker(inst.symbol), symbol: inst.symbol, side: side === 'buy' ? 'BUY' : 'SELL', type: 'LIMIT', priceTicks, lots });
+    const r = this.venue.placeOrderUnits({
+      accountId: spotCrowdMaker(inst.symbol),
+      symbol: inst.symbol,
+      side: side === 'buy' ? 'BUY' : 'SELL',
+      type: 'LIMIT',
+      priceTicks,
+      lots,
+    });
     if (!r.ok || !r.order.isWorking) return undefined;
     this.crowdSeq.set(r.order.orderId, r.order.seq);
     return { handle: r.order.orderId, lots: r.order.origLots - r.order.executedLots };
@@ -119,7 +136,14 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   }
 
   crowdTake(inst: ReplayInstrument, takerSide: Side, priceTicks: number, lots: number): void {
-    this.venue.placeOrderUnits({ accountId: SPOT_CROWD_TAKER, symbol: inst.symbol, side: takerSide === 'buy' ? 'BUY' : 'SELL', type: 'IMMEDIATE_OR_CANCEL', priceTicks, lots });
+    this.venue.placeOrderUnits({
+      accountId: SPOT_CROWD_TAKER,
+      symbol: inst.symbol,
+      side: takerSide === 'buy' ? 'BUY' : 'SELL',
+      type: 'IMMEDIATE_OR_CANCEL',
+      priceTicks,
+      lots,
+    });
   }
 
   // ------------------------------------------------------------------ gateway operations
@@ -160,7 +184,11 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   }
 
   cancel(ref: OrderRef): CancelAck {
-    const r = this.venue.cancelOrder(this.account, ref.symbol, ref.venueOrderId ? { orderId: ref.venueOrderId } : { clientOrderId: ref.clientOrderId });
+    const r = this.venue.cancelOrder(
+      this.account,
+      ref.symbol,
+      ref.venueOrderId ? { orderId: ref.venueOrderId } : { clientOrderId: ref.clientOrderId },
+    );
     if (!r.ok) throw rejected(r, 'spot.cancelOrder');
     this.balancesCache = undefined;
     this.exchange.orderClosed(r.order.orderId);
@@ -205,7 +233,19 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
       const b = this.venue.balance(this.account, i.baseAsset);
       const qty = b.free.plus(b.locked);
       if (qty.isZero()) continue;
-      out.push({ symbol: i.symbol, kind: 'spot', leg: 'net', quantity: qty, entryPrice: ZERO, multiplier: D(1), settleAsset: i.quoteAsset, realizedPnl: ZERO, fees: ZERO, funding: ZERO, updatedAt: now });
+      out.push({
+        symbol: i.symbol,
+        kind: 'spot',
+        leg: 'net',
+        quantity: qty,
+        entryPrice: ZERO,
+        multiplier: D(1),
+        settleAsset: i.quoteAsset,
+        realizedPnl: ZERO,
+        fees: ZERO,
+        funding: ZERO,
+        updatedAt: now,
+      });
     }
     return out;
   }
@@ -233,7 +273,14 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   }
 
   /** The real venue's minimum / maximum amount and price band, with the recorded last trade as its last price. */
-  private checkRules(type: SpotOrderType, side: Side, priceTicks: number | undefined, lots: number | undefined, quoteUnits: bigint | undefined, rinst: ReplayInstrument): SpotRejection | undefined {
+  private checkRules(
+    type: SpotOrderType,
+    side: Side,
+    priceTicks: number | undefined,
+    lots: number | undefined,
+    quoteUnits: bigint | undefined,
+    rinst: ReplayInstrument,
+  ): SpotRejection | undefined {
     const m = this.rules.get(rinst.symbol)!;
     m.lastPriceTicks = rinst.lastTradeTicks;
     const scale = this.venue.ledger.scale;
@@ -249,7 +296,9 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     }
     if (quoteUnits !== undefined) return checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
     const ref = (side === 'buy' ? rinst.book.bestVisible('sell') : rinst.book.bestVisible('buy')) ?? rinst.lastTradeTicks;
-    return ref === undefined || lots === undefined ? undefined : checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+    return ref === undefined || lots === undefined
+      ? undefined
+      : checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
   }
 
   /**
@@ -273,14 +322,52 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     const base = { symbol: t.symbol as SpotSymbol, kind: 'spot' as const, price: any.price, quantity: any.qty, time: t.time };
     if (maker) {
       this.exchange.orderFilled(t.makerOrderId, t.lots);
-      this.fills.push(this.fill(taker ? `${t.tradeId}-m` : t.tradeId, t.makerOrderId, t.takerSide === 'BUY' ? 'sell' : 'buy', 'maker', makerSide!.commission, makerSide!.commissionAsset || inst.quoteAsset, base));
+      this.fills.push(
+        this.fill(
+          taker ? `${t.tradeId}-m` : t.tradeId,
+          t.makerOrderId,
+          t.takerSide === 'BUY' ? 'sell' : 'buy',
+          'maker',
+          makerSide!.commission,
+          makerSide!.commissionAsset || inst.quoteAsset,
+          base,
+        ),
+      );
     }
-    if (taker) this.fills.push(this.fill(t.tradeId, t.takerOrderId, t.takerSide === 'BUY' ? 'buy' : 'sell', 'taker', takerSide!.commission, takerSide!.commissionAsset || inst.quoteAsset, base));
+    if (taker)
+      this.fills.push(
+        this.fill(
+          t.tradeId,
+          t.takerOrderId,
+          t.takerSide === 'BUY' ? 'buy' : 'sell',
+          'taker',
+          takerSide!.commission,
+          takerSide!.commissionAsset || inst.quoteAsset,
+          base,
+        ),
+      );
   }
 
-  private fill(id: string, venueOrderId: string, side: 'buy' | 'sell', liquidity: 'maker' | 'taker', fee: Decimal, feeAsset: string, base: Pick<Fill, 'symbol' | 'kind' | 'price' | 'quantity' | 'time'>): Fill {
+  private fill(
+    id: string,
+    venueOrderId: string,
+    side: 'buy' | 'sell',
+    liquidity: 'maker' | 'taker',
+    fee: Decimal,
+    feeAsset: string,
+    base: Pick<Fill, 'symbol' | 'kind' | 'price' | 'quantity' | 'time'>,
+  ): Fill {
     const cid = this.clientIds.get(venueOrderId);
-    return { tradeId: toTradeId(id), venueOrderId: toOrderId(venueOrderId), ...(cid ? { clientOrderId: cid } : {}), ...base, side, fee, feeAsset, liquidity };
+    return {
+      tradeId: toTradeId(id),
+      venueOrderId: toOrderId(venueOrderId),
+      ...(cid ? { clientOrderId: cid } : {}),
+      ...base,
+      side,
+      fee,
+      feeAsset,
+      liquidity,
+    };
   }
 
   private venueOrder(o: SpotOrderRecord): VenueOrder {

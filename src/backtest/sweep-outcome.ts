@@ -21,10 +21,19 @@ export type SweepOutcomeJson = { run: BacktestRunJson; rungValues?: (number | nu
 
 export function outcomeToJson(o: SweepOutcome): SweepOutcomeJson {
   if (o.kind === 'infeasible') return { infeasible: o.reason };
-  return { run: runToJson(o.run), ...(o.rungValues.length > 0 ? { rungValues: valuesToJson(o.rungValues) } : {}), ...(o.prunedAt !== undefined ? { prunedAt: o.prunedAt } : {}) };
+  return {
+    run: runToJson(o.run),
+    ...(o.rungValues.length > 0 ? { rungValues: valuesToJson(o.rungValues) } : {}),
+    ...(o.prunedAt !== undefined ? { prunedAt: o.prunedAt } : {}),
+  };
 }
 
 export function outcomeFromJson(j: SweepOutcomeJson): SweepOutcome {
   if ('infeasible' in j) return { kind: 'infeasible', reason: j.infeasible };
-  return { kind: 'run', run: runFromJson(j.run), rungValues: valuesFromJson(j.rungValues ?? []), ...(j.prunedAt !== undefined ? { prunedAt: j.prunedAt } : {}) };
+  return {
+    kind: 'run',
+    run: runFromJson(j.run),
+    rungValues: valuesFromJson(j.rungValues ?? []),
+    ...(j.prunedAt !== undefined ? { prunedAt: j.prunedAt } : {}),
+  };
 }

@@ -56,7 +56,13 @@ export async function runSweepDocument(
       return prunedRung(rungValues, pruning.thresholds) === k;
     },
   };
-  const result = await runBacktest({ config, records: data.prepared.events, fillModel: model, streams: data.prepared.streams, ...(checkpoints ? { checkpoints } : {}) });
+  const result = await runBacktest({
+    config,
+    records: data.prepared.events,
+    fillModel: model,
+    streams: data.prepared.streams,
+    ...(checkpoints ? { checkpoints } : {}),
+  });
   return { ...result, rungValues };
 }
 

@@ -28,7 +28,13 @@ export interface SweepJob {
 }
 
 export type SweepAnswer =
-  | { readonly id: number; readonly run: ReturnType<typeof runToJson>; readonly events: number; readonly rungValues: (number | null)[]; readonly stoppedAt?: number }
+  | {
+      readonly id: number;
+      readonly run: ReturnType<typeof runToJson>;
+      readonly events: number;
+      readonly rungValues: (number | null)[];
+      readonly stoppedAt?: number;
+    }
   /** `infeasible`: the point's config is invalid (the reason); the sweep records it and goes on. */
   | { readonly id: number; readonly error: string; readonly infeasible?: string };
 
@@ -49,9 +55,22 @@ async function main(): Promise<void> {
     }
     queue = queue.then(async () => {
       try {
-        const r = await runSweepDocument(data, documentWithParams(base.document, job.point), job.fillModel, catalog, `${configPath} (${JSON.stringify(job.point)})`, job.pruning);
+        const r = await runSweepDocument(
+          data,
+          documentWithParams(base.document, job.point),
+          job.fillModel,
+          catalog,
+          `${configPath} (${JSON.stringify(job.point)})`,
+          job.pruning,
+        );
         const stopped = r.stoppedAt !== undefined ? { stoppedAt: r.stoppedAt } : {};
-        port.postMessage({ id: job.id, run: runToJson(r.run), events: r.stats.events, rungValues: valuesToJson(r.rungValues), ...stopped } satisfies SweepAnswer);
+        port.postMessage({
+          id: job.id,
+          run: runToJson(r.run),
+          events: r.stats.events,
+          rungValues: valuesToJson(r.rungValues),
+          ...stopped,
+        } satisfies SweepAnswer);
       } catch (e) {
         const infeasible = infeasibleReason(e);
         const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);

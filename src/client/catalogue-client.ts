@@ -138,7 +138,9 @@ export class CatalogueClient {
     timeSource: ServerTimeSource,
   ) {
     this.clock = options.clock;
-    this.transport = options.transport ?? new HttpTransport({ baseUrl: options.baseUrl, clock: options.clock, timeouts: options.timeouts, connections: options.connections });
+    this.transport =
+      options.transport ??
+      new HttpTransport({ baseUrl: options.baseUrl, clock: options.clock, timeouts: options.timeouts, connections: options.connections });
     // A fixed seed keeps an un-configured client deterministic too.
     this.random = options.random ?? new SeededRandom('perpetua.client.backoff');
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -153,7 +155,8 @@ export class CatalogueClient {
       if (api === 'spot') this.spotSigner = new SpotSigner(options.credentials);
       else this.contractSigner = new ContractSigner(options.credentials);
     }
-    this.rateLimiter = options.rateLimiter ?? (options.rateLimits === false ? undefined : new RateLimiter(options.clock, options.rateLimits ?? {}));
+    this.rateLimiter =
+      options.rateLimiter ?? (options.rateLimits === false ? undefined : new RateLimiter(options.clock, options.rateLimits ?? {}));
     this.timeSync =
       options.timeSync === false
         ? undefined
@@ -231,7 +234,12 @@ export class CatalogueClient {
       if (this.rateLimiter) await this.rateLimiter.acquire(permits, priority);
       // Built (and timestamped) after the wait, or a queued request would arrive stale.
       const prepared = this.prepare(def, value, opts);
-      this.log('debug', 'request', { endpoint: def.id, method: prepared.method, path: prepared.path.replace(SIGNATURE_IN_QUERY, '$1***'), attempt });
+      this.log('debug', 'request', {
+        endpoint: def.id,
+        method: prepared.method,
+        path: prepared.path.replace(SIGNATURE_IN_QUERY, '$1***'),
+        attempt,
+      });
 
       let answer;
       try {
@@ -270,16 +278,19 @@ export class CatalogueClient {
         case 'rate-limited': {
           if (rateLimitHits >= this.retry.maxRateLimitRetries && !this.patient()) throw error;
           const ladder = this.retry.rateLimitWaitsMs;
-          const wait = (error instanceof RateLimited ? error.retryAfterMs : undefined) ?? ladder[Math.min(rateLimitHits, ladder.length - 1)] ?? 1_000;
+          const wait =
+            (error instanceof RateLimited ? error.retryAfterMs : undefined) ?? ladder[Math.min(rateLimitHits, ladder.length - 1)] ?? 1_000;
           rateLimitHits++;
           this.log('warn', 'rate limited; waiting', { endpoint: def.id, waitMs: wait });
           // With a limiter, pausing the buckets also holds back every other request that would hit the same limit.
-          if (this.rateLimiter && permits.length > 0) this.rateLimiter.pause([...new Set(permits.map((p) => p.bucket))], this.clock.now() + wait);
+          if (this.rateLimiter && permits.length > 0)
+            this.rateLimiter.pause([...new Set(permits.map((p) => p.bucket))], this.clock.now() + wait);
           else await this.clock.sleep(wait);
           continue;
         }
         case 'unavailable':
-          if (isWrite) throw this.outcomeUnknown(def, prepared, answer.status >= 500 ? `HTTP ${answer.status}` : 'a venue internal error', error);
+          if (isWrite)
+            throw this.outcomeUnknown(def, prepared, answer.status >= 500 ? `HTTP ${answer.status}` : 'a venue internal error', error);
           if (attempt < maxRetries || this.patient()) {
             await this.backoff(def, attempt++, error);
             continue;
@@ -331,7 +342,8 @@ export class CatalogueClient {
       if (!(e instanceof TransportFailure)) throw e;
       throw new ExchangeUnavailable(`${endpoint}: ${e.message}`, { endpoint }, { cause: e });
     }
-    if (res.status === 429) throw new RateLimited(`${endpoint}: HTTP 429`, retryAfterMs(res.headers, this.clock.now()), { endpoint, httpStatus: 429 });
+    if (res.status === 429)
+      throw new RateLimited(`${endpoint}: HTTP 429`, retryAfterMs(res.headers, this.clock.now()), { endpoint, httpStatus: 429 });
     if (res.status !== 200) throw new ExchangeUnavailable(`${endpoint}: HTTP ${res.status}`, { endpoint, httpStatus: res.status });
     let serverTime: number | undefined;
     try {
@@ -339,13 +351,17 @@ export class CatalogueClient {
     } catch {
       serverTime = undefined;
     }
-    if (serverTime === undefined || !Number.isFinite(serverTime)) throw new ExchangeUnavailable(`${endpoint}: no server time in the answer`, { endpoint, httpStatus: res.status });
+    if (serverTime === undefined || !Number.isFinite(serverTime))
+      throw new ExchangeUnavailable(`${endpoint}: no server time in the answer`, { endpoint, httpStatus: res.status });
     return { serverTime, sentAt: res.sentAt, receivedAt: res.receivedAt };
   }
 
   private log(level: keyof ClientLogger, message: string, meta: Record<string, unknown>): void {
     if (!this.logger) return;
-    this.logger[level](this.redact(`perpetua.client.${this.api}: ${message}`), JSON.parse(this.redact(JSON.stringify(meta))) as Record<string, unknown>);
+    this.logger[level](
+      this.redact(`perpetua.client.${this.api}: ${message}`),
+      JSON.parse(this.redact(JSON.stringify(meta))) as Record<string, unknown>,
+    );
   }
 
   /** Secrets never leave in an error: the message (and the causes' messages) are redacted. */

@@ -132,7 +132,8 @@ export class RateLimiter {
   /** The permits a call to `def` with these (validated) parameters needs. */
   permitsFor(def: EndpointDef, params: Record<string, unknown>): Permit[] {
     const out: Permit[] = [];
-    for (const b of def.buckets) out.push(b === 'ip-weight' ? { bucket: b, weight: weightOf(def, params) } : { bucket: bucketKey(b, def), weight: 1 });
+    for (const b of def.buckets)
+      out.push(b === 'ip-weight' ? { bucket: b, weight: weightOf(def, params) } : { bucket: bucketKey(b, def), weight: 1 });
     return out;
   }
 
@@ -217,7 +218,7 @@ export class RateLimiter {
     const now = this.clock.now();
     const blocked = new Set<string>();
     let next = Infinity;
-    for (let i = 0; i < this.waiters.length; ) {
+    for (let i = 0; i < this.waiters.length;) {
       const w = this.waiters[i]!;
       if (w.permits.some((p) => blocked.has(p.bucket))) {
         i++;

@@ -86,21 +86,34 @@ const SPOT_RESERVED = new Set(['timestamp', 'signature', 'recvWindow']);
 function asParams(def: EndpointDef, value: unknown): { params: Record<string, unknown>; list: unknown[] | undefined } {
   if (Array.isArray(value)) return { params: {}, list: value };
   if (value === undefined || value === null) return { params: {}, list: undefined };
-  if (typeof value !== 'object') throw new ValidationError('(request)', 'an object of parameters', value, `${def.id}: the request schema produced a ${typeof value}`);
+  if (typeof value !== 'object')
+    throw new ValidationError('(request)', 'an object of parameters', value, `${def.id}: the request schema produced a ${typeof value}`);
   return { params: { ...(value as Record<string, unknown>) }, list: undefined };
 }
 
 /** The checks `buildValidated` would fail on, without signing: run before a request waits in a queue. */
-export function assertBuildable(def: EndpointDef, value: unknown, ctx: { hasSigner: boolean; headers?: Readonly<Record<string, string>> }): void {
-  if (def.auth === 'signed' && !ctx.hasSigner) throw new ConfigError('credentials', `${def.id} is a signed endpoint and no credentials were configured`);
+export function assertBuildable(
+  def: EndpointDef,
+  value: unknown,
+  ctx: { hasSigner: boolean; headers?: Readonly<Record<string, string>> },
+): void {
+  if (def.auth === 'signed' && !ctx.hasSigner)
+    throw new ConfigError('credentials', `${def.id} is a signed endpoint and no credentials were configured`);
   const params = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   for (const name of def.pathParams) {
     const v = params[name];
-    if (v === undefined || v === null || v === '') throw new ValidationError(name, 'a value (path parameter)', v, `${def.id}: ${name}: expected a value (path parameter)`);
+    if (v === undefined || v === null || v === '')
+      throw new ValidationError(name, 'a value (path parameter)', v, `${def.id}: ${name}: expected a value (path parameter)`);
   }
   for (const h of def.requiredHeaders ?? []) {
     const given = findHeader(ctx.headers, h);
-    if (given === undefined || given === '') throw new ValidationError(`header ${h}`, 'a value (required header)', undefined, `${def.id}: header ${h}: expected a value (required header)`);
+    if (given === undefined || given === '')
+      throw new ValidationError(
+        `header ${h}`,
+        'a value (required header)',
+        undefined,
+        `${def.id}: header ${h}: expected a value (required header)`,
+      );
   }
 }
 
@@ -111,7 +124,8 @@ export function buildValidated(def: EndpointDef, value: unknown, ctx: BuildConte
   // path parameters go into the path and are neither sent again nor signed
   for (const name of def.pathParams) {
     const v = params[name];
-    if (v === undefined || v === null || v === '') throw new ValidationError(name, 'a value (path parameter)', v, `${def.id}: ${name}: expected a value (path parameter)`);
+    if (v === undefined || v === null || v === '')
+      throw new ValidationError(name, 'a value (path parameter)', v, `${def.id}: ${name}: expected a value (path parameter)`);
   }
   const path = def.pathParams.length ? expandPath(def, params) : def.path;
   for (const name of def.pathParams) delete params[name];
@@ -119,7 +133,13 @@ export function buildValidated(def: EndpointDef, value: unknown, ctx: BuildConte
   const headers: Record<string, string> = {};
   for (const h of def.requiredHeaders ?? []) {
     const given = findHeader(ctx.headers, h);
-    if (given === undefined || given === '') throw new ValidationError(`header ${h}`, 'a value (required header)', undefined, `${def.id}: header ${h}: expected a value (required header)`);
+    if (given === undefined || given === '')
+      throw new ValidationError(
+        `header ${h}`,
+        'a value (required header)',
+        undefined,
+        `${def.id}: header ${h}: expected a value (required header)`,
+      );
     headers[h] = given;
   }
   if (ctx.headers) {

@@ -81,7 +81,10 @@ function unwrap(def: EndpointDef, answer: RawAnswer, parsed: unknown, retryAfter
 
 /** Decodes one answer for `def`. `now` is only used to turn an HTTP-date Retry-After into a delay. */
 export function decodeResponse<T>(def: EndpointDef, answer: RawAnswer, now: number): Decoded<T> {
-  const retryAfter = answer.status === 429 || answer.status === 418 || answer.status === 403 || answer.status === 503 ? retryAfterMs(answer.headers, now) : undefined;
+  const retryAfter =
+    answer.status === 429 || answer.status === 418 || answer.status === 403 || answer.status === 503
+      ? retryAfterMs(answer.headers, now)
+      : undefined;
   if (answer.status === 429 || answer.status === 418) return { ok: false, ...httpStatusError(answer.status, def.id, retryAfter) };
 
   let parsed: unknown;

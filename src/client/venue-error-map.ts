@@ -108,7 +108,10 @@ export const CONTRACT_ERROR_TABLE: Readonly<Record<number, VenueErrorRow>> = Obj
   8817: row('FeatureDisabled'), // risk level change disabled
 });
 
-export const ERROR_TABLES: Readonly<Record<ApiKind, Readonly<Record<number, VenueErrorRow>>>> = { spot: SPOT_ERROR_TABLE, contract: CONTRACT_ERROR_TABLE };
+export const ERROR_TABLES: Readonly<Record<ApiKind, Readonly<Record<number, VenueErrorRow>>>> = {
+  spot: SPOT_ERROR_TABLE,
+  contract: CONTRACT_ERROR_TABLE,
+};
 
 const EXCHANGE_CLASSES = {
   AuthenticationError,
@@ -147,9 +150,12 @@ export function venueError(api: ApiKind, code: number, message: string, info: Ve
 /** The error for an HTTP status whose body carried no venue code. */
 export function httpStatusError(status: number, endpoint: string, retryAfterMs?: number): MappedError {
   const info = { endpoint, httpStatus: status };
-  if (status === 429 || status === 418) return { error: new RateLimited(`${endpoint}: rate limited (HTTP ${status})`, retryAfterMs, info), disposition: 'rate-limited' };
-  if (status === 403) return { error: new RateLimited(`${endpoint}: blocked by the venue firewall (HTTP 403)`, retryAfterMs, info), disposition: 'firewall' };
-  if (status >= 500) return { error: new ExchangeUnavailable(`${endpoint}: venue failed (HTTP ${status})`, info), disposition: 'unavailable' };
+  if (status === 429 || status === 418)
+    return { error: new RateLimited(`${endpoint}: rate limited (HTTP ${status})`, retryAfterMs, info), disposition: 'rate-limited' };
+  if (status === 403)
+    return { error: new RateLimited(`${endpoint}: blocked by the venue firewall (HTTP 403)`, retryAfterMs, info), disposition: 'firewall' };
+  if (status >= 500)
+    return { error: new ExchangeUnavailable(`${endpoint}: venue failed (HTTP ${status})`, info), disposition: 'unavailable' };
   if (status === 401) return { error: new AuthenticationError(`${endpoint}: unauthorized (HTTP 401)`, info), disposition: 'final' };
   return { error: new BadRequest(`${endpoint}: request refused (HTTP ${status})`, info), disposition: 'final' };
 }

@@ -63,4 +63,3 @@ export function malformedResponseFrom(error: z.ZodError, endpointId: string): Ma
   const issue = deepest(error.issues[0]!);
   return new MalformedResponse(endpointId, formatPath(issue.path), `expected ${expectedOf(issue)}`);
 }
-

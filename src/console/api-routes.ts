@@ -8,7 +8,10 @@ import type { ConsoleReadModel } from './read-model.js';
 import type { WebhookView } from './webhook-notifier.js';
 
 export const strategyParams = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).describe('A strategy id of the run config.'),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .describe('A strategy id of the run config.'),
 });
 
 export const limitQuery = z.strictObject({
@@ -140,14 +143,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'GET',
     path: '/api/webhook',
-    summary: "The webhook: configured (false when the config has none), its host (never the URL: it often carries a token), " +
+    summary:
+      'The webhook: configured (false when the config has none), its host (never the URL: it often carries a token), ' +
       'which notices it sends, delivery counts and the last 50 deliveries with their attempts and failures.',
     response: anyObject,
     handle: (c) => c.webhook?.() ?? { configured: false },
   },
   control('pause', 'Pauses a strategy: it hears no snapshots and what it still asks is denied (cancels excepted). Its orders stay.'),
   control('resume', 'Resumes a paused strategy.'),
-  control('cancel-orders', 'Cancels the strategy\'s open orders, through risk and the order manager.'),
+  control('cancel-orders', "Cancels the strategy's open orders, through risk and the order manager."),
   control(
     'flatten',
     "Cancels the strategy's orders and closes its positions with market orders (reduce-only, or the closing side of a hedged leg). " +

@@ -14,7 +14,10 @@ const toJson = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
 
 function parameters(route: ApiRoute): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const json = toJson(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {

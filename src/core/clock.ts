@@ -29,10 +29,13 @@ export class SystemClock implements Clock {
 
   setTimer(at: number, fn: () => void): TimerHandle {
     const id = nextTimerId++;
-    const t = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, at - Date.now()));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, at - Date.now()),
+    );
     this.timers.set(id, t);
     return { id };
   }

@@ -18,7 +18,20 @@ export const COMMAND_OF_KIND: Readonly<Record<ConfigKind, string>> = {
 };
 
 /** Keys no run / backtest config has, that an emulator config is made of. */
-const EMULATOR_KEYS = ['accounts', 'market', 'clock', 'rateLimits', 'faults', 'persistence', 'limits', 'funding', 'fees', 'host', 'port', 'seed'];
+const EMULATOR_KEYS = [
+  'accounts',
+  'market',
+  'clock',
+  'rateLimits',
+  'faults',
+  'persistence',
+  'limits',
+  'funding',
+  'fees',
+  'host',
+  'port',
+  'seed',
+];
 /** Keys of a record config (its `instruments` are objects with a symbol and streams). */
 const RECORD_KEYS = ['out', 'store', 'duration', 'budget', 'backoff', 'log', 'source'];
 
@@ -38,7 +51,11 @@ export function detectConfigKind(doc: unknown): ConfigKind | undefined {
   const keys = Object.keys(doc);
   const recordInstruments = Array.isArray(doc.instruments) && doc.instruments.some((i) => isMapping(i) && 'symbol' in i);
   if (recordInstruments || keys.some((k) => RECORD_KEYS.includes(k))) return 'record';
-  if (keys.some((k) => EMULATOR_KEYS.includes(k)) || (isMapping(doc.instruments) && ('spot' in doc.instruments || 'contract' in doc.instruments))) return 'emulator';
+  if (
+    keys.some((k) => EMULATOR_KEYS.includes(k)) ||
+    (isMapping(doc.instruments) && ('spot' in doc.instruments || 'contract' in doc.instruments))
+  )
+    return 'emulator';
   return undefined;
 }
 
@@ -50,7 +67,7 @@ export function withoutKind(doc: unknown, accepted: readonly ConfigKind[]): unkn
   if (!isMapping(doc) || !('kind' in doc)) return doc;
   const { kind, ...rest } = doc;
   if (typeof kind === 'string' && (accepted as readonly string[]).includes(kind)) return rest;
-  const other = typeof kind === 'string' && (CONFIG_KINDS as readonly string[]).includes(kind) ? kind as ConfigKind : undefined;
+  const other = typeof kind === 'string' && (CONFIG_KINDS as readonly string[]).includes(kind) ? (kind as ConfigKind) : undefined;
   throw new ConfigError(
     'kind',
     other

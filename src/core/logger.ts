@@ -33,7 +33,10 @@ export function createLogger(opts: LoggerOptions = {}): winston.Logger {
       new winston.transports.Console({
         stderrLevels: ['error', 'warn', 'info', 'debug'],
         format: process.stderr.isTTY
-          ? winston.format.combine(winston.format.colorize(), winston.format.printf((i) => `${i.level} ${String(i.message)}${metaSuffix(i)}`))
+          ? winston.format.combine(
+              winston.format.colorize(),
+              winston.format.printf((i) => `${i.level} ${String(i.message)}${metaSuffix(i)}`),
+            )
           : winston.format.combine(winston.format.printf((i) => `${i.level} ${String(i.message)}${metaSuffix(i)}`)),
       }),
     );
@@ -45,7 +48,11 @@ export function createLogger(opts: LoggerOptions = {}): winston.Logger {
     transports.push(new winston.transports.File({ filename: opts.file, format: winston.format.combine(stamp(), winston.format.json()) }));
   }
   if (transports.length === 0) transports.push(new winston.transports.Console({ silent: true }));
-  return winston.createLogger({ level: opts.level ?? 'info', format: winston.format.combine(redactFormat(), winston.format.json()), transports });
+  return winston.createLogger({
+    level: opts.level ?? 'info',
+    format: winston.format.combine(redactFormat(), winston.format.json()),
+    transports,
+  });
 }
 
 function metaSuffix(info: Record<string, unknown>): string {

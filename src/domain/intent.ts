@@ -106,7 +106,8 @@ export interface DesiredQuotes extends IntentBase {
   readonly quotes: readonly DesiredQuote[];
 }
 
-export type Intent = PlaceOrder | AmendOrder | ChaseOrder | CancelOrder | CancelAll | SetLeverage | SetPositionMode | AttachTpSl | DesiredQuotes;
+export type Intent =
+  PlaceOrder | AmendOrder | ChaseOrder | CancelOrder | CancelAll | SetLeverage | SetPositionMode | AttachTpSl | DesiredQuotes;
 export type IntentKind = Intent['kind'];
 
 export const SLOT_PATTERN = /^[a-z0-9]{1,3}$/;

@@ -137,7 +137,8 @@ export function validateOrderSpec(spec: OrderSpec): void {
   }
   if (spec.price && spec.price.lte(0)) throw new ValidationError('order.price', 'a price > 0', spec.price.toString());
   if (spec.quantity && spec.quantity.lte(0)) throw new ValidationError('order.quantity', 'a quantity > 0', spec.quantity.toString());
-  if (spec.quoteQuantity && spec.quoteQuantity.lte(0)) throw new ValidationError('order.quoteQuantity', 'an amount > 0', spec.quoteQuantity.toString());
+  if (spec.quoteQuantity && spec.quoteQuantity.lte(0))
+    throw new ValidationError('order.quoteQuantity', 'an amount > 0', spec.quoteQuantity.toString());
   if (spec.quoteQuantity && (spec.kind !== 'spot' || spec.type !== 'market')) {
     throw new ValidationError('order.quoteQuantity', 'only on spot market orders');
   }
@@ -175,7 +176,11 @@ export function transitionOrder(order: Order, to: OrderStatus, now: number, patc
     ...(to === 'accepted' && order.acceptedAt === undefined ? { acceptedAt: now } : {}),
     ...(isTerminal(to) ? { closedAt: now } : {}),
   };
-  if (enteringPending) return { ...next, statusBeforePending: order.status === 'pending-amend' || order.status === 'pending-cancel' ? order.statusBeforePending : order.status };
+  if (enteringPending)
+    return {
+      ...next,
+      statusBeforePending: order.status === 'pending-amend' || order.status === 'pending-cancel' ? order.statusBeforePending : order.status,
+    };
   if (leavingPending) {
     const { statusBeforePending: _drop, ...rest } = next;
     return rest;

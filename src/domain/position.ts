@@ -35,8 +35,27 @@ export interface Position {
 
 export const positionKey = (symbol: InstrumentSymbol, leg: PositionLeg): string => `${symbol}|${leg}`;
 
-export function flatPosition(symbol: InstrumentSymbol, kind: InstrumentKind, leg: PositionLeg, multiplier: Decimal, settleAsset: string, now = 0): Position {
-  return { symbol, kind, leg, quantity: ZERO, entryPrice: ZERO, multiplier, settleAsset, realizedPnl: ZERO, fees: ZERO, funding: ZERO, updatedAt: now };
+export function flatPosition(
+  symbol: InstrumentSymbol,
+  kind: InstrumentKind,
+  leg: PositionLeg,
+  multiplier: Decimal,
+  settleAsset: string,
+  now = 0,
+): Position {
+  return {
+    symbol,
+    kind,
+    leg,
+    quantity: ZERO,
+    entryPrice: ZERO,
+    multiplier,
+    settleAsset,
+    realizedPnl: ZERO,
+    fees: ZERO,
+    funding: ZERO,
+    updatedAt: now,
+  };
 }
 
 export const isFlat = (p: Position | undefined): boolean => !p || p.quantity.isZero();

@@ -19,16 +19,14 @@ import {
 import { CONTRACT_PRESETS, SPOT_PRESETS } from './config/instrument-presets.js';
 import { feeExtensionsShape } from './config/account-ext-config.js';
 
-const spotPermission = z
-  .string()
-  .transform((s, ctx): SpotPermission => {
-    const p = (SPOT_PERMISSION_ALIASES[s] ?? s) as SpotPermission;
-    if (!(SPOT_PERMISSIONS as readonly string[]).includes(p)) {
-      ctx.addIssue({ code: 'custom', message: `one of ${SPOT_PERMISSIONS.join(', ')}` });
-      return z.NEVER;
-    }
-    return p;
-  });
+const spotPermission = z.string().transform((s, ctx): SpotPermission => {
+  const p = (SPOT_PERMISSION_ALIASES[s] ?? s) as SpotPermission;
+  if (!(SPOT_PERMISSIONS as readonly string[]).includes(p)) {
+    ctx.addIssue({ code: 'custom', message: `one of ${SPOT_PERMISSIONS.join(', ')}` });
+    return z.NEVER;
+  }
+  return p;
+});
 const contractPermission = z.enum(CONTRACT_PERMISSIONS, { error: `one of ${CONTRACT_PERMISSIONS.join(', ')}` });
 
 const balances = z.record(z.string().regex(/^[A-Z0-9]{1,20}$/, 'an asset name like USDT'), nonNegativeDecimalText());
@@ -39,7 +37,10 @@ export const API_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 const accountSchema = z.strictObject({
   name: z.string().min(1, 'a non-empty name'),
   /** Account UID as the venue reports it (GET /api/v3/uid); derived from the name when omitted. */
-  uid: z.string().regex(/^\d{1,20}$/, 'a numeric string').optional(),
+  uid: z
+    .string()
+    .regex(/^\d{1,20}$/, 'a numeric string')
+    .optional(),
   apiKey: z.string().regex(API_KEY_PATTERN, '8..64 characters of A-Z a-z 0-9 _ -'),
   secretKey: z.string().min(16, 'at least 16 characters').max(128, 'at most 128 characters'),
   kycStatus: z.enum(['1', '2', '3', '4'], { error: 'one of "1".."4"' }).default('2'),
@@ -250,17 +251,21 @@ export type FaultRule = z.output<typeof faultRuleSchema>;
 export type FaultRuleInput = z.input<typeof faultRuleSchema>;
 
 const instrumentEntry = <T extends z.ZodType>(schema: T, presets: Readonly<Record<string, unknown>>) =>
-  z.union([z.string(), z.record(z.string(), z.unknown())], { error: `a preset name (${Object.keys(presets).join(', ')}) or a full instrument object` }).transform((v, ctx): z.output<T> => {
-    const raw = typeof v === 'string' ? presets[v] : v;
-    if (raw === undefined) {
-      ctx.addIssue({ code: 'custom', message: `a preset name (${Object.keys(presets).join(', ')}) or a full instrument object` });
+  z
+    .union([z.string(), z.record(z.string(), z.unknown())], {
+      error: `a preset name (${Object.keys(presets).join(', ')}) or a full instrument object`,
+    })
+    .transform((v, ctx): z.output<T> => {
+      const raw = typeof v === 'string' ? presets[v] : v;
+      if (raw === undefined) {
+        ctx.addIssue({ code: 'custom', message: `a preset name (${Object.keys(presets).join(', ')}) or a full instrument object` });
+        return z.NEVER;
+      }
+      const r = schema.safeParse(raw);
+      if (r.success) return r.data as z.output<T>;
+      for (const iss of r.error.issues) ctx.addIssue({ code: 'custom', path: [...iss.path], message: iss.message });
       return z.NEVER;
-    }
-    const r = schema.safeParse(raw);
-    if (r.success) return r.data as z.output<T>;
-    for (const iss of r.error.issues) ctx.addIssue({ code: 'custom', path: [...iss.path], message: iss.message });
-    return z.NEVER;
-  });
+    });
 
 export const emulatorConfigSchema = z
   .strictObject({
@@ -292,14 +297,20 @@ export const emulatorConfigSchema = z
     limits: z
       .strictObject({
         /** Larger request bodies are answered 413. */
-        maxBodyBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
+        maxBodyBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(256 * 1024),
         /** Open spot orders per account (the venue's 500). */
         maxOpenOrders: z.number().int().min(1).default(500),
         ...transportLimitsShape,
       })
       .superRefine((l, ctx) => {
         // node:http refuses a header deadline beyond the whole-request one.
-        if (l.headersTimeoutMs > l.requestTimeoutMs) ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: `at most requestTimeoutMs (${l.requestTimeoutMs})` });
+        if (l.headersTimeoutMs > l.requestTimeoutMs)
+          ctx.addIssue({ code: 'custom', path: ['headersTimeoutMs'], message: `at most requestTimeoutMs (${l.requestTimeoutMs})` });
       })
       .default({ maxBodyBytes: 256 * 1024, maxOpenOrders: 500, ...DEFAULT_TRANSPORT_LIMITS }),
     accounts: z.array(accountSchema).default([]),
@@ -320,7 +331,8 @@ export const emulatorConfigSchema = z
   .superRefine((c, ctx) => {
     const keys = new Set<string>();
     c.accounts.forEach((a, i) => {
-      if (keys.has(a.apiKey)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'apiKey'], message: 'an API key not used by another account' });
+      if (keys.has(a.apiKey))
+        ctx.addIssue({ code: 'custom', path: ['accounts', i, 'apiKey'], message: 'an API key not used by another account' });
       keys.add(a.apiKey);
     });
     const spot = new Set<string>();
@@ -330,16 +342,23 @@ export const emulatorConfigSchema = z
     });
     const contract = new Set<string>();
     c.instruments.contract.forEach((s: ContractInstrumentConfig, i) => {
-      if (contract.has(s.symbol)) ctx.addIssue({ code: 'custom', path: ['instruments', 'contract', i, 'symbol'], message: 'a symbol listed once' });
+      if (contract.has(s.symbol))
+        ctx.addIssue({ code: 'custom', path: ['instruments', 'contract', i, 'symbol'], message: 'a symbol listed once' });
       contract.add(s.symbol);
     });
     if (c.market.source === 'synthetic') {
       for (const sym of Object.keys(c.market.books)) {
-        if (!spot.has(sym) && !contract.has(sym)) ctx.addIssue({ code: 'custom', path: ['market', 'books', sym], message: 'a symbol listed under instruments' });
+        if (!spot.has(sym) && !contract.has(sym))
+          ctx.addIssue({ code: 'custom', path: ['market', 'books', sym], message: 'a symbol listed under instruments' });
       }
     }
     c.accounts.forEach((a, i) => {
-      if (isCrowdAccount(a.name)) ctx.addIssue({ code: 'custom', path: ['accounts', i, 'name'], message: 'a name not starting with "crowd-" (reserved for the market model)' });
+      if (isCrowdAccount(a.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['accounts', i, 'name'],
+          message: 'a name not starting with "crowd-" (reserved for the market model)',
+        });
     });
   });
 

@@ -241,7 +241,15 @@ export class EmulatorServer {
 
   // ---------- spot ----------
 
-  private async spot(def: EndpointDef, pathParams: Readonly<Record<string, string>>, method: string, rawQuery: string, rawBody: Buffer, req: IncomingMessage, ip: string): Promise<Answer> {
+  private async spot(
+    def: EndpointDef,
+    pathParams: Readonly<Record<string, string>>,
+    method: string,
+    rawQuery: string,
+    rawBody: Buffer,
+    req: IncomingMessage,
+    ip: string,
+  ): Promise<Answer> {
     const now = this.deps.clock.now();
     // Bytes outside printable ASCII in the raw URL are not legal (clients percent-encode them).
     if (/[^\x21-\x7e]/.test(rawQuery)) throw SpotError.illegalCharacters('query');
@@ -262,12 +270,17 @@ export class EmulatorServer {
     this.deps.limits.checkIp(def, business, ip);
     let account: EmulatorAccount | undefined;
     if (def.auth === 'signed') {
-      account = authenticateSpot(def, { apiKey: header(req, 'x-mexc-apikey'), rawQuery, rawBody: bodyText, params, now }, this.deps.accounts);
+      account = authenticateSpot(
+        def,
+        { apiKey: header(req, 'x-mexc-apikey'), rawQuery, rawBody: bodyText, params, now },
+        this.deps.accounts,
+      );
       this.deps.limits.checkAccount(def, account.id);
     } else {
       this.deps.limits.checkAccount(def, ip);
     }
-    const parsed = (FAST_PARAMS[def.id]?.(business) ?? validate(def.request, business, (issues) => spotIssueError(issues, params))) as unknown;
+    const parsed = (FAST_PARAMS[def.id]?.(business) ??
+      validate(def.request, business, (issues) => spotIssueError(issues, params))) as unknown;
     const result = await this.invoke(def, { def, params: parsed, raw: params, pathParams, account, now, ip, headers: req.headers });
     if (def.envelope === 'spot-wrapped') {
       const w = result instanceof SpotWrapped ? result : new SpotWrapped(result);
@@ -281,7 +294,15 @@ export class EmulatorServer {
 
   // ---------- contract ----------
 
-  private async contract(def: EndpointDef, pathParams: Readonly<Record<string, string>>, method: string, rawQuery: string, rawBody: Buffer, req: IncomingMessage, ip: string): Promise<Answer> {
+  private async contract(
+    def: EndpointDef,
+    pathParams: Readonly<Record<string, string>>,
+    method: string,
+    rawQuery: string,
+    rawBody: Buffer,
+    req: IncomingMessage,
+    ip: string,
+  ): Promise<Answer> {
     const now = this.deps.clock.now();
     if (/[^\x21-\x7e]/.test(rawQuery)) throw ContractError.paramError('illegal characters in the query string');
     const query = parseForm(rawQuery, CONTRACT_FORM_ERRORS);
@@ -307,7 +328,8 @@ export class EmulatorServer {
         if (!Array.isArray(body)) throw ContractError.paramError('the body must be a JSON array');
         input = body;
       } else {
-        if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw ContractError.paramError('the body must be a JSON object');
+        if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+          throw ContractError.paramError('the body must be a JSON object');
         input = { ...((body as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(query), ...pathParams };
       }
     } else {
@@ -382,7 +404,8 @@ function validate(schema: z.ZodType, input: unknown, toError: (issues: readonly 
   throw toError(real.length ? real : r.error.issues);
 }
 
-const isUnknownKeyIssue = (i: Issue): boolean => i.code === 'unrecognized_keys' || (i.path.length === 1 && /^no such parameter/.test(i.message));
+const isUnknownKeyIssue = (i: Issue): boolean =>
+  i.code === 'unrecognized_keys' || (i.path.length === 1 && /^no such parameter/.test(i.message));
 
 /** Top-level parameters the schema does not know (spot: "no such parameter" issues; contract: strict objects). */
 function unknownKeysOf(issues: readonly Issue[]): string[] {
@@ -414,7 +437,8 @@ function contractIssueError(issues: readonly Issue[], input: unknown): WireError
   if (!iss) return ContractError.paramError();
   const param = iss.path.map(String).join('.');
   const rec = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  if (iss.path.length === 1 && iss.path[0] === 'symbol' && rec.symbol !== undefined && rec.symbol !== '') return ContractError.contractNotExist();
+  if (iss.path.length === 1 && iss.path[0] === 'symbol' && rec.symbol !== undefined && rec.symbol !== '')
+    return ContractError.contractNotExist();
   // A bad trigger price type is its own code on the venue (contract-api.md §4.5 change_stop_order rule 1).
   if (iss.path.length === 1 && PRICE_TYPE_FIELDS.has(String(iss.path[0]))) return ContractError.priceTypeError();
   return ContractError.paramError(param ? `${param}: expected ${iss.message}` : `expected ${iss.message}`);

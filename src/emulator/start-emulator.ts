@@ -87,9 +87,17 @@ const ACCOUNTS_META = 'initialisedAccounts';
 const INSTRUMENTS_META = 'instruments';
 const STARTED_META = 'firstStart';
 
-export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput = {}, options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+export async function startEmulator(
+  input: EmulatorConfig | EmulatorConfigInput = {},
+  options: StartEmulatorOptions = {},
+): Promise<RunningEmulator> {
   const config = isParsed(input) ? input : parseEmulatorConfig(input);
-  const virtualClock = options.clock instanceof VirtualClock ? options.clock : !options.clock && config.clock.mode === 'virtual' ? new VirtualClock(config.clock.start) : undefined;
+  const virtualClock =
+    options.clock instanceof VirtualClock
+      ? options.clock
+      : !options.clock && config.clock.mode === 'virtual'
+        ? new VirtualClock(config.clock.start)
+        : undefined;
   const baseClock: Clock = options.clock ?? virtualClock ?? new SystemClock();
   const clock = new PinnedClock(baseClock);
   const latencyClock = new SystemClock();
@@ -105,15 +113,29 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const contractIds = new Map(config.instruments.contract.map((c, i) => [c.symbol, c.id ?? 1000 + i]));
 
   const accounts = new AccountRegistry(config.accounts);
-  const journal = config.persistence ? openJournal(config.persistence.path, clock, [...spotInstruments.keys(), ...contractInstruments.keys()].join(',')) : undefined;
+  const journal = config.persistence
+    ? openJournal(config.persistence.path, clock, [...spotInstruments.keys(), ...contractInstruments.keys()].join(','))
+    : undefined;
   const startedAt = Number(journal?.meta(STARTED_META) ?? clock.now());
   journal?.setMeta(STARTED_META, String(startedAt));
   const accountSettings = journaled(accounts, 'accounts', ['setPlatformDeduct'], journal);
-  const context: EmulatorContext = { config, clock, accounts, accountSettings, startedAt, spotInstruments, contractInstruments, contractIds, offlineSymbols: [] };
+  const context: EmulatorContext = {
+    config,
+    clock,
+    accounts,
+    accountSettings,
+    startedAt,
+    spotInstruments,
+    contractInstruments,
+    contractIds,
+    offlineSymbols: [],
+  };
   const reportError =
     options.onInternalError ??
     ((err: unknown, id: string | undefined) => {
-      process.stderr.write(`emulator: internal error in ${id ?? 'request'}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `emulator: internal error in ${id ?? 'request'}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
     });
 
   const accountExt = new AccountExtServices({
@@ -128,7 +150,12 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
       return { master: a?.master, contractFeeDeduct: a?.contract.feeDeduct };
     },
   });
-  const spot = new SpotEngine({ clock, instruments: spotList, maxOpenOrders: config.limits.maxOpenOrders, ...(journal ? { journal } : {}) });
+  const spot = new SpotEngine({
+    clock,
+    instruments: spotList,
+    maxOpenOrders: config.limits.maxOpenOrders,
+    ...(journal ? { journal } : {}),
+  });
   const contract = new ContractEngine({
     clock,
     instruments: contractList,
@@ -151,7 +178,9 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   });
 
   // ---- state: the newest snapshot and the journal's tail after it (or all of it), or fund a fresh venue
-  const parts: EngineParts | undefined = journal ? { spot, contract, market, accountExt, accounts, clock, journal, external: [config, context] } : undefined;
+  const parts: EngineParts | undefined = journal
+    ? { spot, contract, market, accountExt, accounts, clock, journal, external: [config, context] }
+    : undefined;
   let restored: ReturnType<typeof restoreEngineSnapshot> = { skipped: [] };
   if (parts && !options.ignoreSnapshots) {
     try {
@@ -159,7 +188,10 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     } catch (e) {
       // The snapshot was sound but does not fit this build's engines, and the half-restored engines are
       // unusable: build them again from the journal alone.
-      reportError(new Error(`snapshot could not be restored (${(e as Error).message}); replaying the whole journal`), 'persistence.snapshot');
+      reportError(
+        new Error(`snapshot could not be restored (${(e as Error).message}); replaying the whole journal`),
+        'persistence.snapshot',
+      );
       accountExt.stop();
       contract.stop();
       journal!.close();
@@ -170,7 +202,12 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   const fromSnapshot = 'seq' in restored ? restored : undefined;
   const replayStart = latencyClock.now();
   const tail = journal
-    ? replayJournal(journal, clock, { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() }, fromSnapshot?.seq ?? 0)
+    ? replayJournal(
+        journal,
+        clock,
+        { spot: spot.reader, contract: contract.reader, accounts, market, ...accountExt.replayTargets() },
+        fromSnapshot?.seq ?? 0,
+      )
     : { count: 0, lastTime: -Infinity };
   const replayMs = latencyClock.now() - replayStart;
   const replayed = (fromSnapshot?.entries ?? 0) + tail.count;
@@ -193,7 +230,8 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
     if (initialised.has(a.id)) continue;
     for (const [asset, amount] of Object.entries(a.initialSpotBalances)) if (Number(amount) > 0) spot.venue.deposit(a.id, asset, amount);
     contract.venue.openAccount(a.id);
-    for (const [asset, amount] of Object.entries(a.initialContractBalances)) if (Number(amount) > 0) contract.venue.deposit(a.id, asset, amount);
+    for (const [asset, amount] of Object.entries(a.initialContractBalances))
+      if (Number(amount) > 0) contract.venue.deposit(a.id, asset, amount);
     initialised.add(a.id);
   }
   journal?.setMeta(ACCOUNTS_META, JSON.stringify([...initialised]));
@@ -222,7 +260,12 @@ export async function startEmulator(input: EmulatorConfig | EmulatorConfigInput 
   };
   // ---- snapshots: by the work done since the last one (a replayed tail counts as done)
   if (parts) {
-    const policy = { ...SNAPSHOT_POLICY, run: () => snapshot(parts), wallNow: () => latencyClock.now(), everyEntries: options.snapshotEvery };
+    const policy = {
+      ...SNAPSHOT_POLICY,
+      run: () => snapshot(parts),
+      wallNow: () => latencyClock.now(),
+      everyEntries: options.snapshotEvery,
+    };
     parts.journal.onCheckpoint(policy, tail.count, replayMs);
   }
 
@@ -313,7 +356,10 @@ function openJournal(path: string, clock: PinnedClock, instruments: string): Com
   const stored = j.meta(INSTRUMENTS_META);
   if (stored !== undefined && stored !== instruments) {
     j.close();
-    throw new ConfigError('persistence.path', `expected a journal written for instruments ${instruments}; ${path} holds ${stored} (move it away or restore the config)`);
+    throw new ConfigError(
+      'persistence.path',
+      `expected a journal written for instruments ${instruments}; ${path} holds ${stored} (move it away or restore the config)`,
+    );
   }
   j.setMeta(INSTRUMENTS_META, instruments);
   return j;
@@ -322,5 +368,13 @@ function openJournal(path: string, clock: PinnedClock, instruments: string): Com
 function isParsed(c: EmulatorConfig | EmulatorConfigInput): c is EmulatorConfig {
   // A parsed config has every section filled in; an input may leave them out.
   const x = c as Partial<EmulatorConfig>;
-  return x.rateLimits !== undefined && x.limits !== undefined && x.clock !== undefined && x.instruments !== undefined && x.faults !== undefined && x.market !== undefined && Array.isArray(x.accounts);
+  return (
+    x.rateLimits !== undefined &&
+    x.limits !== undefined &&
+    x.clock !== undefined &&
+    x.instruments !== undefined &&
+    x.faults !== undefined &&
+    x.market !== undefined &&
+    Array.isArray(x.accounts)
+  );
 }

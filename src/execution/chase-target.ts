@@ -6,7 +6,11 @@ import type { Decimal } from '../core/decimal.js';
 import type { Order } from '../domain/order.js';
 import { bestAsk, bestBid, type MarketSnapshot } from '../domain/snapshot.js';
 
-export function chaseTarget(order: Pick<Order, 'side' | 'price'>, snapshot: MarketSnapshot | undefined, priceCap?: Decimal): Decimal | undefined {
+export function chaseTarget(
+  order: Pick<Order, 'side' | 'price'>,
+  snapshot: MarketSnapshot | undefined,
+  priceCap?: Decimal,
+): Decimal | undefined {
   if (!order.price) return undefined;
   const best = order.side === 'buy' ? bestBid(snapshot) : bestAsk(snapshot);
   if (!best) return undefined;

@@ -70,15 +70,20 @@ export function decodeClientId(id: string): DecodedClientId | undefined {
 export function encodeClientId(tag: string, kind: ClientIdKind, time: number, counter: number, slot?: string): ClientOrderId {
   if (!TAG.test(tag)) throw new ValidationError('clientId.tag', '1–8 characters [a-z0-9]', tag);
   if (slot !== undefined && !SLOT.test(slot)) throw new ValidationError('clientId.slot', '0–3 characters [a-z0-9]', slot);
-  if (!Number.isSafeInteger(time) || time < 0 || time >= 36 ** MS_WIDTH) throw new ValidationError('clientId.time', `ms in [0, 36^${MS_WIDTH})`, time);
-  if (!Number.isInteger(counter) || counter < 0 || counter >= COUNTER_SPAN) throw new ValidationError('clientId.counter', `0..${COUNTER_SPAN - 1}`, counter);
+  if (!Number.isSafeInteger(time) || time < 0 || time >= 36 ** MS_WIDTH)
+    throw new ValidationError('clientId.time', `ms in [0, 36^${MS_WIDTH})`, time);
+  if (!Number.isInteger(counter) || counter < 0 || counter >= COUNTER_SPAN)
+    throw new ValidationError('clientId.counter', `0..${COUNTER_SPAN - 1}`, counter);
   const stamp = time.toString(36).padStart(MS_WIDTH, '0') + counter.toString(36).padStart(2, '0');
   return clientOrderId(`${CLIENT_ID_PREFIX}${tag}_${CLIENT_ID_KINDS[kind]}${slot ?? ''}_${stamp}`);
 }
 
 /** A default tag from a strategy id: lower-case alphanumerics, first 8. */
 export function defaultStrategyTag(id: string): string {
-  const t = id.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 8);
+  const t = id
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .slice(0, 8);
   if (!t) throw new ConfigError('strategies', `strategy id ${JSON.stringify(id)} gives an empty client-id tag; set a tag of [a-z0-9]{1,8}`);
   return t;
 }
@@ -105,7 +110,8 @@ export class ClientIdCodec {
 
   /** Registers a strategy under a tag (default: derived from the id). Two strategies may not share a tag. */
   register(strategyId: StrategyId, tag: string = defaultStrategyTag(strategyId)): string {
-    if (!TAG.test(tag)) throw new ConfigError(`strategies.${strategyId}.tag`, `expected 1–8 characters [a-z0-9], got ${JSON.stringify(tag)}`);
+    if (!TAG.test(tag))
+      throw new ConfigError(`strategies.${strategyId}.tag`, `expected 1–8 characters [a-z0-9], got ${JSON.stringify(tag)}`);
     const owner = this.tagToStrategy.get(tag);
     if (owner !== undefined && owner !== strategyId) {
       throw new ConfigError(`strategies.${strategyId}.tag`, `client-id tag ${JSON.stringify(tag)} is already used by strategy ${owner}`);
@@ -149,6 +155,7 @@ export class ClientIdCodec {
     const d = decodeClientId(id);
     if (!d) return;
     const prev = this.last.get(d.tag);
-    if (!prev || d.time > prev.time || (d.time === prev.time && d.counter > prev.counter)) this.last.set(d.tag, { time: d.time, counter: d.counter });
+    if (!prev || d.time > prev.time || (d.time === prev.time && d.counter > prev.counter))
+      this.last.set(d.tag, { time: d.time, counter: d.counter });
   }
 }

@@ -55,7 +55,8 @@ export interface PlaceAck {
 }
 
 /** One element of a batch answer: successes and failures may be mixed (spot batchOrders). */
-export type BatchItem<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly clientOrderId: ClientOrderId; readonly error: PerpetuaError };
+export type BatchItem<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly clientOrderId: ClientOrderId; readonly error: PerpetuaError };
 
 export interface OrderRef {
   readonly symbol: InstrumentSymbol;

@@ -134,7 +134,13 @@ export class OrderManager {
 
   /** Live orders (sent and not closed), optionally of one strategy and / or symbol. */
   liveOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = {}): Order[] {
-    return this.store.live().filter((o) => (filter.strategyId === undefined || o.strategyId === filter.strategyId) && (filter.symbol === undefined || o.symbol === filter.symbol));
+    return this.store
+      .live()
+      .filter(
+        (o) =>
+          (filter.strategyId === undefined || o.strategyId === filter.strategyId) &&
+          (filter.symbol === undefined || o.symbol === filter.symbol),
+      );
   }
 
   /** A frozen copy of the local book (for reconcile tests and status lines). */
@@ -181,7 +187,10 @@ export class OrderManager {
    * watermark, a query for each of our live orders the venue no longer lists) and applies the events
    * of the pure reconcile(). Throws when the venue cannot be read: startup must not go on half-known.
    */
-  async reconcile(symbols: readonly InstrumentSymbol[], opts: { positions?: boolean; localPositions?: readonly Position[] } = {}): Promise<ExecutionEvent[]> {
+  async reconcile(
+    symbols: readonly InstrumentSymbol[],
+    opts: { positions?: boolean; localPositions?: readonly Position[] } = {},
+  ): Promise<ExecutionEvent[]> {
     return this.serial(() => this.reconcileNow(symbols, opts));
   }
 
@@ -238,7 +247,14 @@ export class OrderManager {
       case 'cancel': {
         const o = this.store.get(intent.clientOrderId);
         if (o && isLive(o.status)) await this.cancelMany([o]);
-        else await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not live (${o?.status ?? 'unknown'})` });
+        else
+          await this.publish({
+            type: 'IntentFailed',
+            ts: this.clock.now(),
+            strategyId: intent.strategyId,
+            intent,
+            reason: `order ${intent.clientOrderId} is not live (${o?.status ?? 'unknown'})`,
+          });
         return;
       }
       case 'cancel-all':
@@ -254,17 +270,32 @@ export class OrderManager {
         await this.applyQuotes(intent);
         return;
       case 'set-leverage':
-        await this.setting(intent, () => this.gateway.setLeverage({ symbol: intent.symbol, leverage: intent.leverage, ...(intent.positionSide ? { positionSide: intent.positionSide } : {}), ...(intent.marginMode ? { marginMode: intent.marginMode } : {}) }), {
-          type: 'LeverageChanged',
-          ts: 0,
-          strategyId: intent.strategyId,
-          symbol: intent.symbol,
-          leverage: intent.leverage,
-          ...(intent.positionSide ? { positionSide: intent.positionSide } : {}),
-        });
+        await this.setting(
+          intent,
+          () =>
+            this.gateway.setLeverage({
+              symbol: intent.symbol,
+              leverage: intent.leverage,
+              ...(intent.positionSide ? { positionSide: intent.positionSide } : {}),
+              ...(intent.marginMode ? { marginMode: intent.marginMode } : {}),
+            }),
+          {
+            type: 'LeverageChanged',
+            ts: 0,
+            strategyId: intent.strategyId,
+            symbol: intent.symbol,
+            leverage: intent.leverage,
+            ...(intent.positionSide ? { positionSide: intent.positionSide } : {}),
+          },
+        );
         return;
       case 'set-position-mode':
-        await this.setting(intent, () => this.gateway.setPositionMode(intent.mode), { type: 'PositionModeChanged', ts: 0, strategyId: intent.strategyId, mode: intent.mode });
+        await this.setting(intent, () => this.gateway.setPositionMode(intent.mode), {
+          type: 'PositionModeChanged',
+          ts: 0,
+          strategyId: intent.strategyId,
+          mode: intent.mode,
+        });
         return;
       case 'attach-tpsl': {
         const o = intent.clientOrderId ? this.store.get(intent.clientOrderId) : undefined;
@@ -300,7 +331,13 @@ export class OrderManager {
       await this.publish({ ...ok, ts: this.clock.now() });
     } catch (e) {
       const unknown = e instanceof OutcomeUnknown ? 'outcome unknown: ' : '';
-      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `${unknown}${messageOf(e)}` });
+      await this.publish({
+        type: 'IntentFailed',
+        ts: this.clock.now(),
+        strategyId: intent.strategyId,
+        intent,
+        reason: `${unknown}${messageOf(e)}`,
+      });
     }
   }
 
@@ -316,7 +353,14 @@ export class OrderManager {
     return cid!;
   }
 
-  private async prepare(items: readonly { spec: OrderSpec; strategyId: StrategyId; kind: ClientIdKind; meta: { intentId?: string; slot?: string; replaces?: ClientOrderId } }[]): Promise<ClientOrderId[]> {
+  private async prepare(
+    items: readonly {
+      spec: OrderSpec;
+      strategyId: StrategyId;
+      kind: ClientIdKind;
+      meta: { intentId?: string; slot?: string; replaces?: ClientOrderId };
+    }[],
+  ): Promise<ClientOrderId[]> {
     const cids: ClientOrderId[] = [];
     for (const it of items) {
       const cid = this.codec.next(it.strategyId, it.kind, it.meta.slot);
@@ -370,9 +414,20 @@ export class OrderManager {
     }
   }
 
-  private async placeAcked(cid: ClientOrderId, venueOrderId: Order['venueOrderId'] & string, status: Order['status'] | undefined): Promise<void> {
+  private async placeAcked(
+    cid: ClientOrderId,
+    venueOrderId: Order['venueOrderId'] & string,
+    status: Order['status'] | undefined,
+  ): Promise<void> {
     const o = this.store.get(cid)!;
-    await this.publish({ type: 'OrderAccepted', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, venueOrderId });
+    await this.publish({
+      type: 'OrderAccepted',
+      ts: this.clock.now(),
+      strategyId: o.strategyId,
+      clientOrderId: cid,
+      symbol: o.symbol,
+      venueOrderId,
+    });
     // Filled or closed on arrival (IOC, FOK, market, crossing): the fills come from the venue's records.
     // Neither venue's placement answer carries a status, so an order that cannot rest is checked at
     // once by its type instead of waiting for the next reconcile.
@@ -384,7 +439,14 @@ export class OrderManager {
     const o = this.store.get(cid)!;
     if (e instanceof OutcomeUnknown) {
       this.unknown.add(cid);
-      await this.publish({ type: 'OrderOutcomeUnknown', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, operation: 'place' });
+      await this.publish({
+        type: 'OrderOutcomeUnknown',
+        ts: this.clock.now(),
+        strategyId: o.strategyId,
+        clientOrderId: cid,
+        symbol: o.symbol,
+        operation: 'place',
+      });
       await this.resolve(cid);
       return;
     }
@@ -403,7 +465,14 @@ export class OrderManager {
   private async cancelMany(orders: readonly Order[]): Promise<void> {
     const targets = orders.filter((o) => isLive(o.status) && o.status !== 'pending-cancel');
     if (targets.length === 0) return;
-    for (const o of targets) await this.publish({ type: 'OrderCancelRequested', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+    for (const o of targets)
+      await this.publish({
+        type: 'OrderCancelRequested',
+        ts: this.clock.now(),
+        strategyId: o.strategyId,
+        clientOrderId: o.clientOrderId,
+        symbol: o.symbol,
+      });
     const max = this.gateway.capabilities.batchCancelMax;
     if (targets.length > 1 && max > 1) {
       for (let i = 0; i < targets.length; i += max) {
@@ -414,7 +483,11 @@ export class OrderManager {
           for (let j = 0; j < chunk.length; j++) {
             const r = results[j];
             if (r?.ok) await this.cancelAcked(chunk[j]!.clientOrderId, r.value.filledQty, 'user');
-            else await this.cancelFailed(chunk[j]!.clientOrderId, r ? r.error : new ExchangeError('batch answer has no element for this order'));
+            else
+              await this.cancelFailed(
+                chunk[j]!.clientOrderId,
+                r ? r.error : new ExchangeError('batch answer has no element for this order'),
+              );
           }
         } catch (e) {
           for (const o of chunk) await this.cancelFailed(o.clientOrderId, e);
@@ -435,7 +508,14 @@ export class OrderManager {
 
   private async cancelAcked(cid: ClientOrderId, venueFilled: Decimal | undefined, reason: string): Promise<void> {
     const o = this.store.get(cid)!;
-    await this.publish({ type: 'OrderCancelled', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, reason });
+    await this.publish({
+      type: 'OrderCancelled',
+      ts: this.clock.now(),
+      strategyId: o.strategyId,
+      clientOrderId: cid,
+      symbol: o.symbol,
+      reason,
+    });
     // The cancel answer shows fills we have not seen: fetch them now rather than at the next reconcile.
     if (venueFilled && venueFilled.gt(o.filledQty)) await this.refresh(cid);
   }
@@ -444,7 +524,14 @@ export class OrderManager {
     const o = this.store.get(cid)!;
     if (e instanceof OutcomeUnknown) {
       this.unknown.add(cid);
-      await this.publish({ type: 'OrderOutcomeUnknown', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: cid, symbol: o.symbol, operation });
+      await this.publish({
+        type: 'OrderOutcomeUnknown',
+        ts: this.clock.now(),
+        strategyId: o.strategyId,
+        clientOrderId: cid,
+        symbol: o.symbol,
+        operation,
+      });
       await this.resolve(cid);
       return;
     }
@@ -462,13 +549,31 @@ export class OrderManager {
 
   private async cancelAll(intent: CancelAll): Promise<void> {
     if (intent.scope === 'strategy') {
-      const mine = this.store.live().filter((o) => o.strategyId === intent.strategyId && (intent.symbol === undefined || o.symbol === intent.symbol));
-      for (const p of [...this.chases.values()]) if (mine.some((o) => o.clientOrderId === p.clientOrderId)) this.chases.delete(p.clientOrderId);
+      const mine = this.store
+        .live()
+        .filter((o) => o.strategyId === intent.strategyId && (intent.symbol === undefined || o.symbol === intent.symbol));
+      for (const p of [...this.chases.values()])
+        if (mine.some((o) => o.clientOrderId === p.clientOrderId)) this.chases.delete(p.clientOrderId);
       await this.cancelMany(mine);
       return;
     }
-    const affected = this.store.live().filter((o) => o.kind === this.gateway.capabilities.kind && (intent.symbol === undefined || o.symbol === intent.symbol) && o.status !== 'submitted');
-    for (const o of affected) if (o.status !== 'pending-cancel') await this.publish({ type: 'OrderCancelRequested', ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+    const affected = this.store
+      .live()
+      .filter(
+        (o) =>
+          o.kind === this.gateway.capabilities.kind &&
+          (intent.symbol === undefined || o.symbol === intent.symbol) &&
+          o.status !== 'submitted',
+      );
+    for (const o of affected)
+      if (o.status !== 'pending-cancel')
+        await this.publish({
+          type: 'OrderCancelRequested',
+          ts: this.clock.now(),
+          strategyId: o.strategyId,
+          clientOrderId: o.clientOrderId,
+          symbol: o.symbol,
+        });
     this.budget.consume(1);
     try {
       await this.gateway.cancelAll(intent.symbol);
@@ -481,7 +586,13 @@ export class OrderManager {
   private async amend(intent: AmendOrder): Promise<void> {
     const o = this.store.get(intent.clientOrderId);
     if (!o || (o.status !== 'accepted' && o.status !== 'partially-filled')) {
-      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})` });
+      await this.publish({
+        type: 'IntentFailed',
+        ts: this.clock.now(),
+        strategyId: intent.strategyId,
+        intent,
+        reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})`,
+      });
       return;
     }
     await this.amendOrder(o, intent.price ?? o.price!, intent.quantity ?? o.quantity!, 'amend');
@@ -528,7 +639,13 @@ export class OrderManager {
   private async startChase(intent: ChaseOrder): Promise<void> {
     const o = this.store.get(intent.clientOrderId);
     if (!o || (o.status !== 'accepted' && o.status !== 'partially-filled')) {
-      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})` });
+      await this.publish({
+        type: 'IntentFailed',
+        ts: this.clock.now(),
+        strategyId: intent.strategyId,
+        intent,
+        reason: `order ${intent.clientOrderId} is not resting (${o?.status ?? 'unknown'})`,
+      });
       return;
     }
     const p: ChaseProgram = {
@@ -554,7 +671,10 @@ export class OrderManager {
     const target = chaseTarget(o, snapshot, p.priceCap);
     if (!target) return;
     p.reprices += 1;
-    const best = o.side === 'buy' ? snapshot?.book?.bids[0]?.price ?? snapshot?.bookTicker?.bidPrice : snapshot?.book?.asks[0]?.price ?? snapshot?.bookTicker?.askPrice;
+    const best =
+      o.side === 'buy'
+        ? (snapshot?.book?.bids[0]?.price ?? snapshot?.bookTicker?.bidPrice)
+        : (snapshot?.book?.asks[0]?.price ?? snapshot?.bookTicker?.askPrice);
     let cid = o.clientOrderId;
     if (this.gateway.capabilities.chase === 'native' && best && target.eq(best)) {
       const base = { ts: this.clock.now(), strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
@@ -594,7 +714,12 @@ export class OrderManager {
     if (diff.places.length > 0) {
       const kind = this.instruments.instrument(intent.symbol)?.kind ?? (intent.symbol.includes('_') ? 'contract' : 'spot');
       const cids = await this.prepare(
-        diff.places.map((q) => ({ spec: quoteOrderSpec(intent.symbol, kind, q), strategyId: intent.strategyId, kind: 'quote' as const, meta: { intentId: intent.intentId, slot: q.slot } })),
+        diff.places.map((q) => ({
+          spec: quoteOrderSpec(intent.symbol, kind, q),
+          strategyId: intent.strategyId,
+          kind: 'quote' as const,
+          meta: { intentId: intent.intentId, slot: q.slot },
+        })),
       );
       await this.send(cids);
     }
@@ -625,7 +750,13 @@ export class OrderManager {
         return 'unknown';
       }
     }
-    const report: VenueReport = { symbols: [o.symbol], openOrders: [], queriedOrders: venue ? [venue] : [], notFound: venue ? [] : [cid], fills };
+    const report: VenueReport = {
+      symbols: [o.symbol],
+      openOrders: [],
+      queriedOrders: venue ? [venue] : [],
+      notFound: venue ? [] : [cid],
+      fills,
+    };
     await this.applyReconcile(reconcilePure(this.store.view(), report, this.clock.now(), this.reconcileOptions()));
     return venue ? 'found' : 'not-found';
   }
@@ -650,13 +781,22 @@ export class OrderManager {
     // Found: a cancel or amend whose effect is not visible did not happen (if it lands later, the next
     // reconcile sees it).
     const base = { ts: this.clock.now(), strategyId: after.strategyId, clientOrderId: cid, symbol: after.symbol };
-    if (after.status === 'pending-cancel') await this.publish({ ...base, type: 'OrderCancelRejected', reason: 'cancel outcome unknown; the order is still open at the venue' });
-    else if (after.status === 'pending-amend') await this.publish({ ...base, type: 'OrderAmendRejected', reason: 'amend outcome unknown; the venue shows the old price and quantity' });
+    if (after.status === 'pending-cancel')
+      await this.publish({ ...base, type: 'OrderCancelRejected', reason: 'cancel outcome unknown; the order is still open at the venue' });
+    else if (after.status === 'pending-amend')
+      await this.publish({
+        ...base,
+        type: 'OrderAmendRejected',
+        reason: 'amend outcome unknown; the venue shows the old price and quantity',
+      });
     this.unknown.delete(cid);
     return 'found';
   }
 
-  private async reconcileNow(symbols: readonly InstrumentSymbol[], opts: { positions?: boolean; localPositions?: readonly Position[] }): Promise<ExecutionEvent[]> {
+  private async reconcileNow(
+    symbols: readonly InstrumentSymbol[],
+    opts: { positions?: boolean; localPositions?: readonly Position[] },
+  ): Promise<ExecutionEvent[]> {
     return this.collect(async () => {
       const now = this.clock.now();
       const openOrders = [];
@@ -664,7 +804,10 @@ export class OrderManager {
       const positions: Position[] = [];
       for (const s of symbols) {
         openOrders.push(...(await this.gateway.openOrders(s)));
-        const since = Math.max(0, (this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs);
+        const since = Math.max(
+          0,
+          (this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs,
+        );
         fills.push(...(await this.gateway.fillsSince(s, since)));
         if (opts.positions) positions.push(...(await this.gateway.positions(s)));
       }
@@ -680,10 +823,15 @@ export class OrderManager {
         else notFound.push(o.clientOrderId);
       }
       const report: VenueReport = { symbols, openOrders, queriedOrders, notFound, fills, ...(opts.positions ? { positions } : {}) };
-      const events = reconcilePure(this.store.view(), report, now, { ...this.reconcileOptions(), ...(opts.localPositions ? { localPositions: opts.localPositions } : {}) });
+      const events = reconcilePure(this.store.view(), report, now, {
+        ...this.reconcileOptions(),
+        ...(opts.localPositions ? { localPositions: opts.localPositions } : {}),
+      });
       await this.applyReconcile(events);
       for (const s of symbols) {
-        const newest = fills.filter((f) => f.symbol === s).reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0);
+        const newest = fills
+          .filter((f) => f.symbol === s)
+          .reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0);
         if (newest > 0) this.fillWatermark.set(s, newest);
       }
       for (const cid of [...this.unknown]) {

@@ -133,7 +133,8 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
   const findAny = (v: { clientOrderId?: string | undefined; venueOrderId?: string | undefined }): Order | undefined => {
     const o = find(v);
     if (o) return o;
-    for (const a of orderFor.values()) if ((v.clientOrderId && a.clientOrderId === v.clientOrderId) || (v.venueOrderId && a.venueOrderId === v.venueOrderId)) return a;
+    for (const a of orderFor.values())
+      if ((v.clientOrderId && a.clientOrderId === v.clientOrderId) || (v.venueOrderId && a.venueOrderId === v.venueOrderId)) return a;
     return undefined;
   };
 
@@ -141,7 +142,14 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
   for (const v of sortedVenue) {
     const o = findAny(v);
     if (o && o.status === 'submitted' && v.status !== 'submitted' && !orderFor.has(o.clientOrderId)) {
-      events.push({ type: 'OrderAccepted', ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, venueOrderId: v.venueOrderId });
+      events.push({
+        type: 'OrderAccepted',
+        ts: now,
+        strategyId: o.strategyId,
+        clientOrderId: o.clientOrderId,
+        symbol: o.symbol,
+        venueOrderId: v.venueOrderId,
+      });
     }
   }
 
@@ -171,7 +179,14 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     c.notional = c.notional.plus(f.price.mul(f.quantity));
     const done = (c.quantity !== undefined && c.qty.gte(c.quantity)) || (v?.status === 'filled' && v.filledQty.lte(c.qty));
     const fill: Fill = { ...f, clientOrderId: o.clientOrderId, strategyId: o.strategyId };
-    events.push({ type: done ? 'OrderFilled' : 'OrderPartiallyFilled', ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, fill });
+    events.push({
+      type: done ? 'OrderFilled' : 'OrderPartiallyFilled',
+      ts: now,
+      strategyId: o.strategyId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.symbol,
+      fill,
+    });
   }
 
   // 3. Venue cumulative beyond what fills explain → one synthetic fill for the gap.
@@ -207,7 +222,14 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
       ...(o.reduceOnly ? { reduceOnly: true } : {}),
       synthetic: true,
     };
-    events.push({ type: done ? 'OrderFilled' : 'OrderPartiallyFilled', ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, fill });
+    events.push({
+      type: done ? 'OrderFilled' : 'OrderPartiallyFilled',
+      ts: now,
+      strategyId: o.strategyId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.symbol,
+      fill,
+    });
   }
 
   // 4. Status of orders the venue reports.
@@ -217,7 +239,15 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     if (isTerminal(o.status)) {
       // We closed it, the venue still rests it: an alarm, repeated until the venue no longer lists it.
       if (isWorkingStatus(v.status)) {
-        events.push({ type: 'OrderOrphaned', ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, venueOrderId: v.venueOrderId, localStatus: o.status });
+        events.push({
+          type: 'OrderOrphaned',
+          ts: now,
+          strategyId: o.strategyId,
+          clientOrderId: o.clientOrderId,
+          symbol: o.symbol,
+          venueOrderId: v.venueOrderId,
+          localStatus: o.status,
+        });
       }
       continue;
     }
@@ -231,7 +261,12 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
         const priceMoved = v.price && o.price && !v.price.eq(o.price);
         const qtyMoved = v.quantity && o.quantity && !v.quantity.eq(o.quantity);
         if ((priceMoved || qtyMoved) && o.status !== 'pending-cancel') {
-          events.push({ ...base, type: 'OrderAmended', ...(priceMoved ? { price: v.price! } : {}), ...(qtyMoved ? { quantity: v.quantity! } : {}) });
+          events.push({
+            ...base,
+            type: 'OrderAmended',
+            ...(priceMoved ? { price: v.price! } : {}),
+            ...(qtyMoved ? { quantity: v.quantity! } : {}),
+          });
         }
         break;
       }
@@ -251,7 +286,8 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
       case 'rejected':
         // Rejected is an answer to sending; an order already acknowledged that the venue later marks
         // invalid (contract state 5) is closed as cancelled.
-        if (o.status === 'submitted' && !orderFor.has(o.clientOrderId)) events.push({ ...base, type: 'OrderRejected', reason: 'venue reports the order invalid' });
+        if (o.status === 'submitted' && !orderFor.has(o.clientOrderId))
+          events.push({ ...base, type: 'OrderRejected', reason: 'venue reports the order invalid' });
         else events.push({ ...base, type: 'OrderCancelled', reason: 'venue reports the order invalid' });
         break;
       default:
@@ -268,7 +304,9 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
       if (o) reported.add(o.clientOrderId);
     }
     const notFound = new Set<string>(venue.notFound);
-    const ours = [...local.orders.values()].filter((o) => inScope.has(o.symbol) && isLive(o.status) && !reported.has(o.clientOrderId)).sort((a, b) => cmp(a.clientOrderId, b.clientOrderId));
+    const ours = [...local.orders.values()]
+      .filter((o) => inScope.has(o.symbol) && isLive(o.status) && !reported.has(o.clientOrderId))
+      .sort((a, b) => cmp(a.clientOrderId, b.clientOrderId));
     for (const o of ours) {
       if (!notFound.has(o.clientOrderId)) continue; // no word from the venue: wait, never guess
       const base = { ts: now, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol };
@@ -341,7 +379,8 @@ function venueFill(
   return { type: 'VenueFill', ts: now, ...(strategyId !== undefined ? { strategyId } : {}), symbol: f.symbol, fill };
 }
 
-const isWorkingStatus = (s: VenueOrder['status']): boolean => s === 'accepted' || s === 'partially-filled' || s === 'pending-amend' || s === 'pending-cancel';
+const isWorkingStatus = (s: VenueOrder['status']): boolean =>
+  s === 'accepted' || s === 'partially-filled' || s === 'pending-amend' || s === 'pending-cancel';
 
 function cumFilledEventEmitted(events: readonly ExecutionEvent[], cid: string): boolean {
   return events.some((e) => e.type === 'OrderFilled' && e.clientOrderId === cid);

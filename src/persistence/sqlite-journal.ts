@@ -22,7 +22,6 @@ import type { ControlEntry, RunInfo, RunJournal } from './run-journal.js';
 import { decodeJson, encodeJson } from './decimal-json.js';
 import { migrate } from './migrations.js';
 
-
 export interface SqliteJournalOptions {
   /** File path, or ':memory:'. */
   readonly path: string;
@@ -102,7 +101,13 @@ export class SqliteJournal implements RunJournal {
   }
 
   recordIntent(intent: Intent, ts: number): void {
-    this.stmts.insertIntent.run(this.runId ?? null, ts, intent.kind, (intent as { strategyId?: string }).strategyId ?? null, encodeJson(intent));
+    this.stmts.insertIntent.run(
+      this.runId ?? null,
+      ts,
+      intent.kind,
+      (intent as { strategyId?: string }).strategyId ?? null,
+      encodeJson(intent),
+    );
   }
 
   /** An operator's control action (console pause, resume, cancel, flatten), kept beside the intents it led to. */
@@ -145,11 +150,13 @@ export class SqliteJournal implements RunJournal {
   }
 
   restore(): JournalSnapshot {
-    const open = (this.db.prepare('SELECT json FROM orders WHERE terminal = 0 ORDER BY created_at, client_order_id').all() as Row[]).map((r) =>
-      decodeJson<Order>(String(r.json)),
+    const open = (this.db.prepare('SELECT json FROM orders WHERE terminal = 0 ORDER BY created_at, client_order_id').all() as Row[]).map(
+      (r) => decodeJson<Order>(String(r.json)),
     );
     const closed = (
-      this.db.prepare('SELECT json FROM orders WHERE terminal = 1 ORDER BY updated_at DESC, client_order_id LIMIT ?').all(this.recentClosed) as Row[]
+      this.db
+        .prepare('SELECT json FROM orders WHERE terminal = 1 ORDER BY updated_at DESC, client_order_id LIMIT ?')
+        .all(this.recentClosed) as Row[]
     ).map((r) => decodeJson<Order>(String(r.json)));
     const seen = (this.db.prepare('SELECT trade_id FROM fills ORDER BY time, trade_id').all() as Row[]).map((r) => String(r.trade_id));
     const last = this.db.prepare('SELECT MAX(time) AS t FROM fills').get() as Row;
@@ -160,13 +167,17 @@ export class SqliteJournal implements RunJournal {
     return {
       orders: [...open, ...closed.reverse()],
       seenTradeIds: seen,
-      ...(last.t == null ? {} : { lastFillTime: Number(last.t), lastFillTimeBySymbol: Object.fromEntries(bySymbol.map((r) => [String(r.symbol), Number(r.t)])) }),
+      ...(last.t == null
+        ? {}
+        : { lastFillTime: Number(last.t), lastFillTimeBySymbol: Object.fromEntries(bySymbol.map((r) => [String(r.symbol), Number(r.t)])) }),
       ...(venueFills.length > 0 ? { venueFills } : {}),
     };
   }
 
   positions(): Position[] {
-    return (this.db.prepare('SELECT json FROM positions ORDER BY symbol, leg').all() as Row[]).map((r) => decodeJson<Position>(String(r.json)));
+    return (this.db.prepare('SELECT json FROM positions ORDER BY symbol, leg').all() as Row[]).map((r) =>
+      decodeJson<Position>(String(r.json)),
+    );
   }
 
   order(clientOrderId: string): Order | undefined {
@@ -175,7 +186,9 @@ export class SqliteJournal implements RunJournal {
   }
 
   orders(): Order[] {
-    return (this.db.prepare('SELECT json FROM orders ORDER BY created_at, client_order_id').all() as Row[]).map((r) => decodeJson<Order>(String(r.json)));
+    return (this.db.prepare('SELECT json FROM orders ORDER BY created_at, client_order_id').all() as Row[]).map((r) =>
+      decodeJson<Order>(String(r.json)),
+    );
   }
 
   /** Every fill, oldest first (the journal's `perpetua fills` view). */

@@ -66,7 +66,8 @@ export class EquityTracker {
   metrics(rejectTimes: readonly number[] = []): EquityMetrics {
     if (rejectTimes.length === 0 && this.cached) return this.cached;
     // Built field by field: asked once per snapshot, and spreading optional parts costs more than the rest.
-    const m: { equity?: Decimal; peakEquity?: Decimal; dayStartEquity?: Decimal; rejectTimes: readonly number[]; unknownReason?: string } = { rejectTimes: rejectTimes.length === 0 ? NO_REJECTS : rejectTimes };
+    const m: { equity?: Decimal; peakEquity?: Decimal; dayStartEquity?: Decimal; rejectTimes: readonly number[]; unknownReason?: string } =
+      { rejectTimes: rejectTimes.length === 0 ? NO_REJECTS : rejectTimes };
     if (this.unknownReason !== undefined) m.unknownReason = this.unknownReason;
     if (this.last) m.equity = this.last;
     if (this.peak) m.peakEquity = this.peak;

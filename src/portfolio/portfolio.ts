@@ -75,7 +75,8 @@ export class Portfolio {
   applyFunding(symbol: InstrumentSymbol, leg: PositionLeg, amount: Decimal, asset: string, time: number): void {
     const inst = this.instruments.instrument(symbol);
     const key = positionKey(symbol, leg);
-    const pos = this.positionsByKey.get(key) ?? (inst ? flatPosition(symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), time) : undefined);
+    const pos =
+      this.positionsByKey.get(key) ?? (inst ? flatPosition(symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), time) : undefined);
     if (pos) this.positionsByKey.set(key, { ...pos, funding: pos.funding.plus(amount), updatedAt: time });
     this.funding = this.funding.plus(amount);
     this.add(asset, amount);
@@ -96,7 +97,10 @@ export class Portfolio {
   adoptPosition(venue: Position): void {
     const key = positionKey(venue.symbol, venue.leg);
     const mine = this.positionsByKey.get(key);
-    this.positionsByKey.set(key, mine ? { ...mine, quantity: venue.quantity, entryPrice: venue.entryPrice, updatedAt: venue.updatedAt } : venue);
+    this.positionsByKey.set(
+      key,
+      mine ? { ...mine, quantity: venue.quantity, entryPrice: venue.entryPrice, updatedAt: venue.updatedAt } : venue,
+    );
   }
 
   setBalance(asset: string, amount: Decimal): void {
@@ -181,7 +185,8 @@ export class Portfolio {
       const symbol = this.valuationSymbol(asset);
       out.push(symbol ? { asset, symbol } : { asset });
     }
-    for (const p of this.positionsByKey.values()) if (p.kind === 'contract' && !p.quantity.isZero() && !marks(p.symbol)) out.push({ asset: p.symbol, symbol: p.symbol });
+    for (const p of this.positionsByKey.values())
+      if (p.kind === 'contract' && !p.quantity.isZero() && !marks(p.symbol)) out.push({ asset: p.symbol, symbol: p.symbol });
     return out;
   }
 

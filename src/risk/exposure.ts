@@ -21,7 +21,8 @@ export function netQty(positions: readonly Position[], symbol: InstrumentSymbol)
 }
 
 /** Direction an opening order adds to. */
-export const directionOf = (spec: Pick<OrderSpec, 'side' | 'positionSide'>): PositionSide => spec.positionSide ?? (spec.side === 'buy' ? 'long' : 'short');
+export const directionOf = (spec: Pick<OrderSpec, 'side' | 'positionSide'>): PositionSide =>
+  spec.positionSide ?? (spec.side === 'buy' ? 'long' : 'short');
 
 /**
  * Largest size the position in `direction` can reach on `leg` if every opening order (live ones not
@@ -57,7 +58,8 @@ export function cumulativeExposures(
   proposals: readonly ProposedOrder[],
 ): Decimal[] {
   const totals = new Map<string, Decimal>();
-  const keyOf = (p: ProposedOrder): string | undefined => (p.spec.symbol === symbol && isOpening(p.spec) ? `${legOf(p.spec)}|${directionOf(p.spec)}` : undefined);
+  const keyOf = (p: ProposedOrder): string | undefined =>
+    p.spec.symbol === symbol && isOpening(p.spec) ? `${legOf(p.spec)}|${directionOf(p.spec)}` : undefined;
   for (const p of proposals) {
     const key = keyOf(p);
     if (key === undefined) continue;

@@ -58,7 +58,13 @@ function computeProposals(intent: Intent, instrument: Instrument | undefined, st
     case 'amend': {
       const old = findLiveOrder(state, intent.clientOrderId);
       if (!old) return [];
-      return [{ spec: { ...old, price: intent.price ?? old.price, quantity: intent.quantity ?? old.quantity } as OrderSpec, replaces: old, filledQty: old.filledQty }];
+      return [
+        {
+          spec: { ...old, price: intent.price ?? old.price, quantity: intent.quantity ?? old.quantity } as OrderSpec,
+          replaces: old,
+          filledQty: old.filledQty,
+        },
+      ];
     }
     case 'chase': {
       const old = findLiveOrder(state, intent.clientOrderId);
@@ -85,7 +91,9 @@ export function releasedOrders(intent: Intent, state: RiskState): Order[] {
     }
     case 'desired-quotes':
       // Pending cancels are not released: their funds stay held until the venue confirms.
-      return state.openOrders.filter((o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol && isLive(o.status) && o.status !== 'pending-cancel');
+      return state.openOrders.filter(
+        (o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol && isLive(o.status) && o.status !== 'pending-cancel',
+      );
     default:
       return [];
   }
@@ -101,7 +109,11 @@ export function isOpening(spec: OrderSpec): boolean {
 }
 
 /** Average price a market order of `quantity` would get walking the visible book (worst level for the rest). */
-export function estimateMarketPrice(snapshot: MarketSnapshot | undefined, side: 'buy' | 'sell', quantity: Decimal | undefined): Decimal | undefined {
+export function estimateMarketPrice(
+  snapshot: MarketSnapshot | undefined,
+  side: 'buy' | 'sell',
+  quantity: Decimal | undefined,
+): Decimal | undefined {
   const levels = side === 'buy' ? snapshot?.book?.asks : snapshot?.book?.bids;
   if (!levels || levels.length === 0 || !quantity) return side === 'buy' ? bestAsk(snapshot) : bestBid(snapshot);
   let left = quantity;
@@ -125,7 +137,8 @@ export function effectivePrice(spec: OrderSpec, snapshot: MarketSnapshot | undef
 }
 
 /** Quantity still to fill of a proposal. */
-export const proposalRemaining = (p: ProposedOrder): Decimal => (p.spec.quantity ? Decimal.max(ZERO, p.spec.quantity.minus(p.filledQty)) : ZERO);
+export const proposalRemaining = (p: ProposedOrder): Decimal =>
+  p.spec.quantity ? Decimal.max(ZERO, p.spec.quantity.minus(p.filledQty)) : ZERO;
 
 /** Quantity still to fill of a live order (0 for a spot market buy by amount). */
 export const orderRemaining = (o: Order): Decimal => remainingQty(o) ?? ZERO;

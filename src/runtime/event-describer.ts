@@ -20,15 +20,30 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
   switch (e.type) {
     case 'OrderSubmitted': {
       const x = e.order;
-      return line('info', `placed ${sid} ${x.symbol} ${x.side} ${fmt(x.quantity)} @ ${x.price ? fmt(x.price) : 'market'}${x.slot ? ` [${x.slot}]` : ''}`, { clientOrderId: x.clientOrderId });
+      return line(
+        'info',
+        `placed ${sid} ${x.symbol} ${x.side} ${fmt(x.quantity)} @ ${x.price ? fmt(x.price) : 'market'}${x.slot ? ` [${x.slot}]` : ''}`,
+        { clientOrderId: x.clientOrderId },
+      );
     }
     case 'OrderFilled':
     case 'OrderPartiallyFilled':
-      return line('info', `${e.type === 'OrderFilled' ? 'filled' : 'partly filled'} ${sid} ${e.symbol} ${e.fill.side} ${fmt(e.fill.quantity)} @ ${fmt(e.fill.price)}`, { clientOrderId: e.clientOrderId, tradeId: e.fill.tradeId });
+      return line(
+        'info',
+        `${e.type === 'OrderFilled' ? 'filled' : 'partly filled'} ${sid} ${e.symbol} ${e.fill.side} ${fmt(e.fill.quantity)} @ ${fmt(e.fill.price)}`,
+        { clientOrderId: e.clientOrderId, tradeId: e.fill.tradeId },
+      );
     case 'OrderAmended':
-      return line('info', `amended ${sid} ${e.symbol}${e.price ? ` → ${fmt(e.price)}` : ''}${e.quantity ? ` qty ${fmt(e.quantity)}` : ''}`, { clientOrderId: e.clientOrderId });
+      return line(
+        'info',
+        `amended ${sid} ${e.symbol}${e.price ? ` → ${fmt(e.price)}` : ''}${e.quantity ? ` qty ${fmt(e.quantity)}` : ''}`,
+        { clientOrderId: e.clientOrderId },
+      );
     case 'OrderReplaced':
-      return line('info', `amended ${sid} ${e.symbol} (cancel and place)`, { clientOrderId: e.clientOrderId, newClientOrderId: e.newClientOrderId });
+      return line('info', `amended ${sid} ${e.symbol} (cancel and place)`, {
+        clientOrderId: e.clientOrderId,
+        newClientOrderId: e.newClientOrderId,
+      });
     case 'OrderCancelled':
       // The cancel half of a cancel-and-place amend is told by its OrderReplaced.
       if (e.reason === 'replaced') return undefined;
@@ -37,11 +52,17 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
       return line('warn', `rejected ${sid} ${e.symbol}: ${e.reason}`, { clientOrderId: e.clientOrderId });
     case 'OrderCancelRejected':
     case 'OrderAmendRejected':
-      return line('warn', `${e.type === 'OrderCancelRejected' ? 'cancel' : 'amend'} refused ${sid} ${e.symbol}: ${e.reason}`, { clientOrderId: e.clientOrderId });
+      return line('warn', `${e.type === 'OrderCancelRejected' ? 'cancel' : 'amend'} refused ${sid} ${e.symbol}: ${e.reason}`, {
+        clientOrderId: e.clientOrderId,
+      });
     case 'OrderOutcomeUnknown':
       return line('warn', `outcome unknown ${sid} ${e.symbol} ${e.operation}: resolving by client id`, { clientOrderId: e.clientOrderId });
     case 'OrderAdopted':
-      return line('info', `adopted ${sid} ${e.order.symbol} ${e.order.side} ${fmt(e.order.quantity)} @ ${e.order.price ? fmt(e.order.price) : 'market'} (found at the exchange)`, { clientOrderId: e.order.clientOrderId });
+      return line(
+        'info',
+        `adopted ${sid} ${e.order.symbol} ${e.order.side} ${fmt(e.order.quantity)} @ ${e.order.price ? fmt(e.order.price) : 'market'} (found at the exchange)`,
+        { clientOrderId: e.order.clientOrderId },
+      );
     case 'IntentDenied':
       // An amend or cancel of an order that filled a moment earlier is a benign race, not news.
       return line(e.rule === 'order-known' ? 'debug' : 'info', `denied ${sid} ${e.intent.kind} by ${e.rule}: ${e.reason}`);
@@ -56,7 +77,8 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
       const pnl = f.realizedPnl ? ` pnl ${fmt(f.realizedPnl)}` : '';
       const origin = `(order ${f.venueOrderId ?? '-'}, not placed by the bot)`;
       const what = `venue fill ${sid} ${e.symbol} ${f.side} ${fmt(f.quantity)} @ ${fmt(f.price)} fee ${fmt(f.fee)}${pnl} ${origin}`;
-      if (e.strategyId === undefined && f.kind === 'spot') return line('warn', `${what}: a spot trade outside the bot; booked on the account only`);
+      if (e.strategyId === undefined && f.kind === 'spot')
+        return line('warn', `${what}: a spot trade outside the bot; booked on the account only`);
       if (e.strategyId === undefined) return line('warn', `${what}: no single strategy owns the position; booked on the account only`);
       return line('info', what, { tradeId: f.tradeId });
     }
@@ -69,7 +91,10 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
     case 'PositionModeChanged':
       return line('info', `position mode ${e.mode}`);
     case 'TpSlAttached':
-      return line('info', `tp/sl ${sid} ${e.symbol} tp ${e.takeProfitPrice ? fmt(e.takeProfitPrice) : '-'} sl ${e.stopLossPrice ? fmt(e.stopLossPrice) : '-'}`);
+      return line(
+        'info',
+        `tp/sl ${sid} ${e.symbol} tp ${e.takeProfitPrice ? fmt(e.takeProfitPrice) : '-'} sl ${e.stopLossPrice ? fmt(e.stopLossPrice) : '-'}`,
+      );
     default:
       return line('debug', e.type, { clientOrderId: 'clientOrderId' in e ? e.clientOrderId : undefined });
   }

@@ -50,7 +50,13 @@ export class IntentPipeline {
     try {
       await venue.orders.execute(intent);
     } catch (e) {
-      this.events.publishLocal({ type: 'IntentFailed', ts: this.o.clock.now(), strategyId: intent.strategyId, intent, reason: messageOf(e) });
+      this.events.publishLocal({
+        type: 'IntentFailed',
+        ts: this.o.clock.now(),
+        strategyId: intent.strategyId,
+        intent,
+        reason: messageOf(e),
+      });
     }
   }
 
@@ -74,7 +80,8 @@ export class IntentPipeline {
       for (const v of o.venues) await this.execute(v, intent);
       return;
     }
-    const kind: InstrumentKind = intent.kind === 'set-position-mode' || (symbol !== undefined && isContractSymbol(symbol)) ? 'contract' : 'spot';
+    const kind: InstrumentKind =
+      intent.kind === 'set-position-mode' || (symbol !== undefined && isContractSymbol(symbol)) ? 'contract' : 'spot';
     const venue = venueOfKind(o, kind);
     if (!venue) {
       this.deny(intent, 'venue', `no ${kind} account in this run (the config trades no ${kind} instrument)`);
@@ -95,7 +102,9 @@ export class IntentPipeline {
   /** Cancels every strategy's orders on every venue (kill switch). */
   private async pullEverything(): Promise<void> {
     for (const r of this.runners) {
-      for (const v of this.o.venues) if (v.orders.liveOrders({ strategyId: r.strategyId }).length > 0) await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
+      for (const v of this.o.venues)
+        if (v.orders.liveOrders({ strategyId: r.strategyId }).length > 0)
+          await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
     }
   }
 

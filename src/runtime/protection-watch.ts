@@ -86,7 +86,8 @@ export class ProtectionWatch {
           for (const k of [...this.toldUnprotected]) if (k.startsWith(`${key}|`)) this.toldUnprotected.delete(k);
           continue;
         }
-        const stillHeld = (q: Position): boolean => q.symbol === symbol && q.leg === p.leg && q.quantity.s === p.quantity.s && !q.quantity.isZero();
+        const stillHeld = (q: Position): boolean =>
+          q.symbol === symbol && q.leg === p.leg && q.quantity.s === p.quantity.s && !q.quantity.isZero();
         if (heldNow && !heldNow.some(stillHeld)) continue;
         if (this.toldUnprotected.has(told)) continue;
         this.toldUnprotected.add(told);
@@ -96,7 +97,10 @@ export class ProtectionWatch {
     return out;
   }
 
-  private async readStops(stops: NonNullable<ExchangeGateway['protectiveStops']>, symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+  private async readStops(
+    stops: NonNullable<ExchangeGateway['protectiveStops']>,
+    symbol: InstrumentSymbol,
+  ): Promise<readonly ProtectiveStop[]> {
     const list = await stops(symbol);
     this.state.setProtectiveStops(symbol, list);
     return list;

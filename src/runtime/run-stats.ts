@@ -23,7 +23,17 @@ export interface StrategyCounters {
   readonly deniedBy: Record<string, number>;
 }
 
-const empty = (): StrategyCounters => ({ placed: 0, fills: 0, volume: ZERO, amends: 0, cancels: 0, rejects: 0, denials: 0, failures: 0, deniedBy: {} });
+const empty = (): StrategyCounters => ({
+  placed: 0,
+  fills: 0,
+  volume: ZERO,
+  amends: 0,
+  cancels: 0,
+  rejects: 0,
+  denials: 0,
+  failures: 0,
+  deniedBy: {},
+});
 
 export class RunStats {
   private readonly byStrategy = new Map<string, StrategyCounters>();

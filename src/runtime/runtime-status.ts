@@ -28,7 +28,12 @@ export interface StrategyStatus {
   readonly fees: Decimal;
   readonly openOrders: number;
   /** The live orders themselves (side, quantity, price), for the status line. */
-  readonly orders: readonly { readonly symbol: InstrumentSymbol; readonly side: string; readonly price?: Decimal; readonly quantity?: Decimal }[];
+  readonly orders: readonly {
+    readonly symbol: InstrumentSymbol;
+    readonly side: string;
+    readonly price?: Decimal;
+    readonly quantity?: Decimal;
+  }[];
   readonly counters: StrategyCounters;
 }
 
@@ -74,7 +79,12 @@ export function runtimeStatus(o: TradingRuntimeOptions, state: TradingState, sta
       ...(u.missing.length === 0 ? { unrealizedPnl: u.value } : {}),
       fees: book.fees().get(o.valuationAsset) ?? ZERO,
       openOrders: state.openOrders(s.id).length,
-      orders: state.openOrders(s.id).map((x) => ({ symbol: x.symbol, side: x.side, ...(x.price ? { price: x.price } : {}), ...(x.quantity ? { quantity: x.quantity } : {}) })),
+      orders: state.openOrders(s.id).map((x) => ({
+        symbol: x.symbol,
+        side: x.side,
+        ...(x.price ? { price: x.price } : {}),
+        ...(x.quantity ? { quantity: x.quantity } : {}),
+      })),
       counters: stats.of(s.id),
     };
   });

@@ -71,7 +71,9 @@ async function cancelOwnOrders(p: RuntimeParts): Promise<void> {
     const left = ourLiveOrders(p);
     if (left.length === 0) return;
     if (round === EXIT_CANCEL_ROUNDS) {
-      o.logger.warn(`${left.length} order(s) still live after ${round} rounds of cancel on exit`, { orders: left.map((x) => x.clientOrderId) });
+      o.logger.warn(`${left.length} order(s) still live after ${round} rounds of cancel on exit`, {
+        orders: left.map((x) => x.clientOrderId),
+      });
       return;
     }
     try {

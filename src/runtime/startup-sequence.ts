@@ -70,7 +70,8 @@ export async function startupSequence(
       } else if (e.type === 'PositionAdjusted') p.state.apply(e);
       else if (e.type === 'FundingSettled') {
         // The strategy's book only: the account's balances come from the venue, which paid it already.
-        if (e.strategyId !== undefined) p.state.strategyBook(e.strategyId).applyFunding(e.symbol, e.leg, e.amount, e.asset, e.settledAt ?? e.ts);
+        if (e.strategyId !== undefined)
+          p.state.strategyBook(e.strategyId).applyFunding(e.symbol, e.leg, e.amount, e.asset, e.settledAt ?? e.ts);
         p.reconciler.noteFunding(e);
       }
       p.protection.noteTpSl(e);
@@ -86,7 +87,10 @@ export async function startupSequence(
   for (const s of o.strategies) p.runners.push(new StrategyRunner(s.id, s.strategy, p.state, o.clock));
   await loop.openMarketData();
   const missing = await loop.firstSnapshots(o.policy.firstSnapshotTimeoutMs);
-  if (missing.length > 0) o.logger.warn(`no market data yet for ${missing.join(', ')}; starting the strategies anyway (orders on them are denied until it arrives)`);
+  if (missing.length > 0)
+    o.logger.warn(
+      `no market data yet for ${missing.join(', ')}; starting the strategies anyway (orders on them are denied until it arrives)`,
+    );
   await loop.startStrategies();
   loop.startReconcileTimer();
   return { restoredLive, reconciled };

@@ -204,7 +204,10 @@ export class TradingRuntime {
       }),
       map((snapshot) => ({ kind: 'snapshot' as const, symbol: snapshot.symbol })),
     );
-    this.loop = merge(snapshots$, this.control).subscribe({ next: (job) => this.jobs.enqueue(job), error: (e: unknown) => o.logger.error('trading loop stopped', { error: messageOf(e) }) });
+    this.loop = merge(snapshots$, this.control).subscribe({
+      next: (job) => this.jobs.enqueue(job),
+      error: (e: unknown) => o.logger.error('trading loop stopped', { error: messageOf(e) }),
+    });
     await o.market.start();
   }
 
@@ -296,7 +299,8 @@ export class TradingRuntime {
       return;
     }
     this.state.setSnapshot(s);
-    if (this.snapshotWaiters.length > 0) for (const w of [...this.snapshotWaiters]) if (w()) this.snapshotWaiters.splice(this.snapshotWaiters.indexOf(w), 1);
+    if (this.snapshotWaiters.length > 0)
+      for (const w of [...this.snapshotWaiters]) if (w()) this.snapshotWaiters.splice(this.snapshotWaiters.indexOf(w), 1);
     const venue = venueOfKind(o, s.kind);
     if (venue) await venue.orders.onSnapshot(s);
     // Most snapshots bring no events and no intents: no trip through the pipeline for nothing.

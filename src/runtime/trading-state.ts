@@ -223,11 +223,26 @@ export class TradingState implements TradingStateView {
    * without the positions, orders and leverage an intent's RiskState carries, which it never reads.
    */
   killSwitchState(now: number, rejectTimes: readonly number[] = []): RiskState {
-    return { now, positions: [], strategyPositions: [], openOrders: [], leverage: {}, limits: this.limits, metrics: this.equity.metrics(rejectTimes), instruments: this.instruments };
+    return {
+      now,
+      positions: [],
+      strategyPositions: [],
+      openOrders: [],
+      leverage: {},
+      limits: this.limits,
+      metrics: this.equity.metrics(rejectTimes),
+      instruments: this.instruments,
+    };
   }
 
   /** What the risk engine sees for one intent of `strategyId` on `symbol` at the `kind` venue. */
-  riskState(now: number, kind: InstrumentKind, strategyId: StrategyId, symbol: InstrumentSymbol | undefined, rejectTimes: readonly number[] = []): RiskState {
+  riskState(
+    now: number,
+    kind: InstrumentKind,
+    strategyId: StrategyId,
+    symbol: InstrumentSymbol | undefined,
+    rejectTimes: readonly number[] = [],
+  ): RiskState {
     const account = this.accounts.get(kind);
     const snapshot = symbol ? this.snapshots.get(symbol) : undefined;
     const venuePositions = kind === 'contract' ? this.accountBook('contract').positions() : [];
@@ -257,4 +272,3 @@ export function unvaluedReason(missing: readonly { readonly asset: string; reado
     : `no ${valuationAsset} market prices it: move it out of this account, or set risk.valuationAsset`;
   return `no price for ${what}: ${fix}`;
 }
-

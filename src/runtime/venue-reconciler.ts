@@ -81,7 +81,8 @@ export class VenueReconciler {
     const read = v.gateway.fundingSince?.bind(v.gateway);
     if (!this.funding || !read) return;
     try {
-      for (const e of await this.funding.poll(read, symbols, (symbol, leg) => positionOwner(this.owners, symbol, leg))) this.events.publishLocal(e);
+      for (const e of await this.funding.poll(read, symbols, (symbol, leg) => positionOwner(this.owners, symbol, leg)))
+        this.events.publishLocal(e);
     } catch (e) {
       this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
     }

@@ -62,7 +62,11 @@ export class IntentFactory {
 
   /** Spot market buy spending a quote amount. */
   marketBuyQuote(symbol: InstrumentSymbol, quoteAmount: DecimalLike): PlaceOrder {
-    return { ...this.base(), kind: 'place', order: { symbol, kind: 'spot', side: 'buy', type: 'market', timeInForce: 'ioc', quoteQuantity: D(quoteAmount) } };
+    return {
+      ...this.base(),
+      kind: 'place',
+      order: { symbol, kind: 'spot', side: 'buy', type: 'market', timeInForce: 'ioc', quoteQuantity: D(quoteAmount) },
+    };
   }
 
   amend(symbol: InstrumentSymbol, clientOrderId: ClientOrderId, change: { price?: DecimalLike; quantity?: DecimalLike }): AmendOrder {
@@ -77,7 +81,14 @@ export class IntentFactory {
   }
 
   chase(symbol: InstrumentSymbol, clientOrderId: ClientOrderId, maxReprices: number, priceCap?: DecimalLike): ChaseOrder {
-    return { ...this.base(), kind: 'chase', symbol, clientOrderId, maxReprices, ...(priceCap !== undefined ? { priceCap: D(priceCap) } : {}) };
+    return {
+      ...this.base(),
+      kind: 'chase',
+      symbol,
+      clientOrderId,
+      maxReprices,
+      ...(priceCap !== undefined ? { priceCap: D(priceCap) } : {}),
+    };
   }
 
   cancel(symbol: InstrumentSymbol, clientOrderId: ClientOrderId): CancelOrder {

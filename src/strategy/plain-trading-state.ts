@@ -41,7 +41,12 @@ export class PlainState implements TradingStateView {
 }
 
 /** A started runner (onStart called) over `state`, with a fixed clock. */
-export async function started(id: StrategyId, strategy: Strategy, state: PlainState, now = 1_000_000): Promise<{ runner: StrategyRunner; startIntents: ReturnType<StrategyRunner['onSnapshot']> }> {
+export async function started(
+  id: StrategyId,
+  strategy: Strategy,
+  state: PlainState,
+  now = 1_000_000,
+): Promise<{ runner: StrategyRunner; startIntents: ReturnType<StrategyRunner['onSnapshot']> }> {
   const runner = new StrategyRunner(id, strategy, state, { now: () => now });
   const startIntents = await runner.start();
   return { runner, startIntents };

@@ -36,9 +36,17 @@ export class StrategyRegistry {
 
   register(cls: StrategyClass): void {
     const name = cls.strategyName;
-    if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new ConfigError('strategies', `strategy class ${cls.name} needs a static strategyName of [a-z0-9-], got ${JSON.stringify(name)}`);
+    if (!name || !/^[a-z0-9][a-z0-9-]*$/.test(name))
+      throw new ConfigError(
+        'strategies',
+        `strategy class ${cls.name} needs a static strategyName of [a-z0-9-], got ${JSON.stringify(name)}`,
+      );
     const existing = this.classes.get(name);
-    if (existing && existing !== cls) throw new ConfigError('strategies', `two strategy classes are registered as ${JSON.stringify(name)}: ${existing.name} and ${cls.name}`);
+    if (existing && existing !== cls)
+      throw new ConfigError(
+        'strategies',
+        `two strategy classes are registered as ${JSON.stringify(name)}: ${existing.name} and ${cls.name}`,
+      );
     this.classes.set(name, cls);
   }
 
@@ -80,7 +88,8 @@ export class StrategyRegistry {
 
   private requireClass(name: string, path: string): StrategyClass {
     const cls = this.classes.get(name);
-    if (!cls) throw new ConfigError(`${path}.name`, `unknown strategy ${JSON.stringify(name)}; registered: ${this.names().join(', ') || '(none)'}`);
+    if (!cls)
+      throw new ConfigError(`${path}.name`, `unknown strategy ${JSON.stringify(name)}; registered: ${this.names().join(', ') || '(none)'}`);
     return cls;
   }
 }

@@ -82,7 +82,13 @@ export class StrategyRunner {
     this.buffer = [];
     if (returned) out.push(...returned);
     for (const i of out) {
-      if (i.strategyId !== this.strategyId) throw new ValidationError('intent.strategyId', this.strategyId, i.strategyId, `strategy ${this.strategyId} emitted an intent for ${i.strategyId}`);
+      if (i.strategyId !== this.strategyId)
+        throw new ValidationError(
+          'intent.strategyId',
+          this.strategyId,
+          i.strategyId,
+          `strategy ${this.strategyId} emitted an intent for ${i.strategyId}`,
+        );
     }
     return out;
   }

@@ -35,7 +35,11 @@ describe('generated documents', () => {
     const beyond = md.slice(md.indexOf('## Beyond the two documents'), md.indexOf('## Where the documents and the real exchange differ'));
     const extras = endpointRows().filter((r) => r.beyondDocuments !== null);
     // issue 14 item 7: the three real-client endpoints are among them, with a client method each.
-    for (const path of ['/api/v3/historicalTrades', '/api/v1/private/order/list/order_deals', '/api/v1/private/order/deal_details/{order_id}']) {
+    for (const path of [
+      '/api/v3/historicalTrades',
+      '/api/v1/private/order/list/order_deals',
+      '/api/v1/private/order/deal_details/{order_id}',
+    ]) {
       const row = extras.find((r) => r.path === path);
       expect(row, path).to.not.equal(undefined);
       expect(beyond).to.contain(`\`${path}\` | \`${row!.clientMethod}\``);

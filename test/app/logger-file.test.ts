@@ -22,7 +22,10 @@ describe('logger file', () => {
       // winston's file transport finishes its write after the logger's finish: wait for both lines.
       const lineCount = (): number => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0);
       for (let i = 0; i < 1000 && lineCount() < 2; i++) await new Promise((r) => setImmediate(r));
-      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { time: string; message: string });
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { time: string; message: string });
       expect(lines.map((l) => [l.time, l.message])).to.deep.equal([
         ['2026-01-01T00:00:00.000Z', 'first'],
         ['2026-01-01T00:00:01.500Z', 'second'],

@@ -47,9 +47,17 @@ describe('perpetua backtest / sweep commands', function () {
   it('fails_before_running_when_the_data_is_missing', async () => {
     const file = join(dir, 'missing.yaml');
     const doc = spotMmDoc();
-    writeFileSync(file, stringify({ ...doc, backtest: { ...(doc.backtest as object), data: [{ kind: 'l2', market: 'spot', files: ['data/missing/not-there.gz'] }] } }));
+    writeFileSync(
+      file,
+      stringify({
+        ...doc,
+        backtest: { ...(doc.backtest as object), data: [{ kind: 'l2', market: 'spot', files: ['data/missing/not-there.gz'] }] },
+      }),
+    );
     let err: unknown;
-    await backtestCommand({ config: file, out: join(dir, 'never'), progress: false, output: sink(), cwd: dir }).catch((e: unknown) => (err = e));
+    await backtestCommand({ config: file, out: join(dir, 'never'), progress: false, output: sink(), cwd: dir }).catch(
+      (e: unknown) => (err = e),
+    );
     expect(err).to.be.instanceOf(ConfigError);
     expect((err as Error).message).to.match(/backtest\.data\[0\]\.files\[0\]: data\/missing\/not-there\.gz does not exist/);
     expect(existsSync(join(dir, 'never'))).to.equal(false);
@@ -57,7 +65,10 @@ describe('perpetua backtest / sweep commands', function () {
 
   it('runs_a_parameter_grid_on_worker_threads_and_ranks_it', async () => {
     const file = join(dir, 'sweep.yaml');
-    writeFileSync(file, stringify(spotMmDoc({ sweep: { parameters: { spreadBps: [1, 3] }, rankBy: 'totalReturn', bestN: 1, workers: 2 } })));
+    writeFileSync(
+      file,
+      stringify(spotMmDoc({ sweep: { parameters: { spreadBps: [1, 3] }, rankBy: 'totalReturn', bestN: 1, workers: 2 } })),
+    );
     const out = sink();
     const r = await sweepCommand({ config: file, out: join(dir, 'sweep'), progress: false, output: out });
     // 2 points with the neutral model, then the rest of the band (2 models) for the best one
@@ -82,7 +93,10 @@ describe('sweep grid', () => {
   });
 
   it('sets_nested_parameters_by_dotted_path', () => {
-    expect(applyGridPoint({ spreadBps: 1, unwind: { capBps: 5, enabled: true } }, { 'unwind.capBps': 9 })).to.deep.equal({ spreadBps: 1, unwind: { capBps: 9, enabled: true } });
+    expect(applyGridPoint({ spreadBps: 1, unwind: { capBps: 5, enabled: true } }, { 'unwind.capBps': 9 })).to.deep.equal({
+      spreadBps: 1,
+      unwind: { capBps: 9, enabled: true },
+    });
   });
 });
 

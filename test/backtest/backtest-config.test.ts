@@ -42,7 +42,10 @@ describe('backtest config', () => {
     const bt = doc.backtest as Record<string, unknown>;
     const issues = issuesOf({
       ...doc,
-      strategies: [...(doc.strategies as unknown[]), { id: 'two', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } }],
+      strategies: [
+        ...(doc.strategies as unknown[]),
+        { id: 'two', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } },
+      ],
       backtest: { ...bt, initialCapital: 'lots', fillModels: ['neutral', 'neutral'], instruments: { ETHUSDT: {} } },
     });
     expect(issues.some((l) => l.startsWith('strategies: expected exactly one strategy'))).to.equal(true);
@@ -53,12 +56,19 @@ describe('backtest config', () => {
     const doc = spotMmDoc();
     const issues = issuesOf({ ...doc, backtest: { ...(doc.backtest as object), fillModels: [{ name: 'mine', adverseTicks: 2 }] } });
     expect(issues.some((l) => l.startsWith('backtest.fillModels[0].base:'))).to.equal(true);
-    const ok = parse({ ...doc, backtest: { ...(doc.backtest as object), fillModels: [{ name: 'slow', base: 'neutral', latency: { orderEntryMs: 300 } }] } });
+    const ok = parse({
+      ...doc,
+      backtest: { ...(doc.backtest as object), fillModels: [{ name: 'slow', base: 'neutral', latency: { orderEntryMs: 300 } }] },
+    });
     expect(ok.fillModels[0]!.latency).to.deep.equal({ orderEntryMs: 300, cancelMs: 25, responseMs: 25 });
   });
 
   it('fails_with_the_missing_file_and_how_relative_paths_resolve', () => {
-    const c = parse(spotMmDoc({ backtest: { ...(spotMmDoc().backtest as object), data: [{ kind: 'klines', market: 'spot', files: ['data/nope/missing.csv'] }] } }));
+    const c = parse(
+      spotMmDoc({
+        backtest: { ...(spotMmDoc().backtest as object), data: [{ kind: 'klines', market: 'spot', files: ['data/nope/missing.csv'] }] },
+      }),
+    );
     let err: unknown;
     try {
       checkDataSources(c.backtest.data, '/tmp/perpetua-no-such-project');

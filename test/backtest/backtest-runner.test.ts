@@ -60,7 +60,10 @@ describe('backtest runner', function () {
     const [spec] = replayInstrumentSpecs(config, prepareReplay(config, records).streams);
     expect(spec!.tape).to.deep.equal({ klineIntervals: [], ticker24h: false, avgPrice: false, recentTrades: 20 });
     const polled = spotMmConfig({
-      marketData: { maxSnapshotAgeMs: 5000, spot: { cycleMs: 1000, streams: { klines: { intervals: ['1m', '5m'], limit: 10 }, ticker24h: {}, avgPrice: {} } } },
+      marketData: {
+        maxSnapshotAgeMs: 5000,
+        spot: { cycleMs: 1000, streams: { klines: { intervals: ['1m', '5m'], limit: 10 }, ticker24h: {}, avgPrice: {} } },
+      },
     });
     const [withBars] = replayInstrumentSpecs(polled, new Map());
     expect(withBars!.tape).to.deep.equal({ klineIntervals: ['1m', '5m'], ticker24h: true, avgPrice: true, recentTrades: 0 });

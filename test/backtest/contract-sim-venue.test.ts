@@ -38,7 +38,10 @@ describe('simulated perpetual venue', () => {
   it('settles_the_announced_funding_rate_on_an_open_position', async () => {
     const { venue, gateway, apply } = setup();
     await gateway.setLeverage({ symbol: SYM, leverage: 10, marginMode: 'isolated' });
-    await gateway.placeOrder({ clientOrderId: clientOrderId('pptrend_p_00000000001'), order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' } });
+    await gateway.placeOrder({
+      clientOrderId: clientOrderId('pptrend_p_00000000001'),
+      order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' },
+    });
     expect(venue.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed()])).to.deep.equal([['buy', '60000', '10']]);
     // 0.001 announced for 8:00; at 8:00 the next record announces 16:00, so 0.001 settles then.
     apply({ s: 'funding', ...head(2_000), r: '0.001', nt: 28_800_000 });
@@ -51,7 +54,10 @@ describe('simulated perpetual venue', () => {
   it('turns_a_liquidation_into_a_fill_of_ours', async () => {
     const { venue, gateway, apply } = setup();
     await gateway.setLeverage({ symbol: SYM, leverage: 100, marginMode: 'isolated' });
-    await gateway.placeOrder({ clientOrderId: clientOrderId('pptrend_p_00000000002'), order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' } });
+    await gateway.placeOrder({
+      clientOrderId: clientOrderId('pptrend_p_00000000002'),
+      order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'isolated' },
+    });
     // 100× isolated: initial margin 1 %; a 3 % fall of the fair price is far past maintenance
     apply({ s: 'fair', ...head(2_000), p: '58200' });
     const liq = venue.fills.filter((f) => f.tradeId.startsWith('liq-'));

@@ -23,13 +23,18 @@ const L2_NO_SNAPSHOT = join(PROJECT_ROOT, 'data', 'sample', 'binance_spot_btcusd
 
 async function run(config: BacktestConfig): Promise<BacktestResult> {
   const bt = config.backtest;
-  const { records } = await loadBacktestData(bt.data, { ...(bt.from !== undefined ? { from: bt.from } : {}), ...(bt.to !== undefined ? { to: bt.to } : {}) });
+  const { records } = await loadBacktestData(bt.data, {
+    ...(bt.from !== undefined ? { from: bt.from } : {}),
+    ...(bt.to !== undefined ? { to: bt.to } : {}),
+  });
   return runBacktest({ config, records, fillModel: config.fillModels.find((m) => m.name === 'neutral')! });
 }
 
 /** The bars of the fixture file, by open time: [open, close] as numbers. */
 async function bars(): Promise<Map<number, { open: number; close: number }>> {
-  const { records } = await loadBacktestData([{ kind: 'klines', files: [PERP_KLINES_FILE], market: 'contract', symbol: 'BTCUSDT', interval: '1m' }]);
+  const { records } = await loadBacktestData([
+    { kind: 'klines', files: [PERP_KLINES_FILE], market: 'contract', symbol: 'BTCUSDT', interval: '1m' },
+  ]);
   const out = new Map<number, { open: number; close: number }>();
   for (const r of records) if (r.s === 'kline') out.set(r.ot, { open: Number(r.o), close: Number(r.c) });
   return out;
@@ -60,7 +65,10 @@ describe('issue 13 data defects', function () {
       // 16:00, 94240.51 at 00:00) that sat up to 1,000 USDT off the traded price for hours.
       // Within a bar of a recorded mark (16:00, 00:00), the mark itself stands, no older than a 1-minute
       // mark series would be; it is shown at the venue's 0.1 tick (94240.51430435 → 94240.5).
-      const recorded = new Map([[Date.parse('2025-05-04T16:00:00Z'), '95421.1'], [Date.parse('2025-05-05T00:00:00Z'), '94240.5']]);
+      const recorded = new Map([
+        [Date.parse('2025-05-04T16:00:00Z'), '95421.1'],
+        [Date.parse('2025-05-05T00:00:00Z'), '94240.5'],
+      ]);
       let checked = 0;
       for (const s of r.run.samples) {
         const bar = byOpen.get(s.time - 60_000);
@@ -76,7 +84,9 @@ describe('issue 13 data defects', function () {
         checked++;
       }
       expect(checked).to.be.greaterThan(500);
-      expect(r.stats.warnings.filter((w) => w.includes('recorded mark of contract:BTCUSDT is sampled as coarsely as every 8 h'))).to.have.length(1);
+      expect(
+        r.stats.warnings.filter((w) => w.includes('recorded mark of contract:BTCUSDT is sampled as coarsely as every 8 h')),
+      ).to.have.length(1);
     });
 
     it('keeps_a_mark_as_fine_as_the_bars_and_says_nothing', async () => {
@@ -91,7 +101,9 @@ describe('issue 13 data defects', function () {
   describe('2: backtest.to keeps the bar that opens at to − 1 min', () => {
     it('replays_the_last_bar_inside_the_range_to_its_close', async () => {
       const to = Date.parse('2025-05-04T20:00:00Z');
-      const r = await run(perpTrendConfig({ backtest: { ...(perpTrendDoc().backtest as Record<string, unknown>), to: '2025-05-04T20:00:00Z' } }));
+      const r = await run(
+        perpTrendConfig({ backtest: { ...(perpTrendDoc().backtest as Record<string, unknown>), to: '2025-05-04T20:00:00Z' } }),
+      );
       // The bar 19:59 → 20:00 lies wholly inside [from, to): its path's last point is at to − 1 ms.
       expect(r.run.dataRange.lastTime).to.equal(to - 1);
       // Bars 15:33 … 19:59 (267) and the funding record of 16:00 (plus the one carried to the start).
@@ -119,27 +131,71 @@ describe('issue 13 data defects', function () {
 
     it('appends_nothing_the_second_time_and_says_so', async () => {
       const store = join(dir, 'store');
-      const first = await importCommand({ kind: 'klines', input: [PERP_KLINES_FILE], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
+      const first = await importCommand({
+        kind: 'klines',
+        input: [PERP_KLINES_FILE],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
       expect(first.records).to.equal(600);
-      const second = await importCommand({ kind: 'klines', input: [PERP_KLINES_FILE], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
+      const second = await importCommand({
+        kind: 'klines',
+        input: [PERP_KLINES_FILE],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
       // Before: 1,200 bars in the store, each replayed twice.
       expect(count(store)).to.equal(600);
       expect(second.records).to.equal(0);
       expect(second.alreadyStored).to.equal(600);
-      expect(second.warnings.join('\n')).to.match(/600 contract:BTCUSDT kline records from 2025-05-04T15:34:00\.000Z to 2025-05-05T01:33:00\.000Z were already in/);
+      expect(second.warnings.join('\n')).to.match(
+        /600 contract:BTCUSDT kline records from 2025-05-04T15:34:00\.000Z to 2025-05-05T01:33:00\.000Z were already in/,
+      );
     });
 
     it('still_appends_other_streams_and_later_data', async () => {
       const store = join(dir, 'store');
-      await importCommand({ kind: 'klines', input: [join(PROJECT_ROOT, 'test', 'fixtures', 'data', 'binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv')], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
+      await importCommand({
+        kind: 'klines',
+        input: [join(PROJECT_ROOT, 'test', 'fixtures', 'data', 'binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv')],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
       expect(count(store)).to.equal(60);
       // The 600-bar file starts with the same 60 bars: only the 540 after them are new.
-      const more = await importCommand({ kind: 'klines', input: [PERP_KLINES_FILE], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
+      const more = await importCommand({
+        kind: 'klines',
+        input: [PERP_KLINES_FILE],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
       expect(count(store)).to.equal(600);
       expect([more.records, more.alreadyStored]).to.deep.equal([540, 60]);
       // Another stream of the same instrument and time is new: all of it goes in, as into an empty store.
-      const funding = await importCommand({ kind: 'funding', input: [PERP_FUNDING_FILE], out: store, market: 'contract', symbol: 'BTCUSDT', progress: false });
-      const alone = await importCommand({ kind: 'funding', input: [PERP_FUNDING_FILE], out: join(dir, 'alone'), market: 'contract', symbol: 'BTCUSDT', progress: false });
+      const funding = await importCommand({
+        kind: 'funding',
+        input: [PERP_FUNDING_FILE],
+        out: store,
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
+      const alone = await importCommand({
+        kind: 'funding',
+        input: [PERP_FUNDING_FILE],
+        out: join(dir, 'alone'),
+        market: 'contract',
+        symbol: 'BTCUSDT',
+        progress: false,
+      });
       expect(funding.alreadyStored).to.equal(0);
       expect(funding.records).to.equal(alone.records).and.to.be.greaterThan(0);
       expect(count(store)).to.equal(600);

@@ -20,7 +20,11 @@ describe('determinism: same data + config + seed → the same bytes', function (
     const a = await runAll(config, records);
     const b = await runAll(spotMmConfig(), (await loadBacktestData(config.backtest.data)).records);
     expect(a).to.have.length(3);
-    expect(a.map((j) => (JSON.parse(j) as { header: { fillModel: string } }).header.fillModel)).to.deep.equal(['neutral', 'optimistic', 'pessimistic']);
+    expect(a.map((j) => (JSON.parse(j) as { header: { fillModel: string } }).header.fillModel)).to.deep.equal([
+      'neutral',
+      'optimistic',
+      'pessimistic',
+    ]);
     a.forEach((json, i) => expect(json).to.equal(b[i]));
     // The three fill models do not all agree (otherwise the band would show nothing).
     expect(new Set(a).size).to.be.greaterThan(1);

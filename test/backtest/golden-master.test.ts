@@ -76,7 +76,9 @@ describe('golden master: spot market maker on recorded BTCUSDT (neutral)', funct
   });
 
   it('keeps_the_hash_of_its_order_list', () => {
-    const sha = createHash('sha256').update(JSON.stringify(result.run.orders.map(orderToJson))).digest('hex');
+    const sha = createHash('sha256')
+      .update(JSON.stringify(result.run.orders.map(orderToJson)))
+      .digest('hex');
     expect(sha).to.equal(EXPECTED.ordersSha256);
   });
 
@@ -103,8 +105,20 @@ describe('golden master: spot market maker on recorded BTCUSDT (neutral)', funct
     const ticks = (p: string): number => Number(scaled(p, 2));
     const lots = (q: string): number => Number(scaled(q, 8));
     for (const r of records) {
-      if (r.s === 'depth.snapshot') l2.applySnapshot(r.u, r.b.map((l) => [ticks(l[0]), lots(l[1])]), r.a.map((l) => [ticks(l[0]), lots(l[1])]));
-      else if (r.s === 'depth.diff') l2.applyDiff(r.U, r.u, r.pu, r.b.map((l) => [ticks(l[0]), lots(l[1])]), r.a.map((l) => [ticks(l[0]), lots(l[1])]));
+      if (r.s === 'depth.snapshot')
+        l2.applySnapshot(
+          r.u,
+          r.b.map((l) => [ticks(l[0]), lots(l[1])]),
+          r.a.map((l) => [ticks(l[0]), lots(l[1])]),
+        );
+      else if (r.s === 'depth.diff')
+        l2.applyDiff(
+          r.U,
+          r.u,
+          r.pu,
+          r.b.map((l) => [ticks(l[0]), lots(l[1])]),
+          r.a.map((l) => [ticks(l[0]), lots(l[1])]),
+        );
     }
     const midTimes2 = BigInt(l2.bestBid()! + l2.bestAsk()!); // cents × 2
     // equity = cash + position · mid, in 10^-10 USDT: sats · (mid cents × 2) / 2

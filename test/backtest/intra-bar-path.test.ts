@@ -30,8 +30,26 @@ describe('intra-bar path', () => {
 
   it('lays_the_book_on_the_side_the_taker_hits', () => {
     const up = syntheticBook({ priceTicks: 100, takerSide: 'buy', levels: 2, levelLots: 5 });
-    expect(up).to.deep.equal({ bids: [[99, 5], [98, 5]], asks: [[100, 5], [101, 5]] });
+    expect(up).to.deep.equal({
+      bids: [
+        [99, 5],
+        [98, 5],
+      ],
+      asks: [
+        [100, 5],
+        [101, 5],
+      ],
+    });
     const down = syntheticBook({ priceTicks: 100, takerSide: 'sell', levels: 2, levelLots: 5 });
-    expect(down).to.deep.equal({ bids: [[100, 5], [99, 5]], asks: [[101, 5], [102, 5]] });
+    expect(down).to.deep.equal({
+      bids: [
+        [100, 5],
+        [99, 5],
+      ],
+      asks: [
+        [101, 5],
+        [102, 5],
+      ],
+    });
   });
 });

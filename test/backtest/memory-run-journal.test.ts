@@ -11,7 +11,14 @@ describe('MemoryRunJournal', () => {
     const j = new MemoryRunJournal();
     j.recordOrder(live);
     j.recordOrder(done);
-    j.recordEvent({ type: 'OrderCancelled', ts: 2, strategyId: S1, clientOrderId: done.clientOrderId, symbol: BTCUSDT, reason: 'test' } as never);
+    j.recordEvent({
+      type: 'OrderCancelled',
+      ts: 2,
+      strategyId: S1,
+      clientOrderId: done.clientOrderId,
+      symbol: BTCUSDT,
+      reason: 'test',
+    } as never);
     expect(j.orders().map((o) => o.clientOrderId)).to.deep.equal([live.clientOrderId, done.clientOrderId]);
     expect(j.events()).to.have.length(1);
   });
@@ -22,7 +29,14 @@ describe('MemoryRunJournal', () => {
     const j = new MemoryRunJournal({ history: false });
     j.recordOrder(live);
     j.recordOrder(done);
-    j.recordEvent({ type: 'OrderCancelled', ts: 2, strategyId: S1, clientOrderId: done.clientOrderId, symbol: BTCUSDT, reason: 'test' } as never);
+    j.recordEvent({
+      type: 'OrderCancelled',
+      ts: 2,
+      strategyId: S1,
+      clientOrderId: done.clientOrderId,
+      symbol: BTCUSDT,
+      reason: 'test',
+    } as never);
     expect(j.restore().orders.map((o) => o.clientOrderId)).to.deep.equal([live.clientOrderId]);
     expect(j.order(done.clientOrderId)).to.equal(undefined);
     expect(() => j.events()).to.throw(/keeps no history/);

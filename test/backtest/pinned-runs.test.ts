@@ -195,12 +195,25 @@ describe('pinned runs: orders, fills, funding and equity of every shipped backte
         throw new Error(`${c.name}: shipped data missing: ${missing.join(', ')}`);
       }
       if (c.file === longFile) {
-        const base = parseYaml(readFileSync(join(PROJECT_ROOT, 'config', 'backtest-perp.yaml'), 'utf8')) as Record<string, Record<string, unknown>>;
+        const base = parseYaml(readFileSync(join(PROJECT_ROOT, 'config', 'backtest-perp.yaml'), 'utf8')) as Record<
+          string,
+          Record<string, unknown>
+        >;
         const { from: _f, to: _t, ...bt } = base.backtest!;
-        const data = (bt.data as Record<string, unknown>[]).map((d) => ({ ...d, files: [d.kind === 'funding' ? LONG_FUNDING : LONG_KLINES] }));
+        const data = (bt.data as Record<string, unknown>[]).map((d) => ({
+          ...d,
+          files: [d.kind === 'funding' ? LONG_FUNDING : LONG_KLINES],
+        }));
         writeFileSync(longFile, toYaml({ ...base, backtest: { ...bt, fillModels: ['neutral'], data } }));
       }
-      const summary = await backtestCommand({ config: c.file, out: join(tmp, c.name.replace(/\W+/g, '-')), progress: false, output: sink(), cwd: PROJECT_ROOT, tape: false });
+      const summary = await backtestCommand({
+        config: c.file,
+        out: join(tmp, c.name.replace(/\W+/g, '-')),
+        progress: false,
+        output: sink(),
+        cwd: PROJECT_ROOT,
+        tape: false,
+      });
       const actual: Record<string, RunHashes> = {};
       for (const run of summary.runs) actual[`${c.name}/${run.fillModel}`] = runHashes(run);
       const expected: Record<string, RunHashes> = {};

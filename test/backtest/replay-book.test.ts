@@ -17,21 +17,24 @@ class NaiveBook {
 describe('replay book', () => {
   it('keeps_the_same_levels_in_the_same_order_as_a_sorted_map', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 600 }), fc.integer({ min: 0, max: 3 })), { maxLength: 2000 }), (ops) => {
-        const book = new ReplayBook();
-        const naive = new NaiveBook();
-        for (const [bid, p, q] of ops) {
-          const side: Side = bid ? 'buy' : 'sell';
-          book.setLevel(side, p, q);
-          naive.set(side, p, q);
-        }
-        for (const side of ['buy', 'sell'] as const) {
-          expect(book.top(side, 1000)).to.deep.equal(naive.top(side, 1000));
-          expect(book.levelCount(side)).to.equal(naive.sides[side].size);
-          const all = naive.top(side, 1000);
-          for (let k = 0; k < all.length; k += 37) expect(book.levelPrice(side, k)).to.equal(all[k]![0]);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 600 }), fc.integer({ min: 0, max: 3 })), { maxLength: 2000 }),
+        (ops) => {
+          const book = new ReplayBook();
+          const naive = new NaiveBook();
+          for (const [bid, p, q] of ops) {
+            const side: Side = bid ? 'buy' : 'sell';
+            book.setLevel(side, p, q);
+            naive.set(side, p, q);
+          }
+          for (const side of ['buy', 'sell'] as const) {
+            expect(book.top(side, 1000)).to.deep.equal(naive.top(side, 1000));
+            expect(book.levelCount(side)).to.equal(naive.sides[side].size);
+            const all = naive.top(side, 1000);
+            for (let k = 0; k < all.length; k += 37) expect(book.levelPrice(side, k)).to.equal(all[k]![0]);
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -43,7 +46,16 @@ describe('replay book', () => {
     fc.assert(
       fc.property(
         fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
-        fc.array(fc.tuple(fc.boolean(), fc.integer({ min: -300_000, max: 300_000 }), fc.integer({ min: -2_000_000, max: 2_000_000 }), fc.boolean(), fc.integer({ min: 0, max: 3 })), { minLength: 200, maxLength: 3000, size: 'max' }),
+        fc.array(
+          fc.tuple(
+            fc.boolean(),
+            fc.integer({ min: -300_000, max: 300_000 }),
+            fc.integer({ min: -2_000_000, max: 2_000_000 }),
+            fc.boolean(),
+            fc.integer({ min: 0, max: 3 }),
+          ),
+          { minLength: 200, maxLength: 3000, size: 'max' },
+        ),
         (opts, ops) => {
           const book = new ReplayBook(opts);
           const naive = new NaiveBook();
@@ -78,7 +90,11 @@ describe('replay book', () => {
     fc.assert(
       fc.property(
         fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
-        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 4 })), { minLength: 100, maxLength: 1500, size: 'max' }),
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 4 })), {
+          minLength: 100,
+          maxLength: 1500,
+          size: 'max',
+        }),
         (opts, ops) => {
           const book = new ReplayBook(opts);
           const naive = new NaiveBook();
@@ -145,10 +161,31 @@ describe('replay book', () => {
   it('moves_its_window_to_a_snapshot_far_from_the_last_one', () => {
     // 10 000 000 ticks apart: the second snapshot lies wholly outside the first one's window.
     const book = new ReplayBook({ windowBits: 10 });
-    book.replace([[1_000_000, 1], [999_990, 2]], [[1_000_010, 3]]);
-    book.replace([[11_000_000, 4], [10_999_000, 5]], [[11_000_001, 6], [11_500_000, 7]]);
-    expect(book.top('buy', 5)).to.deep.equal([[11_000_000, 4], [10_999_000, 5]]);
-    expect(book.top('sell', 5)).to.deep.equal([[11_000_001, 6], [11_500_000, 7]]);
+    book.replace(
+      [
+        [1_000_000, 1],
+        [999_990, 2],
+      ],
+      [[1_000_010, 3]],
+    );
+    book.replace(
+      [
+        [11_000_000, 4],
+        [10_999_000, 5],
+      ],
+      [
+        [11_000_001, 6],
+        [11_500_000, 7],
+      ],
+    );
+    expect(book.top('buy', 5)).to.deep.equal([
+      [11_000_000, 4],
+      [10_999_000, 5],
+    ]);
+    expect(book.top('sell', 5)).to.deep.equal([
+      [11_000_001, 6],
+      [11_500_000, 7],
+    ]);
     expect(book.recordedLots('buy', 1_000_000)).to.equal(0);
     book.setLevel('buy', 11_000_000, 0);
     expect(book.bestBid()).to.equal(10_999_000);
@@ -159,7 +196,13 @@ describe('replay book', () => {
     const book = new ReplayBook();
     const seen: string[] = [];
     book.onLevel = (side, p, prev, now) => seen.push(`${side} ${p} ${prev}→${now}`);
-    book.replace([[100, 5_000_000_000], [99, 2.5]], [[101, 4_294_967_295]]);
+    book.replace(
+      [
+        [100, 5_000_000_000],
+        [99, 2.5],
+      ],
+      [[101, 4_294_967_295]],
+    );
     book.setLevels('buy', [100, 7, 99, 9_007_199_254_740_991]);
     book.setLevel('sell', 101, 0);
     expect(book.top('buy', 5)).to.deep.equal([
@@ -190,7 +233,13 @@ describe('replay book', () => {
 
   it('hides_what_our_takers_consumed_until_the_level_is_reported_again', () => {
     const book = new ReplayBook();
-    book.replace([[99, 4]], [[101, 2], [102, 5]]);
+    book.replace(
+      [[99, 4]],
+      [
+        [101, 2],
+        [102, 5],
+      ],
+    );
     book.consume('sell', 101, 2);
     expect(book.bestVisible('sell')).to.equal(102);
     expect(book.top('sell', 2)).to.deep.equal([[102, 5]]);

@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import type { Clock, TimerHandle } from '../../src/core/clock.js';
 import { ReplayClock } from '../../src/backtest/replay-clock.js';
 
-type Op = { k: 'timer'; dt: number; nest: boolean } | { k: 'interval'; period: number } | { k: 'clear'; which: number } | { k: 'advance'; dt: number };
+type Op =
+  | { k: 'timer'; dt: number; nest: boolean }
+  | { k: 'interval'; period: number }
+  | { k: 'clear'; which: number }
+  | { k: 'advance'; dt: number };
 
 /** Runs the ops on a clock; returns what fired, when, in order (timers named by creation number). */
 function run(clock: Clock & { advanceTo(t: number): void; nextTimerAt(): number | undefined }, ops: readonly Op[]): string[] {

@@ -5,7 +5,21 @@ import { replayEvents } from '../../src/backtest/replay-feed.js';
 import { ReplayMarket } from '../../src/backtest/replay-market.js';
 import { SYMBOL, testInstrument } from './support/exchange-kit.js';
 
-const bar = (ot: number, o: number, h: number, l: number, c: number, v: number): KlineRecord => ({ s: 'kline', m: 'spot', i: SYMBOL, et: ot + 60_000, lt: ot + 60_000, iv: '1m', ot, o: String(o), h: String(h), l: String(l), c: String(c), v: String(v), x: true });
+const bar = (ot: number, o: number, h: number, l: number, c: number, v: number): KlineRecord => ({
+  s: 'kline',
+  m: 'spot',
+  i: SYMBOL,
+  et: ot + 60_000,
+  lt: ot + 60_000,
+  iv: '1m',
+  ot,
+  o: String(o),
+  h: String(h),
+  l: String(l),
+  c: String(c),
+  v: String(v),
+  x: true,
+});
 const funding = (et: number, r: string, nt: number): DataRecord => ({ s: 'funding', m: 'spot', i: SYMBOL, et, lt: et, r, nt });
 
 describe('replay feed', () => {
@@ -25,11 +39,19 @@ describe('replay feed', () => {
       ['path', 99_999],
       ['path', 119_999],
     ]);
-    expect(events.filter((e) => e.s === 'path').map((e) => (e.s === 'path' ? e.priceTicks : 0))).to.deep.equal([100, 97, 110, 105, 105, 106, 104, 104]);
+    expect(events.filter((e) => e.s === 'path').map((e) => (e.s === 'path' ? e.priceTicks : 0))).to.deep.equal([
+      100, 97, 110, 105, 105, 106, 104, 104,
+    ]);
   });
 
   it('cuts_funding_history_to_the_span_of_the_market_data', () => {
-    const records: DataRecord[] = [funding(0, '0.1', 1_000), funding(500, '0.2', 2_000), bar(2_000, 1, 1, 1, 1, 1), funding(2_500, '0.3', 3_000), funding(99_999_999, '0.4', 100_000_000)];
+    const records: DataRecord[] = [
+      funding(0, '0.1', 1_000),
+      funding(500, '0.2', 2_000),
+      bar(2_000, 1, 1, 1, 1, 1),
+      funding(2_500, '0.3', 3_000),
+      funding(99_999_999, '0.4', 100_000_000),
+    ];
     const out = sortAndTrim(records);
     // the bar spans 2000 (its open) to 62000 (its close); the 500 record is carried to 2000
     expect(out.map((r) => [r.s, r.et, r.s === 'funding' ? r.r : ''])).to.deep.equal([

@@ -13,7 +13,11 @@ function setup(latencyMs: number) {
     clock,
     market,
     latencyMs,
-    config: { instruments: [{ kind: 'spot', symbol: SYMBOL, cycleMs: 1_000, streams: { depth: { limit: 5 }, trades: { everyMs: 2_000, limit: 3 } } }] },
+    config: {
+      instruments: [
+        { kind: 'spot', symbol: SYMBOL, cycleMs: 1_000, streams: { depth: { limit: 5 }, trades: { everyMs: 2_000, limit: 3 } } },
+      ],
+    },
   });
   const got: PolledSnapshot[] = [];
   source.snapshots().subscribe((s) => got.push(s));
@@ -66,7 +70,17 @@ describe('replay snapshot source', () => {
   it('gives_levels_and_prints_that_read_compare_and_serialise_like_plain_records', async () => {
     const { market, source, got, step } = setup(0);
     await source.start();
-    market.apply(book(1_000, 1, [[100, 5], [99, 4]], [[102, 7]]));
+    market.apply(
+      book(
+        1_000,
+        1,
+        [
+          [100, 5],
+          [99, 4],
+        ],
+        [[102, 7]],
+      ),
+    );
     market.apply(trade(1_000, 'buy', 102, 1));
     source.begin(1_000);
     step(1_000);
@@ -77,7 +91,9 @@ describe('replay snapshot source', () => {
       { price: D(99), quantity: D(4) },
     ];
     expect(s.book!.bids).to.deep.equal(plainBids);
-    expect(JSON.stringify(s.book)).to.equal(JSON.stringify({ bids: plainBids, asks: [{ price: D(102), quantity: D(7) }], sequence: '1', exchangeTime: 1_000 }));
+    expect(JSON.stringify(s.book)).to.equal(
+      JSON.stringify({ bids: plainBids, asks: [{ price: D(102), quantity: D(7) }], sequence: '1', exchangeTime: 1_000 }),
+    );
     const plainTrade = { id: '1', price: D(102), quantity: D(1), takerSide: 'buy', time: 1_000 };
     expect(s.trades).to.deep.equal([plainTrade]);
     expect(JSON.stringify(s.trades)).to.equal(JSON.stringify([plainTrade]));
@@ -86,11 +102,31 @@ describe('replay snapshot source', () => {
   it('reuses_a_level_unchanged_since_the_last_poll_and_replaces_a_changed_one', async () => {
     const { market, source, got, step } = setup(0);
     await source.start();
-    market.apply(book(1_000, 1, [[100, 5], [99, 4]], [[102, 7]]));
+    market.apply(
+      book(
+        1_000,
+        1,
+        [
+          [100, 5],
+          [99, 4],
+        ],
+        [[102, 7]],
+      ),
+    );
     market.apply(trade(1_000, 'buy', 102, 1));
     source.begin(1_000);
     step(1_000);
-    market.apply(diff(1_500, 2, [[101, 1], [100, 6]], []));
+    market.apply(
+      diff(
+        1_500,
+        2,
+        [
+          [101, 1],
+          [100, 6],
+        ],
+        [],
+      ),
+    );
     market.apply(trade(1_600, 'sell', 100, 2));
     step(2_000);
     const [first, second] = [got[0]!.book!, got[1]!.book!];

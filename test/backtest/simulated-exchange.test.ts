@@ -5,7 +5,18 @@ import { book, diff, kit, SYMBOL, trade } from './support/exchange-kit.js';
 describe('simulated exchange: fill model', () => {
   it('fills_an_order_with_5_lots_ahead_only_after_5_lots_traded_at_its_price', async () => {
     const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
-    k.at(1_000, book(1_000, 1, [[100, 5], [99, 10]], [[102, 10]]));
+    k.at(
+      1_000,
+      book(
+        1_000,
+        1,
+        [
+          [100, 5],
+          [99, 10],
+        ],
+        [[102, 10]],
+      ),
+    );
     await k.place('buy', 100, 3); // joins the back of 100: 5 lots ahead
     k.at(1_001, trade(1_001, 'sell', 100, 4)); // 4 of the 5 ahead
     expect(k.fills()).to.deep.equal([]);
@@ -51,7 +62,18 @@ describe('simulated exchange: fill model', () => {
     const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
     k.at(1_000, book(1_000, 1, [[100, 50]], [[102, 10]]));
     await k.place('buy', 101, 3);
-    k.at(1_001, diff(1_001, 2, [], [[101, 4], [102, 0]])); // the ask comes down to our bid
+    k.at(
+      1_001,
+      diff(
+        1_001,
+        2,
+        [],
+        [
+          [101, 4],
+          [102, 0],
+        ],
+      ),
+    ); // the ask comes down to our bid
     expect(k.fills()).to.deep.equal([['buy', 101, 3]]);
   });
 
@@ -83,7 +105,8 @@ describe('simulated exchange: what it keeps between calls', () => {
     const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
     const fresh = (): Record<string, [string, string]> =>
       Object.fromEntries(k.venue.venue.balances(k.venue.account).map((b) => [b.asset, [b.free.toFixed(), b.locked.toFixed()]]));
-    const reported = (): Record<string, [string, string]> => Object.fromEntries(Object.values(k.venue.balances().balances).map((b) => [b.asset, [b.free.toFixed(), b.locked.toFixed()]]));
+    const reported = (): Record<string, [string, string]> =>
+      Object.fromEntries(Object.values(k.venue.balances().balances).map((b) => [b.asset, [b.free.toFixed(), b.locked.toFixed()]]));
     k.at(1_000, book(1_000, 1, [[100, 1]], [[102, 10]]));
     expect(reported()).to.deep.equal(fresh());
     await k.place('buy', 100, 3); // locks 300 USDT
@@ -99,7 +122,19 @@ describe('simulated exchange: what it keeps between calls', () => {
 describe('simulated exchange: taker orders', () => {
   it('walks_the_recorded_book_and_consumes_what_it_took', async () => {
     const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
-    k.at(1_000, book(1_000, 1, [[98, 10]], [[100, 2], [101, 3], [103, 10]]));
+    k.at(
+      1_000,
+      book(
+        1_000,
+        1,
+        [[98, 10]],
+        [
+          [100, 2],
+          [101, 3],
+          [103, 10],
+        ],
+      ),
+    );
     await k.place('buy', 101, 4, 'ioc'); // 2 @ 100, 2 @ 101
     expect(k.fills()).to.deep.equal([
       ['buy', 100, 2],
@@ -127,7 +162,18 @@ describe('simulated exchange: taker orders', () => {
 
   it('takes_one_tick_worse_and_half_the_size_when_pessimistic', async () => {
     const k = kit('pessimistic', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
-    k.at(1_000, book(1_000, 1, [[98, 10]], [[100, 4], [101, 6]]));
+    k.at(
+      1_000,
+      book(
+        1_000,
+        1,
+        [[98, 10]],
+        [
+          [100, 4],
+          [101, 6],
+        ],
+      ),
+    );
     // levels seen as 101 × 2 and 102 × 3; a limit of 102 takes 2 @ 101 and 3 @ 102, wants 6: 1 rests
     await k.place('buy', 102, 6);
     expect(k.fills()).to.deep.equal([

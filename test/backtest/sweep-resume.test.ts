@@ -23,10 +23,18 @@ const sink = (): Writable & { text: string } => {
 
 const CLI = join(PROJECT_ROOT, 'dist', 'src', 'app', 'cli.js');
 /** 6 × 4 = 24 grid points and no band runs: 24 runs. */
-const doc = perpTrendDoc({ sweep: { parameters: { fastPeriod: [3, 4, 5, 6, 7, 8], slowPeriod: [20, 30, 40, 50] }, objective: 'sharpe', bestN: 0 } });
+const doc = perpTrendDoc({
+  sweep: { parameters: { fastPeriod: [3, 4, 5, 6, 7, 8], slowPeriod: [20, 30, 40, 50] }, objective: 'sharpe', bestN: 0 },
+});
 const FILES = ['sweep.json', 'sweep.md', 'sweep.html'];
 /** Complete run lines of a checkpoint (the first line is its header). */
-const runLines = (path: string): number => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').slice(1).filter((l) => l.endsWith('}')).length : 0);
+const runLines = (path: string): number =>
+  existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.endsWith('}')).length
+    : 0;
 
 describe('perpetua sweep: Ctrl-C and --resume', function () {
   this.timeout(600_000);
@@ -48,7 +56,10 @@ describe('perpetua sweep: Ctrl-C and --resume', function () {
   it('keeps_the_finished_runs_of_an_interrupted_sweep_and_resumes_only_the_rest', async () => {
     const out = join(dir, 'interrupted');
     const checkpoint = join(out, 'checkpoint.jsonl');
-    const child = spawn(process.execPath, [CLI, 'sweep', config, '--workers', '1', '--out', out], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'sweep', config, '--workers', '1', '--out', out], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += String(c)));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -94,6 +105,8 @@ describe('perpetua sweep: Ctrl-C and --resume', function () {
     } catch (e) {
       err = e;
     }
-    expect(String(err)).to.match(/--resume: the runs in .*checkpoint\.jsonl were made from other data \(content hash ffffffffffffffff…, now [0-9a-f]{16}…\)/);
+    expect(String(err)).to.match(
+      /--resume: the runs in .*checkpoint\.jsonl were made from other data \(content hash ffffffffffffffff…, now [0-9a-f]{16}…\)/,
+    );
   });
 });

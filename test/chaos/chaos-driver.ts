@@ -97,13 +97,28 @@ export const CHAOS_FAULTS: readonly FaultRuleInput[] = [
 ];
 
 const STRATEGIES: Readonly<Record<ChaosStrategy, Record<string, unknown>>> = {
-  'spot-market-maker': { id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 } },
+  'spot-market-maker': {
+    id: 'mm1',
+    name: 'spot-market-maker',
+    instruments: ['BTCUSDT'],
+    params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 },
+  },
   'perp-trend': {
     id: 'trend1',
     name: 'perp-trend',
     instruments: ['BTC_USDT'],
     // config/perp-paper.yaml at a faster pace: bars every second so entries, TP/SL and exits happen within a short run.
-    params: { leverage: 5, marginMode: 'isolated', positionMode: 'one-way', barSeconds: 1, fastPeriod: 2, slowPeriod: 3, size: 20, takeProfitPct: 0.05, stopLossPct: 0.04 },
+    params: {
+      leverage: 5,
+      marginMode: 'isolated',
+      positionMode: 'one-way',
+      barSeconds: 1,
+      fastPeriod: 2,
+      slowPeriod: 3,
+      size: 20,
+      takeProfitPct: 0.05,
+      stopLossPct: 0.04,
+    },
   },
 };
 
@@ -144,7 +159,23 @@ async function waitUntil(probe: () => boolean, timeoutMs: number, what: string):
 }
 
 /** Fields that move with the market while nothing happens to the account (mark-to-market). */
-const VOLATILE = new Set(['equity', 'unrealized', 'availableBalance', 'availableCash', 'availableOpen', 'canWithdraw', 'maxWithdrawAmount', 'liquidatePrice', 'profitRatio', 'marginRatio', 'newOpenAvgPrice', 'newCloseAvgPrice', 'closeProfitLoss', 'fee', 'ts']);
+const VOLATILE = new Set([
+  'equity',
+  'unrealized',
+  'availableBalance',
+  'availableCash',
+  'availableOpen',
+  'canWithdraw',
+  'maxWithdrawAmount',
+  'liquidatePrice',
+  'profitRatio',
+  'marginRatio',
+  'newOpenAvgPrice',
+  'newCloseAvgPrice',
+  'closeProfitLoss',
+  'fee',
+  'ts',
+]);
 
 function stable(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stable);
@@ -221,12 +252,22 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
   const runDoc = {
     mode: 'paper',
     paper: { emulatorUrl: url },
-    venue: { apiKey: IT_ACCOUNT.apiKey, apiSecret: IT_ACCOUNT.secretKey, requestTimeoutMs: 2000, contractTrading: true, startupDeadlineMs: 30_000 },
+    venue: {
+      apiKey: IT_ACCOUNT.apiKey,
+      apiSecret: IT_ACCOUNT.secretKey,
+      requestTimeoutMs: 2000,
+      contractTrading: true,
+      startupDeadlineMs: 30_000,
+    },
     instruments: symbols,
     marketData: {
       maxSnapshotAgeMs: 4000,
-      ...(symbols.includes('BTCUSDT' as InstrumentSymbol) ? { spot: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker24h: {} } } } : {}),
-      ...(symbols.includes('BTC_USDT' as InstrumentSymbol) ? { contract: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker: {} } } } : {}),
+      ...(symbols.includes('BTCUSDT' as InstrumentSymbol)
+        ? { spot: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker24h: {} } } }
+        : {}),
+      ...(symbols.includes('BTC_USDT' as InstrumentSymbol)
+        ? { contract: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker: {} } } }
+        : {}),
     },
     strategies: o.strategies.map((s) => STRATEGIES[s]),
     // Faults make venue refusals on purpose; the reject kill switch stays out of the way.
@@ -242,7 +283,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
   let inProcess: RunningEmulator | undefined;
   const startEmulator = async (config: string): Promise<void> => {
     if (o.emulator === 'in-process') {
-      inProcess = await startInProcess(emuDoc(config === 'emulator-chaos.yaml'), { onInternalError: (e, id) => log(`emulator internal error in ${id}: ${String(e)}`) });
+      inProcess = await startInProcess(emuDoc(config === 'emulator-chaos.yaml'), {
+        onInternalError: (e, id) => log(`emulator internal error in ${id}: ${String(e)}`),
+      });
       return;
     }
     const p = perpetua(['emulator', '--config', join(dir, config)], logs);
@@ -267,7 +310,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
   };
 
   // The auditor's own clients read through the same faults: patient for the whole run (never endStartup()).
-  const reader = { baseUrl: url, clock, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey }, startupRetry: { deadlineMs: 3_600_000 } };
+  const reader = {
+    baseUrl: url,
+    clock,
+    credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    startupRetry: { deadlineMs: 3_600_000 },
+  };
   const spot = new SpotClient(reader);
   const contract = new ContractClient(reader);
   let runs = 0;
@@ -287,7 +335,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
           : (await spot.openOrders({ symbol })).length;
         if (resting === 0) break;
         if (i === 10) throw new Error(`chaos: ${symbol} orders still rest after 10 cancel-alls`);
-        await (isContractSymbol(symbol) ? contract.cancelAll({ symbol }) : spot.cancelOpenOrders({ symbol })).catch((e: unknown) => log(`cancel-all ${symbol}: ${String(e)}`));
+        await (isContractSymbol(symbol) ? contract.cancelAll({ symbol }) : spot.cancelOpenOrders({ symbol })).catch((e: unknown) =>
+          log(`cancel-all ${symbol}: ${String(e)}`),
+        );
       }
       if (!isContractSymbol(symbol)) continue;
       // TP/SL orders too: the restarted emulator begins a new market epoch (time passed while it was down),
@@ -308,7 +358,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
       const out: InstrumentSymbol[] = [];
       for (const symbol of want) {
         const n = isContractSymbol(symbol)
-          ? (await contract.historyOrders({ symbol, page_num: 1, page_size: 1 })).length + (await contract.openOrders({ page_num: 1, page_size: 100 })).filter((x) => x.symbol === symbol).length
+          ? (await contract.historyOrders({ symbol, page_num: 1, page_size: 1 })).length +
+            (await contract.openOrders({ page_num: 1, page_size: 100 })).filter((x) => x.symbol === symbol).length
           : (await spot.allOrders({ symbol, limit: 1 })).length;
         if (n === 0) out.push(symbol);
       }
@@ -327,7 +378,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosTable> {
       bot = b;
       const life = between(lifeLo, lifeHi);
       // Start-up is not part of the life: under load it alone can outlast a short one.
-      await waitUntil(() => /run #\d+ trading/.test(b.output()) || b.child.exitCode !== null, 90_000, 'the bot to start trading').catch(() => undefined);
+      await waitUntil(() => /run #\d+ trading/.test(b.output()) || b.child.exitCode !== null, 90_000, 'the bot to start trading').catch(
+        () => undefined,
+      );
       if (runs === 1 && o.tradeFirst?.length) await waitForOrders(o.tradeFirst, () => b.child.exitCode !== null);
       const code = await Promise.race([b.exited, clock.sleep(life).then(() => 'alive' as const)]);
       if (code === 'alive') {

@@ -32,7 +32,10 @@ describe('chaos: SIGKILLs and injected faults, then the journal against the venu
   it('spot_market_maker_survives_bot_sigkills_and_faults_with_the_books_agreeing', async () => {
     // The emulator lives in this process (never restarted): what is checked is the bot's side alone.
     const t = await runChaos({ seed: 7, durationMs: 50_000, strategies: ['spot-market-maker'], emulator: 'in-process' });
-    expect(Object.values(t.faults).reduce((a, b) => a + b, 0), 'faults injected').to.be.greaterThan(3);
+    expect(
+      Object.values(t.faults).reduce((a, b) => a + b, 0),
+      'faults injected',
+    ).to.be.greaterThan(3);
     expectClean(t);
   });
 
@@ -46,7 +49,14 @@ describe('chaos: SIGKILLs and injected faults, then the journal against the venu
   // execution traded among the runs); (3) perp-trend placed no order in short lives (fixed: lives count
   // from "trading", and the first lasts until perp-trend has an order at the venue).
   it('perp_trend_with_tp_sl_and_the_market_maker_survive_bot_sigkills_and_faults', async () => {
-    const t = await runChaos({ seed: 5, durationMs: 55_000, strategies: ['spot-market-maker', 'perp-trend'], emulator: 'in-process', botLifeMs: [12_000, 22_000], tradeFirst: ['BTC_USDT' as InstrumentSymbol] });
+    const t = await runChaos({
+      seed: 5,
+      durationMs: 55_000,
+      strategies: ['spot-market-maker', 'perp-trend'],
+      emulator: 'in-process',
+      botLifeMs: [12_000, 22_000],
+      tradeFirst: ['BTC_USDT' as InstrumentSymbol],
+    });
     expect(t.audit.venueOrdersBySymbol.BTC_USDT ?? 0, `perp-trend traded\n${formatChaosTable(t)}`).to.be.greaterThan(0);
     expectClean(t);
   });
@@ -56,7 +66,14 @@ describe('chaos: SIGKILLs and injected faults, then the journal against the venu
   it('market_maker_and_perp_trend_survive_sigkills_of_both_processes', async () => {
     // The emulator as its own process with a state file, killed while the bot is down: every account
     // read endpoint must answer the same after its restart, and the books must agree at the end.
-    const t = await runChaos({ seed: 11, durationMs: 70_000, strategies: ['spot-market-maker', 'perp-trend'], emulator: 'process', emulatorKillChance: 0.5, tradeFirst: ['BTC_USDT' as InstrumentSymbol] });
+    const t = await runChaos({
+      seed: 11,
+      durationMs: 70_000,
+      strategies: ['spot-market-maker', 'perp-trend'],
+      emulator: 'process',
+      emulatorKillChance: 0.5,
+      tradeFirst: ['BTC_USDT' as InstrumentSymbol],
+    });
     expect(t.emulatorKills, 'the emulator was killed').to.be.greaterThan(0);
     expect(t.restartProblems, 'emulator state across its restarts').to.deep.equal([]);
     expectClean(t);

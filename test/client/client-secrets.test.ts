@@ -17,7 +17,8 @@ const T0 = 1_767_204_000_000;
 
 /** A logger that keeps every line as text (message + metadata), for leak checks only. */
 function recordingLogger(lines: string[]): ClientLogger {
-  const rec = (level: string) => (message: string, meta?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(meta ?? {})}`);
+  const rec = (level: string) => (message: string, meta?: Record<string, unknown>) =>
+    void lines.push(`${level} ${message} ${JSON.stringify(meta ?? {})}`);
   return { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') };
 }
 
@@ -39,11 +40,26 @@ describe('client/secrets', () => {
     const clock = new VirtualClock(T0);
     const lines: string[] = [];
     const logger = recordingLogger(lines);
-    const spot = new SpotClient({ baseUrl: venue.baseUrl, credentials: { apiKey: API_KEY, secretKey: SECRET }, clock, logger, timeSync: false, timeouts: { requestMs: FAR_DEADLINE_MS } });
-    const contract = new ContractClient({ baseUrl: venue.baseUrl, credentials: { apiKey: API_KEY, secretKey: SECRET }, clock, logger, timeouts: { requestMs: FAR_DEADLINE_MS } });
+    const spot = new SpotClient({
+      baseUrl: venue.baseUrl,
+      credentials: { apiKey: API_KEY, secretKey: SECRET },
+      clock,
+      logger,
+      timeSync: false,
+      timeouts: { requestMs: FAR_DEADLINE_MS },
+    });
+    const contract = new ContractClient({
+      baseUrl: venue.baseUrl,
+      credentials: { apiKey: API_KEY, secretKey: SECRET },
+      clock,
+      logger,
+      timeouts: { requestMs: FAR_DEADLINE_MS },
+    });
     const errors: Error[] = [];
     try {
-      venue.reset((_h, res) => reply(res, 400, { code: 700002, msg: `Signature for this request is not valid. key=${API_KEY} secret=${SECRET}` }));
+      venue.reset((_h, res) =>
+        reply(res, 400, { code: 700002, msg: `Signature for this request is not valid. key=${API_KEY} secret=${SECRET}` }),
+      );
       errors.push(await rejectionOf(spot.account()));
       venue.reset((hit, res) =>
         hit.path === '/api/v1/contract/ping'
@@ -83,7 +99,13 @@ describe('client/secrets', () => {
   it('never_logs_signatures_or_key_headers', async () => {
     const clock = new VirtualClock(T0);
     const lines: string[] = [];
-    const spot = new SpotClient({ baseUrl: venue.baseUrl, credentials: { apiKey: API_KEY, secretKey: SECRET }, clock, logger: recordingLogger(lines), timeSync: false });
+    const spot = new SpotClient({
+      baseUrl: venue.baseUrl,
+      credentials: { apiKey: API_KEY, secretKey: SECRET },
+      clock,
+      logger: recordingLogger(lines),
+      timeSync: false,
+    });
     venue.reset((_h, res) => reply(res, 200, { uid: '1' }));
     try {
       await spot.uid();

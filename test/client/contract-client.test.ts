@@ -27,13 +27,16 @@ function paramStringOf(hit: Hit): string {
 function expectValidContractSignature(hit: Hit, requestTime: number): void {
   expect(hit.headers['apikey']).to.equal(API_KEY);
   expect(hit.headers['request-time']).to.equal(String(requestTime));
-  const expected = createHmac('sha256', SECRET).update(`${API_KEY}${requestTime}${paramStringOf(hit)}`).digest('hex');
+  const expected = createHmac('sha256', SECRET)
+    .update(`${API_KEY}${requestTime}${paramStringOf(hit)}`)
+    .digest('hex');
   expect(hit.headers['signature']).to.equal(expected);
 }
 
 const queryForm = (v: unknown): string => (Array.isArray(v) ? v.join(',') : String(v));
 
-const methodOf = (client: ContractClient, name: string) => (client as unknown as Record<string, (req?: unknown, opts?: unknown) => Promise<unknown>>)[name]!;
+const methodOf = (client: ContractClient, name: string) =>
+  (client as unknown as Record<string, (req?: unknown, opts?: unknown) => Promise<unknown>>)[name]!;
 
 describe('client/contract-client', () => {
   let venue: FakeVenue;
@@ -84,7 +87,11 @@ describe('client/contract-client', () => {
         for (const h of def.requiredHeaders ?? []) expect(hit.headers[h.toLowerCase()]).to.equal('UTC+08:00');
         // parameters where the encoding says
         if (def.method === 'GET') {
-          const expected = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, queryForm(v)]));
+          const expected = Object.fromEntries(
+            Object.entries(params)
+              .filter(([, v]) => v !== undefined && v !== null)
+              .map(([k, v]) => [k, queryForm(v)]),
+          );
           expect(Object.fromEntries(hit.query)).to.deep.equal(expected);
           expect(hit.body).to.equal('');
         } else if (def.encoding === 'json' || def.encoding === 'json-array') {

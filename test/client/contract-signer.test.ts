@@ -52,15 +52,23 @@ describe('client/contract-signer', () => {
   });
 
   it('resorts_a_raw_query_for_verification', () => {
-    expect(contractParamStringFromRawQuery('symbol=BTC_USDT&page_num=1&order_ids=1%2C2')).to.equal('order_ids=1%2C2&page_num=1&symbol=BTC_USDT');
+    expect(contractParamStringFromRawQuery('symbol=BTC_USDT&page_num=1&order_ids=1%2C2')).to.equal(
+      'order_ids=1%2C2&page_num=1&symbol=BTC_USDT',
+    );
     expect(contractParamStringFromRawQuery('')).to.equal('');
   });
 
   it('verifies_a_signature_in_constant_time_and_rejects_others', () => {
     const sig = reference('a=1');
-    expect(verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME), paramString: 'a=1', signature: sig })).to.equal(true);
-    expect(verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME + 1), paramString: 'a=1', signature: sig })).to.equal(false);
-    expect(verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME), paramString: 'a=1', signature: 'zz' })).to.equal(false);
+    expect(
+      verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME), paramString: 'a=1', signature: sig }),
+    ).to.equal(true);
+    expect(
+      verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME + 1), paramString: 'a=1', signature: sig }),
+    ).to.equal(false);
+    expect(
+      verifyContractSignature({ apiKey: API_KEY, secret: SECRET, requestTime: String(TIME), paramString: 'a=1', signature: 'zz' }),
+    ).to.equal(false);
   });
 
   it('does_not_expose_the_secret_when_inspected', () => {

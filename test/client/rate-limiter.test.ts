@@ -31,7 +31,8 @@ describe('client/rate-limiter', () => {
     const clock = new VirtualClock(0);
     const limiter = new RateLimiter(clock, { spotOrders: { limit: 2, windowMs: 1_000 } });
     const log: string[] = [];
-    const go = (name: string, priority: number): void => void limiter.acquire(ORDER, priority).then(() => log.push(`${name}@${clock.now()}`));
+    const go = (name: string, priority: number): void =>
+      void limiter.acquire(ORDER, priority).then(() => log.push(`${name}@${clock.now()}`));
     go('A', PRIORITY.NORMAL);
     go('B', PRIORITY.NORMAL);
     go('N1', PRIORITY.NORMAL);
@@ -94,7 +95,8 @@ describe('client/rate-limiter', () => {
   it('meters_each_contract_endpoint_separately', () => {
     const clock = new VirtualClock(0);
     const limiter = new RateLimiter(clock, { contractEndpoint: { limit: 2, windowMs: 2_000 } });
-    const def = (id: string): EndpointDef => ({ id, clientMethod: id, buckets: ['contract-endpoint'], weight: 1, method: 'POST' }) as unknown as EndpointDef;
+    const def = (id: string): EndpointDef =>
+      ({ id, clientMethod: id, buckets: ['contract-endpoint'], weight: 1, method: 'POST' }) as unknown as EndpointDef;
     const a = limiter.permitsFor(def('contract.createOrder'), {});
     const b = limiter.permitsFor(def('contract.cancelOrders'), {});
     expect(a).to.deep.equal([{ bucket: 'contract-endpoint:contract.createOrder', weight: 1 }]);
@@ -106,7 +108,13 @@ describe('client/rate-limiter', () => {
 
   it('uses_weight_functions_of_the_entry', () => {
     const limiter = new RateLimiter(new VirtualClock(0));
-    const ticker = { id: 'spot.ticker24hr', clientMethod: 'ticker24hr', buckets: ['ip-weight'], weight: (p: Record<string, unknown>) => (p['symbol'] ? 1 : 40), method: 'GET' } as unknown as EndpointDef;
+    const ticker = {
+      id: 'spot.ticker24hr',
+      clientMethod: 'ticker24hr',
+      buckets: ['ip-weight'],
+      weight: (p: Record<string, unknown>) => (p['symbol'] ? 1 : 40),
+      method: 'GET',
+    } as unknown as EndpointDef;
     expect(limiter.permitsFor(ticker, {})).to.deep.equal([{ bucket: 'ip-weight', weight: 40 }]);
     expect(limiter.permitsFor(ticker, { symbol: 'BTCUSDT' })).to.deep.equal([{ bucket: 'ip-weight', weight: 1 }]);
   });

@@ -15,7 +15,11 @@ const hmac = (msg: string): string => createHmac('sha256', SECRET).update(msg).d
 
 describe('client/request-builder', () => {
   it('builds_a_signed_spot_order_with_recv_window_timestamp_and_signature_last', () => {
-    const req = buildRequest(spotCatalogue.newOrder, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: 1, price: 11 }, { now: 1644489390087, recvWindowMs: 5000, spotSigner });
+    const req = buildRequest(
+      spotCatalogue.newOrder,
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: 1, price: 11 },
+      { now: 1644489390087, recvWindowMs: 5000, spotSigner },
+    );
     // same parameters and order as the published vector → the published signature
     expect(req.path).to.equal(
       '/api/v3/order?symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&recvWindow=5000&timestamp=1644489390087&signature=fd3e4e8543c5188531eb7279d68ae7d26a573d0fc5ab0d18eb692451654d837a',

@@ -22,7 +22,11 @@ import { fixtureText } from './support/fixtures.js';
 import { cancelAllDef, cancelDef, createDef } from './support/synthetic-contract-defs.js';
 
 const fixture = fixtureText;
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}): RawAnswer => ({ status, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}): RawAnswer => ({
+  status,
+  headers,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 type Cls = abstract new (...args: never[]) => Error;
 
@@ -38,7 +42,11 @@ function expectError(decoded: ReturnType<typeof decodeResponse>, cls: Cls, dispo
 describe('client/response-decoder', () => {
   describe('envelopes', () => {
     it('passes_a_bare_spot_payload_through_the_response_schema', () => {
-      const d = decodeResponse<{ lastUpdateId: number; bids: unknown[] }>(spotCatalogue.depth, answer(200, fixture('spot_GET_api_v3_depth.json')), 0);
+      const d = decodeResponse<{ lastUpdateId: number; bids: unknown[] }>(
+        spotCatalogue.depth,
+        answer(200, fixture('spot_GET_api_v3_depth.json')),
+        0,
+      );
       expect(d.ok).to.equal(true);
       if (d.ok) {
         expect(d.value.lastUpdateId).to.equal(56217769552);
@@ -55,7 +63,11 @@ describe('client/response-decoder', () => {
     });
 
     it('unwraps_the_contract_envelope_and_keeps_long_ids_exact', () => {
-      const d = decodeResponse<{ orderId: string; errorCode: number }[]>(cancelDef, answer(200, fixture('contract_POST_api_v1_private_order_cancel.json')), 0);
+      const d = decodeResponse<{ orderId: string; errorCode: number }[]>(
+        cancelDef,
+        answer(200, fixture('contract_POST_api_v1_private_order_cancel.json')),
+        0,
+      );
       expect(d.ok).to.equal(true);
       if (d.ok) expect(d.value.map((r) => r.orderId)).to.deep.equal(['101716841474621953', '108885377779302912', '108886241042563584']);
     });
@@ -76,12 +88,20 @@ describe('client/response-decoder', () => {
     });
 
     it('names_a_field_inside_the_contract_data', () => {
-      const err = expectError(decodeResponse(createDef, answer(200, { success: true, code: 0, data: { orderId: '1', ts: 'soon' } }), 0), MalformedResponse, 'final') as MalformedResponse;
+      const err = expectError(
+        decodeResponse(createDef, answer(200, { success: true, code: 0, data: { orderId: '1', ts: 'soon' } }), 0),
+        MalformedResponse,
+        'final',
+      ) as MalformedResponse;
       expect([err.endpointId, err.field]).to.deep.equal(['contract.testCreate', 'ts']);
     });
 
     it('reports_a_body_that_is_not_json', () => {
-      const err = expectError(decodeResponse(spotCatalogue.depth, answer(200, '<html>oops</html>'), 0), MalformedResponse, 'final') as MalformedResponse;
+      const err = expectError(
+        decodeResponse(spotCatalogue.depth, answer(200, '<html>oops</html>'), 0),
+        MalformedResponse,
+        'final',
+      ) as MalformedResponse;
       expect(err.field).to.equal('(body)');
     });
   });
@@ -113,7 +133,11 @@ describe('client/response-decoder', () => {
     ];
     for (const [code, cls, disposition] of rows) {
       it(`maps_spot_${code}_to_${cls.name}`, () => {
-        const err = expectError(decodeResponse(spotCatalogue.newOrder, answer(400, { code, msg: 'venue text' }), 0), cls, disposition) as ExchangeError;
+        const err = expectError(
+          decodeResponse(spotCatalogue.newOrder, answer(400, { code, msg: 'venue text' }), 0),
+          cls,
+          disposition,
+        ) as ExchangeError;
         expect(err.venueCode).to.equal(code);
         expect(err.httpStatus).to.equal(400);
         expect(err.endpoint).to.equal('spot.newOrder');
@@ -121,18 +145,42 @@ describe('client/response-decoder', () => {
     }
 
     it('maps_the_captured_error_fixtures', () => {
-      expectError(decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700003_timestamp_outside_recvWindow.json')), 0), AuthenticationError, 'resync');
-      expectError(decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700002_invalid_signature.json')), 0), AuthenticationError, 'final');
-      expectError(decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700004_mandatory_param_signature.json')), 0), BadRequest, 'final');
-      expectError(decodeResponse(spotCatalogue.newOrder, answer(400, fixture('spot_ERROR_minus1128_param_combination.json')), 0), BadRequest, 'final');
+      expectError(
+        decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700003_timestamp_outside_recvWindow.json')), 0),
+        AuthenticationError,
+        'resync',
+      );
+      expectError(
+        decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700002_invalid_signature.json')), 0),
+        AuthenticationError,
+        'final',
+      );
+      expectError(
+        decodeResponse(spotCatalogue.account, answer(400, fixture('spot_ERROR_700004_mandatory_param_signature.json')), 0),
+        BadRequest,
+        'final',
+      );
+      expectError(
+        decodeResponse(spotCatalogue.newOrder, answer(400, fixture('spot_ERROR_minus1128_param_combination.json')), 0),
+        BadRequest,
+        'final',
+      );
     });
 
     it('maps_an_error_inside_the_spot_wrapped_envelope', () => {
-      expectError(decodeResponse(spotCatalogue.tradeFee, answer(200, { code: 700007, msg: 'no permission', data: null }), 0), PermissionDenied, 'final');
+      expectError(
+        decodeResponse(spotCatalogue.tradeFee, answer(200, { code: 700007, msg: 'no permission', data: null }), 0),
+        PermissionDenied,
+        'final',
+      );
     });
 
     it('falls_back_to_exchange_error_for_an_unknown_code', () => {
-      const err = expectError(decodeResponse(spotCatalogue.newOrder, answer(400, { code: 123456, msg: 'new' }), 0), ExchangeError, 'final') as ExchangeError;
+      const err = expectError(
+        decodeResponse(spotCatalogue.newOrder, answer(400, { code: 123456, msg: 'new' }), 0),
+        ExchangeError,
+        'final',
+      ) as ExchangeError;
       expect(err.venueCode).to.equal(123456);
     });
   });
@@ -162,26 +210,50 @@ describe('client/response-decoder', () => {
     ];
     for (const [code, cls, disposition] of rows) {
       it(`maps_contract_${code}_to_${cls.name}`, () => {
-        const err = expectError(decodeResponse(createDef, answer(200, { success: false, code, message: 'venue text' }), 0), cls, disposition);
+        const err = expectError(
+          decodeResponse(createDef, answer(200, { success: false, code, message: 'venue text' }), 0),
+          cls,
+          disposition,
+        );
         expect((err as { endpoint?: string }).endpoint).to.equal('contract.testCreate');
       });
     }
 
     it('maps_the_captured_contract_error_fixtures', () => {
-      expectError(decodeResponse(createDef, answer(200, fixture('contract_ERROR_602_signature_verification_failed.json')), 0), AuthenticationError, 'final');
-      expectError(decodeResponse(createDef, answer(200, fixture('contract_ERROR_2009_position_not_exist.json')), 0), PositionNotFound, 'final');
-      expectError(decodeResponse(createDef, answer(200, fixture('contract_ERROR_1001_GET_api_v1_contract_depth_BTCUSDT.json')), 0), SymbolNotTradable, 'final');
+      expectError(
+        decodeResponse(createDef, answer(200, fixture('contract_ERROR_602_signature_verification_failed.json')), 0),
+        AuthenticationError,
+        'final',
+      );
+      expectError(
+        decodeResponse(createDef, answer(200, fixture('contract_ERROR_2009_position_not_exist.json')), 0),
+        PositionNotFound,
+        'final',
+      );
+      expectError(
+        decodeResponse(createDef, answer(200, fixture('contract_ERROR_1001_GET_api_v1_contract_depth_BTCUSDT.json')), 0),
+        SymbolNotTradable,
+        'final',
+      );
     });
   });
 
   describe('http status', () => {
     it('maps_429_to_rate_limited_with_retry_after_seconds', () => {
-      const err = expectError(decodeResponse(spotCatalogue.depth, answer(429, '', { 'retry-after': '3' }), 0), RateLimited, 'rate-limited') as RateLimited;
+      const err = expectError(
+        decodeResponse(spotCatalogue.depth, answer(429, '', { 'retry-after': '3' }), 0),
+        RateLimited,
+        'rate-limited',
+      ) as RateLimited;
       expect(err.retryAfterMs).to.equal(3_000);
     });
 
     it('maps_429_without_retry_after_to_an_unset_wait', () => {
-      const err = expectError(decodeResponse(spotCatalogue.depth, answer(429, { code: 429, msg: 'Too many' }), 0), RateLimited, 'rate-limited') as RateLimited;
+      const err = expectError(
+        decodeResponse(spotCatalogue.depth, answer(429, { code: 429, msg: 'Too many' }), 0),
+        RateLimited,
+        'rate-limited',
+      ) as RateLimited;
       expect(err.retryAfterMs).to.equal(undefined);
     });
 
@@ -196,7 +268,11 @@ describe('client/response-decoder', () => {
 
     it('maps_5xx_to_unavailable_whatever_the_body', () => {
       expectError(decodeResponse(spotCatalogue.newOrder, answer(502, 'bad gateway'), 0), ExchangeUnavailable, 'unavailable');
-      expectError(decodeResponse(createDef, answer(503, { success: false, code: 600, message: 'x' }), 0), ExchangeUnavailable, 'unavailable');
+      expectError(
+        decodeResponse(createDef, answer(503, { success: false, code: 600, message: 'x' }), 0),
+        ExchangeUnavailable,
+        'unavailable',
+      );
     });
   });
 });

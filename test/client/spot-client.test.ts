@@ -4,7 +4,14 @@ import { spotCatalogue } from '../../src/api/spot/catalogue.js';
 import type { EndpointDef } from '../../src/api/endpoint.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Decimal } from '../../src/core/decimal.js';
-import { ExchangeUnavailable, InsufficientFunds, OutcomeUnknown, RateLimited, RequestTimeout, ValidationError } from '../../src/core/errors.js';
+import {
+  ExchangeUnavailable,
+  InsufficientFunds,
+  OutcomeUnknown,
+  RateLimited,
+  RequestTimeout,
+  ValidationError,
+} from '../../src/core/errors.js';
 import { SpotClient } from '../../src/client/spot-client.js';
 import { FakeVenue, reply, settle, type Hit } from './support/fake-venue.js';
 import { drive, FAR_DEADLINE_MS, rejectionOf } from './support/drive.js';
@@ -19,7 +26,9 @@ function expectValidSpotSignature(hit: Hit): void {
   expect(hit.headers['x-mexc-apikey']).to.equal(API_KEY);
   expect(hit.rawQuery).to.match(/&signature=[0-9a-f]{64}$/);
   const cut = hit.rawQuery.lastIndexOf('&signature=');
-  const expected = createHmac('sha256', SECRET).update(hit.rawQuery.slice(0, cut) + hit.body).digest('hex');
+  const expected = createHmac('sha256', SECRET)
+    .update(hit.rawQuery.slice(0, cut) + hit.body)
+    .digest('hex');
   expect(hit.rawQuery.slice(cut + '&signature='.length)).to.equal(expected);
 }
 
@@ -354,7 +363,9 @@ describe('client/spot-client', () => {
     it('resyncs_periodically_in_the_background', async () => {
       const clock = new VirtualClock(T0);
       const client = newClient(clock, { timeSync: { resyncIntervalMs: 60_000, samplesPerSync: 1 } });
-      venue.reset((hit, res) => (hit.path === '/api/v3/time' ? reply(res, 200, { serverTime: clock.now() }) : reply(res, 200, { uid: '1' })));
+      venue.reset((hit, res) =>
+        hit.path === '/api/v3/time' ? reply(res, 200, { serverTime: clock.now() }) : reply(res, 200, { uid: '1' }),
+      );
       await client.uid();
       await client.uid();
       expect(venue.hitsTo('/api/v3/time').length).to.equal(1);
@@ -368,7 +379,8 @@ describe('client/spot-client', () => {
   describe('typed surface', () => {
     it('exposes_one_method_per_catalogue_entry', () => {
       const client = newClient(new VirtualClock(T0));
-      for (const name of Object.keys(spotCatalogue)) expect(typeof (client as unknown as Record<string, unknown>)[name]).to.equal('function');
+      for (const name of Object.keys(spotCatalogue))
+        expect(typeof (client as unknown as Record<string, unknown>)[name]).to.equal('function');
     });
 
     it('works_without_credentials_for_public_entries_and_refuses_signed_ones', async () => {

@@ -19,7 +19,11 @@ describe('client/time-sync', () => {
   });
 
   it('keeps_only_the_recent_window', () => {
-    const sync = new TimeSync({ clock: new VirtualClock(0), fetchSample: async () => ({ serverTime: 0, sentAt: 0, receivedAt: 0 }), windowSize: 3 });
+    const sync = new TimeSync({
+      clock: new VirtualClock(0),
+      fetchSample: async () => ({ serverTime: 0, sentAt: 0, receivedAt: 0 }),
+      windowSize: 3,
+    });
     for (const off of [1000, 1000, 1000, 5, 6, 7]) sync.addSample({ serverTime: off, sentAt: 0, receivedAt: 0 });
     // last three: 5, 6, 7 → 6
     expect(sync.offset()).to.equal(6);

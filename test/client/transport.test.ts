@@ -52,7 +52,7 @@ describe('client/transport', () => {
     expect(sharedPoolCount()).to.equal(before + 1);
     await b.close();
     expect(sharedPoolCount()).to.equal(before);
-    expect((await rejectionOf(a.send({ method: 'GET', path: '/', headers: {} })) as TransportFailure).kind).to.equal('connect');
+    expect(((await rejectionOf(a.send({ method: 'GET', path: '/', headers: {} }))) as TransportFailure).kind).to.equal('connect');
   });
 
   it('classifies_a_refused_connection_as_never_sent', async () => {
@@ -103,7 +103,7 @@ describe('client/transport', () => {
   });
 });
 
-describe('client/transport observers (the console\'s exchange metrics)', () => {
+describe("client/transport observers (the console's exchange metrics)", () => {
   let venue: FakeVenue;
   before(async () => {
     venue = await FakeVenue.start();
@@ -126,7 +126,13 @@ describe('client/transport observers (the console\'s exchange metrics)', () => {
       throw new Error('an observer bug');
     });
     try {
-      const res = await t.send({ method: 'POST', path: '/api/v3/order?symbol=X&signature=s3cr3t', headers: {}, endpoint: 'spot.placeOrder', weight: 2 });
+      const res = await t.send({
+        method: 'POST',
+        path: '/api/v3/order?symbol=X&signature=s3cr3t',
+        headers: {},
+        endpoint: 'spot.placeOrder',
+        weight: 2,
+      });
       expect(res.status).to.equal(429); // a throwing observer does not fail the request it watched
       await t.send({ method: 'GET', path: '/api/v3/time?x=1', headers: {} });
       expect(seen).to.deep.equal([

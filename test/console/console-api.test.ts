@@ -147,7 +147,12 @@ describe('console API against a paper run', function () {
     const res = await call<{ done: string[]; intents: Row[] }>(base, '/api/strategies/pos1/cancel-orders', CONFIRM);
     expect(res.status).to.equal(200);
     expect(res.json().intents.map((i) => i.kind)).to.deep.equal(['cancel-all']);
-    expect(res.json().done.filter((l) => l.startsWith('cancelled ')).sort()).to.deep.equal(resting.map((cid) => `cancelled ${cid} (user)`));
+    expect(
+      res
+        .json()
+        .done.filter((l) => l.startsWith('cancelled '))
+        .sort(),
+    ).to.deep.equal(resting.map((cid) => `cancelled ${cid} (user)`));
     expect(await venueOrders()).to.deep.equal([]);
     expect((await call<Row[]>(base, '/api/orders')).json().filter((o) => o.strategyId === 'pos1')).to.deep.equal([]);
   });
@@ -175,7 +180,8 @@ describe('console API against a paper run', function () {
     // The flattening sell's fill reaches the journal when the order manager next reads the order.
     const isFill = (e: ExecutionEvent): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> =>
       e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled';
-    const fills = (sid: string, sym: string): number => events().filter((e) => isFill(e) && e.strategyId === sid && e.fill.symbol === sym).length;
+    const fills = (sid: string, sym: string): number =>
+      events().filter((e) => isFill(e) && e.strategyId === sid && e.fill.symbol === sym).length;
     await waitFor(() => fills('pos1', PERP) >= 2, 10_000, 'the fill of the flattening sell');
     const res = await call(base, '/metrics');
     expect(res.status).to.equal(200);
@@ -201,7 +207,10 @@ describe('console API against a paper run', function () {
     const counts = samples.filter((s) => s.name === 'perpetua_exchange_request_duration_seconds_count');
     const weights = samples.filter((s) => s.name === 'perpetua_exchange_weight_total');
     const endpoints = new Set(counts.map((s) => s.labels.endpoint!));
-    expect([...endpoints].every((e) => /^(spot|contract)\.[A-Za-z0-9]+$/.test(e)), [...endpoints].join(' ')).to.equal(true);
+    expect(
+      [...endpoints].every((e) => /^(spot|contract)\.[A-Za-z0-9]+$/.test(e)),
+      [...endpoints].join(' '),
+    ).to.equal(true);
     const placed = counts.filter((s) => /^(spot|contract)\.(newOrder|batchOrders|createOrder|submitBatch)$/.test(s.labels.endpoint!));
     expect(placed.length, [...endpoints].join(' ')).to.be.greaterThan(0);
     for (const e of endpoints) {

@@ -122,7 +122,10 @@ describe('console page in headless Chromium', function () {
     // pos1's two resting contract orders, as the API (checked against the venue in console-api) lists them.
     await until(async () => (await rows('orders')).filter((r) => r[0] === 'pos1').length === 2, 20_000, 'pos1 orders on the page');
     const api = (await call<Record<string, string>[]>(kit.web.url, '/api/orders')).json().filter((o) => o.strategyId === 'pos1');
-    const shown = (await rows('orders')).filter((r) => r[0] === 'pos1').map((r) => `${r[1]} ${r[2]} ${r[3]} ${r[4]}`).sort();
+    const shown = (await rows('orders'))
+      .filter((r) => r[0] === 'pos1')
+      .map((r) => `${r[1]} ${r[2]} ${r[3]} ${r[4]}`)
+      .sort();
     expect(shown).to.deep.equal(api.map((o) => `${o.symbol} ${o.side} ${o.price} ${o.quantity}`).sort());
     const accountLong = async (): Promise<boolean> =>
       (await rows('positions')).some((r) => r[0] === PERP && r[1] === 'long' && r[2] === '10' && r[4] === 'account');

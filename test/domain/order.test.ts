@@ -77,7 +77,10 @@ describe('Order transition table', () => {
   });
 
   it('stamps_submitted_accepted_and_closed_times', () => {
-    const o = createOrder({ symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(1), quantity: D(1) }, { clientOrderId: clientOrderId('x'), strategyId: S1, now: 10 });
+    const o = createOrder(
+      { symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(1), quantity: D(1) },
+      { clientOrderId: clientOrderId('x'), strategyId: S1, now: 10 },
+    );
     const s = transitionOrder(o, 'submitted', 11);
     const a = transitionOrder(s, 'accepted', 12);
     const c = transitionOrder(a, 'cancelled', 13);

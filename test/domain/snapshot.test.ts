@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { D } from '../../src/core/decimal.js';
-import { bestAsk, bestBid, fairPrice, lastPrice, markPrice, midPrice, type MarketSnapshot, snapshotAge } from '../../src/domain/snapshot.js';
+import {
+  bestAsk,
+  bestBid,
+  fairPrice,
+  lastPrice,
+  markPrice,
+  midPrice,
+  type MarketSnapshot,
+  snapshotAge,
+} from '../../src/domain/snapshot.js';
 import { BTC_USDT, BTCUSDT, snapshot } from './support/builders.js';
 
 describe('MarketSnapshot helpers', () => {
@@ -8,12 +17,25 @@ describe('MarketSnapshot helpers', () => {
     const fromBook = snapshot(BTCUSDT, { bids: [['99', '1']], asks: [['101', '1']] });
     expect(bestBid(fromBook)!.toFixed()).to.equal('99');
     expect(midPrice(fromBook)!.toFixed()).to.equal('100');
-    const tickerOnly: MarketSnapshot = { symbol: BTCUSDT, kind: 'spot', pollTime: 0, bookTicker: { bidPrice: D(98), bidQty: D(1), askPrice: D(102), askQty: D(1) } };
+    const tickerOnly: MarketSnapshot = {
+      symbol: BTCUSDT,
+      kind: 'spot',
+      pollTime: 0,
+      bookTicker: { bidPrice: D(98), bidQty: D(1), askPrice: D(102), askQty: D(1) },
+    };
     expect(bestAsk(tickerOnly)!.toFixed()).to.equal('102');
   });
 
   it('takes_the_last_price_from_the_ticker_or_the_newest_trade', () => {
-    const s: MarketSnapshot = { symbol: BTCUSDT, kind: 'spot', pollTime: 0, trades: [{ price: D(1), quantity: D(1), time: 1 }, { price: D(2), quantity: D(1), time: 2 }] };
+    const s: MarketSnapshot = {
+      symbol: BTCUSDT,
+      kind: 'spot',
+      pollTime: 0,
+      trades: [
+        { price: D(1), quantity: D(1), time: 1 },
+        { price: D(2), quantity: D(1), time: 2 },
+      ],
+    };
     expect(lastPrice(s)!.toFixed()).to.equal('2');
     expect(lastPrice({ ...s, ticker24h: { lastPrice: D(3) } })!.toFixed()).to.equal('3');
   });

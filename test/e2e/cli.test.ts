@@ -42,7 +42,8 @@ const ALL_CONFIGS = readdirSync(join(ROOT, 'config'))
   .filter((f) => f.endsWith('.yaml'))
   .map((f) => `config/${f}`);
 
-const perpetua = (args: string[], timeoutMs: number) => spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
+const perpetua = (args: string[], timeoutMs: number) =>
+  spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
 
 describe('e2e: the perpetua CLI', function () {
   this.timeout(90_000);
@@ -110,7 +111,10 @@ describe('e2e: the perpetua CLI', function () {
         const orders = journal.orders();
         expect(orders.length, 'orders placed').to.be.greaterThan(0);
         expect(journal.fillCount(), 'fills').to.be.greaterThan(0);
-        expect(orders.filter((o) => !['filled', 'cancelled', 'rejected', 'expired'].includes(o.status)), 'orders left open').to.deep.equal([]);
+        expect(
+          orders.filter((o) => !['filled', 'cancelled', 'rejected', 'expired'].includes(o.status)),
+          'orders left open',
+        ).to.deep.equal([]);
         const runs = journal.runs();
         expect(runs).to.have.length(1);
         expect(runs[0]!.exitReason).to.equal('SIGINT');

@@ -41,7 +41,11 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
   });
 
   const perpetua = (args: string[], timeoutMs = 180_000) => {
-    const r = spawnSync(process.execPath, [join(clone, 'bin', 'perpetua.js'), ...args], { cwd: clone, encoding: 'utf8', timeout: timeoutMs });
+    const r = spawnSync(process.execPath, [join(clone, 'bin', 'perpetua.js'), ...args], {
+      cwd: clone,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+    });
     return { ...r, out: `${r.stdout}${r.stderr}` };
   };
 
@@ -60,7 +64,8 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
   it('new_strategy_then_its_test_passes', () => {
     const r = perpetua(['new-strategy', 'grid-bot']);
     expect(r.status, r.out).to.equal(0);
-    for (const f of ['grid-bot.ts', 'grid-bot.test.ts', 'grid-bot.paper.yaml']) expect(existsSync(join(clone, 'my-strategies', f)), f).to.equal(true);
+    for (const f of ['grid-bot.ts', 'grid-bot.test.ts', 'grid-bot.paper.yaml'])
+      expect(existsSync(join(clone, 'my-strategies', f)), f).to.equal(true);
     const t = perpetua(['test', 'my-strategies']);
     expect(t.status, t.out).to.equal(0);
     expect(t.out).to.match(/# pass 1/);
@@ -69,7 +74,13 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
   it('validates_the_new_config_and_the_shipped_backtests', () => {
     // The rest of the shipped configs are validated in place by cli.test.ts; here: the new one, and the
     // backtest configs, whose data must be in the clone.
-    for (const f of ['my-strategies/grid-bot.paper.yaml', 'config/backtest-perp.yaml', 'config/backtest-spot-mm.yaml', 'config/backtest-spot-grid.yaml', 'config/backtest-perp-as-maker.yaml']) {
+    for (const f of [
+      'my-strategies/grid-bot.paper.yaml',
+      'config/backtest-perp.yaml',
+      'config/backtest-spot-mm.yaml',
+      'config/backtest-spot-grid.yaml',
+      'config/backtest-perp-as-maker.yaml',
+    ]) {
       const r = perpetua(['validate', f]);
       expect(r.status, r.out).to.equal(0);
       expect(r.stdout).to.contain(': ok');
@@ -80,8 +91,14 @@ describe('e2e: a fresh clone, from new-strategy to paper and backtest', function
     const journal = join(base, 'grid.sqlite');
     const r = perpetua(['run', 'my-strategies/grid-bot.paper.yaml', '--duration', '8', '--journal', journal], 120_000);
     expect(r.status, r.out).to.equal(0);
-    const orders = JSON.parse(perpetua(['orders', '--journal', journal, '--format', 'json']).stdout) as { strategy: string; status: string }[];
-    expect(orders.length, 'orders placed in 8 s (the strategy buys a 1 bp dip of a market moving ~1 bp every few seconds)').to.be.greaterThan(0);
+    const orders = JSON.parse(perpetua(['orders', '--journal', journal, '--format', 'json']).stdout) as {
+      strategy: string;
+      status: string;
+    }[];
+    expect(
+      orders.length,
+      'orders placed in 8 s (the strategy buys a 1 bp dip of a market moving ~1 bp every few seconds)',
+    ).to.be.greaterThan(0);
     expect(new Set(orders.map((o) => o.strategy))).to.deep.equal(new Set(['gridbo1']));
     const fills = perpetua(['fills', '--journal', journal, '--format', 'csv']);
     expect(fills.status, fills.out).to.equal(0);

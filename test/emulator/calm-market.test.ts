@@ -16,8 +16,14 @@ describe('emulator: a calm synthetic market', () => {
       const index: number[] = [];
       for (let i = 0; i < 30; i++) {
         emu.advance(1000);
-        fair.push((JSON.parse((await raw(emu.url, 'GET', '/api/v1/contract/fair_price/BTC_USDT')).text) as { data: { fairPrice: number } }).data.fairPrice);
-        index.push((JSON.parse((await raw(emu.url, 'GET', '/api/v1/contract/index_price/BTC_USDT')).text) as { data: { indexPrice: number } }).data.indexPrice);
+        fair.push(
+          (JSON.parse((await raw(emu.url, 'GET', '/api/v1/contract/fair_price/BTC_USDT')).text) as { data: { fairPrice: number } }).data
+            .fairPrice,
+        );
+        index.push(
+          (JSON.parse((await raw(emu.url, 'GET', '/api/v1/contract/index_price/BTC_USDT')).text) as { data: { indexPrice: number } }).data
+            .indexPrice,
+        );
       }
       return { fair, index };
     } finally {

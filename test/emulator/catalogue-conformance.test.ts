@@ -20,17 +20,35 @@ type Call = (emu: RunningEmulator, now: number, state: Record<string, string>) =
 
 const sym = 'BTCUSDT';
 const csym = 'BTC_USDT';
-const spotGet = (path: string, params: Record<string, string> = {}): Call => (emu) => raw(emu.url, 'GET', `${path}${Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : ''}`);
-const spotAuth = (method: string, path: string, params: (s: Record<string, string>) => Record<string, string> = () => ({})): Call => (emu, now, s) => spotSigned(emu.url, method, path, params(s), { timestamp: now });
-const cGet = (path: string): Call => (emu) => raw(emu.url, 'GET', path);
-const cAuth = (method: 'GET' | 'POST', path: (s: Record<string, string>) => string, params?: (s: Record<string, string>) => Record<string, unknown> | unknown[], key: { apiKey: string; secret: string } = ALICE): Call => (emu, now, s) =>
-  contractSigned(emu.url, method, path(s), params ? params(s) : undefined, { requestTime: now, key });
+const spotGet =
+  (path: string, params: Record<string, string> = {}): Call =>
+  (emu) =>
+    raw(emu.url, 'GET', `${path}${Object.keys(params).length ? `?${new URLSearchParams(params).toString()}` : ''}`);
+const spotAuth =
+  (method: string, path: string, params: (s: Record<string, string>) => Record<string, string> = () => ({})): Call =>
+  (emu, now, s) =>
+    spotSigned(emu.url, method, path, params(s), { timestamp: now });
+const cGet =
+  (path: string): Call =>
+  (emu) =>
+    raw(emu.url, 'GET', path);
+const cAuth =
+  (
+    method: 'GET' | 'POST',
+    path: (s: Record<string, string>) => string,
+    params?: (s: Record<string, string>) => Record<string, unknown> | unknown[],
+    key: { apiKey: string; secret: string } = ALICE,
+  ): Call =>
+  (emu, now, s) =>
+    contractSigned(emu.url, method, path(s), params ? params(s) : undefined, { requestTime: now, key });
 /** Runs `call` and keeps its answer's data (an id) in the state under `key`. */
-const keep = (key: string, call: Call): Call => async (emu, now, s) => {
-  const r = await call(emu, now, s);
-  s[key] = String((r.json as { data?: unknown } | undefined)?.data);
-  return r;
-};
+const keep =
+  (key: string, call: Call): Call =>
+  async (emu, now, s) => {
+    const r = await call(emu, now, s);
+    s[key] = String((r.json as { data?: unknown } | undefined)?.data);
+    return r;
+  };
 
 /**
  * Every served endpoint called over HTTP in a state where it has something to say, its answer parsed
@@ -54,9 +72,27 @@ const CALLS: [id: string, call: Call, expectError?: number][] = [
   ['spot.kycStatus', spotAuth('GET', '/api/v3/kyc/status')],
   ['spot.uid', spotAuth('GET', '/api/v3/uid')],
   ['spot.selfSymbols', spotAuth('GET', '/api/v3/selfSymbols')],
-  ['spot.newOrder', spotAuth('POST', '/api/v3/order', () => ({ symbol: sym, side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '80000', newClientOrderId: 'conf-1' }))],
+  [
+    'spot.newOrder',
+    spotAuth('POST', '/api/v3/order', () => ({
+      symbol: sym,
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.001',
+      price: '80000',
+      newClientOrderId: 'conf-1',
+    })),
+  ],
   ['spot.testNewOrder', spotAuth('POST', '/api/v3/order/test', () => ({ symbol: sym, side: 'BUY', type: 'MARKET', quoteOrderQty: '10' }))],
-  ['spot.batchOrders', spotAuth('POST', '/api/v3/batchOrders', () => ({ batchOrders: JSON.stringify([{ symbol: sym, side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '80001', newClientOrderId: 'conf-2' }, { symbol: sym, side: 'BUY', type: 'MARKET', quoteOrderQty: '50' }]) }))],
+  [
+    'spot.batchOrders',
+    spotAuth('POST', '/api/v3/batchOrders', () => ({
+      batchOrders: JSON.stringify([
+        { symbol: sym, side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '80001', newClientOrderId: 'conf-2' },
+        { symbol: sym, side: 'BUY', type: 'MARKET', quoteOrderQty: '50' },
+      ]),
+    })),
+  ],
   ['spot.queryOrder', spotAuth('GET', '/api/v3/order', () => ({ symbol: sym, origClientOrderId: 'conf-1' }))],
   ['spot.openOrders', spotAuth('GET', '/api/v3/openOrders')],
   ['spot.allOrders', spotAuth('GET', '/api/v3/allOrders', () => ({ symbol: sym }))],
@@ -90,11 +126,32 @@ const CALLS: [id: string, call: Call, expectError?: number][] = [
   ['contract.riskReverse', cGet(`/api/v1/contract/risk_reverse/${csym}`)],
   ['contract.riskReverseHistory', cGet(`/api/v1/contract/risk_reverse/history?symbol=${csym}&page_num=1&page_size=10`)],
   ['contract.fundingRateHistory', cGet(`/api/v1/contract/funding_rate/history?symbol=${csym}&page_num=1&page_size=10`)],
-  ['contract.createOrder', cAuth('POST', () => '/api/v1/private/order/create', () => ({ symbol: csym, price: 80000, vol: 2, leverage: 10, side: 1, type: 1, openType: 1, externalOid: 'conf-ext' }))],
-  ['contract.submitBatch', cAuth('POST', () => '/api/v1/private/order/submit_batch', () => [{ symbol: csym, price: 0, vol: 3, leverage: 10, side: 1, type: 5, openType: 1, stpMode: 0 }])],
+  [
+    'contract.createOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/create',
+      () => ({ symbol: csym, price: 80000, vol: 2, leverage: 10, side: 1, type: 1, openType: 1, externalOid: 'conf-ext' }),
+    ),
+  ],
+  [
+    'contract.submitBatch',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/submit_batch',
+      () => [{ symbol: csym, price: 0, vol: 3, leverage: 10, side: 1, type: 5, openType: 1, stpMode: 0 }],
+    ),
+  ],
   ['contract.assets', cAuth('GET', () => '/api/v1/private/account/assets')],
   ['contract.asset', cAuth('GET', () => '/api/v1/private/account/asset/USDT')],
-  ['contract.transferRecord', cAuth('GET', () => '/api/v1/private/account/transfer_record', () => ({ page_num: 1, page_size: 10 }))],
+  [
+    'contract.transferRecord',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/account/transfer_record',
+      () => ({ page_num: 1, page_size: 10 }),
+    ),
+  ],
   ['contract.feeDeductConfigs', cAuth('GET', () => '/api/v1/private/account/feeDeductConfigs')],
   ['contract.contractFeeDiscountConfig', cAuth('GET', () => '/api/v1/private/account/config/contractFeeDiscountConfig')],
   ['contract.discountType', cAuth('GET', () => '/api/v1/private/account/discountType')],
@@ -102,72 +159,462 @@ const CALLS: [id: string, call: Call, expectError?: number][] = [
   ['contract.contractFeeRate', cAuth('GET', () => '/api/v1/private/account/contract/fee_rate')],
   ['contract.zeroFeeRate', cAuth('GET', () => '/api/v1/private/account/contract/zero_fee_rate')],
   ['contract.riskLimit', cAuth('GET', () => '/api/v1/private/account/risk_limit')],
-  ['contract.feeDetails', cAuth('GET', () => '/api/v1/private/order/fee_details', () => ({ symbol: csym }))],
+  [
+    'contract.feeDetails',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/order/fee_details',
+      () => ({ symbol: csym }),
+    ),
+  ],
   ['contract.orderByExternalOid', cAuth('GET', () => `/api/v1/private/order/external/${csym}/conf-ext`)],
   ['contract.getOrder', cAuth('GET', (s) => `/api/v1/private/order/get/${s.orderId!}`)],
-  ['contract.orderDeals', cAuth('GET', () => '/api/v1/private/order/list/order_deals', () => ({ symbol: csym }))],
+  [
+    'contract.orderDeals',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/order/list/order_deals',
+      () => ({ symbol: csym }),
+    ),
+  ],
   ['contract.orderDealDetails', cAuth('GET', (s) => `/api/v1/private/order/deal_details/${s.orderId!}`)],
-  ['contract.batchQuery', cAuth('GET', () => '/api/v1/private/order/batch_query', (s) => ({ order_ids: s.orderId! }))],
-  ['contract.batchQueryWithExternal', cAuth('POST', () => '/api/v1/private/order/batch_query_with_external', () => [{ symbol: csym, externalOid: 'conf-ext' }])],
-  ['contract.openOrders', cAuth('GET', () => '/api/v1/private/order/list/open_orders', () => ({ page_num: 1, page_size: 20 }))],
-  ['contract.openOrderTotalCount', cAuth('POST', () => '/api/v1/private/order/open_order_total_count', () => ({}))],
-  ['contract.historyOrders', cAuth('GET', () => '/api/v1/private/order/list/history_orders', () => ({ symbol: csym, page_num: 1, page_size: 20 }))],
+  [
+    'contract.batchQuery',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/order/batch_query',
+      (s) => ({ order_ids: s.orderId! }),
+    ),
+  ],
+  [
+    'contract.batchQueryWithExternal',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/batch_query_with_external',
+      () => [{ symbol: csym, externalOid: 'conf-ext' }],
+    ),
+  ],
+  [
+    'contract.openOrders',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/order/list/open_orders',
+      () => ({ page_num: 1, page_size: 20 }),
+    ),
+  ],
+  [
+    'contract.openOrderTotalCount',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/open_order_total_count',
+      () => ({}),
+    ),
+  ],
+  [
+    'contract.historyOrders',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/order/list/history_orders',
+      () => ({ symbol: csym, page_num: 1, page_size: 20 }),
+    ),
+  ],
   ['contract.openPositions', cAuth('GET', () => '/api/v1/private/position/open_positions')],
-  ['contract.fundingRecords', cAuth('GET', () => '/api/v1/private/position/funding_records', () => ({ position_type: 1, start_time: T0 - 86_400_000, end_time: T0 + 86_400_000 }))],
-  ['contract.positionLeverage', cAuth('GET', () => '/api/v1/private/position/leverage', () => ({ symbol: csym }))],
+  [
+    'contract.fundingRecords',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/position/funding_records',
+      () => ({ position_type: 1, start_time: T0 - 86_400_000, end_time: T0 + 86_400_000 }),
+    ),
+  ],
+  [
+    'contract.positionLeverage',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/position/leverage',
+      () => ({ symbol: csym }),
+    ),
+  ],
   ['contract.positionMode', cAuth('GET', () => '/api/v1/private/position/position_mode')],
-  ['contract.changeMargin', cAuth('POST', () => '/api/v1/private/position/change_margin', (s) => ({ positionId: s.positionId!, amount: 1, type: 'ADD' }))],
-  ['contract.changeAutoAddIm', cAuth('POST', () => '/api/v1/private/position/change_auto_add_im', (s) => ({ positionId: s.positionId!, isEnabled: false }))],
-  ['contract.changeLeverage', cAuth('POST', () => '/api/v1/private/position/change_leverage', () => ({ leverage: 20, symbol: 'ETH_USDT', openType: 1, positionType: 1 }))],
-  ['contract.changePositionMode', cAuth('POST', () => '/api/v1/private/position/change_position_mode', () => ({ positionMode: 2 }), DAVE)],
-  ['contract.changeLimitOrder', cAuth('POST', () => '/api/v1/private/order/change_limit_order', (s) => ({ orderId: s.restingId!, price: 80100, vol: 2 }))],
-  ['contract.chaseLimitOrder', cAuth('POST', () => '/api/v1/private/order/chase_limit_order', (s) => ({ orderId: s.restingId! }))],
-  ['contract.cancelOrders', cAuth('POST', () => '/api/v1/private/order/cancel', (s) => [s.restingId!])],
-  ['contract.cancelWithExternal', cAuth('POST', () => '/api/v1/private/order/cancel_with_external', () => [{ symbol: csym, externalOid: 'conf-ext' }])],
-  ['contract.batchCancelWithExternal', cAuth('POST', () => '/api/v1/private/order/batch_cancel_with_external', () => [{ symbol: csym, externalOid: 'conf-ext' }])],
-  ['contract.cancelAll', cAuth('POST', () => '/api/v1/private/order/cancel_all', () => ({ symbol: csym }))],
-  ['contract.stopOrders', cAuth('GET', () => '/api/v1/private/stoporder/list/orders', () => ({ page_num: 1, page_size: 20 }))],
+  [
+    'contract.changeMargin',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/position/change_margin',
+      (s) => ({ positionId: s.positionId!, amount: 1, type: 'ADD' }),
+    ),
+  ],
+  [
+    'contract.changeAutoAddIm',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/position/change_auto_add_im',
+      (s) => ({ positionId: s.positionId!, isEnabled: false }),
+    ),
+  ],
+  [
+    'contract.changeLeverage',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/position/change_leverage',
+      () => ({ leverage: 20, symbol: 'ETH_USDT', openType: 1, positionType: 1 }),
+    ),
+  ],
+  [
+    'contract.changePositionMode',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/position/change_position_mode',
+      () => ({ positionMode: 2 }),
+      DAVE,
+    ),
+  ],
+  [
+    'contract.changeLimitOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/change_limit_order',
+      (s) => ({ orderId: s.restingId!, price: 80100, vol: 2 }),
+    ),
+  ],
+  [
+    'contract.chaseLimitOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/chase_limit_order',
+      (s) => ({ orderId: s.restingId! }),
+    ),
+  ],
+  [
+    'contract.cancelOrders',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/cancel',
+      (s) => [s.restingId!],
+    ),
+  ],
+  [
+    'contract.cancelWithExternal',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/cancel_with_external',
+      () => [{ symbol: csym, externalOid: 'conf-ext' }],
+    ),
+  ],
+  [
+    'contract.batchCancelWithExternal',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/batch_cancel_with_external',
+      () => [{ symbol: csym, externalOid: 'conf-ext' }],
+    ),
+  ],
+  [
+    'contract.cancelAll',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/order/cancel_all',
+      () => ({ symbol: csym }),
+    ),
+  ],
+  [
+    'contract.stopOrders',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/stoporder/list/orders',
+      () => ({ page_num: 1, page_size: 20 }),
+    ),
+  ],
   ['contract.openStopOrders', cAuth('GET', () => '/api/v1/private/stoporder/open_orders')],
-  ['contract.cancelAllStopOrders', cAuth('POST', () => '/api/v1/private/stoporder/cancel_all', () => ({ symbol: csym }))],
-  ['contract.planOrders', cAuth('GET', () => '/api/v1/private/planorder/list/orders', () => ({ page_num: 1, page_size: 20 }))],
-  ['contract.cancelAllPlanOrders', cAuth('POST', () => '/api/v1/private/planorder/cancel_all', () => ({ symbol: csym }))],
-  ['contract.trackOrders', cAuth('GET', () => '/api/v1/private/trackorder/list/orders', () => ({ states: '0,1' }))],
+  [
+    'contract.cancelAllStopOrders',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/stoporder/cancel_all',
+      () => ({ symbol: csym }),
+    ),
+  ],
+  [
+    'contract.planOrders',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/planorder/list/orders',
+      () => ({ page_num: 1, page_size: 20 }),
+    ),
+  ],
+  [
+    'contract.cancelAllPlanOrders',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/planorder/cancel_all',
+      () => ({ symbol: csym }),
+    ),
+  ],
+  [
+    'contract.trackOrders',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/trackorder/list/orders',
+      () => ({ states: '0,1' }),
+    ),
+  ],
   // Trigger orders (triggers engineer): far from the market, so none fires during the run.
-  ['contract.placeStopOrder', keep('stopId', cAuth('POST', () => '/api/v1/private/stoporder/place', (s) => ({ symbol: csym, positionId: s.positionId!, vol: 1, stopLossPrice: 1000, lossTrend: 2 })))],
-  ['contract.changePlanPrice', cAuth('POST', () => '/api/v1/private/stoporder/change_plan_price', (s) => ({ stopPlanOrderId: s.stopId!, stopLossPrice: 1100 }))],
-  ['contract.cancelStopOrders', cAuth('POST', () => '/api/v1/private/stoporder/cancel', (s) => [{ stopPlanOrderId: s.stopId! }])],
-  ['contract.changeStopPrice', async (emu, now, s) => {
-    const r = await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: csym, price: 80000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 }, { requestTime: now });
-    s.tpslOrderId = String((r.json as { data: { orderId: string } }).data.orderId);
-    return contractSigned(emu.url, 'POST', '/api/v1/private/stoporder/change_price', { orderId: s.tpslOrderId, stopLossPrice: 70000, takeProfitPrice: 90000 }, { requestTime: now });
-  }],
-  ['contract.placePlanOrder', keep('planId', cAuth('POST', () => '/api/v1/private/planorder/place', () => ({ symbol: csym, price: 1000, vol: 1, leverage: 10, side: 1, openType: 1, triggerPrice: 1000, triggerType: 2, executeCycle: 1, trend: 1, orderType: 1 })))],
-  ['contract.placePlanOrderV2', cAuth('POST', () => '/api/v1/private/planorder/place/v2', () => ({ symbol: csym, vol: 1, leverage: 10, side: 1, openType: 1, triggerPrice: 1000, triggerType: 2, executeCycle: 2, trend: 2, orderType: 5, stopLossPrice: 900 }))],
-  ['contract.changeStopOrder', cAuth('POST', () => '/api/v1/private/planorder/change_stop_order', (s) => ({ symbol: csym, orderId: s.planId!, stopLossPrice: 900, lossTrend: 1 }))],
-  ['contract.cancelPlanOrders', cAuth('POST', () => '/api/v1/private/planorder/cancel', (s) => [{ symbol: csym, orderId: s.planId! }])],
-  ['contract.placeTrackOrder', keep('trackId', cAuth('POST', () => '/api/v1/private/trackorder/place', () => ({ symbol: csym, leverage: 10, side: 4, vol: 1, openType: 1, trend: 1, backType: 1, backValue: 0.01, positionMode: 1, activePrice: 200000 })))],
-  ['contract.changeTrackOrder', cAuth('POST', () => '/api/v1/private/trackorder/change_order', (s) => ({ symbol: csym, trackOrderId: s.trackId!, trend: 1, backType: 1, backValue: 0.02, vol: 1 }))],
-  ['contract.cancelTrackOrder', cAuth('POST', () => '/api/v1/private/trackorder/cancel', (s) => ({ symbol: csym, trackOrderId: s.trackId! }))],
-  ['contract.reversePosition', cAuth('POST', () => '/api/v1/private/position/reverse', (s) => ({ symbol: csym, positionId: s.positionId!, vol: 1 }))],
-  ['contract.historyPositions', cAuth('GET', () => '/api/v1/private/position/list/history_positions', () => ({ symbol: csym, page_num: 1, page_size: 20 }))],
+  [
+    'contract.placeStopOrder',
+    keep(
+      'stopId',
+      cAuth(
+        'POST',
+        () => '/api/v1/private/stoporder/place',
+        (s) => ({ symbol: csym, positionId: s.positionId!, vol: 1, stopLossPrice: 1000, lossTrend: 2 }),
+      ),
+    ),
+  ],
+  [
+    'contract.changePlanPrice',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/stoporder/change_plan_price',
+      (s) => ({ stopPlanOrderId: s.stopId!, stopLossPrice: 1100 }),
+    ),
+  ],
+  [
+    'contract.cancelStopOrders',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/stoporder/cancel',
+      (s) => [{ stopPlanOrderId: s.stopId! }],
+    ),
+  ],
+  [
+    'contract.changeStopPrice',
+    async (emu, now, s) => {
+      const r = await contractSigned(
+        emu.url,
+        'POST',
+        '/api/v1/private/order/create',
+        { symbol: csym, price: 80000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 },
+        { requestTime: now },
+      );
+      s.tpslOrderId = String((r.json as { data: { orderId: string } }).data.orderId);
+      return contractSigned(
+        emu.url,
+        'POST',
+        '/api/v1/private/stoporder/change_price',
+        { orderId: s.tpslOrderId, stopLossPrice: 70000, takeProfitPrice: 90000 },
+        { requestTime: now },
+      );
+    },
+  ],
+  [
+    'contract.placePlanOrder',
+    keep(
+      'planId',
+      cAuth(
+        'POST',
+        () => '/api/v1/private/planorder/place',
+        () => ({
+          symbol: csym,
+          price: 1000,
+          vol: 1,
+          leverage: 10,
+          side: 1,
+          openType: 1,
+          triggerPrice: 1000,
+          triggerType: 2,
+          executeCycle: 1,
+          trend: 1,
+          orderType: 1,
+        }),
+      ),
+    ),
+  ],
+  [
+    'contract.placePlanOrderV2',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/planorder/place/v2',
+      () => ({
+        symbol: csym,
+        vol: 1,
+        leverage: 10,
+        side: 1,
+        openType: 1,
+        triggerPrice: 1000,
+        triggerType: 2,
+        executeCycle: 2,
+        trend: 2,
+        orderType: 5,
+        stopLossPrice: 900,
+      }),
+    ),
+  ],
+  [
+    'contract.changeStopOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/planorder/change_stop_order',
+      (s) => ({ symbol: csym, orderId: s.planId!, stopLossPrice: 900, lossTrend: 1 }),
+    ),
+  ],
+  [
+    'contract.cancelPlanOrders',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/planorder/cancel',
+      (s) => [{ symbol: csym, orderId: s.planId! }],
+    ),
+  ],
+  [
+    'contract.placeTrackOrder',
+    keep(
+      'trackId',
+      cAuth(
+        'POST',
+        () => '/api/v1/private/trackorder/place',
+        () => ({
+          symbol: csym,
+          leverage: 10,
+          side: 4,
+          vol: 1,
+          openType: 1,
+          trend: 1,
+          backType: 1,
+          backValue: 0.01,
+          positionMode: 1,
+          activePrice: 200000,
+        }),
+      ),
+    ),
+  ],
+  [
+    'contract.changeTrackOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/trackorder/change_order',
+      (s) => ({ symbol: csym, trackOrderId: s.trackId!, trend: 1, backType: 1, backValue: 0.02, vol: 1 }),
+    ),
+  ],
+  [
+    'contract.cancelTrackOrder',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/trackorder/cancel',
+      (s) => ({ symbol: csym, trackOrderId: s.trackId! }),
+    ),
+  ],
+  [
+    'contract.reversePosition',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/position/reverse',
+      (s) => ({ symbol: csym, positionId: s.positionId!, vol: 1 }),
+    ),
+  ],
+  [
+    'contract.historyPositions',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/position/list/history_positions',
+      () => ({ symbol: csym, page_num: 1, page_size: 20 }),
+    ),
+  ],
   ['contract.closeAll', cAuth('POST', () => '/api/v1/private/position/close_all')],
   ['contract.changeRiskLevel', cAuth('POST', () => '/api/v1/private/account/change_risk_level'), 8817],
   ['contract.profitRate', cAuth('GET', () => '/api/v1/private/account/profit_rate/1')],
-  ['contract.tieredFeeRate', cAuth('GET', () => '/api/v1/private/account/tiered_fee_rate/v2', () => ({ symbol: csym }))],
-  ['contract.assetAnalysis', cAuth('GET', () => '/api/v1/private/account/asset/analysis/3', () => ({ currency: 'USDT' }))],
+  [
+    'contract.tieredFeeRate',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/account/tiered_fee_rate/v2',
+      () => ({ symbol: csym }),
+    ),
+  ],
+  [
+    'contract.assetAnalysis',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/account/asset/analysis/3',
+      () => ({ currency: 'USDT' }),
+    ),
+  ],
   ['contract.yesterdayPnl', cAuth('POST', () => '/api/v1/private/account/asset/analysis/yesterday_pnl')],
-  ['contract.assetAnalysisV3', cAuth('POST', () => '/api/v1/private/account/asset/analysis/v3', () => ({ startTime: T0 - 86_400_000, endTime: T0 + 86_400_000 }))],
-  ['contract.calendarDailyPnl', cAuth('POST', () => '/api/v1/private/account/asset/analysis/calendar/daily/v3', () => ({ startTime: T0 - 86_400_000, endTime: T0 + 86_400_000 }))],
-  ['contract.calendarMonthlyPnl', cAuth('POST', () => '/api/v1/private/account/asset/analysis/calendar/monthly/v3', () => ({}))],
-  ['contract.recentPnl', cAuth('POST', () => '/api/v1/private/account/asset/analysis/recent/v3', () => ({}))],
+  [
+    'contract.assetAnalysisV3',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/account/asset/analysis/v3',
+      () => ({ startTime: T0 - 86_400_000, endTime: T0 + 86_400_000 }),
+    ),
+  ],
+  [
+    'contract.calendarDailyPnl',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/account/asset/analysis/calendar/daily/v3',
+      () => ({ startTime: T0 - 86_400_000, endTime: T0 + 86_400_000 }),
+    ),
+  ],
+  [
+    'contract.calendarMonthlyPnl',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/account/asset/analysis/calendar/monthly/v3',
+      () => ({}),
+    ),
+  ],
+  [
+    'contract.recentPnl',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/account/asset/analysis/recent/v3',
+      () => ({}),
+    ),
+  ],
   ['contract.todayPnl', cAuth('GET', () => '/api/v1/private/account/asset/analysis/today_pnl')],
   // without the timezone-login header the export is refused with 600 (the file itself: test/integration/accounts)
-  ['contract.exportAnalysis', cAuth('GET', () => '/api/v1/private/account/asset/analysis/export', () => ({ fileType: 1 })), 600],
-  ['contract.createStpBlacklist', cAuth('POST', () => '/api/v1/private/market_maker/self_trade/blacklist/create', () => ({ configName: 'conf-bl', blacklist: [10000001] }))],
-  ['contract.stpBlacklist', cAuth('GET', () => '/api/v1/private/market_maker/self_trade/blacklist', () => ({ configName: 'conf-bl' }))],
+  [
+    'contract.exportAnalysis',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/account/asset/analysis/export',
+      () => ({ fileType: 1 }),
+    ),
+    600,
+  ],
+  [
+    'contract.createStpBlacklist',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/market_maker/self_trade/blacklist/create',
+      () => ({ configName: 'conf-bl', blacklist: [10000001] }),
+    ),
+  ],
+  [
+    'contract.stpBlacklist',
+    cAuth(
+      'GET',
+      () => '/api/v1/private/market_maker/self_trade/blacklist',
+      () => ({ configName: 'conf-bl' }),
+    ),
+  ],
   ['contract.searchStpBlacklist', cAuth('GET', () => '/api/v1/private/market_maker/self_trade/blacklist/search')],
-  ['contract.updateStpBlacklist', cAuth('POST', () => '/api/v1/private/market_maker/self_trade/blacklist/update', () => ({ configName: 'conf-bl', blacklist: [10000001] }))],
-  ['contract.deleteStpBlacklist', cAuth('POST', () => '/api/v1/private/market_maker/self_trade/blacklist/delete', () => ({ configName: 'conf-bl' }))],
+  [
+    'contract.updateStpBlacklist',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/market_maker/self_trade/blacklist/update',
+      () => ({ configName: 'conf-bl', blacklist: [10000001] }),
+    ),
+  ],
+  [
+    'contract.deleteStpBlacklist',
+    cAuth(
+      'POST',
+      () => '/api/v1/private/market_maker/self_trade/blacklist/delete',
+      () => ({ configName: 'conf-bl' }),
+    ),
+  ],
 ];
 
 function payloadOf(def: EndpointDef, json: unknown): unknown {
@@ -183,9 +630,20 @@ describe('emulator answers parse with the catalogue response schemas', () => {
 
   before(async () => {
     clock = new VirtualClock(T0);
-    const base = testConfig({ market: { source: 'synthetic', books: { BTCUSDT: { levels: 3 }, ETHUSDT: { levels: 3 }, BTC_USDT: { levels: 3 }, ETH_USDT: { levels: 3 } } } });
+    const base = testConfig({
+      market: {
+        source: 'synthetic',
+        books: { BTCUSDT: { levels: 3 }, ETHUSDT: { levels: 3 }, BTC_USDT: { levels: 3 }, ETH_USDT: { levels: 3 } },
+      },
+    });
     const accounts = (base.accounts ?? []).map((a) => (a.name === 'alice' ? { ...a, marketMaker: true } : a));
-    emu = await startEmulator({ ...base, accounts: [...accounts, { name: 'dave', apiKey: DAVE.apiKey, secretKey: DAVE.secret, contract: { balances: { USDT: '1000' } } }] }, { clock });
+    emu = await startEmulator(
+      {
+        ...base,
+        accounts: [...accounts, { name: 'dave', apiKey: DAVE.apiKey, secretKey: DAVE.secret, contract: { balances: { USDT: '1000' } } }],
+      },
+      { clock },
+    );
     clock.advanceBy(5000);
   });
 
@@ -217,7 +675,11 @@ describe('emulator answers parse with the catalogue response schemas', () => {
         if (json?.code !== expectError) failures.push(`${id}: expected error ${expectError}, got ${res.text.slice(0, 200)}`);
         continue;
       }
-      const ok = def.api === 'contract' ? json?.success === true : res.status === 200 && !(def.envelope === 'bare' && json && typeof json.code === 'number' && typeof json.msg === 'string' && !('symbol' in json));
+      const ok =
+        def.api === 'contract'
+          ? json?.success === true
+          : res.status === 200 &&
+            !(def.envelope === 'bare' && json && typeof json.code === 'number' && typeof json.msg === 'string' && !('symbol' in json));
       if (!ok) {
         failures.push(`${id}: ${res.status} ${res.text.slice(0, 300)}`);
         continue;
@@ -227,9 +689,17 @@ describe('emulator answers parse with the catalogue response schemas', () => {
       if (id === 'contract.createOrder') state.orderId = String((json!.data as { orderId: string }).orderId);
       if (id === 'contract.submitBatch') {
         // A resting order for the amend / chase / cancel calls, and the position the market order opened.
-        const r = await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: csym, price: 80000, vol: 2, leverage: 10, side: 1, type: 1, openType: 1 }, { requestTime: clock.now() });
-        state.restingId = String(((r.json as { data: { orderId: string } }).data).orderId);
-        const pos = await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, { requestTime: clock.now() });
+        const r = await contractSigned(
+          emu.url,
+          'POST',
+          '/api/v1/private/order/create',
+          { symbol: csym, price: 80000, vol: 2, leverage: 10, side: 1, type: 1, openType: 1 },
+          { requestTime: clock.now() },
+        );
+        state.restingId = String((r.json as { data: { orderId: string } }).data.orderId);
+        const pos = await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, {
+          requestTime: clock.now(),
+        });
         state.positionId = String(((pos.json as { data: { positionId: number }[] }).data[0] ?? { positionId: 0 }).positionId);
       }
     }

@@ -14,7 +14,13 @@ describe('emulator contract authentication', () => {
   before(async () => {
     const base = testConfig();
     emu = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), { name: 'nobody', apiKey: NOBODY.apiKey, secretKey: NOBODY.secret, contract: { permissions: [], balances: {} } }] },
+      {
+        ...base,
+        accounts: [
+          ...(base.accounts ?? []),
+          { name: 'nobody', apiKey: NOBODY.apiKey, secretKey: NOBODY.secret, contract: { permissions: [], balances: {} } },
+        ],
+      },
       { marketStopped: true },
     );
   });
@@ -54,7 +60,13 @@ describe('emulator contract authentication', () => {
 
   it('answers_3001_for_a_stop_price_with_a_bad_price_type', async () => {
     // change_stop_order rule 1: stopLossPrice > 0 needs lossTrend 1, 2 or 3, else 3001 (not 600).
-    const res = await contractSigned(emu.url, 'POST', '/api/v1/private/planorder/change_stop_order', { symbol: 'BTC_USDT', orderId: '1', stopLossPrice: 86000, lossTrend: 7 }, { requestTime: T0 });
+    const res = await contractSigned(
+      emu.url,
+      'POST',
+      '/api/v1/private/planorder/change_stop_order',
+      { symbol: 'BTC_USDT', orderId: '1', stopLossPrice: 86000, lossTrend: 7 },
+      { requestTime: T0 },
+    );
     expect(res.json).to.deep.equal({ success: false, code: 3001, message: 'Price type error' });
   });
 
@@ -103,7 +115,11 @@ describe('emulator contract authentication', () => {
   it('takes_a_bare_json_array_body_and_answers_per_order_2040', async () => {
     const res = await contractSigned(emu.url, 'POST', '/api/v1/private/order/cancel', ['101716841474621953'], { requestTime: T0 });
     // The id is above 2^53: it comes back as the digit string, not a rounded number.
-    expect(res.json).to.deep.equal({ success: true, code: 0, data: [{ orderId: '101716841474621953', errorCode: 2040, errorMsg: 'order not exist' }] });
+    expect(res.json).to.deep.equal({
+      success: true,
+      code: 0,
+      data: [{ orderId: '101716841474621953', errorCode: 2040, errorMsg: 'order not exist' }],
+    });
   });
 
   describe('permissions', () => {
@@ -112,22 +128,43 @@ describe('emulator contract authentication', () => {
     });
 
     it('answers_703_without_order_read', async () => {
-      const res = await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, { requestTime: T0, key: READER });
+      const res = await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, {
+        requestTime: T0,
+        key: READER,
+      });
       expect(codeOf(res)).to.equal(703);
     });
 
     it('answers_704_without_place_orders', async () => {
-      const res = await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 }, { requestTime: T0, key: READER });
+      const res = await contractSigned(
+        emu.url,
+        'POST',
+        '/api/v1/private/order/create',
+        { symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 },
+        { requestTime: T0, key: READER },
+      );
       expect(codeOf(res)).to.equal(704);
     });
 
     it('answers_1002_when_the_account_may_not_trade_contracts', async () => {
-      const res = await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 }, { requestTime: T0, key: BOB });
+      const res = await contractSigned(
+        emu.url,
+        'POST',
+        '/api/v1/private/order/create',
+        { symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1 },
+        { requestTime: T0, key: BOB },
+      );
       expect(res.json).to.deep.equal({ success: false, code: 1002, message: 'Contract not allow place order!' });
     });
 
     it('refuses_market_maker_endpoints_to_ordinary_accounts', async () => {
-      const res = await contractSigned(emu.url, 'POST', '/api/v1/private/order/submit_batch', [{ symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, stpMode: 0 }], { requestTime: T0 });
+      const res = await contractSigned(
+        emu.url,
+        'POST',
+        '/api/v1/private/order/submit_batch',
+        [{ symbol: 'BTC_USDT', price: 87000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, stpMode: 0 }],
+        { requestTime: T0 },
+      );
       expect((res.json as { success: boolean }).success).to.equal(false);
       expect(codeOf(res)).to.equal(704);
     });

@@ -21,7 +21,13 @@ describe('emulator contract trading', () => {
     clock = new VirtualClock(T0);
     const base = testConfig();
     emu = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } }] },
+      {
+        ...base,
+        accounts: [
+          ...(base.accounts ?? []),
+          { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } },
+        ],
+      },
       { clock, marketStopped: true },
     );
     emu.contract.venue.setFairPrice('BTC_USDT', '87500');
@@ -42,13 +48,28 @@ describe('emulator contract trading', () => {
 
   it('opens_a_long_against_a_resting_short_with_margin_and_fee_worked_out', async () => {
     await carol.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 10, leverage: 10, side: 3, type: 1, openType: 1 });
-    const placed = await alice.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 10, leverage: 10, side: 1, type: 1, openType: 1, externalOid: 'pp-c1' });
+    const placed = await alice.createOrder({
+      symbol: 'BTC_USDT',
+      price: 87500,
+      vol: 10,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      externalOid: 'pp-c1',
+    });
     expect(placed.orderId).to.be.a('string');
     const positions = await alice.openPositions({});
     expect(positions).to.have.length(1);
     const p = positions[0]!;
     // notional 10 × 0.0001 × 87500 = 87.5; im at 10× = 8.75; taker fee 87.5 × 0.0001 = 0.00875.
-    expect([p.positionType, p.holdVol.toFixed(), p.openAvgPrice?.toFixed(), p.im?.toFixed(), p.leverage]).to.deep.equal([1, '10', '87500', '8.75', 10]);
+    expect([p.positionType, p.holdVol.toFixed(), p.openAvgPrice?.toFixed(), p.im?.toFixed(), p.leverage]).to.deep.equal([
+      1,
+      '10',
+      '87500',
+      '8.75',
+      10,
+    ]);
     const a = await usdt(alice);
     expect(a.positionMargin.toFixed()).to.equal('8.75');
     // 100000 − 8.75 − 0.00875 = 99991.24125

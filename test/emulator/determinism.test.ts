@@ -9,7 +9,13 @@ import { contractSigned, raw, spotSigned, testConfig } from './support/emulator-
 describe('emulator determinism', () => {
   async function run(seed: number): Promise<string[]> {
     const emu: RunningEmulator = await startEmulator(
-      testConfig({ seed, market: { source: 'synthetic', books: { BTCUSDT: { levels: 4 }, ETHUSDT: { levels: 4 }, BTC_USDT: { levels: 4 }, ETH_USDT: { levels: 4 } } } }),
+      testConfig({
+        seed,
+        market: {
+          source: 'synthetic',
+          books: { BTCUSDT: { levels: 4 }, ETHUSDT: { levels: 4 }, BTC_USDT: { levels: 4 }, ETH_USDT: { levels: 4 } },
+        },
+      }),
     );
     try {
       const out: string[] = [];
@@ -17,8 +23,20 @@ describe('emulator determinism', () => {
         emu.advance(2000);
         const t = emu.clock.now();
         // The same requests at the same virtual times in both runs.
-        await spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: i % 2 ? 'SELL' : 'BUY', type: 'MARKET', quantity: '0.001' }, { timestamp: t });
-        await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: 'ETH_USDT', price: 0, vol: 3, leverage: 5, side: i % 2 ? 3 : 1, type: 5, openType: 2 }, { requestTime: t });
+        await spotSigned(
+          emu.url,
+          'POST',
+          '/api/v3/order',
+          { symbol: 'BTCUSDT', side: i % 2 ? 'SELL' : 'BUY', type: 'MARKET', quantity: '0.001' },
+          { timestamp: t },
+        );
+        await contractSigned(
+          emu.url,
+          'POST',
+          '/api/v1/private/order/create',
+          { symbol: 'ETH_USDT', price: 0, vol: 3, leverage: 5, side: i % 2 ? 3 : 1, type: 5, openType: 2 },
+          { requestTime: t },
+        );
       }
       for (const path of [
         '/api/v3/trades?symbol=BTCUSDT&limit=1000',

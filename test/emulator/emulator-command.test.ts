@@ -27,7 +27,9 @@ describe('emulator command', () => {
       expect(lines[0]).to.match(/^emulator listening on http:\/\/127\.0\.0\.1:\d+/);
       const demo = (shipped.accounts as { apiKey: string; secretKey: string }[])[0]!;
       const q = `timestamp=${emu.clock.now()}`;
-      const res = await raw(emu.url, 'GET', `/api/v3/account?${q}&signature=${hmac(demo.secretKey, q)}`, { headers: { 'X-MEXC-APIKEY': demo.apiKey } });
+      const res = await raw(emu.url, 'GET', `/api/v3/account?${q}&signature=${hmac(demo.secretKey, q)}`, {
+        headers: { 'X-MEXC-APIKEY': demo.apiKey },
+      });
       const balances = (res.json as { balances: { asset: string; free: string }[] }).balances;
       expect(balances.find((b) => b.asset === 'USDT')?.free).to.equal('100000');
     } finally {

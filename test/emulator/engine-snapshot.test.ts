@@ -60,7 +60,10 @@ describe('emulator engine snapshots', function () {
   };
 
   /** Starts on `path`, reads everything, lets the market run 30 s more and reads again. */
-  async function answers(path: string, refs: ScenarioRefs): Promise<{ emu: RunningEmulator; now: Record<string, unknown>; later: Record<string, unknown> }> {
+  async function answers(
+    path: string,
+    refs: ScenarioRefs,
+  ): Promise<{ emu: RunningEmulator; now: Record<string, unknown>; later: Record<string, unknown> }> {
     const emu = await startEmulator(scenarioConfig(path), { snapshotEvery: 1_000_000 });
     running.push(emu);
     const now = await readEverything(emu.url, KEYS, readRefs(refs), emu.clock.now());
@@ -102,14 +105,21 @@ describe('emulator engine snapshots', function () {
   it('falls_back_to_the_previous_snapshot_or_the_whole_journal_when_a_snapshot_is_torn', async () => {
     const { path, refs } = await session();
     const seqs = snapshotSeqs(path);
-    const tear = (db: Database.Database, seq: number) => db.prepare('UPDATE snapshots SET data = substr(data, 1, length(data) / 2) WHERE seq = ?').run(seq);
+    const tear = (db: Database.Database, seq: number) =>
+      db.prepare('UPDATE snapshots SET data = substr(data, 1, length(data) / 2) WHERE seq = ?').run(seq);
     const newestTorn = variant(path, 'newest-torn', (db) => tear(db, seqs[0]!));
     const allTorn = variant(path, 'all-torn', (db) => seqs.forEach((s) => tear(db, s)));
-    const reference = await answers(variant(path, 'journal-only', (db) => db.exec('DELETE FROM snapshots')), refs);
+    const reference = await answers(
+      variant(path, 'journal-only', (db) => db.exec('DELETE FROM snapshots')),
+      refs,
+    );
 
     const errors: string[] = [];
     const start = async (p: string) => {
-      const emu = await startEmulator(scenarioConfig(p), { snapshotEvery: 1_000_000, onInternalError: (e) => errors.push((e as Error).message) });
+      const emu = await startEmulator(scenarioConfig(p), {
+        snapshotEvery: 1_000_000,
+        onInternalError: (e) => errors.push((e as Error).message),
+      });
       running.push(emu);
       return emu;
     };

@@ -15,7 +15,10 @@ describe('emulator fault injection', () => {
 
   beforeEach(async () => {
     clock = new VirtualClock(T0);
-    emu = await startEmulator(testConfig({ faults: { rules: [{ match: 'spot.serverTime', kind: 'delay', delayMs: 300 }] } }), { clock, marketStopped: true });
+    emu = await startEmulator(testConfig({ faults: { rules: [{ match: 'spot.serverTime', kind: 'delay', delayMs: 300 }] } }), {
+      clock,
+      marketStopped: true,
+    });
   });
   afterEach(async () => {
     await emu.stop();
@@ -25,7 +28,8 @@ describe('emulator fault injection', () => {
     const q = `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=87000&newClientOrderId=${clientId}&timestamp=${clock.now()}`;
     return `/api/v3/order?${q}&signature=${hmac(ALICE.secret, q)}`;
   };
-  const findOrder = (clientId: string) => spotSigned(emu.url, 'GET', '/api/v3/order', { symbol: 'BTCUSDT', origClientOrderId: clientId }, { timestamp: clock.now() });
+  const findOrder = (clientId: string) =>
+    spotSigned(emu.url, 'GET', '/api/v3/order', { symbol: 'BTCUSDT', origClientOrderId: clientId }, { timestamp: clock.now() });
 
   it('delays_the_answer_as_the_config_says', async () => {
     const t0 = performance.now();
@@ -39,7 +43,11 @@ describe('emulator fault injection', () => {
     emu.faults.inject({ match: 'spot.newOrder', kind: 'drop', times: 1 });
     let failure: unknown;
     try {
-      await request(`${emu.url}${orderQuery('lost-1')}`, { method: 'POST', headers: { 'X-MEXC-APIKEY': ALICE.apiKey }, signal: AbortSignal.timeout(400) });
+      await request(`${emu.url}${orderQuery('lost-1')}`, {
+        method: 'POST',
+        headers: { 'X-MEXC-APIKEY': ALICE.apiKey },
+        signal: AbortSignal.timeout(400),
+      });
     } catch (e) {
       failure = e;
     }

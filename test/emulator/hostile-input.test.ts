@@ -33,8 +33,10 @@ describe('emulator hostile input', () => {
     expect(emu.checkInvariants()).to.deep.equal([]);
   });
 
-  const spotOrder = (params: Record<string, string>) => spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', ...params }, { timestamp: clock.now() });
-  const createContract = (body: unknown) => contractSigned(emu.url, 'POST', '/api/v1/private/order/create', body as Record<string, unknown>, { requestTime: clock.now() });
+  const spotOrder = (params: Record<string, string>) =>
+    spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', ...params }, { timestamp: clock.now() });
+  const createContract = (body: unknown) =>
+    contractSigned(emu.url, 'POST', '/api/v1/private/order/create', body as Record<string, unknown>, { requestTime: clock.now() });
   const code = (r: { json: unknown }) => (r.json as { code: number }).code;
 
   describe('spot', () => {
@@ -59,13 +61,21 @@ describe('emulator hostile input', () => {
     });
 
     it('answers_minus_1121_for_an_unknown_symbol', async () => {
-      const res = await spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'DOGEUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0.1' }, { timestamp: clock.now() });
+      const res = await spotSigned(
+        emu.url,
+        'POST',
+        '/api/v3/order',
+        { symbol: 'DOGEUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0.1' },
+        { timestamp: clock.now() },
+      );
       expect(code(res)).to.equal(-1121);
     });
 
     it('refuses_a_parameter_given_twice_in_one_place', async () => {
       const q = `symbol=BTCUSDT&symbol=ETHUSDT&timestamp=${clock.now()}`;
-      const res = await raw(emu.url, 'GET', `/api/v3/openOrders?${q}&signature=${hmac(ALICE.secret, q)}`, { headers: { 'X-MEXC-APIKEY': ALICE.apiKey } });
+      const res = await raw(emu.url, 'GET', `/api/v3/openOrders?${q}&signature=${hmac(ALICE.secret, q)}`, {
+        headers: { 'X-MEXC-APIKEY': ALICE.apiKey },
+      });
       expect(res.status).to.equal(400);
       expect(res.json).to.deep.equal({ code: 33333, msg: "Duplicate values for parameter 'symbol'." });
     });
@@ -89,7 +99,14 @@ describe('emulator hostile input', () => {
     });
 
     it('answers_bytes_outside_ascii_in_the_request_line_without_crashing', async () => {
-      const res = await rawSocket(emu.port, Buffer.concat([Buffer.from('GET /api/v3/depth?symbol='), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]));
+      const res = await rawSocket(
+        emu.port,
+        Buffer.concat([
+          Buffer.from('GET /api/v3/depth?symbol='),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+        ]),
+      );
       expect([400]).to.include(res.status);
     });
 
@@ -105,14 +122,19 @@ describe('emulator hostile input', () => {
       const size = chunk.length.toString(16);
       const res = await rawSocket(
         emu.port,
-        Buffer.from(`POST /api/v3/order HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n${size}\r\n${chunk}\r\n${size}\r\n${chunk}\r\n0\r\n\r\n`),
+        Buffer.from(
+          `POST /api/v3/order HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\n${size}\r\n${chunk}\r\n${size}\r\n${chunk}\r\n0\r\n\r\n`,
+        ),
       );
       expect(res.status).to.equal(413);
       expect(JSON.parse(res.body)).to.deep.include({ code: 413 });
     });
 
     it('answers_413_for_a_body_over_the_limit', async () => {
-      const res = await raw(emu.url, 'POST', '/api/v3/order', { headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `symbol=${'A'.repeat(10_000)}` });
+      const res = await raw(emu.url, 'POST', '/api/v3/order', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: `symbol=${'A'.repeat(10_000)}`,
+      });
       expect(res.status).to.equal(413);
       expect(code(res)).to.equal(413);
     });
@@ -180,16 +202,65 @@ describe('emulator hostile input', () => {
     });
 
     it('answers_404_in_the_contract_shape', async () => {
-      expect((await raw(emu.url, 'GET', '/api/v1/contract/nothing/here')).json).to.deep.equal({ success: false, code: 404, message: 'Not Found' });
+      expect((await raw(emu.url, 'GET', '/api/v1/contract/nothing/here')).json).to.deep.equal({
+        success: false,
+        code: 404,
+        message: 'Not Found',
+      });
     });
   });
 
   it('survives_a_seeded_storm_of_malformed_requests', async () => {
     const rng = new SeededRandom('hostile');
     const pick = <T>(xs: readonly T[]): T => xs[rng.int(0, xs.length - 1)]!;
-    const junk = ['', '-1', 'NaN', 'Infinity', '1e999', '0.0000000000000000001', '99999999999999999999999', 'BTCUSDT', 'BTC_USDT', '%00', '%ZZ', '%C3%28', '[]', '{}', 'null', 'true', "'; DROP TABLE", 'A'.repeat(300)];
-    const names = ['symbol', 'side', 'type', 'quantity', 'price', 'quoteOrderQty', 'orderId', 'origClientOrderId', 'limit', 'interval', 'batchOrders', 'recvWindow', 'vol', 'leverage', 'page_num', '__proto__', 'constructor'];
-    const bodies = ['{', '[]', '{"symbol":null}', `{"vol":${'['.repeat(500)}}`, '\u0000\u0001', JSON.stringify({ symbol: 'BTC_USDT', price: 'x', vol: -5, side: 9, type: 0, openType: 7 }), '{"__proto__":{"polluted":1}}'];
+    const junk = [
+      '',
+      '-1',
+      'NaN',
+      'Infinity',
+      '1e999',
+      '0.0000000000000000001',
+      '99999999999999999999999',
+      'BTCUSDT',
+      'BTC_USDT',
+      '%00',
+      '%ZZ',
+      '%C3%28',
+      '[]',
+      '{}',
+      'null',
+      'true',
+      "'; DROP TABLE",
+      'A'.repeat(300),
+    ];
+    const names = [
+      'symbol',
+      'side',
+      'type',
+      'quantity',
+      'price',
+      'quoteOrderQty',
+      'orderId',
+      'origClientOrderId',
+      'limit',
+      'interval',
+      'batchOrders',
+      'recvWindow',
+      'vol',
+      'leverage',
+      'page_num',
+      '__proto__',
+      'constructor',
+    ];
+    const bodies = [
+      '{',
+      '[]',
+      '{"symbol":null}',
+      `{"vol":${'['.repeat(500)}}`,
+      '\u0000\u0001',
+      JSON.stringify({ symbol: 'BTC_USDT', price: 'x', vol: -5, side: 9, type: 0, openType: 7 }),
+      '{"__proto__":{"polluted":1}}',
+    ];
     const statuses = new Map<number, number>();
     for (let i = 0; i < 300; i++) {
       const def = pick(allEndpoints);
@@ -200,7 +271,11 @@ describe('emulator hostile input', () => {
       const method = rng.next() < 0.1 ? pick(['GET', 'POST', 'DELETE', 'PUT', 'PATCH']) : def.method;
       let res;
       if (def.api === 'spot') {
-        res = await spotSigned(emu.url, method, path, params, { timestamp: clock.now(), ...(rng.next() < 0.2 ? { signature: 'deadbeef' } : {}), ...(rng.next() < 0.3 ? { placement: 'body' as const } : {}) });
+        res = await spotSigned(emu.url, method, path, params, {
+          timestamp: clock.now(),
+          ...(rng.next() < 0.2 ? { signature: 'deadbeef' } : {}),
+          ...(rng.next() < 0.3 ? { placement: 'body' as const } : {}),
+        });
       } else if (method === 'POST') {
         res = await contractSigned(emu.url, 'POST', path, rng.next() < 0.5 ? pick(bodies) : params, { requestTime: clock.now() });
       } else {

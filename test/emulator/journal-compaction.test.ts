@@ -41,7 +41,8 @@ describe('emulator journal compaction', function () {
   let dir: string;
   let path: string;
   const running: RunningEmulator[] = [];
-  const config = (market: EmulatorConfigInput['market'] = { source: 'synthetic', books: BOOKS }) => testConfig({ persistence: { path }, market });
+  const config = (market: EmulatorConfigInput['market'] = { source: 'synthetic', books: BOOKS }) =>
+    testConfig({ persistence: { path }, market });
   const start = async (c: EmulatorConfigInput) => {
     const emu = await startEmulator(c);
     running.push(emu);

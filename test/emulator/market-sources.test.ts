@@ -16,11 +16,28 @@ describe('emulator market sources', () => {
     try {
       const file = join(dir, 'btc.jsonl');
       const records: MarketRecord[] = [
-        { s: 'depth.snapshot', m: 'spot', i: 'BTCUSDT', et: 1000, lt: 1000, u: 1, b: [['87000.00', '1.5'], ['86999.00', '2']], a: [['87001.00', '2'], ['87002.00', '3']] },
+        {
+          s: 'depth.snapshot',
+          m: 'spot',
+          i: 'BTCUSDT',
+          et: 1000,
+          lt: 1000,
+          u: 1,
+          b: [
+            ['87000.00', '1.5'],
+            ['86999.00', '2'],
+          ],
+          a: [
+            ['87001.00', '2'],
+            ['87002.00', '3'],
+          ],
+        },
         { s: 'trade', m: 'spot', i: 'BTCUSDT', et: 2000, lt: 2000, p: '87001.00', q: '0.5', ts: 'buy' },
       ];
       await writeFile(file, encodeRecordLines(records));
-      const emu = await startEmulator(testConfig({ instruments: { spot: ['BTCUSDT'], contract: [] }, market: { source: 'replay', file, speed: 1 } }));
+      const emu = await startEmulator(
+        testConfig({ instruments: { spot: ['BTCUSDT'], contract: [] }, market: { source: 'replay', file, speed: 1 } }),
+      );
       try {
         // The recording starts at the clock's time: the book at +0 s, the trade at +1 s.
         emu.advance(500);
@@ -28,7 +45,11 @@ describe('emulator market sources', () => {
         expect(depth.bids[0]).to.deep.equal(['87000.00', '1.50000000']);
         expect(depth.asks[0]).to.deep.equal(['87001.00', '2.00000000']);
         emu.advance(1000);
-        const trades = (await raw(emu.url, 'GET', '/api/v3/trades?symbol=BTCUSDT')).json as { price: string; qty: string; tradeType: string }[];
+        const trades = (await raw(emu.url, 'GET', '/api/v3/trades?symbol=BTCUSDT')).json as {
+          price: string;
+          qty: string;
+          tradeType: string;
+        }[];
         expect(trades.map((t) => [t.price, t.qty, t.tradeType])).to.deep.equal([['87001', '0.5', 'BID']]);
         // The recorded buy took 0.5 of the 2 resting at the ask: 1.5 left.
         const after = (await raw(emu.url, 'GET', '/api/v3/depth?symbol=BTCUSDT&limit=1')).json as { asks: string[][] };
@@ -52,18 +73,28 @@ describe('emulator market sources', () => {
       ];
       await writeFile(recording, encodeRecordLines(records));
       const file = join(dir, 'replay.yaml');
-      await writeFile(file, stringify({ ...testConfig({ instruments: { spot: [], contract: ['BTC_USDT'] } }), market: { source: 'replay', file: recording, speed: 2 } }));
+      await writeFile(
+        file,
+        stringify({
+          ...testConfig({ instruments: { spot: [], contract: ['BTC_USDT'] } }),
+          market: { source: 'replay', file: recording, speed: 2 },
+        }),
+      );
       const emu = await emulatorCommand({ config: file, port: 0, detach: true, out: () => undefined });
       try {
         // Speed 2: the book at +0 s, the trade (2 s later in the recording) at +1 s.
         emu.advance(500);
-        const depth = (await raw(emu.url, 'GET', '/api/v1/contract/depth/BTC_USDT?limit=1')).json as { data: { bids: number[][]; asks: number[][] } };
+        const depth = (await raw(emu.url, 'GET', '/api/v1/contract/depth/BTC_USDT?limit=1')).json as {
+          data: { bids: number[][]; asks: number[][] };
+        };
         expect([depth.data.bids[0]!.slice(0, 2), depth.data.asks[0]!.slice(0, 2)]).to.deep.equal([
           [86990, 100],
           [87010, 120],
         ]);
         emu.advance(1000);
-        const deals = (await raw(emu.url, 'GET', '/api/v1/contract/deals/BTC_USDT')).json as { data: { p: number; v: number; T: number }[] };
+        const deals = (await raw(emu.url, 'GET', '/api/v1/contract/deals/BTC_USDT')).json as {
+          data: { p: number; v: number; T: number }[];
+        };
         expect(deals.data.map((d) => [d.p, d.v, d.T])).to.deep.equal([[87010, 20, 1]]);
         // 120 − 20 left at the ask.
         const after = (await raw(emu.url, 'GET', '/api/v1/contract/depth/BTC_USDT?limit=1')).json as { data: { asks: number[][] } };
@@ -79,8 +110,12 @@ describe('emulator market sources', () => {
 
   it('mirrors_the_public_market_of_another_venue', async () => {
     // The "real venue" here is another emulator with its synthetic market on the system clock.
-    const source = await startEmulator(testConfig({ clock: { mode: 'system' }, rateLimits: { enabled: false }, market: { source: 'synthetic', stepMs: 200 } }));
-    const mirror = await startEmulator(testConfig({ clock: { mode: 'system' }, market: { source: 'mirror', url: source.url, pollMs: 300 } }));
+    const source = await startEmulator(
+      testConfig({ clock: { mode: 'system' }, rateLimits: { enabled: false }, market: { source: 'synthetic', stepMs: 200 } }),
+    );
+    const mirror = await startEmulator(
+      testConfig({ clock: { mode: 'system' }, market: { source: 'mirror', url: source.url, pollMs: 300 } }),
+    );
     const clock = new SystemClock();
     try {
       // The mirror has polled once it shows a best bid (deadline 10 s instead of a fixed 1.5 s).

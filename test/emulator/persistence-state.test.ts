@@ -52,11 +52,23 @@ describe('emulator persistence of every kind of state', function () {
     // empty answers.
     expect(dataOf(before, 'spot.platformDeductStatus master ')).to.deep.equal({ platformDeductEnable: true });
     expect(dataOf(before, 'spot.queryStpGroups master alpha')).to.deep.include.members([
-      { tradeGroupName: 'alpha', tradeGroupId: Number(refs.stpGroupId), tradeGroupUid: '20000002,20000001', createTime: t - 92_000, updateTime: t - 92_000 },
+      {
+        tradeGroupName: 'alpha',
+        tradeGroupId: Number(refs.stpGroupId),
+        tradeGroupUid: '20000002,20000001',
+        createTime: t - 92_000,
+        updateTime: t - 92_000,
+      },
     ]);
-    expect((dataOf(before, 'contract.stpBlacklist mm bl1') as { blackList: string[] }[]).map((g) => g.blackList)).to.deep.equal([['20000011']]);
+    expect((dataOf(before, 'contract.stpBlacklist mm bl1') as { blackList: string[] }[]).map((g) => g.blackList)).to.deep.equal([
+      ['20000011'],
+    ]);
     expect(dataOf(before, 'contract.positionMode sub1 ')).to.equal(2);
-    expect((dataOf(before, 'contract.positionLeverage master BTC_USDT') as { positionType: number; openType: number; leverage: number }[]).find((r) => r.positionType === 1 && r.openType === 1)?.leverage).to.equal(33);
+    expect(
+      (dataOf(before, 'contract.positionLeverage master BTC_USDT') as { positionType: number; openType: number; leverage: number }[]).find(
+        (r) => r.positionType === 1 && r.openType === 1,
+      )?.leverage,
+    ).to.equal(33);
     // The stop-loss on the position and the TP/SL of the resting limit order.
     expect((dataOf(before, 'contract.openStopOrders master ') as unknown[]).length).to.equal(2);
     expect((dataOf(before, 'contract.planOrders master ') as unknown[]).length).to.equal(1);

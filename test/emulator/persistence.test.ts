@@ -21,9 +21,18 @@ describe('emulator persistence', () => {
     dir = await mkdtemp(join(tmpdir(), 'emu-persist-'));
     const base = testConfig({
       persistence: { path: join(dir, 'paper.sqlite') },
-      market: { source: 'synthetic', books: { BTCUSDT: { levels: 3 }, ETHUSDT: { levels: 3 }, BTC_USDT: { levels: 3 }, ETH_USDT: { levels: 3 } } },
+      market: {
+        source: 'synthetic',
+        books: { BTCUSDT: { levels: 3 }, ETHUSDT: { levels: 3 }, BTC_USDT: { levels: 3 }, ETH_USDT: { levels: 3 } },
+      },
     });
-    config = { ...base, accounts: [...(base.accounts ?? []), { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } }] };
+    config = {
+      ...base,
+      accounts: [
+        ...(base.accounts ?? []),
+        { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } },
+      ],
+    };
   });
   const stopLater: RunningEmulator[] = [];
   afterEach(async () => {
@@ -34,8 +43,10 @@ describe('emulator persistence', () => {
   /** Everything a paper trader would look at, minus what moves with the next market step. */
   async function snapshot(emu: RunningEmulator) {
     const t = emu.clock.now();
-    const spot = (path: string, params: Record<string, string> = {}) => spotSigned(emu.url, 'GET', path, params, { timestamp: t }).then((r) => r.json);
-    const contract = (path: string, params?: Record<string, unknown>) => contractSigned(emu.url, 'GET', path, params, { requestTime: t }).then((r) => (r.json as { data: unknown }).data);
+    const spot = (path: string, params: Record<string, string> = {}) =>
+      spotSigned(emu.url, 'GET', path, params, { timestamp: t }).then((r) => r.json);
+    const contract = (path: string, params?: Record<string, unknown>) =>
+      contractSigned(emu.url, 'GET', path, params, { requestTime: t }).then((r) => (r.json as { data: unknown }).data);
     const assets = (await contract('/api/v1/private/account/assets')) as Record<string, unknown>[];
     const positions = (await contract('/api/v1/private/position/open_positions')) as Record<string, unknown>[];
     return {
@@ -58,12 +69,42 @@ describe('emulator persistence', () => {
     first.advance(3000);
     let t = first.clock.now();
     // A resting spot order far from the market, and a fill between two paper accounts.
-    await spotSigned(first.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.002', price: '80000', newClientOrderId: 'keep-me' }, { timestamp: t });
-    await spotSigned(first.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '100' }, { timestamp: t });
+    await spotSigned(
+      first.url,
+      'POST',
+      '/api/v3/order',
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.002', price: '80000', newClientOrderId: 'keep-me' },
+      { timestamp: t },
+    );
+    await spotSigned(
+      first.url,
+      'POST',
+      '/api/v3/order',
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '100' },
+      { timestamp: t },
+    );
     // A contract position bought from the crowd, carol short against the crowd, and a resting contract order.
-    await contractSigned(first.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 7, leverage: 5, side: 3, type: 5, openType: 1 }, { requestTime: t, key: CAROL });
-    await contractSigned(first.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 7, leverage: 5, side: 1, type: 5, openType: 1 }, { requestTime: t, key: ALICE });
-    await contractSigned(first.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 80000, vol: 3, leverage: 5, side: 1, type: 1, openType: 1, externalOid: 'keep-c' }, { requestTime: t });
+    await contractSigned(
+      first.url,
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 0, vol: 7, leverage: 5, side: 3, type: 5, openType: 1 },
+      { requestTime: t, key: CAROL },
+    );
+    await contractSigned(
+      first.url,
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 0, vol: 7, leverage: 5, side: 1, type: 5, openType: 1 },
+      { requestTime: t, key: ALICE },
+    );
+    await contractSigned(
+      first.url,
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 80000, vol: 3, leverage: 5, side: 1, type: 1, openType: 1, externalOid: 'keep-c' },
+      { requestTime: t },
+    );
     first.advance(2000);
     t = first.clock.now();
     const before = await snapshot(first);
@@ -81,7 +122,13 @@ describe('emulator persistence', () => {
       expect(after).to.deep.equal(before);
       expect(second.checkInvariants()).to.deep.equal([]);
       // The restored order is live: it can be cancelled by its client id.
-      const cancel = await spotSigned(second.url, 'DELETE', '/api/v3/order', { symbol: 'BTCUSDT', origClientOrderId: 'keep-me' }, { timestamp: t });
+      const cancel = await spotSigned(
+        second.url,
+        'DELETE',
+        '/api/v3/order',
+        { symbol: 'BTCUSDT', origClientOrderId: 'keep-me' },
+        { timestamp: t },
+      );
       expect((cancel.json as { status: string }).status).to.equal('CANCELED');
     } finally {
       await second.stop();
@@ -106,7 +153,12 @@ describe('emulator persistence', () => {
     await first.stop();
     let err: unknown;
     try {
-      stopLater.push(await startEmulator({ ...config, instruments: { spot: ['BTCUSDT'], contract: ['BTC_USDT'] }, market: { source: 'synthetic' } }, { marketStopped: true }));
+      stopLater.push(
+        await startEmulator(
+          { ...config, instruments: { spot: ['BTCUSDT'], contract: ['BTC_USDT'] }, market: { source: 'synthetic' } },
+          { marketStopped: true },
+        ),
+      );
     } catch (e) {
       err = e;
     }

@@ -20,7 +20,14 @@ describe('emulator rate limits', () => {
     await emu.stop();
   });
 
-  const place = (key = ALICE, i = 0) => spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: String(87000 - i) }, { key, timestamp: clock.now() });
+  const place = (key = ALICE, i = 0) =>
+    spotSigned(
+      emu.url,
+      'POST',
+      '/api/v3/order',
+      { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: String(87000 - i) },
+      { key, timestamp: clock.now() },
+    );
 
   it('refuses_the_13th_order_in_one_second_with_429_and_retry_after', async () => {
     for (let i = 0; i < 12; i++) expect((await place(ALICE, i)).status, `order ${i + 1}`).to.equal(200);
@@ -63,7 +70,9 @@ describe('emulator rate limits', () => {
     expect(refused.headers['retry-after']).to.equal('2');
     // Per endpoint: another path is not affected; a signed call is metered per account.
     expect((await raw(emu.url, 'GET', '/api/v1/contract/support_currencies')).status).to.equal(200);
-    expect((await contractSigned(emu.url, 'GET', '/api/v1/private/account/assets', undefined, { requestTime: clock.now() })).status).to.equal(200);
+    expect(
+      (await contractSigned(emu.url, 'GET', '/api/v1/private/account/assets', undefined, { requestTime: clock.now() })).status,
+    ).to.equal(200);
     clock.advanceBy(2000);
     expect((await raw(emu.url, 'GET', '/api/v1/contract/ping')).status).to.equal(200);
   });

@@ -26,18 +26,50 @@ describe('emulator answers real clients as the real exchange does', () => {
 
   /** bob sells and alice buys `vol` contracts at `price` (limit against limit). */
   const trade = async (price: number, vol = 1) => {
-    const ask = await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price, vol, side: 3, type: 1, openType: 1, leverage: 10 }, BOB);
+    const ask = await c(
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price, vol, side: 3, type: 1, openType: 1, leverage: 10 },
+      BOB,
+    );
     expect(ask.json, ask.text).to.include({ success: true });
-    const bid = await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price, vol, side: 1, type: 1, openType: 1, leverage: 10 });
+    const bid = await c('POST', '/api/v1/private/order/create', {
+      symbol: 'BTC_USDT',
+      price,
+      vol,
+      side: 1,
+      type: 1,
+      openType: 1,
+      leverage: 10,
+    });
     expect(bid.json, bid.text).to.include({ success: true });
   };
 
   it('accepts_market_orders_without_price_and_still_requires_it_for_limit_types', async () => {
-    await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87500, vol: 2, side: 3, type: 1, openType: 1, leverage: 10 }, BOB);
+    await c(
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 87500, vol: 2, side: 3, type: 1, openType: 1, leverage: 10 },
+      BOB,
+    );
     // What ccxt sends for a market buy (mexc.ts createSwapOrder): type 6, no price.
-    const market = await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', vol: 2, side: 1, type: 6, openType: 1, leverage: 10 });
+    const market = await c('POST', '/api/v1/private/order/create', {
+      symbol: 'BTC_USDT',
+      vol: 2,
+      side: 1,
+      type: 6,
+      openType: 1,
+      leverage: 10,
+    });
     expect(market.json, market.text).to.include({ success: true, code: 0 });
-    const limit = await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', vol: 1, side: 1, type: 1, openType: 1, leverage: 10 });
+    const limit = await c('POST', '/api/v1/private/order/create', {
+      symbol: 'BTC_USDT',
+      vol: 1,
+      side: 1,
+      type: 1,
+      openType: 1,
+      leverage: 10,
+    });
     expect(limit.json).to.include({ success: false, code: 600 });
     expect((limit.json as { message: string }).message).to.match(/^Param error! price: .*required for types 1-4/);
   });
@@ -52,8 +84,21 @@ describe('emulator answers real clients as the real exchange does', () => {
   it('answers_history_positions_as_a_bare_list', async () => {
     await trade(87500);
     // alice closes her long against bob's new bid: one closed position in her history.
-    await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87400, vol: 1, side: 2, type: 1, openType: 1, leverage: 10 }, BOB);
-    await c('POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 87400, vol: 1, side: 4, type: 1, openType: 1, leverage: 10 });
+    await c(
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 87400, vol: 1, side: 2, type: 1, openType: 1, leverage: 10 },
+      BOB,
+    );
+    await c('POST', '/api/v1/private/order/create', {
+      symbol: 'BTC_USDT',
+      price: 87400,
+      vol: 1,
+      side: 4,
+      type: 1,
+      openType: 1,
+      leverage: 10,
+    });
     const r = await c('GET', '/api/v1/private/position/list/history_positions', { symbol: 'BTC_USDT', page_num: 1, page_size: 20 });
     const data = (r.json as { data: unknown }).data as { positionType: number; closeAvgPrice: number; state: number }[];
     expect(Array.isArray(data), r.text).to.equal(true);
@@ -76,18 +121,40 @@ describe('emulator answers real clients as the real exchange does', () => {
     for (const bad of ['-5', 'abc']) {
       const r = await spotSigned(emu.url, 'GET', '/api/v3/myTrades', { symbol: 'BTCUSDT', limit: bad }, { timestamp: emu.clock.now() });
       expect(r.status).to.equal(400);
-      expect(r.json).to.deep.equal({ code: 33333, msg: 'Parameter error: limit must be an integer 1..100 (larger values are served as 100)' });
+      expect(r.json).to.deep.equal({
+        code: 33333,
+        msg: 'Parameter error: limit must be an integer 1..100 (larger values are served as 100)',
+      });
     }
   });
 
   it('carries_the_fields_of_live_detail_and_exchangeInfo_answers', async () => {
     const detail = (await raw(emu.url, 'GET', '/api/v1/contract/detail?symbol=BTC_USDT')).json as { data: Record<string, unknown> };
-    const names = ['appraisal', 'automaticDelivery', 'baseCoinIconUrl', 'baseCoinId', 'countryConfigContractMaxLeverage', 'isMaxLeverage', 'liquidationFeeRate'];
-    names.push('marketOrderPriceLimitRate1', 'marketOrderPriceLimitRate2', 'openingCountdownOption', 'preMarket', 'showAppraisalCountdown', 'showBeforeOpen');
+    const names = [
+      'appraisal',
+      'automaticDelivery',
+      'baseCoinIconUrl',
+      'baseCoinId',
+      'countryConfigContractMaxLeverage',
+      'isMaxLeverage',
+      'liquidationFeeRate',
+    ];
+    names.push(
+      'marketOrderPriceLimitRate1',
+      'marketOrderPriceLimitRate2',
+      'openingCountdownOption',
+      'preMarket',
+      'showAppraisalCountdown',
+      'showBeforeOpen',
+    );
     names.push('threshold', 'triggerProtect', 'vid');
     expect(names.filter((n) => !(n in detail.data))).to.deep.equal([]);
     // Same type as in the live answer (test/fixtures/mexc contract_GET_api_v1_contract_detail.json).
-    expect([typeof detail.data.vid, typeof detail.data.preMarket, typeof detail.data.threshold]).to.deep.equal(['string', 'boolean', 'number']);
+    expect([typeof detail.data.vid, typeof detail.data.preMarket, typeof detail.data.threshold]).to.deep.equal([
+      'string',
+      'boolean',
+      'number',
+    ]);
     const info = (await raw(emu.url, 'GET', '/api/v3/exchangeInfo?symbol=BTCUSDT')).json as { symbols: Record<string, unknown>[] };
     expect(info.symbols[0]!.conceptPlateIds).to.deep.equal([]);
   });
@@ -102,7 +169,9 @@ describe('emulator answers real clients as the real exchange does', () => {
     emu.advance(7 * DAY + 3_600_000);
     await trade(89760);
     expect(emu.clock.now()).to.equal(T0 + 10 * DAY + 2 * 3_600_000);
-    const t = (await raw(emu.url, 'GET', '/api/v1/contract/ticker?symbol=BTC_USDT')).json as { data: { lastPrice: number; riseFallRates: Record<string, number> } };
+    const t = (await raw(emu.url, 'GET', '/api/v1/contract/ticker?symbol=BTC_USDT')).json as {
+      data: { lastPrice: number; riseFallRates: Record<string, number> };
+    };
     expect(t.data.lastPrice).to.equal(89760);
     const { r7, r30, r90, r180, r365 } = t.data.riseFallRates;
     expect([r7, r30, r90, r180, r365]).to.deep.equal([0.02, 0.0258, 0.0258, 0.0258, 0.0258]);
@@ -113,7 +182,9 @@ describe('emulator answers real clients as the real exchange does', () => {
     const deals = await c('GET', '/api/v1/private/order/list/order_deals', { symbol: 'BTC_USDT' });
     const rows = (deals.json as { data: Record<string, unknown>[] }).data;
     // 3 × 0.0001 × 87 500 × 0.0001 (taker) = 0.002625 USDT; alice's buy opened a long in hedged mode (positionMode 1).
-    expect(rows.map((d) => [d.side, d.vol, d.price, d.fee, d.feeCurrency, d.taker, d.positionMode, d.category])).to.deep.equal([[1, 3, 87500, 0.002625, 'USDT', true, 1, 1]]);
+    expect(rows.map((d) => [d.side, d.vol, d.price, d.fee, d.feeCurrency, d.taker, d.positionMode, d.category])).to.deep.equal([
+      [1, 3, 87500, 0.002625, 'USDT', true, 1, 1],
+    ]);
     const details = await c('GET', `/api/v1/private/order/deal_details/${String(rows[0]!.orderId)}`);
     expect((details.json as { data: unknown[] }).data).to.deep.equal(rows);
     const none = await c('GET', '/api/v1/private/order/deal_details/123456789');

@@ -78,7 +78,13 @@ describe('emulator restart on the system clock keeps history exactly', function 
     let firstAck!: () => void;
     const gotOne = new Promise<void>((r) => (firstAck = r));
     const burst = Array.from({ length: 40 }, (_, k) =>
-      spotSigned(first.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: String(60000 + k), newClientOrderId: `burst-${k}` }, { timestamp: wall.now(), key: TRADER })
+      spotSigned(
+        first.url,
+        'POST',
+        '/api/v3/order',
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: String(60000 + k), newClientOrderId: `burst-${k}` },
+        { timestamp: wall.now(), key: TRADER },
+      )
         .then((r) => {
           if (r.status === 200) acked.push(r.json as SpotOrder);
           firstAck();
@@ -97,9 +103,12 @@ describe('emulator restart on the system clock keeps history exactly', function 
     const survivors = bodyOf<SpotOrder[]>(after, 'spot.openOrders');
     expect(survivors.every(isBurst), 'only burst orders rest').to.equal(true);
     expect(survivors.map((o) => o.orderId)).to.include.members(acked.map((o) => o.orderId));
-    expect(bodyOf<SpotOrder[]>(after, 'spot.allOrders').filter((o) => !isBurst(o))).to.deep.equal(bodyOf<SpotOrder[]>(before, 'spot.allOrders'));
+    expect(bodyOf<SpotOrder[]>(after, 'spot.allOrders').filter((o) => !isBurst(o))).to.deep.equal(
+      bodyOf<SpotOrder[]>(before, 'spot.allOrders'),
+    );
     // Wholly there: the USDT each surviving bid locks (price × 0.001) is locked; nothing else moved.
-    const balances = (a: Record<string, unknown>) => new Map(bodyOf<{ balances: Balance[] }>(a, 'spot.account').balances.map((b) => [b.asset, b]));
+    const balances = (a: Record<string, unknown>) =>
+      new Map(bodyOf<{ balances: Balance[] }>(a, 'spot.account').balances.map((b) => [b.asset, b]));
     const locked = survivors.reduce((s, o) => s + Number(o.price) * Number(o.origQty), 0);
     const usdtBefore = balances(before).get('USDT')!;
     const usdtAfter = balances(after).get('USDT')!;

@@ -68,7 +68,9 @@ describe('emulator spot authentication', () => {
   it('answers_700002_when_a_parameter_was_changed_after_signing', async () => {
     const payload = `symbol=BTCUSDT&timestamp=${T0}`;
     const sig = hmac(ALICE.secret, payload);
-    const res = await raw(emu.url, 'GET', `/api/v3/tradeFee?symbol=ETHUSDT&timestamp=${T0}&signature=${sig}`, { headers: { 'X-MEXC-APIKEY': ALICE.apiKey } });
+    const res = await raw(emu.url, 'GET', `/api/v3/tradeFee?symbol=ETHUSDT&timestamp=${T0}&signature=${sig}`, {
+      headers: { 'X-MEXC-APIKEY': ALICE.apiKey },
+    });
     expect((res.json as { code: number }).code).to.equal(700002);
   });
 
@@ -129,7 +131,13 @@ describe('emulator spot authentication', () => {
 
   describe('parameter placement', () => {
     it('verifies_parameters_sent_in_a_form_body', async () => {
-      const res = await spotSigned(emu.url, 'POST', '/api/v3/platformDeduct/enable', { platformDeductEnable: 'true' }, { timestamp: T0, placement: 'body' });
+      const res = await spotSigned(
+        emu.url,
+        'POST',
+        '/api/v3/platformDeduct/enable',
+        { platformDeductEnable: 'true' },
+        { timestamp: T0, placement: 'body' },
+      );
       expect(res.status).to.equal(200);
       expect(res.json).to.deep.include({ code: 0, data: { platformDeductEnable: true } });
     });
@@ -162,7 +170,13 @@ describe('emulator spot authentication', () => {
 
   describe('permissions', () => {
     it('refuses_a_key_without_the_endpoint_permission_with_700007', async () => {
-      const res = await spotSigned(emu.url, 'POST', '/api/v3/platformDeduct/enable', { platformDeductEnable: 'true' }, { key: READER, timestamp: T0 });
+      const res = await spotSigned(
+        emu.url,
+        'POST',
+        '/api/v3/platformDeduct/enable',
+        { platformDeductEnable: 'true' },
+        { key: READER, timestamp: T0 },
+      );
       expect(res.status).to.equal(400);
       expect((res.json as { code: number }).code).to.equal(700007);
     });

@@ -38,7 +38,14 @@ describe('emulator spot trading', () => {
   };
 
   it('rests_a_limit_order_and_locks_its_quote', async () => {
-    const placed = await alice.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '87000', newClientOrderId: 'pp-t1' });
+    const placed = await alice.newOrder({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.001',
+      price: '87000',
+      newClientOrderId: 'pp-t1',
+    });
     expect(placed.symbol).to.equal('BTCUSDT');
     // 0.001 × 87000 = 87 USDT locked; 100000 − 87 = 99913 free.
     expect(await balance(alice, 'USDT')).to.deep.equal({ free: '99913', locked: '87' });
@@ -122,7 +129,9 @@ describe('emulator spot trading', () => {
   });
 
   it('validates_a_test_order_without_touching_funds', async () => {
-    expect(await alice.testNewOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '87000' })).to.deep.equal({});
+    expect(await alice.testNewOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.001', price: '87000' })).to.deep.equal(
+      {},
+    );
     expect(await alice.openOrders({})).to.deep.equal([]);
     expect(await balance(alice, 'USDT')).to.deep.equal({ free: '100000', locked: '0' });
   });
@@ -152,9 +161,14 @@ describe('emulator spot signature test vector', () => {
     );
     try {
       const message = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&recvWindow=5000&timestamp=1644489390087';
-      const res = await raw(emu.url, 'POST', `/api/v3/order/test?${message}&signature=fd3e4e8543c5188531eb7279d68ae7d26a573d0fc5ab0d18eb692451654d837a`, {
-        headers: { 'X-MEXC-APIKEY': 'mx0vglVectorKey1' },
-      });
+      const res = await raw(
+        emu.url,
+        'POST',
+        `/api/v3/order/test?${message}&signature=fd3e4e8543c5188531eb7279d68ae7d26a573d0fc5ab0d18eb692451654d837a`,
+        {
+          headers: { 'X-MEXC-APIKEY': 'mx0vglVectorKey1' },
+        },
+      );
       expect(res.status).to.equal(200);
       expect(res.json).to.deep.equal({});
     } finally {

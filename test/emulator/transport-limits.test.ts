@@ -84,7 +84,9 @@ describe('emulator transport limits', function () {
 
   it('answers_408_and_closes_a_post_that_announces_50_bytes_and_sends_3', async () => {
     const p = await probe();
-    p.socket.write('POST /api/v3/order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 50\r\n\r\nsym');
+    p.socket.write(
+      'POST /api/v3/order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 50\r\n\r\nsym',
+    );
     // The body stalls: cut after bodyTimeoutMs (300), give or take the event loop; before: open for 70 s.
     const ms = await p.closedWithin(3000);
     expect(ms, 'closed').to.not.equal('open');
@@ -104,7 +106,9 @@ describe('emulator transport limits', function () {
 
   it('closes_a_request_whose_body_drips_in_for_longer_than_the_request_deadline', async () => {
     const p = await probe();
-    p.socket.write('POST /api/v3/order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n');
+    p.socket.write(
+      'POST /api/v3/order HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n',
+    );
     // A byte every 100 ms is never idle for the 300 ms body limit; the whole request (1200 ms) still ends it.
     drip(p.socket, 100);
     const ms = await p.closedWithin(5000);
@@ -123,7 +127,11 @@ describe('emulator transport limits', function () {
   it('holds_at_most_the_cap_of_connections_per_client_and_serves_again_when_some_close', async () => {
     // Long deadlines here, so what closes the sockets can only be the cap.
     const capped = await startEmulator(
-      testConfig({ clock: { mode: 'system' }, rateLimits: { enabled: false }, limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, maxConnectionsPerClient: 50 } }),
+      testConfig({
+        clock: { mode: 'system' },
+        rateLimits: { enabled: false },
+        limits: { headersTimeoutMs: 10_000, requestTimeoutMs: 20_000, maxConnectionsPerClient: 50 },
+      }),
       { marketStopped: true },
     );
     try {
@@ -141,7 +149,8 @@ describe('emulator transport limits', function () {
           return p;
         }),
       );
-      const closedCount = async (): Promise<number> => (await Promise.all(all.map((p) => p.closedWithin(0)))).filter((s) => s !== 'open').length;
+      const closedCount = async (): Promise<number> =>
+        (await Promise.all(all.map((p) => p.closedWithin(0)))).filter((s) => s !== 'open').length;
       const until = clock.now() + 5000;
       while ((await closedCount()) < 250 && clock.now() < until) await clock.sleep(50);
       await clock.sleep(300);

@@ -6,14 +6,25 @@ import type { Order } from '../../src/domain/order.js';
 import { costOf, diffDesiredQuotes, type QuoteDiffOptions } from '../../src/execution/desired-quotes-diff.js';
 import { order } from '../domain/support/builders.js';
 
-const q = (slot: string, side: 'buy' | 'sell', price: string, qty: string, over: Partial<DesiredQuote> = {}): DesiredQuote => ({ slot, side, price: D(price), quantity: D(qty), ...over });
-const rest = (slot: string, side: 'buy' | 'sell', price: string, qty: string, over: Partial<Order> = {}): Order => order({ slot, side, price: D(price), quantity: D(qty), ...over });
+const q = (slot: string, side: 'buy' | 'sell', price: string, qty: string, over: Partial<DesiredQuote> = {}): DesiredQuote => ({
+  slot,
+  side,
+  price: D(price),
+  quantity: D(qty),
+  ...over,
+});
+const rest = (slot: string, side: 'buy' | 'sell', price: string, qty: string, over: Partial<Order> = {}): Order =>
+  order({ slot, side, price: D(price), quantity: D(qty), ...over });
 const NATIVE: QuoteDiffOptions = { amend: 'native', batchPlaceMax: 1, batchCancelMax: 1, budget: 100 };
 const REPLACE: QuoteDiffOptions = { amend: 'cancel-replace', batchPlaceMax: 1, batchCancelMax: 1, budget: 100 };
 
 describe('diffDesiredQuotes', () => {
   it('sends_nothing_when_the_resting_quotes_already_match', () => {
-    const d = diffDesiredQuotes([q('b0', 'buy', '99', '1'), q('a0', 'sell', '101', '1')], [rest('b0', 'buy', '99', '1'), rest('a0', 'sell', '101', '1')], NATIVE);
+    const d = diffDesiredQuotes(
+      [q('b0', 'buy', '99', '1'), q('a0', 'sell', '101', '1')],
+      [rest('b0', 'buy', '99', '1'), rest('a0', 'sell', '101', '1')],
+      NATIVE,
+    );
     expect([d.calls, d.keep.length]).to.deep.equal([0, 2]);
   });
 
@@ -109,7 +120,11 @@ describe('diffDesiredQuotes', () => {
 
   describe('properties', () => {
     const PRICES = ['97', '98', '99', '101', '102', '103'];
-    const quoteArb = fc.record({ side: fc.constantFrom('buy' as const, 'sell' as const), price: fc.constantFrom(...PRICES), qty: fc.constantFrom('1', '2') });
+    const quoteArb = fc.record({
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      price: fc.constantFrom(...PRICES),
+      qty: fc.constantFrom('1', '2'),
+    });
     const setArb = fc.array(quoteArb, { maxLength: 6 });
     const key = (side: string, price: string, qty: string) => `${side}|${price}|${qty}`;
 
@@ -126,7 +141,11 @@ describe('diffDesiredQuotes', () => {
           for (const a of d.amends) bump(key(a.order.side, a.price.toFixed(), a.quantity.toFixed()), 1);
           for (const p of d.places) bump(key(p.side, p.price.toFixed(), p.quantity.toFixed()), 1);
           const want2 = new Map<string, number>();
-          for (const w of desired) want2.set(key(w.side, w.price.toFixed(), w.quantity.toFixed()), (want2.get(key(w.side, w.price.toFixed(), w.quantity.toFixed())) ?? 0) + 1);
+          for (const w of desired)
+            want2.set(
+              key(w.side, w.price.toFixed(), w.quantity.toFixed()),
+              (want2.get(key(w.side, w.price.toFixed(), w.quantity.toFixed())) ?? 0) + 1,
+            );
           const clean = (m: Map<string, number>) => [...m].filter(([, n]) => n > 0).sort();
           expect(clean(after)).to.deep.equal(clean(want2));
         }),

@@ -87,7 +87,13 @@ export class FakeGateway implements ExchangeGateway {
     const filledQty = v.filledQty.plus(qty);
     const notional = (v.filledNotional ?? ZERO).plus(D(qty).mul(price));
     const done = v.quantity && filledQty.gte(v.quantity);
-    this.orders.set(cid, { ...v, filledQty, filledNotional: notional, avgFillPrice: notional.div(filledQty), status: done ? 'filled' : 'partially-filled' });
+    this.orders.set(cid, {
+      ...v,
+      filledQty,
+      filledNotional: notional,
+      avgFillPrice: notional.div(filledQty),
+      status: done ? 'filled' : 'partially-filled',
+    });
     const f: Fill = {
       tradeId: tradeId(`T${this.nextTrade++}`),
       venueOrderId: v.venueOrderId,
@@ -132,13 +138,24 @@ export class FakeGateway implements ExchangeGateway {
     for (const r of reqs) this.onPlace?.(r);
     const s = this.take('placeOrders', reqs);
     if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
-    if (s?.kind === 'lost') throw new OutcomeUnknown('request lost', 'placeOrders', reqs.map((r) => r.clientOrderId));
+    if (s?.kind === 'lost')
+      throw new OutcomeUnknown(
+        'request lost',
+        'placeOrders',
+        reqs.map((r) => r.clientOrderId),
+      );
     const out = reqs.map((r): BatchItem<PlaceAck> => {
-      if (r.order.price?.lte(0)) return { ok: false, clientOrderId: r.clientOrderId, error: new InvalidOrder('bad price', { venueCode: 30087 }) };
+      if (r.order.price?.lte(0))
+        return { ok: false, clientOrderId: r.clientOrderId, error: new InvalidOrder('bad price', { venueCode: 30087 }) };
       const v = this.accept(r);
       return { ok: true, value: { clientOrderId: r.clientOrderId, venueOrderId: v.venueOrderId, status: 'accepted' } };
     });
-    if (s?.kind === 'unknown') throw new OutcomeUnknown('answer lost', 'placeOrders', reqs.map((r) => r.clientOrderId));
+    if (s?.kind === 'unknown')
+      throw new OutcomeUnknown(
+        'answer lost',
+        'placeOrders',
+        reqs.map((r) => r.clientOrderId),
+      );
     return out;
   }
 
@@ -196,7 +213,8 @@ export class FakeGateway implements ExchangeGateway {
     if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
     return refs.map((r): BatchItem<CancelAck> => {
       const v = this.orders.get(r.clientOrderId);
-      if (!v || (v.status !== 'accepted' && v.status !== 'partially-filled')) return { ok: false, clientOrderId: r.clientOrderId, error: new OrderNotFound('order does not exist', { venueCode: 2040 }) };
+      if (!v || (v.status !== 'accepted' && v.status !== 'partially-filled'))
+        return { ok: false, clientOrderId: r.clientOrderId, error: new OrderNotFound('order does not exist', { venueCode: 2040 }) };
       this.orders.set(r.clientOrderId, { ...v, status: 'cancelled' });
       return { ok: true, value: { clientOrderId: r.clientOrderId, filledQty: v.filledQty } };
     });
@@ -205,7 +223,9 @@ export class FakeGateway implements ExchangeGateway {
   async cancelAll(symbol?: InstrumentSymbol): Promise<void> {
     const s = this.take('cancelAll', symbol);
     if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
-    for (const [k, v] of this.orders) if ((symbol === undefined || v.symbol === symbol) && (v.status === 'accepted' || v.status === 'partially-filled')) this.orders.set(k, { ...v, status: 'cancelled' });
+    for (const [k, v] of this.orders)
+      if ((symbol === undefined || v.symbol === symbol) && (v.status === 'accepted' || v.status === 'partially-filled'))
+        this.orders.set(k, { ...v, status: 'cancelled' });
   }
 
   async queryOrder(_symbol: InstrumentSymbol, cid: ClientOrderId): Promise<VenueOrder | undefined> {
@@ -217,7 +237,9 @@ export class FakeGateway implements ExchangeGateway {
   async openOrders(symbol?: InstrumentSymbol): Promise<readonly VenueOrder[]> {
     const s = this.take('openOrders', symbol);
     if (s?.kind === 'throw' || s?.kind === 'reject') throw s.error;
-    return [...this.orders.values()].filter((v) => (symbol === undefined || v.symbol === symbol) && (v.status === 'accepted' || v.status === 'partially-filled'));
+    return [...this.orders.values()].filter(
+      (v) => (symbol === undefined || v.symbol === symbol) && (v.status === 'accepted' || v.status === 'partially-filled'),
+    );
   }
 
   async fillsSince(symbol: InstrumentSymbol, since: number): Promise<readonly Fill[]> {
@@ -254,7 +276,8 @@ export class FakeGateway implements ExchangeGateway {
 
   private live(cid: string): VenueOrder {
     const v = this.orders.get(cid);
-    if (!v || (v.status !== 'accepted' && v.status !== 'partially-filled')) throw new OrderNotFound(`order ${cid} does not exist`, { venueCode: -2011 });
+    if (!v || (v.status !== 'accepted' && v.status !== 'partially-filled'))
+      throw new OrderNotFound(`order ${cid} does not exist`, { venueCode: -2011 });
     return v;
   }
 }

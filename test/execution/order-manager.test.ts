@@ -170,10 +170,15 @@ describe('OrderManager venue reads that fail', () => {
     expect(types(events)).to.deep.equal(['OrderCancelRequested', 'OrderCancelled']);
     expect(om.order(cid)!.filledQty.toFixed()).to.equal('0');
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/could not read the fills of order .* \(the venue shows 0\.3 filled\); asked again on the next pass: .*503/);
+    expect(warnings[0]).to.match(
+      /could not read the fills of order .* \(the venue shows 0\.3 filled\); asked again on the next pass: .*503/,
+    );
     const later = await om.reconcile([BTCUSDT]);
     const fills = later.flatMap((e) => (e.type === 'OrderPartiallyFilled' || e.type === 'OrderFilled' ? [e.fill] : []));
-    expect(fills.map((f) => `${f.tradeId} ${f.quantity.toFixed()}@${f.price.toFixed()}${f.synthetic ? ' synthetic' : ''}`)).to.deep.equal(['T1 0.2@100', 'T2 0.1@103']);
+    expect(fills.map((f) => `${f.tradeId} ${f.quantity.toFixed()}@${f.price.toFixed()}${f.synthetic ? ' synthetic' : ''}`)).to.deep.equal([
+      'T1 0.2@100',
+      'T2 0.1@103',
+    ]);
     expect(om.order(cid)!.filledQty.toFixed()).to.equal('0.3');
   });
 
@@ -183,7 +188,10 @@ describe('OrderManager venue reads that fail', () => {
     const warnings: string[] = [];
     om.warnings$.subscribe((w) => warnings.push(w.error));
     gw.script('placeOrder', { kind: 'unknown' });
-    gw.script('queryOrder', { kind: 'throw', error: new AuthenticationError('signature for this request is not valid', { venueCode: 700002 }) });
+    gw.script('queryOrder', {
+      kind: 'throw',
+      error: new AuthenticationError('signature for this request is not valid', { venueCode: 700002 }),
+    });
     const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));
     expect(om.unresolved()).to.deep.equal([cid]);
     expect(warnings).to.have.length(1);
@@ -232,7 +240,14 @@ describe('OrderManager cancel and amend', () => {
     const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
     gw.fill(cid, '0.3', '100');
     const events = await om.execute(intents.amend(BTCUSDT, cid, { price: '101' }));
-    expect(types(events)).to.deep.equal(['OrderAmendRequested', 'OrderCancelled', 'OrderPartiallyFilled', 'OrderSubmitted', 'OrderAccepted', 'OrderReplaced']);
+    expect(types(events)).to.deep.equal([
+      'OrderAmendRequested',
+      'OrderCancelled',
+      'OrderPartiallyFilled',
+      'OrderSubmitted',
+      'OrderAccepted',
+      'OrderReplaced',
+    ]);
     const replaced = events.find((e) => e.type === 'OrderReplaced') as Extract<ExecutionEvent, { type: 'OrderReplaced' }>;
     const fresh = om.order(replaced.newClientOrderId)!;
     // total 1 − filled 0.3 = 0.7 at the new price
@@ -312,7 +327,12 @@ describe('OrderManager desired quotes', () => {
     const first = await om.execute(intents.quotes(BTCUSDT, want));
     expect(types(first)).to.deep.equal(['OrderSubmitted', 'OrderSubmitted', 'OrderAccepted', 'OrderAccepted']);
     expect(gw.count('placeOrders')).to.equal(1);
-    expect(om.liveOrders({ strategyId: S1 }).map((o) => o.slot).sort()).to.deep.equal(['a0', 'b0']);
+    expect(
+      om
+        .liveOrders({ strategyId: S1 })
+        .map((o) => o.slot)
+        .sort(),
+    ).to.deep.equal(['a0', 'b0']);
     expect(await om.execute(intents.quotes(BTCUSDT, want))).to.deep.equal([]);
   });
 
@@ -381,7 +401,20 @@ describe('OrderManager restart and reconciliation', () => {
     const { journal, gw, om } = setup();
     const o = order({ clientOrderId: encodeClientId('mm1', 'place', T0 - 10, 0), venueOrderId: orderId('V77'), status: 'accepted' });
     journal.recordOrder(o);
-    gw.addOrder({ venueOrderId: orderId('V77'), clientOrderId: o.clientOrderId, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(100), quantity: D(1), status: 'accepted', filledQty: D(0), filledNotional: D(0) });
+    gw.addOrder({
+      venueOrderId: orderId('V77'),
+      clientOrderId: o.clientOrderId,
+      symbol: BTCUSDT,
+      kind: 'spot',
+      side: 'buy',
+      type: 'limit',
+      timeInForce: 'gtc',
+      price: D(100),
+      quantity: D(1),
+      status: 'accepted',
+      filledQty: D(0),
+      filledNotional: D(0),
+    });
     gw.fill(o.clientOrderId, '0.4', '100', T0 - 5);
     await om.restore();
     expect(types(await om.reconcile([BTCUSDT]))).to.deep.equal(['OrderPartiallyFilled']);
@@ -398,8 +431,22 @@ describe('OrderManager restart and reconciliation', () => {
     const quote = order({ symbol: BTCUSDT, status: 'filled' });
     const entry = order({ symbol: BTC_USDT, side: 'sell', status: 'filled' });
     const ts = T0;
-    journal.recordEvent({ type: 'OrderFilled', ts, strategyId: S1, clientOrderId: entry.clientOrderId, symbol: BTC_USDT, fill: fill(entry, '20', '100', { time: T0 - 600_000 }) });
-    journal.recordEvent({ type: 'OrderFilled', ts, strategyId: S1, clientOrderId: quote.clientOrderId, symbol: BTCUSDT, fill: fill(quote, '0.1', '100', { time: T0 - 1_000 }) });
+    journal.recordEvent({
+      type: 'OrderFilled',
+      ts,
+      strategyId: S1,
+      clientOrderId: entry.clientOrderId,
+      symbol: BTC_USDT,
+      fill: fill(entry, '20', '100', { time: T0 - 600_000 }),
+    });
+    journal.recordEvent({
+      type: 'OrderFilled',
+      ts,
+      strategyId: S1,
+      clientOrderId: quote.clientOrderId,
+      symbol: BTCUSDT,
+      fill: fill(quote, '0.1', '100', { time: T0 - 1_000 }),
+    });
     const stop = order({ symbol: BTC_USDT, side: 'buy', venueOrderId: orderId('V3521') });
     const { clientOrderId: _none, strategyId: _noStrategy, ...close } = fill(stop, '20', '101', { time: T0 - 300_000, reduceOnly: true });
     gw.fills.push(close);
@@ -418,8 +465,32 @@ describe('OrderManager restart and reconciliation', () => {
   it('adopts_an_order_of_ours_the_journal_lost', async () => {
     const { gw, om } = setup();
     const cid = encodeClientId('mm1', 'quote', T0 - 10, 0, 'b0');
-    gw.addOrder({ venueOrderId: orderId('V5'), clientOrderId: cid, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(99), quantity: D(1), status: 'accepted', filledQty: D(0) });
-    gw.addOrder({ venueOrderId: orderId('V6'), clientOrderId: 'web-order' as ClientOrderId, symbol: BTCUSDT, kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', price: D(98), quantity: D(1), status: 'accepted', filledQty: D(0) });
+    gw.addOrder({
+      venueOrderId: orderId('V5'),
+      clientOrderId: cid,
+      symbol: BTCUSDT,
+      kind: 'spot',
+      side: 'buy',
+      type: 'limit',
+      timeInForce: 'gtc',
+      price: D(99),
+      quantity: D(1),
+      status: 'accepted',
+      filledQty: D(0),
+    });
+    gw.addOrder({
+      venueOrderId: orderId('V6'),
+      clientOrderId: 'web-order' as ClientOrderId,
+      symbol: BTCUSDT,
+      kind: 'spot',
+      side: 'buy',
+      type: 'limit',
+      timeInForce: 'gtc',
+      price: D(98),
+      quantity: D(1),
+      status: 'accepted',
+      filledQty: D(0),
+    });
     await om.restore();
     const events = await om.reconcile([BTCUSDT]);
     expect(types(events)).to.deep.equal(['OrderAdopted']);

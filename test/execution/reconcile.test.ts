@@ -12,7 +12,14 @@ import { BTCUSDT, ETHUSDT, fill, order, position, S1, venueOrder } from '../doma
 
 const OURS = encodeClientId('mm1', 'quote', 1_000, 0, 'b0');
 const OPTS: ReconcileOptions = { attribute: (cid) => (cid.startsWith('ppmm1_') ? S1 : undefined), unknownGraceMs: 60_000 };
-const report = (over: Partial<VenueReport> = {}): VenueReport => ({ symbols: [BTCUSDT], openOrders: [], queriedOrders: [], notFound: [], fills: [], ...over });
+const report = (over: Partial<VenueReport> = {}): VenueReport => ({
+  symbols: [BTCUSDT],
+  openOrders: [],
+  queriedOrders: [],
+  notFound: [],
+  fills: [],
+  ...over,
+});
 const types = (es: readonly ExecutionEvent[]) => es.map((e) => e.type);
 
 describe('reconcile', () => {
@@ -37,7 +44,12 @@ describe('reconcile', () => {
     const seen = fill(o, '0.2', '100', { tradeId: tradeId('t1') });
     const fresh = fill(o, '0.3', '100', { tradeId: tradeId('t2') });
     const local = orderStateOf([{ ...o, filledQty: D('0.2'), filledNotional: D('20'), status: 'partially-filled' }], ['t1']);
-    const events = reconcile(local, report({ openOrders: [venueOrder(o, { status: 'partially-filled', filledQty: D('0.5') })], fills: [seen, fresh, fresh] }), 10, OPTS);
+    const events = reconcile(
+      local,
+      report({ openOrders: [venueOrder(o, { status: 'partially-filled', filledQty: D('0.5') })], fills: [seen, fresh, fresh] }),
+      10,
+      OPTS,
+    );
     expect(events.map((e) => (e.type === 'OrderPartiallyFilled' ? e.fill.tradeId : e.type))).to.deep.equal(['t2']);
   });
 
@@ -63,11 +75,22 @@ describe('reconcile', () => {
 
   it('adopts_an_unknown_open_order_whose_client_id_is_ours', () => {
     const foreign: VenueOrder = { ...venueOrder(order()), clientOrderId: 'manual-1' as ClientOrderId, venueOrderId: orderId('v7') };
-    const ours: VenueOrder = { ...venueOrder(order()), clientOrderId: OURS, venueOrderId: orderId('v8'), filledQty: D('0.25'), filledNotional: D('25') };
+    const ours: VenueOrder = {
+      ...venueOrder(order()),
+      clientOrderId: OURS,
+      venueOrderId: orderId('v8'),
+      filledQty: D('0.25'),
+      filledNotional: D('25'),
+    };
     const events = reconcile(orderStateOf([]), report({ openOrders: [foreign, ours] }), 10, OPTS);
     expect(types(events)).to.deep.equal(['OrderAdopted', 'OrderPartiallyFilled']);
     const adopted = (events[0] as Extract<ExecutionEvent, { type: 'OrderAdopted' }>).order;
-    expect([adopted.clientOrderId, adopted.strategyId, adopted.venueOrderId, adopted.filledQty.toFixed()]).to.deep.equal([OURS, S1, 'v8', '0']);
+    expect([adopted.clientOrderId, adopted.strategyId, adopted.venueOrderId, adopted.filledQty.toFixed()]).to.deep.equal([
+      OURS,
+      S1,
+      'v8',
+      '0',
+    ]);
     const local = applyOrderEvents(orderStateOf([]), events);
     expect(local.orders.get(OURS)!.filledQty.toFixed()).to.equal('0.25');
     expect(reconcile(local, report({ openOrders: [foreign, ours] }), 11, OPTS)).to.deep.equal([]);
@@ -144,7 +167,10 @@ describe('reconcile', () => {
   });
 
   it('reports_position_drift', () => {
-    const events = reconcile(orderStateOf([]), report({ positions: [position(BTCUSDT, '0.5', '100')] }), 10, { ...OPTS, localPositions: [position(BTCUSDT, '0.3', '100')] });
+    const events = reconcile(orderStateOf([]), report({ positions: [position(BTCUSDT, '0.5', '100')] }), 10, {
+      ...OPTS,
+      localPositions: [position(BTCUSDT, '0.3', '100')],
+    });
     expect(events).to.have.length(1);
     const d = events[0] as Extract<ExecutionEvent, { type: 'PositionDrift' }>;
     expect([d.type, d.localQuantity.toFixed(), d.venueQuantity.toFixed()]).to.deep.equal(['PositionDrift', '0.3', '0.5']);
@@ -191,12 +217,17 @@ describe('reconcile', () => {
           strategyId: S1,
         });
         if (c.local) orders.push(o);
-        const v = venueOrder(o, { status: c.venueStatus === 'accepted' && venueFilled > 0 ? 'partially-filled' : c.venueStatus, filledQty: D(venueFilled), filledNotional: D(venueFilled * 100) });
+        const v = venueOrder(o, {
+          status: c.venueStatus === 'accepted' && venueFilled > 0 ? 'partially-filled' : c.venueStatus,
+          filledQty: D(venueFilled),
+          filledNotional: D(venueFilled * 100),
+        });
         const stillOpen = v.status === 'accepted' || v.status === 'partially-filled';
         if (c.venue === 'open' && stillOpen) open.push(v);
         else if (c.venue === 'queried' || c.venue === 'open') queried.push(v);
         else if (c.venue === 'notFound' && c.local) notFound.push(cid);
-        for (let k = 0; k < Math.min(c.realFills, venueFilled - localFilled); k++) fills.push(fill(o, 1, 100, { tradeId: tradeId(`f${i}-${k}`), time: k }));
+        for (let k = 0; k < Math.min(c.realFills, venueFilled - localFilled); k++)
+          fills.push(fill(o, 1, 100, { tradeId: tradeId(`f${i}-${k}`), time: k }));
       });
       return { local: orderStateOf(orders), venue: { symbols: [BTCUSDT], openOrders: open, queriedOrders: queried, notFound, fills } };
     }
@@ -232,7 +263,12 @@ describe('reconcile', () => {
 
   it('keeps_the_strategy_on_synthesized_fills', () => {
     const o = order({ venueOrderId: orderId('v1'), strategyId: strategyId('x') });
-    const events = reconcile(orderStateOf([o]), report({ openOrders: [venueOrder(o, { filledQty: D('0.1'), avgFillPrice: D(100) })] }), 10, OPTS);
+    const events = reconcile(
+      orderStateOf([o]),
+      report({ openOrders: [venueOrder(o, { filledQty: D('0.1'), avgFillPrice: D(100) })] }),
+      10,
+      OPTS,
+    );
     expect(events[0]!.strategyId).to.equal('x');
   });
 });

@@ -27,7 +27,14 @@ describe('integration: cancel on exit retries a refused cancel', function () {
         instruments: ['BTCUSDT'],
         // Quotes 2 % either side of the mid, never moved (requote at 50 %): nothing fills and nothing is
         // cancelled before the stop, so the injected refusals land on the exit cancels and nowhere else.
-        strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 } }],
+        strategies: [
+          {
+            id: 'mm1',
+            name: 'spot-market-maker',
+            instruments: ['BTCUSDT'],
+            params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 },
+          },
+        ],
       }),
     );
     try {

@@ -30,7 +30,14 @@ describe('integration: emulator faults leave the books consistent', function () 
       runDoc(emu.url, join(tmp.dir, 'faults.sqlite'), {
         venue: { requestTimeoutMs: 1200 },
         instruments: ['BTCUSDT'],
-        strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 } }],
+        strategies: [
+          {
+            id: 'mm1',
+            name: 'spot-market-maker',
+            instruments: ['BTCUSDT'],
+            params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 },
+          },
+        ],
         // Faults make venue refusals on purpose; the reject kill switch stays out of the way.
         risk: { killSwitch: { maxRejects: 1000 } },
         // The emulator handles a request at once, so an order not found 3 s after sending never will be.
@@ -50,7 +57,11 @@ describe('integration: emulator faults leave the books consistent', function () 
         { match: 'spot.cancelOrder', kind: 'reset' as const, times: 2, skip: 6 },
       ];
       for (const r of rules) emu.faults.inject(r);
-      await waitFor(() => events().filter((e) => e.type === 'OrderOutcomeUnknown').length >= 3, 60_000, 'outcomes made unknown by the faults');
+      await waitFor(
+        () => events().filter((e) => e.type === 'OrderOutcomeUnknown').length >= 3,
+        60_000,
+        'outcomes made unknown by the faults',
+      );
       // Every rule fires all its times: 4 drops, 5 5xx, 2 429s, 2 resets (13 faults).
       const fired = (): number => Object.values(emu.faults.firedByKind).reduce((a, b) => a + b, 0);
       const allFaults = rules.reduce((n, r) => n + r.times, 0);
@@ -75,7 +86,10 @@ describe('integration: emulator faults leave the books consistent', function () 
     const orders = emu.spot.reader.allOrders(IT_ACCOUNT.name, 'BTCUSDT', { limit: 1000 });
     const seen = new Map<string, number>();
     for (const o of orders) seen.set(o.clientOrderId ?? '', (seen.get(o.clientOrderId ?? '') ?? 0) + 1);
-    expect([...seen].filter(([, n]) => n > 1), 'client ids placed twice').to.deep.equal([]);
+    expect(
+      [...seen].filter(([, n]) => n > 1),
+      'client ids placed twice',
+    ).to.deep.equal([]);
     expect(emu.spot.reader.openOrders(IT_ACCOUNT.name, 'BTCUSDT'), 'orders left resting').to.have.length(0);
     for (const o of orders) {
       const mine = run.journal.order(o.clientOrderId!);

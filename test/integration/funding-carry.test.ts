@@ -36,7 +36,14 @@ describe('integration: funding carry over spot and perpetual against the emulato
           spot: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker24h: {} } },
           contract: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker: {}, fundingRate: {} } },
         },
-        strategies: [{ id: 'carry1', name: 'funding-carry', instruments: ['BTCUSDT', 'BTC_USDT'], params: { baseQty: '0.01', settlementsToCover: 3, ...params } }],
+        strategies: [
+          {
+            id: 'carry1',
+            name: 'funding-carry',
+            instruments: ['BTCUSDT', 'BTC_USDT'],
+            params: { baseQty: '0.01', settlementsToCover: 3, ...params },
+          },
+        ],
       });
     let run = await startRun(doc({ entryRate: 0.0005 }));
     let carry = run.runtime.strategyRunners[0]!.strategy as FundingCarry;
@@ -48,7 +55,11 @@ describe('integration: funding carry over spot and perpetual against the emulato
         .reduce((s, f) => s.plus(f.side === 'buy' ? f.quantity : f.quantity.neg()), ZERO)
         .mul(symbol === 'BTC_USDT' ? D('0.0001') : 1)
         .toFixed();
-    const venueShort = (): string => emu.contract.venue.openPositions(IT_ACCOUNT.name, { symbol: 'BTC_USDT' }).reduce((s, p) => s.plus(p.holdVol), ZERO).toFixed();
+    const venueShort = (): string =>
+      emu.contract.venue
+        .openPositions(IT_ACCOUNT.name, { symbol: 'BTC_USDT' })
+        .reduce((s, p) => s.plus(p.holdVol), ZERO)
+        .toFixed();
     try {
       // 0.2 % a settlement pays for the round trip (emulator taker fees and spreads) over 3 settlements: enter.
       await waitFor(() => netBase('BTCUSDT') === '0.01' && netBase('BTC_USDT') === '-0.01', 40_000, 'both legs entered');

@@ -34,7 +34,14 @@ describe('integration: spot market maker against the emulator', function () {
             name: 'spot-market-maker',
             instruments: ['BTCUSDT'],
             // One net fill (0.001) reaches half of maxInventory: the unwind (a chased order) starts early.
-            params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.002', skewBps: 1, requoteBps: 0.4, unwind: { atFraction: 0.5, resumeFraction: 0.25, maxReprices: 6, capBps: 30 } },
+            params: {
+              spreadBps: 1.2,
+              orderSize: '0.001',
+              maxInventory: '0.002',
+              skewBps: 1,
+              requoteBps: 0.4,
+              unwind: { atFraction: 0.5, resumeFraction: 0.25, maxReprices: 6, capBps: 30 },
+            },
           },
         ],
       }),
@@ -44,7 +51,11 @@ describe('integration: spot market maker against the emulator', function () {
     try {
       await waitFor(() => count(events(), 'OrderSubmitted') > 0, 15_000, 'the first quotes');
       await waitFor(() => count(events(), 'OrderFilled') + count(events(), 'OrderPartiallyFilled') >= 2, 45_000, 'fills');
-      await waitFor(() => run.journal.orders().some((o) => decodeClientId(o.clientOrderId)?.kind === 'amend'), 45_000, 'an amend (spot cancel-and-place)');
+      await waitFor(
+        () => run.journal.orders().some((o) => decodeClientId(o.clientOrderId)?.kind === 'amend'),
+        45_000,
+        'an amend (spot cancel-and-place)',
+      );
       await waitFor(chased, 75_000, 'a chase reprice of the unwind order');
       await waitFor(() => run.runtime.state.openOrders('mm1' as never).length > 0, 15_000, 'resting quotes to cancel on exit');
     } catch (e) {

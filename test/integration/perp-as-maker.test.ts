@@ -32,7 +32,10 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
       runDoc(emu.url, join(tmp.dir, 'asmm.sqlite'), {
         venue: { contractTrading: true },
         instruments: ['BTC_USDT'],
-        marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } } },
+        marketData: {
+          maxSnapshotAgeMs: 3000,
+          contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } },
+        },
         strategies: [
           {
             id: 'asmm1',
@@ -40,7 +43,16 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
             instruments: ['BTC_USDT'],
             // The emulator's crowd is 20 USDT wide around 87 500. γ small and a prior mean trade depth of 4 USDT
             // (k = 0.25) put the quotes inside it; the k estimate then follows the trades it sees.
-            params: { size: '20', maxInventory: '60', gamma: 0.001, horizonSeconds: 5, priorK: 0.25, intensityHalfLifeTrades: 500, warmupSamples: 5, requoteTicks: 5 },
+            params: {
+              size: '20',
+              maxInventory: '60',
+              gamma: 0.001,
+              horizonSeconds: 5,
+              priorK: 0.25,
+              intensityHalfLifeTrades: 500,
+              warmupSamples: 5,
+              requoteTicks: 5,
+            },
           },
         ],
       }),
@@ -48,13 +60,17 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
     const maker = run.runtime.strategyRunners[0]!.strategy as PerpAsMaker;
     const events = (): ExecutionEvent[] => run.journal.events();
     try {
-      await waitFor(() => count(events(), 'PositionModeChanged') > 0 && count(events(), 'LeverageChanged') > 0, 20_000, 'one-way mode and leverage');
+      await waitFor(
+        () => count(events(), 'PositionModeChanged') > 0 && count(events(), 'LeverageChanged') > 0,
+        20_000,
+        'one-way mode and leverage',
+      );
       await waitFor(() => count(events(), 'OrderAccepted') >= 2, 30_000, 'both quotes resting');
       await waitFor(() => count(events(), 'OrderAmended') > 0, 60_000, 'a quote amended in place');
       await waitFor(() => count(events(), 'OrderFilled') + count(events(), 'OrderPartiallyFilled') > 0, 60_000, 'a fill');
     } catch (e) {
       await run.stop('test failed');
-      const seen = `${JSON.stringify(maker.report())}; events: ${[...new Set(events().map((x) => x.type === 'IntentDenied' || x.type === 'IntentFailed' || x.type === 'OrderRejected' ? `${x.type} ${'reason' in x ? x.reason : ''}` : x.type))].join(' | ')}`;
+      const seen = `${JSON.stringify(maker.report())}; events: ${[...new Set(events().map((x) => (x.type === 'IntentDenied' || x.type === 'IntentFailed' || x.type === 'OrderRejected' ? `${x.type} ${'reason' in x ? x.reason : ''}` : x.type)))].join(' | ')}`;
       run.dispose();
       throw new Error(`${(e as Error).message}; maker: ${seen}`);
     }
@@ -71,7 +87,11 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
     expect(Number(report['BTC_USDT.tradesSeen'])).to.be.greaterThan(0);
     // Cancelled on exit: nothing of ours rests at the venue, and the journal agrees.
     expect(summary.cancelledOnExit).to.be.greaterThan(0);
-    const venue = new ContractClient({ baseUrl: emu.url, clock, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } });
+    const venue = new ContractClient({
+      baseUrl: emu.url,
+      clock,
+      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    });
     try {
       expect(await venue.openOrders({ page_num: 1, page_size: 100 })).to.deep.equal([]);
     } finally {
@@ -84,18 +104,35 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
   it('quotes_both_legs_in_hedged_mode_and_its_legs_agree_with_the_venue', async () => {
     // A venue of its own: the account must be flat to change position mode.
     const hedgedVenue = await startTestEmulator();
-    const venue = new ContractClient({ baseUrl: hedgedVenue.url, clock, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } });
+    const venue = new ContractClient({
+      baseUrl: hedgedVenue.url,
+      clock,
+      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    });
     const run = await startRun(
       runDoc(hedgedVenue.url, join(tmp.dir, 'asmm-hedged.sqlite'), {
         venue: { contractTrading: true },
         instruments: ['BTC_USDT'],
-        marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } } },
+        marketData: {
+          maxSnapshotAgeMs: 3000,
+          contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } },
+        },
         strategies: [
           {
             id: 'asmm2',
             name: 'perp-as-maker',
             instruments: ['BTC_USDT'],
-            params: { size: '20', maxInventory: '60', gamma: 0.001, horizonSeconds: 5, priorK: 0.25, intensityHalfLifeTrades: 500, warmupSamples: 5, requoteTicks: 5, positionMode: 'hedged' },
+            params: {
+              size: '20',
+              maxInventory: '60',
+              gamma: 0.001,
+              horizonSeconds: 5,
+              priorK: 0.25,
+              intensityHalfLifeTrades: 500,
+              warmupSamples: 5,
+              requoteTicks: 5,
+              positionMode: 'hedged',
+            },
           },
         ],
       }),
@@ -116,7 +153,9 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
       const theirs = await venue.openPositions({ symbol: 'BTC_USDT' });
       const legs = (xs: { leg: string; qty: string }[]) => xs.sort((a, b) => (a.leg < b.leg ? -1 : 1));
       expect(legs(ours.map((p) => ({ leg: p.leg, qty: p.quantity.abs().toFixed() })))).to.deep.equal(
-        legs(theirs.filter((p) => p.holdVol.gt(0)).map((p) => ({ leg: p.positionType === 1 ? 'long' : 'short', qty: p.holdVol.toFixed() }))),
+        legs(
+          theirs.filter((p) => p.holdVol.gt(0)).map((p) => ({ leg: p.positionType === 1 ? 'long' : 'short', qty: p.holdVol.toFixed() })),
+        ),
       );
     } finally {
       await run.stop('test over');

@@ -45,7 +45,14 @@ describe('integration: killed mid-run, restarted from the journal', function () 
     const configPath = join(tmp.dir, 'bot.yaml');
     const doc = runDoc(emu.url, journalPath, {
       instruments: ['BTCUSDT'],
-      strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 } }],
+      strategies: [
+        {
+          id: 'mm1',
+          name: 'spot-market-maker',
+          instruments: ['BTCUSDT'],
+          params: { spreadBps: 1.2, orderSize: '0.001', maxInventory: '0.003', requoteBps: 0.4 },
+        },
+      ],
       logging: { level: 'warn' },
     });
     writeFileSync(configPath, stringify(doc));

@@ -71,12 +71,21 @@ SCRIPTS.set('bad', (ctx: StrategyContext) => {
     // The account starts hedged; the contract intents below are written for one-way mode.
     i.positionMode('one-way'),
     // Contract: price beyond bidLimitPriceRate, leverage beyond the maximum, a close with nothing to close.
-    expectRule('contract-price-limit', i.limit(PERP, 'buy', roundToTick(fair.mul(1.2), perpTick, 'down'), '10', { leverage: 5, marginMode: 'isolated' })),
+    expectRule(
+      'contract-price-limit',
+      i.limit(PERP, 'buy', roundToTick(fair.mul(1.2), perpTick, 'down'), '10', { leverage: 5, marginMode: 'isolated' }),
+    ),
     expectRule('leverage', i.leverage(PERP, 1000, { marginMode: 'isolated' })),
-    expectRule('reduce-only', i.limit(PERP, 'sell', roundToTick(fair.mul(1.01), perpTick, 'up'), '10', { reduceOnly: true, marginMode: 'isolated' })),
+    expectRule(
+      'reduce-only',
+      i.limit(PERP, 'sell', roundToTick(fair.mul(1.01), perpTick, 'up'), '10', { reduceOnly: true, marginMode: 'isolated' }),
+    ),
     // maxNumOrders [1, 1]: the first resting contract order passes, the second is one too many.
     pass(i.limit(PERP, 'buy', roundToTick(fair.mul(0.95), perpTick, 'down'), '10', { leverage: 5, marginMode: 'isolated' })),
-    expectRule('max-open-orders', i.limit(PERP, 'buy', roundToTick(fair.mul(0.94), perpTick, 'down'), '10', { leverage: 5, marginMode: 'isolated' })),
+    expectRule(
+      'max-open-orders',
+      i.limit(PERP, 'buy', roundToTick(fair.mul(0.94), perpTick, 'down'), '10', { leverage: 5, marginMode: 'isolated' }),
+    ),
     // Free the spot cap again, then the kill switch (maxRejects 1): a post-only buy through the ask is rejected by the venue, which
     // trips the switch; the next opening intent is denied by it.
     i.cancelAll(BTC),
@@ -103,7 +112,10 @@ describe('integration: risk denials through the pipeline', function () {
         ],
         contract: [{ ...CONTRACT_PRESETS.BTC_USDT!, maxNumOrders: [1, 1] }],
       },
-      market: { ...(base.market as object), underlyings: { BTC: { price: '87500' }, ETH: { price: '2950' }, SOL: { price: '150' }, XRP: { price: '2' } } } as never,
+      market: {
+        ...(base.market as object),
+        underlyings: { BTC: { price: '87500' }, ETH: { price: '2950' }, SOL: { price: '150' }, XRP: { price: '2' } },
+      } as never,
     });
   });
   after(async () => {
@@ -130,7 +142,8 @@ describe('integration: risk denials through the pipeline', function () {
       }),
       [...REFERENCE_STRATEGIES, ScriptedStrategy],
     );
-    const denials = (): Extract<ExecutionEvent, { type: 'IntentDenied' }>[] => run.journal.events().filter((e): e is Extract<ExecutionEvent, { type: 'IntentDenied' }> => e.type === 'IntentDenied');
+    const denials = (): Extract<ExecutionEvent, { type: 'IntentDenied' }>[] =>
+      run.journal.events().filter((e): e is Extract<ExecutionEvent, { type: 'IntentDenied' }> => e.type === 'IntentDenied');
     try {
       await waitFor(() => denials().some((d) => d.rule === 'kill-switch'), 45_000, 'the last scripted intent (kill switch)');
     } finally {
@@ -146,7 +159,9 @@ describe('integration: risk denials through the pipeline', function () {
     // The venue-rejected order tripped the switch; the passing orders reached the venue.
     expect(events.filter((e) => e.type === 'OrderRejected')).to.have.length(1);
     expect(events.some((e) => e.type === 'KillSwitchTripped')).to.equal(true);
-    const submitted = events.filter((e): e is Extract<ExecutionEvent, { type: 'OrderSubmitted' }> => e.type === 'OrderSubmitted').map((e) => e.order.intentId);
+    const submitted = events
+      .filter((e): e is Extract<ExecutionEvent, { type: 'OrderSubmitted' }> => e.type === 'OrderSubmitted')
+      .map((e) => e.order.intentId);
     expect(new Set(submitted)).to.deep.equal(new Set([...PASSING, ...[...EXPECTED].filter(([, r]) => r === 'venue').map(([id]) => id)]));
     // Nothing denied reached the emulator: its only orders of ours are the passing ones (+ the rejected one).
     const atVenue = emu.spot.reader.allOrders(IT_ACCOUNT.name, 'BTCUSDT').length;

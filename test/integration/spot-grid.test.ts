@@ -28,7 +28,10 @@ describe('integration: spot grid against the emulator', function () {
   it('buys_low_sells_one_level_up_within_its_budget_and_cancels_on_exit', async () => {
     // Bounds around the emulator's market now (read over HTTP like any client): ±300 USDT, 61 lines 10 USDT
     // apart, so the lines inside the crowd's 20 USDT spread are the best bid / ask and its takers fill them.
-    const ticker = (await (await fetch(`${emu.url}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as { bidPrice: string; askPrice: string };
+    const ticker = (await (await fetch(`${emu.url}/api/v3/ticker/bookTicker?symbol=BTCUSDT`)).json()) as {
+      bidPrice: string;
+      askPrice: string;
+    };
     const mid = D(ticker.bidPrice).plus(ticker.askPrice).div(2).round();
     const budget = D(6000);
     const run = await startRun(
@@ -48,7 +51,10 @@ describe('integration: spot grid against the emulator', function () {
     const events = (): ExecutionEvent[] => run.journal.events();
     let worstBuyNotional = ZERO;
     const watchBudget = (): void => {
-      const buys = emu.spot.reader.openOrders(IT_ACCOUNT.name, 'BTCUSDT').map((o) => emu.spot.reader.orderView(o)).filter((o) => o.side === 'BUY');
+      const buys = emu.spot.reader
+        .openOrders(IT_ACCOUNT.name, 'BTCUSDT')
+        .map((o) => emu.spot.reader.orderView(o))
+        .filter((o) => o.side === 'BUY');
       const notional = buys.reduce((s, o) => s.plus(o.price.mul(o.origQty)), ZERO);
       if (notional.gt(worstBuyNotional)) worstBuyNotional = notional;
     };

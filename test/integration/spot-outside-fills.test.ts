@@ -28,7 +28,13 @@ describe('integration: spot trades placed outside the bot are booked', function 
 
   before(async () => {
     emu = await startTestEmulator({ seed: 37 });
-    byHand = new SpotClient({ baseUrl: emu.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } });
+    byHand = new SpotClient({
+      baseUrl: emu.url,
+      clock,
+      rateLimits: false,
+      timeSync: false,
+      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    });
   });
   after(async () => {
     for (const r of runs.splice(0)) {
@@ -44,7 +50,14 @@ describe('integration: spot trades placed outside the bot are booked', function 
     const doc = runDoc(emu.url, join(tmp.dir, 'bot.sqlite'), {
       instruments: ['BTCUSDT'],
       // Quotes 2 % away, never moved: the bot's own orders do not trade during the test.
-      strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 } }],
+      strategies: [
+        {
+          id: 'mm1',
+          name: 'spot-market-maker',
+          instruments: ['BTCUSDT'],
+          params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 },
+        },
+      ],
     });
     const first = await startRun(doc);
     runs.push(first);
@@ -58,8 +71,13 @@ describe('integration: spot trades placed outside the bot are booked', function 
     await waitFor(() => venueFills(first).length >= trades.length, 15_000, 'the manual trades in the journal');
 
     const row = (id: string, qty: string, price: string, fee: string, asset: string) => `${id} ${qty}@${price} fee ${fee} ${asset}`;
-    const expected = trades.map((t) => row(t.id, t.qty.toFixed(), t.price.toFixed(), t.commission?.toFixed() ?? '-', t.commissionAsset ?? '-')).sort();
-    const booked = () => venueFills(first).map((e) => row(e.fill.tradeId, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.fee.toFixed(), e.fill.feeAsset));
+    const expected = trades
+      .map((t) => row(t.id, t.qty.toFixed(), t.price.toFixed(), t.commission?.toFixed() ?? '-', t.commissionAsset ?? '-'))
+      .sort();
+    const booked = () =>
+      venueFills(first).map((e) =>
+        row(e.fill.tradeId, e.fill.quantity.toFixed(), e.fill.price.toFixed(), e.fill.fee.toFixed(), e.fill.feeAsset),
+      );
     expect(booked().sort()).to.deep.equal(expected);
     for (const e of venueFills(first)) {
       expect(e.strategyId, 'no strategy owns a trade made by hand').to.equal(undefined);
@@ -78,7 +96,12 @@ describe('integration: spot trades placed outside the bot are booked', function 
     await second.stop('test over');
 
     // The audit the chaos suite uses agrees: every trade of the account is in the journal.
-    const audit = await auditJournalAgainstVenue({ journal: second.journal, spot: byHand, symbols: [SYM], strategyByTag: new Map([['mm1', 'mm1']]) });
+    const audit = await auditJournalAgainstVenue({
+      journal: second.journal,
+      spot: byHand,
+      symbols: [SYM],
+      strategyByTag: new Map([['mm1', 'mm1']]),
+    });
     expect(audit.problems).to.deep.equal([]);
   });
 });

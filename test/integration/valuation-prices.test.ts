@@ -16,7 +16,17 @@ import { spotSymbol, strategyId } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { REFERENCE_STRATEGIES } from '../../strategies/index.js';
-import { clock, emulatorConfig, IT_ACCOUNT, type PaperRun, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
+import {
+  clock,
+  emulatorConfig,
+  IT_ACCOUNT,
+  type PaperRun,
+  runDoc,
+  startRun,
+  startTestEmulator,
+  tempDir,
+  waitFor,
+} from './support/paper-harness.js';
 import { SCRIPTS, ScriptedStrategy } from './support/scripted-strategy.js';
 
 const BTCUSDT = spotSymbol('BTCUSDT');
@@ -36,7 +46,13 @@ describe('integration: valuation prices of held assets no strategy trades', func
     const base = emulatorConfig();
     const account = { ...base.accounts![0]!, spot: { balances: { USDT: '50000', BTC: '0.5', ETH: '3' } } };
     emu = await startTestEmulator({ instruments: { spot: ['BTCUSDT', 'ETHUSDT'], contract: ['BTC_USDT'] }, accounts: [account] });
-    reader = new SpotClient({ baseUrl: emu.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey } });
+    reader = new SpotClient({
+      baseUrl: emu.url,
+      clock,
+      rateLimits: false,
+      timeSync: false,
+      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    });
   });
   afterEach(async () => {
     await run?.stop('test over').catch(() => undefined);
@@ -58,8 +74,15 @@ describe('integration: valuation prices of held assets no strategy trades', func
     );
     const r = run;
     const events = () => r.journal.events().filter((e: ExecutionEvent) => e.strategyId === strategyId('s1'));
-    await waitFor(() => events().some((e) => e.type === 'OrderAccepted' || e.type === 'IntentDenied'), 20_000, 'the bid accepted or denied');
-    expect(events().filter((e) => e.type === 'IntentDenied'), 'denials').to.deep.equal([]);
+    await waitFor(
+      () => events().some((e) => e.type === 'OrderAccepted' || e.type === 'IntentDenied'),
+      20_000,
+      'the bid accepted or denied',
+    );
+    expect(
+      events().filter((e) => e.type === 'IntentDenied'),
+      'denials',
+    ).to.deep.equal([]);
 
     // The ETH mark is the venue's ETHUSDT last price (the market moves: within 1 %).
     const ethMark = r.runtime.state.mark(ETHUSDT);
@@ -77,7 +100,9 @@ describe('integration: valuation prices of held assets no strategy trades', func
     expect(total('ETH').toFixed(), 'the account still holds its ETH').to.equal('3');
     await waitFor(() => r.runtime.state.updateEquity(clock.now()), 10_000, 'equity known');
     const equity = r.runtime.state.updateEquity(clock.now())!;
-    const expected = total('USDT').plus(total('BTC').mul(r.runtime.state.mark(BTCUSDT)!)).plus(total('ETH').mul(r.runtime.state.mark(ETHUSDT)!));
+    const expected = total('USDT')
+      .plus(total('BTC').mul(r.runtime.state.mark(BTCUSDT)!))
+      .plus(total('ETH').mul(r.runtime.state.mark(ETHUSDT)!));
     expect(equity.toFixed()).to.equal(expected.toFixed());
     expect(expected.gt(D('50000'))).to.equal(true);
   });

@@ -35,8 +35,13 @@ SCRIPTS.set('open-short-20', (ctx) => [
 ]);
 
 type Ev<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>;
-const fillRow = ({ strategyId, fill: f }: Ev<'VenueFill'>) =>
-  [strategyId, f.side, f.quantity.toFixed(), f.price.toFixed(), f.realizedPnl?.toFixed()];
+const fillRow = ({ strategyId, fill: f }: Ev<'VenueFill'>) => [
+  strategyId,
+  f.side,
+  f.quantity.toFixed(),
+  f.price.toFixed(),
+  f.realizedPnl?.toFixed(),
+];
 const adjustmentRow = (e: Ev<'PositionAdjusted'>) => [e.strategyId, e.symbol, e.leg, e.fromQuantity.toFixed(), e.toQuantity.toFixed()];
 
 describe('integration: venue-side fills and restart reconciliation of positions', function () {
@@ -177,7 +182,12 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const run = await start(perpTrend);
     // Reconciled before the strategy started: +20 at 87 600, explained by two journaled venue fills.
     expect(held(run).toFixed()).to.equal('20');
-    expect(run.runtime.state.positions(PT).find((p) => p.symbol === SYM)!.entryPrice.toFixed()).to.equal('87600');
+    expect(
+      run.runtime.state
+        .positions(PT)
+        .find((p) => p.symbol === SYM)!
+        .entryPrice.toFixed(),
+    ).to.equal('87600');
     const fills = events(run, 'VenueFill').map(fillRow);
     // The close realises (87 500 − 87 600) · 20 · 0.0001 = −0.2; the opening buy realises nothing.
     expect(fills).to.deep.equal([
@@ -304,7 +314,10 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     emu.contract.venue.setFundingRate(SYM, '0.0001');
     emu.contract.venue.settleFunding(SYM);
     const venueRecords = await byHand.fundingRecords({ symbol: SYM });
-    expect(venueRecords.resultList.map((r) => r.funding.toFixed()), "the venue's own record").to.deep.equal(['0.0175']);
+    expect(
+      venueRecords.resultList.map((r) => r.funding.toFixed()),
+      "the venue's own record",
+    ).to.deep.equal(['0.0175']);
     await waitFor(() => events(run, 'FundingSettled').length > 0, 20_000, 'the funding payment booked');
     const rows = (r: PaperRun) => events(r, 'FundingSettled').map((e) => [e.strategyId, e.symbol, e.leg, e.amount.toFixed(), e.asset]);
     expect(rows(run)).to.deep.equal([[PT, SYM, 'net', '0.0175', 'USDT']]);

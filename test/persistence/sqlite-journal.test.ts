@@ -58,7 +58,13 @@ describe('SqliteJournal', () => {
     j1.recordOrder({ ...o, status: 'submitted', updatedAt: 1001 });
     j1.recordOrder({ ...o, status: 'accepted', venueOrderId: '777' as never, updatedAt: 1002 });
     j1.recordOrder({ ...order('c2', 1003), status: 'cancelled', updatedAt: 1004 });
-    j1.recordEvent({ type: 'OrderPartiallyFilled', ts: 1005, clientOrderId: clientOrderId('c1'), symbol: SYM, fill: fill('t1', 'c1', 1005) });
+    j1.recordEvent({
+      type: 'OrderPartiallyFilled',
+      ts: 1005,
+      clientOrderId: clientOrderId('c1'),
+      symbol: SYM,
+      fill: fill('t1', 'c1', 1005),
+    });
     // Simulates the crash: no endRun, the handle is dropped.
     j1.close();
 

@@ -3,10 +3,23 @@ import { D, type Decimal } from '../../src/core/decimal.js';
 import { type InstrumentSymbol, tradeId } from '../../src/core/ids.js';
 import { InstrumentRegistry } from '../../src/domain/instrument-registry.js';
 import { Portfolio } from '../../src/portfolio/portfolio.js';
-import { account, balance, BTC_USDT, BTCUSDT, contractInstrument, fill, order, position, spotInstrument } from '../domain/support/builders.js';
+import {
+  account,
+  balance,
+  BTC_USDT,
+  BTCUSDT,
+  contractInstrument,
+  fill,
+  order,
+  position,
+  spotInstrument,
+} from '../domain/support/builders.js';
 
 const instruments = new InstrumentRegistry([spotInstrument(), contractInstrument()]);
-const marks = (m: Record<string, string>) => (s: InstrumentSymbol): Decimal | undefined => (m[s] ? D(m[s]) : undefined);
+const marks =
+  (m: Record<string, string>) =>
+  (s: InstrumentSymbol): Decimal | undefined =>
+    m[s] ? D(m[s]) : undefined;
 
 describe('Portfolio', () => {
   it('moves_spot_balances_and_charges_the_fee_in_its_asset', () => {
@@ -49,7 +62,12 @@ describe('Portfolio', () => {
     // 100 + 40 − 0.6 − 0.236 − 1.5 = 137.664
     expect(p.balance('USDT').toFixed()).to.equal('137.664');
     const pos = p.position(BTC_USDT)!;
-    expect([pos.quantity.toFixed(), pos.entryPrice.toFixed(), pos.fees.toFixed(), pos.funding.toFixed()]).to.deep.equal(['-600', '60000', '0.836', '-1.5']);
+    expect([pos.quantity.toFixed(), pos.entryPrice.toFixed(), pos.fees.toFixed(), pos.funding.toFixed()]).to.deep.equal([
+      '-600',
+      '60000',
+      '0.836',
+      '-1.5',
+    ]);
   });
 
   it('values_equity_with_spot_marks_and_contract_unrealised_pnl', () => {

@@ -54,7 +54,11 @@ describe('position math', () => {
   });
 
   describe('properties', () => {
-    const fillArb = fc.record({ side: fc.constantFrom('buy' as const, 'sell' as const), price: fc.integer({ min: 90, max: 110 }), qty: fc.integer({ min: 1, max: 5 }) });
+    const fillArb = fc.record({
+      side: fc.constantFrom('buy' as const, 'sell' as const),
+      price: fc.integer({ min: 90, max: 110 }),
+      qty: fc.integer({ min: 1, max: 5 }),
+    });
     const run = (fills: readonly { side: 'buy' | 'sell'; price: number; qty: number }[]) => {
       let p = spot();
       let realized: Decimal = ZERO;
@@ -68,14 +72,26 @@ describe('position math', () => {
 
     it('applying_fills_in_any_order_gives_the_same_quantity_and_the_same_total_pnl', () => {
       fc.assert(
-        fc.property(fc.array(fillArb, { minLength: 1, maxLength: 8 }), fc.integer({ min: 80, max: 120 }), fc.func(fc.integer()), (fills, mark, key) => {
-          const a = run(fills);
-          const shuffled = [...fills].map((x, i) => ({ x, k: key(i) })).sort((u, v) => u.k - v.k).map((u) => u.x);
-          const b = run(shuffled);
-          expect(a.p.quantity.toFixed()).to.equal(b.p.quantity.toFixed());
-          const total = (r: ReturnType<typeof run>) => r.realized.plus(unrealizedPnl(r.p, D(mark))).toDecimalPlaces(12).toFixed();
-          expect(total(a)).to.equal(total(b));
-        }),
+        fc.property(
+          fc.array(fillArb, { minLength: 1, maxLength: 8 }),
+          fc.integer({ min: 80, max: 120 }),
+          fc.func(fc.integer()),
+          (fills, mark, key) => {
+            const a = run(fills);
+            const shuffled = [...fills]
+              .map((x, i) => ({ x, k: key(i) }))
+              .sort((u, v) => u.k - v.k)
+              .map((u) => u.x);
+            const b = run(shuffled);
+            expect(a.p.quantity.toFixed()).to.equal(b.p.quantity.toFixed());
+            const total = (r: ReturnType<typeof run>) =>
+              r.realized
+                .plus(unrealizedPnl(r.p, D(mark)))
+                .toDecimalPlaces(12)
+                .toFixed();
+            expect(total(a)).to.equal(total(b));
+          },
+        ),
         { seed: 4242, numRuns: 300 },
       );
     });
@@ -85,8 +101,18 @@ describe('position math', () => {
         fc.property(fc.array(fillArb, { minLength: 1, maxLength: 8 }), fc.integer({ min: 80, max: 120 }), (fills, mark) => {
           const { p, realized } = run(fills);
           let cash = ZERO;
-          for (const x of fills) cash = cash.plus(D(x.price).mul(x.qty).mul(x.side === 'buy' ? -1 : 1));
-          expect(realized.plus(unrealizedPnl(p, D(mark))).toDecimalPlaces(12).toFixed()).to.equal(cash.plus(p.quantity.mul(mark)).toDecimalPlaces(12).toFixed());
+          for (const x of fills)
+            cash = cash.plus(
+              D(x.price)
+                .mul(x.qty)
+                .mul(x.side === 'buy' ? -1 : 1),
+            );
+          expect(
+            realized
+              .plus(unrealizedPnl(p, D(mark)))
+              .toDecimalPlaces(12)
+              .toFixed(),
+          ).to.equal(cash.plus(p.quantity.mul(mark)).toDecimalPlaces(12).toFixed());
         }),
         { seed: 4243, numRuns: 300 },
       );

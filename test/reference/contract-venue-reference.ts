@@ -44,7 +44,14 @@
  */
 import type { Clock } from '../../src/core/clock.js';
 import { D, Decimal, type DecimalLike } from '../../src/core/decimal.js';
-import { accountId as toAccountId, orderId as toOrderId, positionId as toPositionId, tradeId as toTradeId, type AccountId, type OrderId } from '../../src/core/ids.js';
+import {
+  accountId as toAccountId,
+  orderId as toOrderId,
+  positionId as toPositionId,
+  tradeId as toTradeId,
+  type AccountId,
+  type OrderId,
+} from '../../src/core/ids.js';
 import {
   ContractOrderErrorCode,
   ContractOrderState,
@@ -87,7 +94,15 @@ import type {
   VenueResult,
 } from '../../src/venue/contract/contract-requests.js';
 import { ContractSpec } from '../../src/venue/contract/contract-spec.js';
-import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState, type SideSettings, type Wallet } from '../../src/venue/contract/contract-state.js';
+import {
+  AccountState,
+  ZERO,
+  type FillRecord,
+  type MarketState,
+  type OrderState,
+  type SideSettings,
+  type Wallet,
+} from '../../src/venue/contract/contract-state.js';
 import type {
   CancelReason,
   ContractAssetView,
@@ -108,10 +123,27 @@ import type {
   TransferRecordView,
 } from '../../src/venue/contract/contract-views.js';
 import { HOUR_MS, nextFundingTime, positionFunding } from '../../src/venue/contract/funding-schedule.js';
-import { initialMargin, isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin, marginRatio, unrealisedPnl } from '../../src/venue/contract/margin-math.js';
+import {
+  initialMargin,
+  isBreached,
+  liquidationPrice,
+  bankruptcyPrice,
+  maintenanceMargin,
+  marginRatio,
+  unrealisedPnl,
+} from '../../src/venue/contract/margin-math.js';
 import { tierForVol } from '../../src/venue/contract/risk-tiers.js';
 import { checkContractInvariants, type InvariantProbe } from '../../src/venue/contract/contract-invariants.js';
-import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight, type CrossMargin } from '../../src/venue/contract/liquidation-rules.js';
+import {
+  autoAddAmount,
+  bankruptcyCloseTicks,
+  crossMargin,
+  crossSettlement,
+  isCrossBreached,
+  markCloseTicks,
+  splitByWeight,
+  type CrossMargin,
+} from '../../src/venue/contract/liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from '../../src/venue/contract/order-validation.js';
 import { TriggerBook } from './triggers/trigger-book.js';
 import type {
@@ -178,7 +210,8 @@ export interface ContractVenueOptions {
 
 export const INSURANCE_ACCOUNT_ID: AccountId = toAccountId('__insurance__');
 
-type QueueItem = { kind: 'event'; build: () => ContractVenueEvent } | { kind: 'price'; update: PriceUpdate } | { kind: 'task'; run: () => void };
+type QueueItem =
+  { kind: 'event'; build: () => ContractVenueEvent } | { kind: 'price'; update: PriceUpdate } | { kind: 'task'; run: () => void };
 
 interface FillEffect {
   readonly openLots: number;
@@ -465,7 +498,11 @@ export class ReferenceContractVenue {
         result = { ok: true, value: this.orderView(o) };
         return;
       }
-      result = this.amend(accountIdIn, { orderId: o.id, price: o.market.spec.ticksToPrice(best), vol: o.market.spec.lotsToVol(o.lots) }, true);
+      result = this.amend(
+        accountIdIn,
+        { orderId: o.id, price: o.market.spec.ticksToPrice(best), vol: o.market.spec.lotsToVol(o.lots) },
+        true,
+      );
     });
     return result!;
   }
@@ -550,7 +587,8 @@ export class ReferenceContractVenue {
 
   /** Succeeds only with no open orders and no open positions (contract-api.md §3). */
   changePositionMode(accountIdIn: string, mode: PositionMode): VenueResult<PositionMode> {
-    if (mode !== PositionMode.HEDGED && mode !== PositionMode.ONE_WAY) return this.refuse(ContractVenueCode.PARAMETER, 'positionMode must be 1 or 2');
+    if (mode !== PositionMode.HEDGED && mode !== PositionMode.ONE_WAY)
+      return this.refuse(ContractVenueCode.PARAMETER, 'positionMode must be 1 or 2');
     let result: VenueResult<PositionMode> | undefined;
     this.run(() => {
       const acct = this.account(accountIdIn);
@@ -597,23 +635,39 @@ export class ReferenceContractVenue {
         return;
       }
       if (lots > pos.availableLots) {
-        result = this.refuse(ContractVenueCode.QUANTITY_INSUFFICIENT, 'available position too small', ContractOrderErrorCode.POSITION_TOO_SMALL);
+        result = this.refuse(
+          ContractVenueCode.QUANTITY_INSUFFICIENT,
+          'available position too small',
+          ContractOrderErrorCode.POSITION_TOO_SMALL,
+        );
         return;
       }
       const symbol = pos.spec.symbol;
       const vol = pos.spec.lotsToVol(lots);
       const base = { symbol, type: ContractOrderType.MARKET, openType: pos.openType, leverage: pos.leverage } as const;
       if (acct.positionMode === PositionMode.ONE_WAY) {
-        const r = this.place(acct.id, { ...base, vol: pos.spec.lotsToVol(2 * lots), side: pos.isLong ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG }, OrderCategory.LIMIT);
+        const r = this.place(
+          acct.id,
+          { ...base, vol: pos.spec.lotsToVol(2 * lots), side: pos.isLong ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG },
+          OrderCategory.LIMIT,
+        );
         result = r.ok ? { ok: true, value: [r.value] } : r;
         return;
       }
-      const close = this.place(acct.id, { ...base, vol, side: pos.isLong ? ContractSide.CLOSE_LONG : ContractSide.CLOSE_SHORT }, OrderCategory.LIMIT);
+      const close = this.place(
+        acct.id,
+        { ...base, vol, side: pos.isLong ? ContractSide.CLOSE_LONG : ContractSide.CLOSE_SHORT },
+        OrderCategory.LIMIT,
+      );
       if (!close.ok) {
         result = close;
         return;
       }
-      const open = this.place(acct.id, { ...base, vol, side: pos.isLong ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG }, OrderCategory.LIMIT);
+      const open = this.place(
+        acct.id,
+        { ...base, vol, side: pos.isLong ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG },
+        OrderCategory.LIMIT,
+      );
       result = open.ok ? { ok: true, value: [close.value, open.value] } : open;
     });
     return result!;
@@ -629,7 +683,11 @@ export class ReferenceContractVenue {
         if (pos.state !== PositionState.HOLDING || pos.holdLots === 0) continue;
         for (const o of [...acct.openOrders.values()]) if (o.reservedPosition === pos) this.cancelInternal(o, 'close_all');
         const side = pos.isLong ? ContractSide.CLOSE_LONG : ContractSide.CLOSE_SHORT;
-        const r = this.place(acct.id, { symbol: pos.spec.symbol, vol: pos.spec.lotsToVol(pos.holdLots), side, type: ContractOrderType.MARKET, openType: pos.openType }, OrderCategory.LIMIT);
+        const r = this.place(
+          acct.id,
+          { symbol: pos.spec.symbol, vol: pos.spec.lotsToVol(pos.holdLots), side, type: ContractOrderType.MARKET, openType: pos.openType },
+          OrderCategory.LIMIT,
+        );
         out.push({ positionId: pos.positionId, result: r });
       }
     });
@@ -799,7 +857,10 @@ export class ReferenceContractVenue {
     return paginate(list, q, (o) => this.orderView(o));
   }
 
-  openPositions(accountIdIn: string, q: { symbol?: string | undefined; positionId?: string | number | undefined } = {}): ContractPositionView[] {
+  openPositions(
+    accountIdIn: string,
+    q: { symbol?: string | undefined; positionId?: string | number | undefined } = {},
+  ): ContractPositionView[] {
     const acct = this.accounts.get(accountIdIn);
     if (acct === undefined) return [];
     const out: ContractPositionView[] = [];
@@ -814,7 +875,13 @@ export class ReferenceContractVenue {
   historyPositions(accountIdIn: string, q: HistoryPositionsQuery = {}): Page<ContractPositionView> {
     const acct = this.accounts.get(accountIdIn);
     const list = acct
-      ? newestMatching(acct.historyPositions, (p) => (!q.symbol || p.spec.symbol === q.symbol) && (q.positionType === undefined || p.positionType === q.positionType) && inWindow(p.updateTime, q))
+      ? newestMatching(
+          acct.historyPositions,
+          (p) =>
+            (!q.symbol || p.spec.symbol === q.symbol) &&
+            (q.positionType === undefined || p.positionType === q.positionType) &&
+            inWindow(p.updateTime, q),
+        )
       : [];
     return paginate(list, q, (p) => this.positionView(acct!, p));
   }
@@ -837,13 +904,21 @@ export class ReferenceContractVenue {
   /** The account's side of each trade, newest first (fee_details). */
   fills(accountIdIn: string, q: FillsQuery = {}): Page<ContractFillView> {
     const acct = this.accounts.get(accountIdIn);
-    const list = acct ? newestMatching(acct.fills, (f) => (!q.symbol || f.symbol === q.symbol) && (q.orderId === undefined || f.orderId === String(q.orderId)) && inWindow(f.time, q)) : [];
+    const list = acct
+      ? newestMatching(
+          acct.fills,
+          (f) =>
+            (!q.symbol || f.symbol === q.symbol) && (q.orderId === undefined || f.orderId === String(q.orderId)) && inWindow(f.time, q),
+        )
+      : [];
     return paginate(list, q, (f) => this.fillView(acct!, f));
   }
 
   transferRecords(accountIdIn: string, q: TransferRecordsQuery = {}): Page<TransferRecordView> {
     const acct = this.accounts.get(accountIdIn);
-    const list = acct ? [...acct.transfers].reverse().filter((t) => (!q.currency || t.currency === q.currency) && (!q.type || t.type === q.type)) : [];
+    const list = acct
+      ? [...acct.transfers].reverse().filter((t) => (!q.currency || t.currency === q.currency) && (!q.type || t.type === q.type))
+      : [];
     return paginate(list, q, (t) => t);
   }
 
@@ -877,7 +952,10 @@ export class ReferenceContractVenue {
     const acct = this.accounts.get(accountIdIn);
     for (const m of this.markets.values()) {
       if (symbol && m.spec.symbol !== symbol) continue;
-      out[m.spec.symbol] = [PositionType.LONG, PositionType.SHORT].map((pt) => ({ symbol: m.spec.symbol, ...this.leverageRow(acct, m, pt) }));
+      out[m.spec.symbol] = [PositionType.LONG, PositionType.SHORT].map((pt) => ({
+        symbol: m.spec.symbol,
+        ...this.leverageRow(acct, m, pt),
+      }));
     }
     return out;
   }
@@ -887,7 +965,13 @@ export class ReferenceContractVenue {
     let n = 0;
     if (acct) for (const o of acct.openOrders.values()) if (!symbol || o.market.spec.symbol === symbol) n++;
     const t = this.triggers.counts(accountIdIn, symbol);
-    return { sumCount: n + t.stop + t.plan + t.track, limitOrderCount: n, stopOrderCount: t.stop, planOrderCount: t.plan, trackOrderCount: t.track };
+    return {
+      sumCount: n + t.stop + t.plan + t.track,
+      limitOrderCount: n,
+      stopOrderCount: t.stop,
+      planOrderCount: t.plan,
+      trackOrderCount: t.track,
+    };
   }
 
   depth(symbol: string, limit = 20): ContractDepthView {
@@ -1000,7 +1084,11 @@ export class ReferenceContractVenue {
     const oneWay = mode === PositionMode.ONE_WAY;
     // Only orders that can rest count against the limit (IOC, FOK and market orders never stay open).
     if (category === OrderCategory.LIMIT && RESTING.has(type) && this.openCount(acct, spec.symbol) >= spec.maxNumOrders(oneWay)) {
-      return this.reject(acct.id, ContractVenueCode.PARAMETER, `at most ${spec.maxNumOrders(oneWay)} open orders per contract in this position mode`);
+      return this.reject(
+        acct.id,
+        ContractVenueCode.PARAMETER,
+        `at most ${spec.maxNumOrders(oneWay)} open orders per contract in this position mode`,
+      );
     }
     const key = sideKey(mode, spec.symbol, positionType);
 
@@ -1017,25 +1105,56 @@ export class ReferenceContractVenue {
       const lev = req.leverage ?? existing?.leverage ?? setting?.leverage;
       if (lev === undefined) return this.reject(acct.id, ContractVenueCode.PARAMETER, 'leverage is required when opening');
       if (!Number.isInteger(lev) || lev < inst.minLeverage || lev > inst.maxLeverage) {
-        return this.reject(acct.id, ContractVenueCode.LEVERAGE_ERROR, `leverage must be an integer within [${inst.minLeverage}, ${inst.maxLeverage}]`);
+        return this.reject(
+          acct.id,
+          ContractVenueCode.LEVERAGE_ERROR,
+          `leverage must be an integer within [${inst.minLeverage}, ${inst.maxLeverage}]`,
+        );
       }
       if (busy) {
         const sideLev = existing?.leverage ?? setting?.leverage;
         const sideOpen = existing?.openType ?? setting?.openType;
-        if (sideLev !== undefined && lev !== sideLev) return this.reject(acct.id, ContractVenueCode.LEVERAGE_INCONSISTENT, `leverage ${lev} differs from the position side's leverage ${sideLev}`);
-        if (sideOpen !== undefined && req.openType !== sideOpen) return this.reject(acct.id, ContractVenueCode.WRONG_OPEN_TYPE, 'open type differs from the position side');
+        if (sideLev !== undefined && lev !== sideLev)
+          return this.reject(
+            acct.id,
+            ContractVenueCode.LEVERAGE_INCONSISTENT,
+            `leverage ${lev} differs from the position side's leverage ${sideLev}`,
+          );
+        if (sideOpen !== undefined && req.openType !== sideOpen)
+          return this.reject(acct.id, ContractVenueCode.WRONG_OPEN_TYPE, 'open type differs from the position side');
       }
       leverage = lev;
     }
 
     // ── order-level checks: refused with an invalid (state 5) record
-    const draft = this.newOrder(acct, m, req, category, type, closing, leverage, openType, priceTicks, displayPrice, lots, stpMode, reduceOnly, now);
+    const draft = this.newOrder(
+      acct,
+      m,
+      req,
+      category,
+      type,
+      closing,
+      leverage,
+      openType,
+      priceTicks,
+      displayPrice,
+      lots,
+      stpMode,
+      reduceOnly,
+      now,
+    );
     if (closing) {
       if (target === undefined) return this.invalid(draft, ContractOrderErrorCode.POSITION_NOT_EXIST, 'position does not exist');
-      if (req.positionId !== undefined && req.positionId !== '' && String(req.positionId) !== '0' && String(req.positionId) !== target.positionId) {
+      if (
+        req.positionId !== undefined &&
+        req.positionId !== '' &&
+        String(req.positionId) !== '0' &&
+        String(req.positionId) !== target.positionId
+      ) {
         return this.invalid(draft, ContractOrderErrorCode.POSITION_NOT_EXIST, 'positionId does not match the position');
       }
-      if (lots > target.availableLots) return this.invalid(draft, ContractOrderErrorCode.POSITION_TOO_SMALL, 'available position too small');
+      if (lots > target.availableLots)
+        return this.invalid(draft, ContractOrderErrorCode.POSITION_TOO_SMALL, 'available position too small');
       if (target.openType === OpenType.ISOLATED && priceTicks > 0) {
         const liq = liquidationPrice(target.figures(), this.tierOf(spec, target.holdLots).mmr);
         if (liq !== undefined && (target.isLong ? displayPrice.lt(liq) : displayPrice.gt(liq))) {
@@ -1045,7 +1164,8 @@ export class ReferenceContractVenue {
     } else {
       const sizeLots = (target?.holdLots ?? 0) + this.pendingOpenLots(acct, spec.symbol, positionType) + lots;
       const tier = tierForVol(spec.tiers, spec.lotsToVol(sizeLots));
-      if (tier === undefined || leverage > tier.maxLeverage) return this.invalid(draft, ContractOrderErrorCode.RISK_LIMIT_EXCEEDED, 'risk limit exceeded for this leverage and size');
+      if (tier === undefined || leverage > tier.maxLeverage)
+        return this.invalid(draft, ContractOrderErrorCode.RISK_LIMIT_EXCEEDED, 'risk limit exceeded for this leverage and size');
     }
 
     // Limit price for matching.
@@ -1057,7 +1177,8 @@ export class ReferenceContractVenue {
     } else if (type === ContractOrderType.MARKET_TO_LIMIT) {
       const opp = isBuy ? book.bestAsk() : book.bestBid();
       const ref = opp ?? this.referenceTicks(m);
-      if (ref === undefined) return this.invalid(draft, ContractOrderErrorCode.PARAMETER, 'no current price to convert the market order to');
+      if (ref === undefined)
+        return this.invalid(draft, ContractOrderErrorCode.PARAMETER, 'no current price to convert the market order to');
       limitTicks = ref;
       draft.priceTicks = ref;
       draft.displayPrice = spec.ticksToPrice(ref);
@@ -1066,15 +1187,20 @@ export class ReferenceContractVenue {
     if (type === ContractOrderType.POST_ONLY && book.wouldCross(draft.bookSide, priceTicks)) {
       return this.invalid(draft, ContractOrderErrorCode.PARAMETER, 'post only order would take liquidity');
     }
-    const takes = type !== ContractOrderType.POST_ONLY && (limitTicks === undefined ? (isBuy ? book.bestAsk() : book.bestBid()) !== undefined : book.wouldCross(draft.bookSide, limitTicks));
+    const takes =
+      type !== ContractOrderType.POST_ONLY &&
+      (limitTicks === undefined ? (isBuy ? book.bestAsk() : book.bestBid()) !== undefined : book.wouldCross(draft.bookSide, limitTicks));
     const preview = takes ? book.previewMatch(draft.bookSide, { limitTicks, lots }, stp) : { lots: 0, quote: 0 };
     const fokUnfilled = type === ContractOrderType.FOK && preview.lots < lots;
 
     if (!closing && !fokUnfilled) {
       const rates = this.rates(acct, spec);
       const restLots = RESTING.has(type) ? lots - preview.lots : 0;
-      const need = this.takerReserve(spec, preview.quote, leverage, rates.taker).add(this.restingReserve(spec, draft.priceTicks, restLots, leverage, rates));
-      if (need.gt(this.availableOpen(acct, spec.settleCoin))) return this.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
+      const need = this.takerReserve(spec, preview.quote, leverage, rates.taker).add(
+        this.restingReserve(spec, draft.priceTicks, restLots, leverage, rates),
+      );
+      if (need.gt(this.availableOpen(acct, spec.settleCoin)))
+        return this.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
       const fair = m.fairPrice;
       const opposite = oneWay ? acct.positions.get(posKey(spec.symbol, opposite_(positionType))) : undefined;
       if (openType === OpenType.ISOLATED && fair !== undefined && opposite === undefined) {
@@ -1086,7 +1212,11 @@ export class ReferenceContractVenue {
           const im = (target?.im ?? ZERO).add(initialMargin(spec.money(units), leverage, this.scale, 'floor'));
           const liq = liquidationPrice({ positionType, qty: spec.lotQty.mul(holdLots), costValue, im }, this.tierOf(spec, holdLots).mmr);
           if (liq !== undefined && (positionType === PositionType.LONG ? liq.gte(fair) : liq.lte(fair))) {
-            return this.invalid(draft, ContractOrderErrorCode.LIQUIDATION_BEYOND_FAIR, 'the position would be liquidated at the current fair price');
+            return this.invalid(
+              draft,
+              ContractOrderErrorCode.LIQUIDATION_BEYOND_FAIR,
+              'the position would be liquidated at the current fair price',
+            );
           }
         }
       }
@@ -1129,7 +1259,11 @@ export class ReferenceContractVenue {
       if (remaining === 0) this.complete(o);
       else if (stopped) this.cancelInternal(o, 'stp_taker');
       else if (RESTING.has(o.type)) this.rest(o);
-      else this.cancelInternal(o, o.type === ContractOrderType.MARKET ? 'market_remainder' : o.type === ContractOrderType.FOK ? 'fok_unfilled' : 'ioc_remainder');
+      else
+        this.cancelInternal(
+          o,
+          o.type === ContractOrderType.MARKET ? 'market_remainder' : o.type === ContractOrderType.FOK ? 'fok_unfilled' : 'ioc_remainder',
+        );
     }
     // Without a fair price the mark is the last trade, which just moved for every holder.
     this.checkLiquidations(m, m.fairPrice === undefined ? undefined : touched);
@@ -1162,7 +1296,11 @@ export class ReferenceContractVenue {
       m.lastPrice = m.spec.ticksToPrice(priceTicks);
     }
     const openFlag =
-      makerFx.openLots === lots && takerFx.openLots === lots ? DealOpenFlag.BOTH_OPEN : makerFx.closeLots === lots && takerFx.closeLots === lots ? DealOpenFlag.NEITHER_OPENS : DealOpenFlag.OTHER;
+      makerFx.openLots === lots && takerFx.openLots === lots
+        ? DealOpenFlag.BOTH_OPEN
+        : makerFx.closeLots === lots && takerFx.closeLots === lots
+          ? DealOpenFlag.NEITHER_OPENS
+          : DealOpenFlag.OTHER;
     const self = this.sameGroup(taker.account.id, maker.account.id);
     this.emit(() => {
       const trade: ContractTradeView = {
@@ -1183,7 +1321,8 @@ export class ReferenceContractVenue {
       };
       return { type: 'TradeExecuted', time: now, trade };
     });
-    if (this.watchers.length > 0) this.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
+    if (this.watchers.length > 0)
+      this.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
     if (maker.dealLots === maker.lots && this.isOpen(maker)) this.complete(maker);
   }
 
@@ -1309,7 +1448,13 @@ export class ReferenceContractVenue {
    * A wallet went below zero while booking (rounding, or a one-way order whose close leg lost more
    * than expected): take it back from the margin just booked, then from the insurance fund.
    */
-  private coverShortfall(acct: AccountState, w: Wallet, pos: ContractPosition | undefined, bookedIm: Decimal | undefined, o?: OrderState): void {
+  private coverShortfall(
+    acct: AccountState,
+    w: Wallet,
+    pos: ContractPosition | undefined,
+    bookedIm: Decimal | undefined,
+    o?: OrderState,
+  ): void {
     if (acct.exempt || !w.free.lt(0)) return;
     this.shortfalls++;
     let need = w.free.neg();
@@ -1331,30 +1476,44 @@ export class ReferenceContractVenue {
   private amend(accountIdIn: string, req: ChangeLimitOrderRequest, chase: boolean): VenueResult<ContractOrderView> {
     const acct = this.accounts.get(accountIdIn);
     const o = acct ? this.orders.get(String(req.orderId)) : undefined;
-    if (acct === undefined || o === undefined || o.account !== acct) return this.refuse(ContractVenueCode.ORDER_NOT_EXIST, 'order not exist');
-    if (!this.isOpen(o) || !o.market.book.has(o.id)) return this.refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'order state does not allow changes');
+    if (acct === undefined || o === undefined || o.account !== acct)
+      return this.refuse(ContractVenueCode.ORDER_NOT_EXIST, 'order not exist');
+    if (!this.isOpen(o) || !o.market.book.has(o.id))
+      return this.refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'order state does not allow changes');
     if (!LIMIT_LIKE.has(o.type)) return this.refuse(ContractVenueCode.PARAMETER, 'only limit orders can be changed');
     const m = o.market;
     const spec = m.spec;
     const ticks = parseTicks(spec, req.price);
-    if (ticks === undefined) return this.refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'price must be a positive multiple of priceUnit');
+    if (ticks === undefined)
+      return this.refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'price must be a positive multiple of priceUnit');
     const lots = parseLots(spec, req.vol);
     if (lots === undefined) return this.refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'vol is not a multiple of volUnit');
-    if (lots <= o.dealLots || lots > spec.maxLots) return this.refuse(ContractVenueCode.PARAMETER, 'vol must exceed the filled vol and stay within maxVol');
+    if (lots <= o.dealLots || lots > spec.maxLots)
+      return this.refuse(ContractVenueCode.PARAMETER, 'vol must exceed the filled vol and stay within maxVol');
     if (this.enforcePriceBand) {
       const band = priceBand(m.spec, m.fairPrice);
-      if (band && (o.isBuy ? ticks > band.maxBuy : ticks < band.minSell)) return this.refuse(ContractVenueCode.ORDER_PRICE_ERROR, 'price outside the allowed range of the fair price');
+      if (band && (o.isBuy ? ticks > band.maxBuy : ticks < band.minSell))
+        return this.refuse(ContractVenueCode.ORDER_PRICE_ERROR, 'price outside the allowed range of the fair price');
     }
     const oldRemaining = o.lots - o.dealLots;
     const newRemaining = lots - o.dealLots;
     const price = spec.ticksToPrice(ticks);
     if (o.closing) {
       const pos = o.reservedPosition!;
-      if (newRemaining > pos.availableLots + oldRemaining) return this.refuse(ContractVenueCode.QUANTITY_INSUFFICIENT, 'available position too small', ContractOrderErrorCode.POSITION_TOO_SMALL);
+      if (newRemaining > pos.availableLots + oldRemaining)
+        return this.refuse(
+          ContractVenueCode.QUANTITY_INSUFFICIENT,
+          'available position too small',
+          ContractOrderErrorCode.POSITION_TOO_SMALL,
+        );
       if (pos.openType === OpenType.ISOLATED) {
         const liq = liquidationPrice(pos.figures(), this.tierOf(spec, pos.holdLots).mmr);
         if (liq !== undefined && (pos.isLong ? price.lt(liq) : price.gt(liq))) {
-          return this.refuse(ContractVenueCode.ORDER_PRICE_ERROR, 'close price beyond the liquidation price', ContractOrderErrorCode.PRICE_BEYOND_LIQUIDATION);
+          return this.refuse(
+            ContractVenueCode.ORDER_PRICE_ERROR,
+            'close price beyond the liquidation price',
+            ContractOrderErrorCode.PRICE_BEYOND_LIQUIDATION,
+          );
         }
       }
     } else {
@@ -1362,17 +1521,25 @@ export class ReferenceContractVenue {
       const held = acct.positions.get(posKey(spec.symbol, direction))?.holdLots ?? 0;
       const size = held + this.pendingOpenLots(acct, spec.symbol, direction) - oldRemaining + newRemaining;
       const tier = tierForVol(spec.tiers, spec.lotsToVol(size));
-      if (tier === undefined || o.leverage > tier.maxLeverage) return this.refuse(ContractVenueCode.RISK_LIMIT_LEVEL, 'risk limit exceeded for this leverage and size', ContractOrderErrorCode.RISK_LIMIT_EXCEEDED);
+      if (tier === undefined || o.leverage > tier.maxLeverage)
+        return this.refuse(
+          ContractVenueCode.RISK_LIMIT_LEVEL,
+          'risk limit exceeded for this leverage and size',
+          ContractOrderErrorCode.RISK_LIMIT_EXCEEDED,
+        );
     }
     const book = m.book;
     const crosses = book.wouldCross(o.bookSide, ticks);
-    if (crosses && o.type === ContractOrderType.POST_ONLY) return this.refuse(ContractVenueCode.PARAMETER, 'post only order would take liquidity');
+    if (crosses && o.type === ContractOrderType.POST_ONLY)
+      return this.refuse(ContractVenueCode.PARAMETER, 'post only order would take liquidity');
     const stp = this.stpCheck(acct, o.stpMode);
     if (!o.closing) {
       // The preview walks the opposite side only, so the order's own resting copy does not interfere.
       const rates = this.rates(acct, spec);
       const preview = crosses ? book.previewMatch(o.bookSide, { limitTicks: ticks, lots: newRemaining }, stp) : { lots: 0, quote: 0 };
-      const need = this.takerReserve(spec, preview.quote, o.leverage, rates.taker).add(this.restingReserve(spec, ticks, newRemaining - preview.lots, o.leverage, rates));
+      const need = this.takerReserve(spec, preview.quote, o.leverage, rates.taker).add(
+        this.restingReserve(spec, ticks, newRemaining - preview.lots, o.leverage, rates),
+      );
       if (need.gt(this.availableOpen(acct, spec.settleCoin).add(o.frozen))) {
         return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance', ContractOrderErrorCode.INSUFFICIENT_BALANCE);
       }
@@ -1410,8 +1577,10 @@ export class ReferenceContractVenue {
   }
 
   private cancelOne(acct: AccountState | undefined, o: OrderState | undefined, id: string, reason: CancelReason): CancelResultEntry {
-    if (acct === undefined || o === undefined || o.account !== acct) return { orderId: id, errorCode: CancelErrorCode.NOT_EXIST, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_EXIST] };
-    if (!this.isOpen(o)) return { orderId: o.id, errorCode: CancelErrorCode.NOT_CANCELLABLE, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_CANCELLABLE] };
+    if (acct === undefined || o === undefined || o.account !== acct)
+      return { orderId: id, errorCode: CancelErrorCode.NOT_EXIST, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_EXIST] };
+    if (!this.isOpen(o))
+      return { orderId: o.id, errorCode: CancelErrorCode.NOT_CANCELLABLE, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_CANCELLABLE] };
     this.cancelInternal(o, reason);
     return { orderId: o.id, errorCode: CancelErrorCode.OK, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.OK] };
   }
@@ -1570,7 +1739,15 @@ export class ReferenceContractVenue {
   /** Refuses a request before any record exists (an order-rejected event when it was a placement). */
   private reject(accountIdIn: string, code: number, message: string): Rejected {
     const now = this.clock.now();
-    this.emit(() => ({ type: 'OrderRejected', time: now, accountId: toAccountId(accountIdIn), code, errorCode: ContractOrderErrorCode.PARAMETER, message, order: undefined }));
+    this.emit(() => ({
+      type: 'OrderRejected',
+      time: now,
+      accountId: toAccountId(accountIdIn),
+      code,
+      errorCode: ContractOrderErrorCode.PARAMETER,
+      message,
+      order: undefined,
+    }));
     return { ok: false, code, errorCode: ContractOrderErrorCode.PARAMETER, message };
   }
 
@@ -1608,7 +1785,8 @@ export class ReferenceContractVenue {
     if (acct.positions.get(key) === p) acct.positions.delete(key);
     this.positionsById.delete(p.positionId);
     const m = this.markets.get(p.spec.symbol)!;
-    if (!acct.positions.has(posKey(p.spec.symbol, PositionType.LONG)) && !acct.positions.has(posKey(p.spec.symbol, PositionType.SHORT))) m.holders.delete(acct);
+    if (!acct.positions.has(posKey(p.spec.symbol, PositionType.LONG)) && !acct.positions.has(posKey(p.spec.symbol, PositionType.SHORT)))
+      m.holders.delete(acct);
     const dropped = pushCapped(acct.historyPositions, p, this.historyLimit);
     if (dropped) this.positionFills.delete(dropped.positionId);
     this.triggers.onPositionClosed(p.positionId);
@@ -1620,7 +1798,10 @@ export class ReferenceContractVenue {
     j.closed += closed;
   }
 
-  private findPosition(accountIdIn: string, positionIdIn: string | number): { account: AccountState; position: ContractPosition } | undefined {
+  private findPosition(
+    accountIdIn: string,
+    positionIdIn: string | number,
+  ): { account: AccountState; position: ContractPosition } | undefined {
     const found = this.positionsById.get(String(positionIdIn));
     return found && found.account.id === accountIdIn ? found : undefined;
   }
@@ -1629,19 +1810,27 @@ export class ReferenceContractVenue {
     return acct.positions.get(posKey(symbol, PositionType.LONG)) ?? acct.positions.get(posKey(symbol, PositionType.SHORT));
   }
 
-  private doChangeMargin(accountIdIn: string, positionIdIn: string | number, amount: Decimal, type: MarginChangeType): VenueResult<ContractPositionView> {
+  private doChangeMargin(
+    accountIdIn: string,
+    positionIdIn: string | number,
+    amount: Decimal,
+    type: MarginChangeType,
+  ): VenueResult<ContractPositionView> {
     const found = this.findPosition(accountIdIn, positionIdIn);
     if (found === undefined) return this.refuse(ContractVenueCode.POSITION_NOT_EXIST, 'position does not exist or is closed');
     const { account: acct, position: pos } = found;
     if (!amount.gt(0)) return this.refuse(ContractVenueCode.PARAMETER, 'amount must be > 0');
-    if (pos.openType !== OpenType.ISOLATED) return this.refuse(ContractVenueCode.PARAMETER, 'margin can be changed on isolated positions only');
+    if (pos.openType !== OpenType.ISOLATED)
+      return this.refuse(ContractVenueCode.PARAMETER, 'margin can be changed on isolated positions only');
     const w = acct.wallet(pos.spec.settleCoin);
     if (type === 'ADD') {
-      if (amount.gt(this.availableOpen(acct, w.currency))) return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance');
+      if (amount.gt(this.availableOpen(acct, w.currency)))
+        return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance');
       w.free = w.free.sub(amount);
       pos.im = pos.im.add(amount);
     } else if (type === 'SUB') {
-      if (amount.gt(this.maxRemovableMargin(pos))) return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'amount exceeds the removable margin');
+      if (amount.gt(this.maxRemovableMargin(pos)))
+        return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'amount exceeds the removable margin');
       pos.im = pos.im.sub(amount);
       w.free = w.free.add(amount);
     } else {
@@ -1682,14 +1871,20 @@ export class ReferenceContractVenue {
       }
       const mm = this.markets.get(req.symbol);
       if (mm === undefined) return this.refuse(ContractVenueCode.CONTRACT_NOT_EXIST, 'contract does not exist');
-      if (req.positionType !== PositionType.LONG && req.positionType !== PositionType.SHORT) return this.refuse(ContractVenueCode.PARAMETER, 'positionType must be 1 or 2');
-      if (req.openType !== OpenType.ISOLATED && req.openType !== OpenType.CROSS) return this.refuse(ContractVenueCode.PARAMETER, 'openType must be 1 or 2');
+      if (req.positionType !== PositionType.LONG && req.positionType !== PositionType.SHORT)
+        return this.refuse(ContractVenueCode.PARAMETER, 'positionType must be 1 or 2');
+      if (req.openType !== OpenType.ISOLATED && req.openType !== OpenType.CROSS)
+        return this.refuse(ContractVenueCode.PARAMETER, 'openType must be 1 or 2');
       m = mm;
       acct = this.account(accountIdIn);
       positionType = req.positionType;
       openType = req.openType;
-      pos = acct.positionMode === PositionMode.ONE_WAY ? this.netPosition(acct, m.spec.symbol) : acct.positions.get(posKey(m.spec.symbol, positionType));
-      if (pos && pos.openType !== openType) return this.refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open type differs from the open position');
+      pos =
+        acct.positionMode === PositionMode.ONE_WAY
+          ? this.netPosition(acct, m.spec.symbol)
+          : acct.positions.get(posKey(m.spec.symbol, positionType));
+      if (pos && pos.openType !== openType)
+        return this.refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open type differs from the open position');
     }
     const inst = m.spec.instrument;
     if (!Number.isInteger(L) || L < inst.minLeverage || L > inst.maxLeverage) {
@@ -1697,11 +1892,19 @@ export class ReferenceContractVenue {
     }
     const symbol = m.spec.symbol;
     const key = sideKey(acct.positionMode, symbol, positionType);
-    const orders = [...acct.openOrders.values()].filter((o) => !o.closing && o.market === m && sideKey(acct.positionMode, symbol, o.isBuy ? PositionType.LONG : PositionType.SHORT) === key);
-    if (orders.some((o) => o.openType !== openType)) return this.refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open orders of this side use the other open type');
+    const orders = [...acct.openOrders.values()].filter(
+      (o) => !o.closing && o.market === m && sideKey(acct.positionMode, symbol, o.isBuy ? PositionType.LONG : PositionType.SHORT) === key,
+    );
+    if (orders.some((o) => o.openType !== openType))
+      return this.refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open orders of this side use the other open type');
     const sizeLots = (pos?.holdLots ?? 0) + orders.reduce((s, o) => s + o.lots - o.dealLots, 0);
     const tier = tierForVol(m.spec.tiers, m.spec.lotsToVol(sizeLots));
-    if (tier === undefined || L > tier.maxLeverage) return this.refuse(ContractVenueCode.RISK_LIMIT_LEVEL, 'leverage above the risk tier of the position size', ContractOrderErrorCode.RISK_LIMIT_EXCEEDED);
+    if (tier === undefined || L > tier.maxLeverage)
+      return this.refuse(
+        ContractVenueCode.RISK_LIMIT_LEVEL,
+        'leverage above the risk tier of the position size',
+        ContractOrderErrorCode.RISK_LIMIT_EXCEEDED,
+      );
     const w = acct.wallet(m.spec.settleCoin);
     // Cost of the change: more position margin when lowering the leverage, re-priced order margin.
     const posTopUp = pos ? Decimal.max(ZERO, initialMargin(pos.costValue, L, this.scale, 'ceil').sub(pos.im)) : ZERO;
@@ -1712,7 +1915,8 @@ export class ReferenceContractVenue {
       newFrozen.set(o, f);
       orderDelta = orderDelta.add(f.sub(o.frozen));
     }
-    if (posTopUp.add(orderDelta).gt(this.availableOpen(acct, w.currency))) return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance for this leverage');
+    if (posTopUp.add(orderDelta).gt(this.availableOpen(acct, w.currency)))
+      return this.refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance for this leverage');
     const now = this.clock.now();
     if (pos) {
       w.free = w.free.sub(posTopUp);
@@ -1927,7 +2131,19 @@ export class ReferenceContractVenue {
       const order = this.liquidationOrder(acct, m, pos, ticks, lots, realised, now);
       this.takeOver(m, pos.positionType, lots, ticks);
       this.closePosition(acct, pos);
-      drafts.push({ position: pos, fairPrice: mark, liquidationPrice: undefined, bankruptcyPrice: undefined, closeTicks: ticks, realised, lots, orderId: order.id, mm, fee: ZERO, cover: ZERO });
+      drafts.push({
+        position: pos,
+        fairPrice: mark,
+        liquidationPrice: undefined,
+        bankruptcyPrice: undefined,
+        closeTicks: ticks,
+        realised,
+        lots,
+        orderId: order.id,
+        mm,
+        fee: ZERO,
+        cover: ZERO,
+      });
     }
     const ins = this.insuranceWallet(currency);
     const { fee, cover } = crossSettlement(w.free, mmTotal);
@@ -1948,7 +2164,8 @@ export class ReferenceContractVenue {
     const oneWay = acct.positionMode === PositionMode.ONE_WAY;
     for (const o of [...acct.openOrders.values()]) {
       if (o.market !== m) continue;
-      const sameSide = oneWay || o.reservedPosition === pos || (!o.closing && (o.isBuy ? PositionType.LONG : PositionType.SHORT) === pos.positionType);
+      const sameSide =
+        oneWay || o.reservedPosition === pos || (!o.closing && (o.isBuy ? PositionType.LONG : PositionType.SHORT) === pos.positionType);
       if (sameSide) this.cancelInternal(o, 'liquidation');
     }
   }
@@ -1984,7 +2201,15 @@ export class ReferenceContractVenue {
     }
   }
 
-  private liquidationOrder(acct: AccountState, m: MarketState, pos: ContractPosition, ticks: number, lots: number, realised: Decimal, now: number): OrderState {
+  private liquidationOrder(
+    acct: AccountState,
+    m: MarketState,
+    pos: ContractPosition,
+    ticks: number,
+    lots: number,
+    realised: Decimal,
+    now: number,
+  ): OrderState {
     const seq = ++this.orderSeq;
     const side = pos.isLong ? ContractSide.CLOSE_LONG : ContractSide.CLOSE_SHORT;
     const o: OrderState = {
@@ -2189,7 +2414,16 @@ export class ReferenceContractVenue {
 
   private recordTransfer(acct: AccountState, currency: string, amount: Decimal, type: 'IN' | 'OUT'): TransferRecordView {
     const now = this.clock.now();
-    const rec: TransferRecordView = { id: ++this.transferSeq, accountId: acct.id, currency, amount, type, state: 'SUCCESS', createTime: now, updateTime: now };
+    const rec: TransferRecordView = {
+      id: ++this.transferSeq,
+      accountId: acct.id,
+      currency,
+      amount,
+      type,
+      state: 'SUCCESS',
+      createTime: now,
+      updateTime: now,
+    };
     pushCapped(acct.transfers, rec, this.historyLimit);
     this.emit(() => ({ type: 'FundsTransferred', time: now, transfer: rec }));
     return rec;
@@ -2349,7 +2583,8 @@ export class ReferenceContractVenue {
     const size = acct ? (pos?.holdLots ?? 0) + this.pendingOpenLots(acct, spec.symbol, pt) : 0;
     const tier = this.tierOf(spec, size);
     const lev = pos?.leverage ?? setting?.leverage ?? Math.max(inst.minLeverage, Math.min(inst.maxLeverage, this.defaultLeverage));
-    const openType = pos?.openType ?? setting?.openType ?? (inst.positionOpenType === PositionOpenType.CROSS ? OpenType.CROSS : OpenType.ISOLATED);
+    const openType =
+      pos?.openType ?? setting?.openType ?? (inst.positionOpenType === PositionOpenType.CROSS ? OpenType.CROSS : OpenType.ISOLATED);
     return {
       level: tier.level,
       maxVol: tier.maxVol,
@@ -2440,7 +2675,8 @@ export class ReferenceContractVenue {
 // ─────────────────────────────────────────────── helpers
 
 export const posKey = (symbol: string, type: PositionType): string => `${symbol}:${type}`;
-const sideKey = (mode: PositionMode, symbol: string, type: PositionType): string => (mode === PositionMode.ONE_WAY ? `${symbol}:*` : `${symbol}:${type}`);
+const sideKey = (mode: PositionMode, symbol: string, type: PositionType): string =>
+  mode === PositionMode.ONE_WAY ? `${symbol}:*` : `${symbol}:${type}`;
 const extKey = (symbol: string, ext: string): string => `${symbol}\u0000${ext}`;
 const opposite_ = (t: PositionType): PositionType => (t === PositionType.LONG ? PositionType.SHORT : PositionType.LONG);
 

@@ -8,11 +8,16 @@ describe('isMultipleOf', () => {
     // Values with up to 10 decimals against units 10^-k and a few others (0.5, 0.25, 5, 0.0005).
     const units = ['1', '0.1', '0.01', '0.00001', '0.00000001', '10', '0.5', '0.25', '5', '0.0005'].map((u) => D(u));
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: units.length - 1 }), (m, scale, u) => {
-        const value = D(m.toString()).div(D(10).pow(scale));
-        const unit = units[u]!;
-        expect(isMultipleOf(value, unit)).to.equal(value.mod(unit).isZero());
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.integer({ min: 0, max: units.length - 1 }),
+        (m, scale, u) => {
+          const value = D(m.toString()).div(D(10).pow(scale));
+          const unit = units[u]!;
+          expect(isMultipleOf(value, unit)).to.equal(value.mod(unit).isZero());
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -89,17 +89,28 @@ describe('RiskEngine', () => {
   it('counts_venue_rejections_it_observes_toward_the_reject_kill_switch', () => {
     const engine = new RiskEngine();
     const lim = limits({ killSwitch: { rejectWindowMs: 10_000, maxRejects: 2 } });
-    const reject = (ts: number): ExecutionEvent => ({ type: 'OrderRejected', ts, clientOrderId: clientOrderId('x'), symbol: BTCUSDT, reason: 'no' });
+    const reject = (ts: number): ExecutionEvent => ({
+      type: 'OrderRejected',
+      ts,
+      clientOrderId: clientOrderId('x'),
+      symbol: BTCUSDT,
+      reason: 'no',
+    });
     engine.observe(reject(NOW - 20_000));
     engine.observe(reject(NOW - 5_000));
     expect(engine.evaluate(spotBuy('100', '0.1'), spotInstrument(), spotState({ limits: lim })).approved).to.not.equal(undefined);
     engine.observe(reject(NOW - 1));
-    expect(engine.evaluate(spotBuy('100', '0.1'), spotInstrument(), spotState({ limits: lim })).denials[0]!.reason).to.equal('2 venue rejections in the last 10000 ms reached the limit 2');
+    expect(engine.evaluate(spotBuy('100', '0.1'), spotInstrument(), spotState({ limits: lim })).denials[0]!.reason).to.equal(
+      '2 venue rejections in the last 10000 ms reached the limit 2',
+    );
   });
 
   it('trips_outside_an_intent_check_once', () => {
     const engine = new RiskEngine();
-    const bad = spotState({ limits: limits({ killSwitch: { rejectWindowMs: 1, maxDailyLoss: D(10) } }), metrics: { equity: D(80), dayStartEquity: D(100), rejectTimes: [] } });
+    const bad = spotState({
+      limits: limits({ killSwitch: { rejectWindowMs: 1, maxDailyLoss: D(10) } }),
+      metrics: { equity: D(80), dayStartEquity: D(100), rejectTimes: [] },
+    });
     expect(engine.checkKillSwitch(bad)?.type).to.equal('KillSwitchTripped');
     expect(engine.checkKillSwitch(bad)).to.equal(undefined);
     expect(engine.killSwitch?.rule).to.equal('kill-switch');

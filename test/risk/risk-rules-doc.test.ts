@@ -31,7 +31,13 @@ describe('docs/risk-rules.md', () => {
     expect(names.size).to.be.greaterThan(20);
     const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'risk-rules.md'), 'utf8');
     const documented = new Set([...doc.matchAll(/^\| \d+ \| `([a-z-]+)` \|/gm)].map((m) => m[1]!));
-    expect([...names].filter((n) => !documented.has(n)), 'rules missing from the doc').to.deep.equal([]);
-    expect([...documented].filter((n) => !names.has(n)), 'documented rules that do not exist').to.deep.equal([]);
+    expect(
+      [...names].filter((n) => !documented.has(n)),
+      'rules missing from the doc',
+    ).to.deep.equal([]);
+    expect(
+      [...documented].filter((n) => !names.has(n)),
+      'documented rules that do not exist',
+    ).to.deep.equal([]);
   });
 });

@@ -44,7 +44,8 @@ export function contractState(over: Partial<RiskState> = {}): RiskState {
 export const limits = (over: Partial<RiskLimits>): RiskLimits => ({ ...DEFAULT_RISK_LIMITS, ...over });
 
 export const spotBuy = (price: DecimalLike, qty: DecimalLike, opts: OrderOptions = {}): Intent => f.limit(BTCUSDT, 'buy', price, qty, opts);
-export const spotSell = (price: DecimalLike, qty: DecimalLike, opts: OrderOptions = {}): Intent => f.limit(BTCUSDT, 'sell', price, qty, opts);
+export const spotSell = (price: DecimalLike, qty: DecimalLike, opts: OrderOptions = {}): Intent =>
+  f.limit(BTCUSDT, 'sell', price, qty, opts);
 export const cBuy = (price: DecimalLike, qty: DecimalLike, opts: OrderOptions = {}): Intent => f.limit(BTC_USDT, 'buy', price, qty, opts);
 export const cSell = (price: DecimalLike, qty: DecimalLike, opts: OrderOptions = {}): Intent => f.limit(BTC_USDT, 'sell', price, qty, opts);
 export const quotes = (sym: typeof BTCUSDT | typeof BTC_USDT, qs: QuoteInput[]): Intent => f.quotes(sym, qs);

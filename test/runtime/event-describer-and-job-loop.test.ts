@@ -21,7 +21,10 @@ describe('runtime: event describer and job loop', () => {
       const o = order({ symbol: BTCUSDT });
       const base = { type: 'OrderCancelled', ts: 0, strategyId: S1, clientOrderId: o.clientOrderId, symbol: BTCUSDT } as const;
       expect(describeEvent({ ...base, reason: 'replaced' } as never)).to.equal(undefined);
-      expect(describeEvent({ ...base, reason: 'user' } as never)).to.deep.include({ level: 'info', message: 'cancelled mm1 BTCUSDT (user)' });
+      expect(describeEvent({ ...base, reason: 'user' } as never)).to.deep.include({
+        level: 'info',
+        message: 'cancelled mm1 BTCUSDT (user)',
+      });
     });
 
     it('logs_a_benign_order_known_denial_at_debug_and_other_denials_at_info', () => {
@@ -35,7 +38,9 @@ describe('runtime: event describer and job loop', () => {
       const f = { ...fill(order({ symbol: BTC_USDT }), 20, 87000), venueOrderId: '42', fee: D('0.5') };
       const line = describeEvent({ type: 'VenueFill', ts: 0, symbol: BTC_USDT, fill: f } as never);
       expect(line?.level).to.equal('warn');
-      expect(line?.message).to.match(/^venue fill - BTC_USDT \w+ 20 @ 87000 fee 0\.5 \(order 42, not placed by the bot\): no single strategy owns/);
+      expect(line?.message).to.match(
+        /^venue fill - BTC_USDT \w+ 20 @ 87000 fee 0\.5 \(order 42, not placed by the bot\): no single strategy owns/,
+      );
     });
   });
 

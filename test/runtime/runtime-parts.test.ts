@@ -33,8 +33,22 @@ describe('runtime parts', () => {
       const stats = new RunStats((s) => (s === BTC_USDT ? D('0.0001') : undefined));
       const perp = order({ symbol: BTC_USDT });
       const spot = order({ symbol: BTCUSDT });
-      stats.onEvent({ type: 'OrderFilled', ts: 0, strategyId: S1, clientOrderId: perp.clientOrderId, symbol: BTC_USDT, fill: fill(perp, 20, 87500) });
-      stats.onEvent({ type: 'OrderPartiallyFilled', ts: 0, strategyId: S1, clientOrderId: spot.clientOrderId, symbol: BTCUSDT, fill: fill(spot, '0.001', 87000) });
+      stats.onEvent({
+        type: 'OrderFilled',
+        ts: 0,
+        strategyId: S1,
+        clientOrderId: perp.clientOrderId,
+        symbol: BTC_USDT,
+        fill: fill(perp, 20, 87500),
+      });
+      stats.onEvent({
+        type: 'OrderPartiallyFilled',
+        ts: 0,
+        strategyId: S1,
+        clientOrderId: spot.clientOrderId,
+        symbol: BTCUSDT,
+        fill: fill(spot, '0.001', 87000),
+      });
       // 20 × 87500 × 0.0001 = 175; 0.001 × 87000 = 87
       expect(stats.of(S1).volume.toFixed()).to.equal('262');
       expect(stats.of(S1).fills).to.equal(2);
@@ -46,7 +60,14 @@ describe('runtime parts', () => {
       stats.onEvent({ ...base, type: 'OrderCancelled', reason: 'replaced' });
       stats.onEvent({ ...base, type: 'OrderReplaced', newClientOrderId: clientOrderId('b') });
       stats.onEvent({ ...base, type: 'OrderCancelled', reason: 'user' });
-      stats.onEvent({ type: 'IntentDenied', ts: 0, strategyId: S1, intent: { kind: 'cancel-all', scope: 'strategy', intentId: 'x', strategyId: S1 }, rule: 'kill-switch', reason: 'r' });
+      stats.onEvent({
+        type: 'IntentDenied',
+        ts: 0,
+        strategyId: S1,
+        intent: { kind: 'cancel-all', scope: 'strategy', intentId: 'x', strategyId: S1 },
+        rule: 'kill-switch',
+        reason: 'r',
+      });
       const c = stats.of(S1);
       expect([c.amends, c.cancels, c.denials, c.deniedBy['kill-switch']]).to.deep.equal([1, 1, 1, 1]);
     });

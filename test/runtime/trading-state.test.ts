@@ -7,17 +7,33 @@ import { killSwitchCondition } from '../../src/risk/rules/kill-switch-rule.js';
 import { BTC_USDT, contractInstrument, fill, order, position, S1 } from '../domain/support/builders.js';
 
 function state() {
-  return new TradingState(new InstrumentRegistry([contractInstrument()]), { liveOrders: () => [], order: () => undefined }, DEFAULT_RISK_LIMITS, 'USDT');
+  return new TradingState(
+    new InstrumentRegistry([contractInstrument()]),
+    { liveOrders: () => [], order: () => undefined },
+    DEFAULT_RISK_LIMITS,
+    'USDT',
+  );
 }
 
-const qtyOf = (s: TradingState, sid: typeof S1) => s.positions(sid).find((p) => p.symbol === BTC_USDT)?.quantity.toFixed() ?? '0';
+const qtyOf = (s: TradingState, sid: typeof S1) =>
+  s
+    .positions(sid)
+    .find((p) => p.symbol === BTC_USDT)
+    ?.quantity.toFixed() ?? '0';
 
 describe('TradingState', () => {
   it('books_a_venue_fill_on_the_owner_and_the_account_and_an_adjustment_on_the_owner_only', () => {
     // A venue-side stop-loss closed the 20-contract long: the venue's fill, attributed to S1.
     const s = state();
     const o = order({ symbol: BTC_USDT, kind: 'contract' });
-    s.apply({ type: 'OrderFilled', ts: 1, strategyId: S1, clientOrderId: o.clientOrderId, symbol: BTC_USDT, fill: fill(o, 20, 87500, { kind: 'contract' }) });
+    s.apply({
+      type: 'OrderFilled',
+      ts: 1,
+      strategyId: S1,
+      clientOrderId: o.clientOrderId,
+      symbol: BTC_USDT,
+      fill: fill(o, 20, 87500, { kind: 'contract' }),
+    });
     const close = fill(o, 20, 87000, { kind: 'contract', side: 'sell', tradeId: 'syn:9:20' as never, reduceOnly: true });
     s.apply({ type: 'VenueFill', ts: 2, strategyId: S1, symbol: BTC_USDT, fill: close });
     expect(qtyOf(s, S1)).to.equal('0');
@@ -37,7 +53,12 @@ describe('TradingState', () => {
     // The demo account of the standalone emulator holds ETH; the run trades BTC_USDT only and no ETHUSDT
     // price has been read yet (the runtime polls it at each reconciliation), so equity (hence drawdown)
     // cannot be judged.
-    const s = new TradingState(new InstrumentRegistry([contractInstrument()]), { liveOrders: () => [], order: () => undefined }, { ...DEFAULT_RISK_LIMITS, killSwitch: { ...DEFAULT_RISK_LIMITS.killSwitch, maxDrawdown: D('0.1') } }, 'USDT');
+    const s = new TradingState(
+      new InstrumentRegistry([contractInstrument()]),
+      { liveOrders: () => [], order: () => undefined },
+      { ...DEFAULT_RISK_LIMITS, killSwitch: { ...DEFAULT_RISK_LIMITS.killSwitch, maxDrawdown: D('0.1') } },
+      'USDT',
+    );
     const bal = (asset: string, free: string) => ({ asset, free: D(free), locked: D(0) });
     s.setAccount({ kind: 'spot', time: 1, balances: { USDT: bal('USDT', '1000'), ETH: bal('ETH', '2') } });
     expect(s.updateEquity(1)).to.equal(undefined);
@@ -48,4 +69,3 @@ describe('TradingState', () => {
     );
   });
 });
-

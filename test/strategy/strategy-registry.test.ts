@@ -82,12 +82,17 @@ describe('StrategyRegistry', () => {
 
   it('rejects_unknown_parameter_keys', () => {
     const c = container();
-    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: 1, sprd: 2 } })).to.throw(ConfigError);
+    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'echo', params: { spread: 1, sprd: 2 } })).to.throw(
+      ConfigError,
+    );
   });
 
   it('lists_the_registered_names_for_an_unknown_strategy', () => {
     const c = container();
-    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'nope' })).to.throw(ConfigError, /unknown strategy "nope"; registered: echo, other/);
+    expect(() => c.get(STRATEGY_TOKENS.StrategyRegistry).create(c, { id: 'x', name: 'nope' })).to.throw(
+      ConfigError,
+      /unknown strategy "nope"; registered: echo, other/,
+    );
   });
 
   it('refuses_two_classes_under_one_name_and_bad_names', () => {

@@ -69,7 +69,14 @@ describe('StrategyRunner', () => {
     const r = new StrategyRunner(S1, s, view, new VirtualClock(0));
     await r.start();
     r.onExecution({ type: 'OrderCancelled', ts: 1, strategyId: S1, clientOrderId: mine.clientOrderId, symbol: BTCUSDT, reason: 'user' });
-    r.onExecution({ type: 'OrderCancelled', ts: 1, strategyId: strategyId('other'), clientOrderId: theirs.clientOrderId, symbol: BTCUSDT, reason: 'user' });
+    r.onExecution({
+      type: 'OrderCancelled',
+      ts: 1,
+      strategyId: strategyId('other'),
+      clientOrderId: theirs.clientOrderId,
+      symbol: BTCUSDT,
+      reason: 'user',
+    });
     r.onExecution({ type: 'KillSwitchTripped', ts: 1, rule: 'kill-switch', reason: 'x' });
     expect(s.seen).to.deep.equal(['OrderCancelled', 'KillSwitchTripped']);
   });
@@ -91,12 +98,18 @@ describe('StrategyRunner', () => {
 describe('IntentFactory', () => {
   const f = new IntentFactory(S1);
   it('builds_contract_orders_with_their_kind_and_options', () => {
-    const i = f.limit(BTC_USDT, 'sell', '100', '5', { reduceOnly: true, leverage: 10, stopLossPrice: '110' }) as Extract<Intent, { kind: 'place' }>;
+    const i = f.limit(BTC_USDT, 'sell', '100', '5', { reduceOnly: true, leverage: 10, stopLossPrice: '110' }) as Extract<
+      Intent,
+      { kind: 'place' }
+    >;
     expect(i.order).to.deep.include({ kind: 'contract', side: 'sell', reduceOnly: true, leverage: 10, timeInForce: 'gtc' });
     expect(i.order.stopLossPrice!.toFixed()).to.equal('110');
   });
   it('builds_a_quote_set_with_decimal_prices', () => {
-    const q = f.quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: 99.5, quantity: '0.1', timeInForce: 'post-only' }]) as Extract<Intent, { kind: 'desired-quotes' }>;
+    const q = f.quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: 99.5, quantity: '0.1', timeInForce: 'post-only' }]) as Extract<
+      Intent,
+      { kind: 'desired-quotes' }
+    >;
     expect(q.quotes[0]!.price.eq(D('99.5'))).to.equal(true);
     expect(q.quotes[0]!.timeInForce).to.equal('post-only');
   });
@@ -104,6 +117,10 @@ describe('IntentFactory', () => {
     const cid = clientOrderId('c');
     expect(f.amend(BTCUSDT, cid, { price: '1' })).to.deep.include({ kind: 'amend', clientOrderId: cid });
     expect(f.chase(BTCUSDT, cid, 3, '101')).to.deep.include({ kind: 'chase', maxReprices: 3 });
-    expect(f.tpsl(BTC_USDT, { positionSide: 'long' }, { takeProfit: '120', trigger: 'fair' })).to.deep.include({ kind: 'attach-tpsl', positionSide: 'long', triggerPriceType: 'fair' });
+    expect(f.tpsl(BTC_USDT, { positionSide: 'long' }, { takeProfit: '120', trigger: 'fair' })).to.deep.include({
+      kind: 'attach-tpsl',
+      positionSide: 'long',
+      triggerPriceType: 'fair',
+    });
   });
 });

@@ -218,5 +218,8 @@ export const riskLimitEntrySchema = obj({
 export type RiskLimitEntry = z.output<typeof riskLimitEntrySchema>;
 
 /** Object keyed by symbol, each a list of tiers (maxVol in contracts even for BY_VALUE contracts). */
-export const riskLimitSchema = z.record(z.string(), z.preprocess((v) => v ?? [], z.array(riskLimitEntrySchema)));
+export const riskLimitSchema = z.record(
+  z.string(),
+  z.preprocess((v) => v ?? [], z.array(riskLimitEntrySchema)),
+);
 export type RiskLimits = z.output<typeof riskLimitSchema>;

@@ -19,7 +19,10 @@ import { CONTRACT_ENTRY, noParams } from './contract-defaults.js';
 import { code, currency, pageNum, pageSize, symbol } from './params.js';
 import { list, page } from './response-primitives.js';
 
-const optionalSymbol = z.strictObject({ symbol: symbol.optional() }).optional().transform((v) => v ?? {});
+const optionalSymbol = z
+  .strictObject({ symbol: symbol.optional() })
+  .optional()
+  .transform((v) => v ?? {});
 
 export const contractAccountEndpoints = {
   assets: endpoint({

@@ -21,11 +21,18 @@ const includeUnrealisedPnl = code([0, 1], '0 no, 1 yes');
 const optionalFilters = { reverse: reverse.optional(), includeUnrealisedPnl: includeUnrealisedPnl.optional() };
 
 const assetAnalysisRequest = z
-  .strictObject({ type: code([1, 2, 3, 4], '1 this week, 2 this month, 3 all, 4 custom range'), currency, startTime: msTime.optional(), endTime: msTime.optional() })
+  .strictObject({
+    type: code([1, 2, 3, 4], '1 this week, 2 this month, 3 all, 4 custom range'),
+    currency,
+    startTime: msTime.optional(),
+    endTime: msTime.optional(),
+  })
   .superRefine((o, ctx) => {
     if (o.type === 4) {
-      if (o.startTime === undefined) ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'a time in ms (required with type 4, custom range)' });
-      if (o.endTime === undefined) ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'a time in ms (required with type 4, custom range)' });
+      if (o.startTime === undefined)
+        ctx.addIssue({ code: 'custom', path: ['startTime'], message: 'a time in ms (required with type 4, custom range)' });
+      if (o.endTime === undefined)
+        ctx.addIssue({ code: 'custom', path: ['endTime'], message: 'a time in ms (required with type 4, custom range)' });
     }
     checkSpan(ctx, o.startTime, o.endTime, 'endTime');
   });
@@ -65,7 +72,8 @@ export const contractAnalysisEndpoints = {
     request: assetAnalysisRequest,
     response: assetAnalysisSchema,
     example: { type: 4, currency: 'USDT', startTime: 1766599200000, endTime: 1767204000000 },
-    notes: 'Parameter names camelCase (startTime/endTime) as the document shows for this GET; both required with type 4 (custom range). Routers must match analysis/today_pnl and analysis/export before {type}.',
+    notes:
+      'Parameter names camelCase (startTime/endTime) as the document shows for this GET; both required with type 4 (custom range). Routers must match analysis/today_pnl and analysis/export before {type}.',
   }),
   yesterdayPnl: endpoint({
     ...CONTRACT_ENTRY,
@@ -127,7 +135,10 @@ export const contractAnalysisEndpoints = {
     permission: 'ACCOUNT_READ',
     pathParams: [],
     encoding: 'json',
-    request: z.strictObject(optionalFilters).optional().transform((v) => v ?? {}),
+    request: z
+      .strictObject(optionalFilters)
+      .optional()
+      .transform((v) => v ?? {}),
     response: calendarMonthlySchema,
     example: { reverse: 1, includeUnrealisedPnl: 0 },
     notes: 'All parameters optional; an empty JSON object is sent when none are given.',
@@ -164,7 +175,10 @@ export const contractAnalysisEndpoints = {
     permission: 'ACCOUNT_READ',
     pathParams: [],
     encoding: 'query',
-    request: z.strictObject(optionalFilters).optional().transform((v) => v ?? {}),
+    request: z
+      .strictObject(optionalFilters)
+      .optional()
+      .transform((v) => v ?? {}),
     response: todayPnlSchema,
     example: { reverse: 1, includeUnrealisedPnl: 1 },
     notes: 'Parameter names camelCase as the document shows for this GET.',
@@ -183,8 +197,17 @@ export const contractAnalysisEndpoints = {
     encoding: 'query',
     request: exportRequest,
     response: common,
-    example: { startTime: 1766599200000, endTime: 1767204000000, reverse: 1, includeUnrealisedPnl: 0, symbol: 'BTC_USDT', fileType: 1, language: 'en' },
+    example: {
+      startTime: 1766599200000,
+      endTime: 1767204000000,
+      reverse: 1,
+      includeUnrealisedPnl: 0,
+      symbol: 'BTC_USDT',
+      fileType: 1,
+      language: 'en',
+    },
     requiredHeaders: ['timezone-login'],
-    notes: 'Header timezone-login is required (a UTC offset such as "UTC+8"; the client must supply it). The document gives no response data: whatever comes is passed through. Parameter names camelCase as the document shows.',
+    notes:
+      'Header timezone-login is required (a UTC offset such as "UTC+8"; the client must supply it). The document gives no response data: whatever comes is passed through. Parameter names camelCase as the document shows.',
   }),
 } as const;

@@ -171,17 +171,15 @@ export interface DepthLevel {
 }
 
 /** Depth entry `[price, contracts, orders]` as a record. */
-export const depthLevelSchema = z
-  .tuple([dec, dec], z.unknown())
-  .transform(([price, vol, ...rest], ctx): DepthLevel => {
-    if (rest.length === 0 || rest[0] === null || rest[0] === undefined) return { price, vol };
-    const c = int.safeParse(rest[0]);
-    if (!c.success) {
-      ctx.addIssue({ code: 'custom', path: [2], message: 'order count: an integer' });
-      return z.NEVER;
-    }
-    return { price, vol, count: c.data };
-  });
+export const depthLevelSchema = z.tuple([dec, dec], z.unknown()).transform(([price, vol, ...rest], ctx): DepthLevel => {
+  if (rest.length === 0 || rest[0] === null || rest[0] === undefined) return { price, vol };
+  const c = int.safeParse(rest[0]);
+  if (!c.success) {
+    ctx.addIssue({ code: 'custom', path: [2], message: 'order count: an integer' });
+    return z.NEVER;
+  }
+  return { price, vol, count: c.data };
+});
 
 const levels = z.preprocess((v) => v ?? [], z.array(depthLevelSchema));
 

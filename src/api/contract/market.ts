@@ -20,7 +20,10 @@ import { KLINE_MAX_POINTS, intIn, klineInterval, klineIntervalSeconds, klinePoin
 import { int, page } from './response-primitives.js';
 
 const symbolOnly = z.strictObject({ symbol });
-const optionalSymbol = z.strictObject({ symbol: symbol.optional() }).optional().transform((v) => v ?? {});
+const optionalSymbol = z
+  .strictObject({ symbol: symbol.optional() })
+  .optional()
+  .transform((v) => v ?? {});
 
 /**
  * Candle request: interval (default Min1), start/end in SECONDS. With both bounds the range may hold
@@ -267,7 +270,8 @@ export const contractMarketEndpoints = {
     request: symbolOnly,
     response: riskReverseResponse,
     example: { symbol: 'BTC_USDT' },
-    notes: 'The document says a list, the real venue answers one object: both become a list. Routers must match risk_reverse/history first.',
+    notes:
+      'The document says a list, the real venue answers one object: both become a list. Routers must match risk_reverse/history first.',
   }),
   riskReverseHistory: endpoint({
     ...CONTRACT_ENTRY,

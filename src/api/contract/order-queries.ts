@@ -150,8 +150,16 @@ export const contractOrderQueryEndpoints = {
     encoding: 'query',
     request: feeDetailsRequest,
     response: list(feeDetailSchema),
-    example: { symbol: 'BTC_USDT', ids: ['12767059784', '12767059783'], start_time: 1766599200000, end_time: 1767204000000, page_num: 1, page_size: 20 },
-    notes: 'ids go comma-separated (at most 20); start_time/end_time span at most 90 days, checked when both are given (the venue defaults start to 7 days back). A page object answer is accepted and its resultList returned.',
+    example: {
+      symbol: 'BTC_USDT',
+      ids: ['12767059784', '12767059783'],
+      start_time: 1766599200000,
+      end_time: 1767204000000,
+      page_num: 1,
+      page_size: 20,
+    },
+    notes:
+      'ids go comma-separated (at most 20); start_time/end_time span at most 90 days, checked when both are given (the venue defaults start to 7 days back). A page object answer is accepted and its resultList returned.',
   }),
   orderByExternalOid: endpoint({
     ...CONTRACT_ENTRY,
@@ -231,7 +239,10 @@ export const contractOrderQueryEndpoints = {
     permission: 'ORDER_READ',
     pathParams: [],
     encoding: 'query',
-    request: z.strictObject({ page_num: pageNum, page_size: pageSize(100) }).optional().transform((v) => v ?? { page_num: 1, page_size: 20 }),
+    request: z
+      .strictObject({ page_num: pageNum, page_size: pageSize(100) })
+      .optional()
+      .transform((v) => v ?? { page_num: 1, page_size: 20 }),
     response: list(contractOrderSchema),
     example: { page_num: 1, page_size: 20 },
     notes: 'The real exchange also serves /open_orders/{symbol}; the document lists only the paging parameters, which is what we declare.',
@@ -254,7 +265,8 @@ export const contractOrderQueryEndpoints = {
       .transform((v) => v ?? {}),
     response: openOrderCountSchema,
     example: {},
-    notes: 'The document lists orderId, price, vol as required, which a count does not need (clients call it without parameters): we accept them optionally.',
+    notes:
+      'The document lists orderId, price, vol as required, which a count does not need (clients call it without parameters): we accept them optionally.',
   }),
   historyOrders: endpoint({
     ...CONTRACT_ENTRY,
@@ -270,7 +282,17 @@ export const contractOrderQueryEndpoints = {
     encoding: 'query',
     request: historyOrdersRequest,
     response: list(contractOrderSchema),
-    example: { symbol: 'STEPN_USDT', states: [2, 3], category: 1, side: 1, start_time: 1648300000000, end_time: 1648906342000, page_num: 1, page_size: 20 },
-    notes: "Path 'not shown' in the document: the real exchange's GET /api/v1/private/order/list/history_orders (symbol, states comma-separated, category, start_time, end_time ≤ 90 days apart, side, page_num, page_size).",
+    example: {
+      symbol: 'STEPN_USDT',
+      states: [2, 3],
+      category: 1,
+      side: 1,
+      start_time: 1648300000000,
+      end_time: 1648906342000,
+      page_num: 1,
+      page_size: 20,
+    },
+    notes:
+      "Path 'not shown' in the document: the real exchange's GET /api/v1/private/order/list/history_orders (symbol, states comma-separated, category, start_time, end_time ≤ 90 days apart, side, page_num, page_size).",
   }),
 } as const;

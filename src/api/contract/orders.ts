@@ -59,7 +59,12 @@ function orderRules(o: OrderRuleInput, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: 'custom', path: ['leverage'], message: 'an integer leverage >= 1 (required when opening: side 1 or 3)' });
   }
   if (o.reduceOnly === true && o.positionMode !== 2) {
-    ctx.addIssue({ code: 'custom', path: ['reduceOnly'], message: 'false or absent unless positionMode is 2 (one-way)', input: o.reduceOnly });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reduceOnly'],
+      message: 'false or absent unless positionMode is 2 (one-way)',
+      input: o.reduceOnly,
+    });
   }
 }
 
@@ -104,9 +109,11 @@ export interface CreatedOrder {
  * order/create answers `{orderId: "<string>", ts}`; older answers carried the id alone (a number in
  * DOC-CONTRACT order/submit, a hex string in a ccxt comment). All become {orderId, ts?}.
  */
-export const createOrderResponse = z.union([obj({ orderId: venueId, ts: opt(int) }), venueId]).transform(
-  (v): CreatedOrder => (typeof v === 'string' ? { orderId: v } : v.ts === undefined ? { orderId: v.orderId } : { orderId: v.orderId, ts: v.ts }),
-);
+export const createOrderResponse = z
+  .union([obj({ orderId: venueId, ts: opt(int) }), venueId])
+  .transform((v): CreatedOrder =>
+    typeof v === 'string' ? { orderId: v } : v.ts === undefined ? { orderId: v.orderId } : { orderId: v.orderId, ts: v.ts },
+  );
 
 const externalRef = z.strictObject({ symbol, externalOid: text(1, 255) });
 
@@ -132,7 +139,17 @@ export const contractOrderEndpoints = {
     encoding: 'json',
     request: createOrderRequest,
     response: createOrderResponse,
-    example: { symbol: 'BCH_USDT', price: '461', vol: 10, side: 1, type: 2, openType: 2, leverage: 10, positionMode: 2, externalOid: 'perpetua-1' },
+    example: {
+      symbol: 'BCH_USDT',
+      price: '461',
+      vol: 10,
+      side: 1,
+      type: 2,
+      openType: 2,
+      leverage: 10,
+      positionMode: 2,
+      externalOid: 'perpetua-1',
+    },
     placement: true,
     notes:
       'price is required and > 0 for types 1-4; market types 5 and 6 may leave it out (as ccxt does and the real exchange accepts; the document marks it required) or send 0. price/vol/TP/SL go as JSON numbers (at most 15 significant digits, so the number is exact); ids as digit strings. leverage required when opening (side 1 or 3). reduceOnly true only with positionMode 2; reduceOnly false outside one-way mode is left out of the body.',
@@ -157,7 +174,8 @@ export const contractOrderEndpoints = {
     ],
     placement: true,
     marketMakerOnly: true,
-    notes: 'Bare JSON array body; at most 50 orders as on the real exchange (the document gives no number). Same per-order rules as createOrder; stpMode required on every order.',
+    notes:
+      'Bare JSON array body; at most 50 orders as on the real exchange (the document gives no number). Same per-order rules as createOrder; stpMode required on every order.',
   }),
   chaseLimitOrder: endpoint({
     ...CONTRACT_ENTRY,
@@ -206,7 +224,8 @@ export const contractOrderEndpoints = {
     request: bodyList(longId, 50, 'orderIds', 'order ids'),
     response: list(cancelResultSchema),
     example: ['218699511659380224', '739204819784386560'],
-    notes: 'Bare JSON array of ids, sent as digit strings (exact above 2^53; the POSTMAN body uses numbers, which the venue reads the same). Answer ids above 2^53 arrive as JSON numbers: parse with parseJsonKeepingLongInts (core/json-codec.ts, as the client does).',
+    notes:
+      'Bare JSON array of ids, sent as digit strings (exact above 2^53; the POSTMAN body uses numbers, which the venue reads the same). Answer ids above 2^53 arrive as JSON numbers: parse with parseJsonKeepingLongInts (core/json-codec.ts, as the client does).',
   }),
   cancelWithExternal: endpoint({
     ...CONTRACT_ENTRY,
@@ -223,7 +242,8 @@ export const contractOrderEndpoints = {
     request: bodyList(externalRef, 50, 'orders', '{symbol, externalOid} references'),
     response: list(cancelResultSchema),
     example: [{ symbol: 'BTC_USDT', externalOid: 'perpetua-1' }],
-    notes: 'The document takes a list as the whole request (the real exchange documents one object per call); we follow the document, at most 50 like order/cancel.',
+    notes:
+      'The document takes a list as the whole request (the real exchange documents one object per call); we follow the document, at most 50 like order/cancel.',
   }),
   batchCancelWithExternal: endpoint({
     ...CONTRACT_ENTRY,

@@ -29,14 +29,16 @@ export type TimeInput = number | string | Date;
  * value it cannot accept; the issue then carries `expected` as its message.
  */
 export function param<I, O>(expected: string, parse: (v: unknown) => O | undefined) {
-  return z.custom<I>(() => true).transform((v, ctx): O => {
-    const out = v === undefined || v === null ? undefined : parse(v);
-    if (out === undefined) {
-      ctx.addIssue({ code: 'custom', message: expected, input: v });
-      return z.NEVER;
-    }
-    return out;
-  });
+  return z
+    .custom<I>(() => true)
+    .transform((v, ctx): O => {
+      const out = v === undefined || v === null ? undefined : parse(v);
+      if (out === undefined) {
+        ctx.addIssue({ code: 'custom', message: expected, input: v });
+        return z.NEVER;
+      }
+      return out;
+    });
 }
 
 // ---------- scalars ----------
@@ -62,22 +64,31 @@ export const jsonDec = param<DecimalInput, number>(`a decimal number > 0 with at
 });
 
 /** Decimal ≥ 0 sent as a JSON number (a TP/SL price of 0 cancels it). */
-export const jsonDecNonNeg = param<DecimalInput, number>(`a decimal number >= 0 with at most ${JSON_SAFE_DIGITS} significant digits`, (v) => {
-  const d = decimalOf(v, true);
-  return d === undefined ? undefined : jsonNumberOf(d);
-});
+export const jsonDecNonNeg = param<DecimalInput, number>(
+  `a decimal number >= 0 with at most ${JSON_SAFE_DIGITS} significant digits`,
+  (v) => {
+    const d = decimalOf(v, true);
+    return d === undefined ? undefined : jsonNumberOf(d);
+  },
+);
 
 /** TP/SL price that may be null (null or 0 cancels): null is kept on the wire. */
-export const jsonDecNullable = z.custom<DecimalInput | null>(() => true).transform((v, ctx): number | null => {
-  if (v === null) return null;
-  const d = v === undefined ? undefined : decimalOf(v, true);
-  const n = d === undefined ? undefined : jsonNumberOf(d);
-  if (n === undefined) {
-    ctx.addIssue({ code: 'custom', message: `null or a decimal number >= 0 with at most ${JSON_SAFE_DIGITS} significant digits`, input: v });
-    return z.NEVER;
-  }
-  return n;
-});
+export const jsonDecNullable = z
+  .custom<DecimalInput | null>(() => true)
+  .transform((v, ctx): number | null => {
+    if (v === null) return null;
+    const d = v === undefined ? undefined : decimalOf(v, true);
+    const n = d === undefined ? undefined : jsonNumberOf(d);
+    if (n === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `null or a decimal number >= 0 with at most ${JSON_SAFE_DIGITS} significant digits`,
+        input: v,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 /** Decimal > 0 sent as a plain decimal string (query parameters). */
 export const queryDec = param<DecimalInput, string>('a decimal number > 0', (v) => decimalOf(v, false)?.toFixed());
@@ -110,7 +121,9 @@ export function code<const T extends number>(values: readonly T[], meaning: stri
 }
 
 /** Boolean given as true/false or "true"/"false". */
-export const boolParam = param<boolean | 'true' | 'false', boolean>('true or false', (v) => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined));
+export const boolParam = param<boolean | 'true' | 'false', boolean>('true or false', (v) =>
+  v === true || v === 'true' ? true : v === false || v === 'false' ? false : undefined,
+);
 
 /** Contract symbol `BASE_QUOTE`. */
 export const symbol = param<string, string>('a contract symbol like BTC_USDT', (v) => {
@@ -119,11 +132,15 @@ export const symbol = param<string, string>('a contract symbol like BTC_USDT', (
 });
 
 /** Currency code like USDT. */
-export const currency = param<string, string>('a currency code like USDT', (v) => (typeof v === 'string' && /^[A-Z0-9]{1,20}$/.test(v) ? v : undefined));
+export const currency = param<string, string>('a currency code like USDT', (v) =>
+  typeof v === 'string' && /^[A-Z0-9]{1,20}$/.test(v) ? v : undefined,
+);
 
 /** Free text of bounded length (external order ids, config names). */
 export function text(min: number, max: number) {
-  return param<string, string>(`a string of ${min} to ${max} characters`, (v) => (typeof v === 'string' && v.length >= min && v.length <= max ? v : undefined));
+  return param<string, string>(`a string of ${min} to ${max} characters`, (v) =>
+    typeof v === 'string' && v.length >= min && v.length <= max ? v : undefined,
+  );
 }
 
 function longIdOf(v: unknown): string | undefined {
@@ -158,17 +175,20 @@ export function idCsv(max: number, what: string) {
 
 /** Integer-code list, as an array or comma-separated string, sent comma-separated (`states=2,3`). */
 export function codeCsv<const T extends number>(values: readonly T[], meaning: string) {
-  return param<readonly (T | `${T}`)[] | string, string>(`a non-empty list of ${values.join(', ')} (${meaning}), array or comma-separated`, (v) => {
-    const items = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : Array.isArray(v) ? (v as unknown[]) : undefined;
-    if (items === undefined || items.length === 0) return undefined;
-    const out: number[] = [];
-    for (const item of items) {
-      const n = intOf(item);
-      if (n === undefined || !(values as readonly number[]).includes(n)) return undefined;
-      if (!out.includes(n)) out.push(n);
-    }
-    return out.join(',');
-  });
+  return param<readonly (T | `${T}`)[] | string, string>(
+    `a non-empty list of ${values.join(', ')} (${meaning}), array or comma-separated`,
+    (v) => {
+      const items = typeof v === 'string' ? v.split(',').map((s) => s.trim()) : Array.isArray(v) ? (v as unknown[]) : undefined;
+      if (items === undefined || items.length === 0) return undefined;
+      const out: number[] = [];
+      for (const item of items) {
+        const n = intOf(item);
+        if (n === undefined || !(values as readonly number[]).includes(n)) return undefined;
+        if (!out.includes(n)) out.push(n);
+      }
+      return out.join(',');
+    },
+  );
 }
 
 function msOf(v: unknown): number | undefined {
@@ -209,14 +229,25 @@ export const pageSize = (max = 100) => intIn(1, max, `an integer from 1 to ${max
 export const DAY_MS = 86_400_000;
 
 /** Adds an issue on `endKey` when both times are present and end < start or the span exceeds `maxDays`. */
-export function checkSpan(ctx: z.RefinementCtx, start: number | undefined, end: number | undefined, endKey: string, maxDays?: number): void {
+export function checkSpan(
+  ctx: z.RefinementCtx,
+  start: number | undefined,
+  end: number | undefined,
+  endKey: string,
+  maxDays?: number,
+): void {
   if (start === undefined || end === undefined) return;
   if (end < start) {
     ctx.addIssue({ code: 'custom', path: [endKey], message: `a time at or after the start time (${start})`, input: end });
     return;
   }
   if (maxDays !== undefined && end - start > maxDays * DAY_MS) {
-    ctx.addIssue({ code: 'custom', path: [endKey], message: `at most ${maxDays} days after the start time (end - start <= ${maxDays * DAY_MS} ms)`, input: end });
+    ctx.addIssue({
+      code: 'custom',
+      path: [endKey],
+      message: `at most ${maxDays} days after the start time (end - start <= ${maxDays * DAY_MS} ms)`,
+      input: end,
+    });
   }
 }
 

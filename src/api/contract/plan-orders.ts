@@ -62,10 +62,19 @@ function planRules(o: PlanRuleInput, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: 'custom', path: ['price'], message: 'a decimal number > 0 (required unless orderType is 5, market)' });
   }
   if ((o.side === 1 || o.side === 3) && o.openType === 1 && o.leverage === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['leverage'], message: 'an integer leverage >= 1 (required when opening isolated: side 1 or 3 with openType 1)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['leverage'],
+      message: 'an integer leverage >= 1 (required when opening isolated: side 1 or 3 with openType 1)',
+    });
   }
   if (o.reduceOnly === true && o.positionMode !== 2) {
-    ctx.addIssue({ code: 'custom', path: ['reduceOnly'], message: 'false or absent unless positionMode is 2 (one-way)', input: o.reduceOnly });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['reduceOnly'],
+      message: 'false or absent unless positionMode is 2 (one-way)',
+      input: o.reduceOnly,
+    });
   }
 }
 
@@ -111,7 +120,12 @@ export const changeStopOrderRequest = z
     ] as const;
     for (const [priceKey, price, trendKey, t] of legs) {
       if ((price ?? 0) > 0 && t !== undefined && ![1, 2, 3].includes(t)) {
-        ctx.addIssue({ code: 'custom', path: [trendKey], message: `1, 2 or 3 (latest, fair, index price) when ${priceKey} > 0; the venue answers 3001 otherwise`, input: t });
+        ctx.addIssue({
+          code: 'custom',
+          path: [trendKey],
+          message: `1, 2 or 3 (latest, fair, index price) when ${priceKey} > 0; the venue answers 3001 otherwise`,
+          input: t,
+        });
       }
     }
   });
@@ -143,7 +157,8 @@ export const contractPlanOrderEndpoints = {
     request: changeStopOrderRequest,
     response: common,
     example: { symbol: 'STEPN_USDT', orderId: '265557643326564352', stopLossPrice: 2.5, lossTrend: 1, takeProfitPrice: 0 },
-    notes: 'Trend values other than 1-3 with a price > 0 are refused before sending (the venue answers 3001); prices null or 0 cancel, null is sent as JSON null.',
+    notes:
+      'Trend values other than 1-3 with a price > 0 are refused before sending (the venue answers 3001); prices null or 0 cancel, null is sent as JSON null.',
   }),
   placePlanOrder: endpoint({
     ...CONTRACT_ENTRY,
@@ -159,7 +174,18 @@ export const contractPlanOrderEndpoints = {
     encoding: 'json',
     request: placePlanOrderRequest,
     response: venueId,
-    example: { symbol: 'ADA_USDT', vol: 1, side: 3, openType: 2, triggerPrice: '0.7', triggerType: 1, executeCycle: 1, trend: 1, orderType: 1, price: 0.6 },
+    example: {
+      symbol: 'ADA_USDT',
+      vol: 1,
+      side: 3,
+      openType: 2,
+      triggerPrice: '0.7',
+      triggerType: 1,
+      executeCycle: 1,
+      trend: 1,
+      orderType: 1,
+      price: 0.6,
+    },
     placement: true,
     beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. The answer id is a JSON number above 2^53 in the fixture: parse with parseJsonKeepingLongInts (core/json-codec.ts, as the client does). executeCycle is 1 (24 h) or 2 (7 days) in requests but hours in responses.`,
@@ -178,7 +204,19 @@ export const contractPlanOrderEndpoints = {
     encoding: 'json',
     request: placePlanOrderV2Request,
     response: venueId,
-    example: { symbol: 'DOGE_USDT', price: '0.06', vol: 1, leverage: 20, side: 1, openType: 1, triggerPrice: 0.06, triggerType: 2, executeCycle: 1, orderType: 5, trend: 1 },
+    example: {
+      symbol: 'DOGE_USDT',
+      price: '0.06',
+      vol: 1,
+      leverage: 20,
+      side: 1,
+      openType: 1,
+      triggerPrice: 0.06,
+      triggerType: 2,
+      executeCycle: 1,
+      orderType: 5,
+      trend: 1,
+    },
     placement: true,
     beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. priceProtect accepts true/false and is sent as 1/0.`,

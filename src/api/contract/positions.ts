@@ -292,6 +292,7 @@ export const contractPositionEndpoints = {
     request: noParams,
     response: common,
     example: {},
-    notes: 'Disabled on the venue (code 8817, risk limit feature upgraded); parameters are not documented, so none are sent. The client should map 8817 to FeatureDisabled.',
+    notes:
+      'Disabled on the venue (code 8817, risk limit feature upgraded); parameters are not documented, so none are sent. The client should map 8817 to FeatureDisabled.',
   }),
 } as const;

@@ -31,7 +31,8 @@ export const venueId = z.union([z.string().min(1), z.number(), z.bigint()]).tran
   if (typeof v === 'number' && !Number.isSafeInteger(v)) {
     ctx.addIssue({
       code: 'custom',
-      message: 'an id as a string or a safe integer (a JSON number above 2^53 lost precision in JSON.parse: parse the body with parseJsonKeepingLongInts)',
+      message:
+        'an id as a string or a safe integer (a JSON number above 2^53 lost precision in JSON.parse: parse the body with parseJsonKeepingLongInts)',
       input: v,
     });
     return z.NEVER;
@@ -41,7 +42,9 @@ export const venueId = z.union([z.string().min(1), z.number(), z.bigint()]).tran
 
 /** An integer code restricted to known values (side, state, order type): an unknown code is malformed. */
 export function codeOf<const T extends number>(values: readonly T[], what: string) {
-  return int.refine((v) => (values as readonly number[]).includes(v), { message: `${what}: one of ${values.join(', ')}` }).transform((v) => v as T);
+  return int
+    .refine((v) => (values as readonly number[]).includes(v), { message: `${what}: one of ${values.join(', ')}` })
+    .transform((v) => v as T);
 }
 
 export const enumValues = <T extends Record<string, number>>(e: T): T[keyof T][] => Object.values(e) as T[keyof T][];
@@ -62,7 +65,8 @@ const pageMeta = {
   currentPage: opt(int),
 };
 
-const isPageLike = (v: unknown): v is { resultList?: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v) && 'resultList' in v;
+const isPageLike = (v: unknown): v is { resultList?: unknown } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && 'resultList' in v;
 
 /**
  * A page (`{pageSize, totalCount, totalPage, currentPage, resultList}`). Some paged endpoints answer
@@ -81,12 +85,18 @@ export function page<T extends z.ZodType>(item: T) {
  * with a page object; its resultList is taken. A null list is empty.
  */
 export function list<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (v === null || v === undefined ? [] : isPageLike(v) ? (v.resultList ?? []) : v), z.array(item)) as unknown as z.ZodType<z.output<T>[], unknown>;
+  return z.preprocess(
+    (v) => (v === null || v === undefined ? [] : isPageLike(v) ? (v.resultList ?? []) : v),
+    z.array(item),
+  ) as unknown as z.ZodType<z.output<T>[], unknown>;
 }
 
 /** One object, or a list of them, always returned as a list. */
 export function oneOrMany<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]), z.array(item)) as unknown as z.ZodType<z.output<T>[], unknown>;
+  return z.preprocess((v) => (Array.isArray(v) ? v : v === null || v === undefined ? [] : [v]), z.array(item)) as unknown as z.ZodType<
+    z.output<T>[],
+    unknown
+  >;
 }
 
 /**
@@ -121,7 +131,8 @@ export function objectOrArray<T extends z.ZodType>(item: T) {
   return z.unknown().transform((v, ctx): z.output<T> | z.output<T>[] => {
     const r = Array.isArray(v) ? many.safeParse(v) : item.safeParse(v);
     if (r.success) return r.data as z.output<T> | z.output<T>[];
-    for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[], input: v });
+    for (const issue of r.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path as PropertyKey[], input: v });
     return z.NEVER;
   });
 }

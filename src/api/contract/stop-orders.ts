@@ -28,11 +28,17 @@ const trend = code([1, 2, 3], '1 latest, 2 fair, 3 index price');
 const reverseFlag = code([1, 2], '1 reverse after trigger, 2 do not');
 const execType = code([0, 1], '0 market, 1 limit');
 
-
 /** At least one of the two prices must be > 0 (issue on stopLossPrice, the first of the pair). */
-function atLeastOnePrice(o: { stopLossPrice?: number | null | undefined; takeProfitPrice?: number | null | undefined }, ctx: z.RefinementCtx): void {
+function atLeastOnePrice(
+  o: { stopLossPrice?: number | null | undefined; takeProfitPrice?: number | null | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (!((o.stopLossPrice ?? 0) > 0) && !((o.takeProfitPrice ?? 0) > 0)) {
-    ctx.addIssue({ code: 'custom', path: ['stopLossPrice'], message: 'a decimal number > 0 in stopLossPrice or takeProfitPrice (at least one)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['stopLossPrice'],
+      message: 'a decimal number > 0 in stopLossPrice or takeProfitPrice (at least one)',
+    });
   }
 }
 
@@ -103,7 +109,11 @@ export const placeStopOrderRequest = z
       ctx.addIssue({ code: 'custom', path: ['stopLossOrderPrice'], message: 'a decimal number > 0 (required with stopLossType 1, limit)' });
     }
     if (o.takeProfitType === 1 && o.takeProfitOrderPrice === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['takeProfitOrderPrice'], message: 'a decimal number > 0 (required with takeProfitType 1, limit)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['takeProfitOrderPrice'],
+        message: 'a decimal number > 0 (required with takeProfitType 1, limit)',
+      });
     }
   });
 
@@ -123,7 +133,8 @@ export const contractStopOrderEndpoints = {
     request: changeStopPriceRequest,
     response: common,
     example: { orderId: '739204819784386560', stopLossPrice: 80000, takeProfitPrice: 95000, lossTrend: 1, profitTrend: 2 },
-    notes: "Method and path 'not shown' in the document: the real exchange's POST /api/v1/private/stoporder/change_price. Both prices null/0 (or absent) cancel the TP/SL; null is sent as JSON null.",
+    notes:
+      "Method and path 'not shown' in the document: the real exchange's POST /api/v1/private/stoporder/change_price. Both prices null/0 (or absent) cancel the TP/SL; null is sent as JSON null.",
   }),
   changePlanPrice: endpoint({
     ...CONTRACT_ENTRY,
@@ -190,7 +201,16 @@ export const contractStopOrderEndpoints = {
     encoding: 'json',
     request: placeStopOrderRequest,
     response: opt(venueId),
-    example: { symbol: 'DOGE_USDT', positionId: '1110417836', vol: 1, lossTrend: 1, profitTrend: 1, stopLossPrice: 0.19, stopLossType: 1, stopLossOrderPrice: 0.19 },
+    example: {
+      symbol: 'DOGE_USDT',
+      positionId: '1110417836',
+      vol: 1,
+      lossTrend: 1,
+      profitTrend: 1,
+      stopLossPrice: 0.19,
+      stopLossType: 1,
+      stopLossOrderPrice: 0.19,
+    },
     placement: true,
     beyondDocuments: TRIGGER_EXTRA_SOURCE,
     notes: `${EXTRA_NOTE}. No response sample exists; the stop-order id is read when present.`,

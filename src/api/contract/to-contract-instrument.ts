@@ -43,7 +43,19 @@ function known<T extends string>(symbol: string, field: string, value: string | 
 }
 
 /** Tiers derived from riskBaseVol / riskIncrVol / riskIncrMmr / riskIncrImr / riskLevelLimit (see above). */
-export function deriveRiskTiers(d: Pick<ContractDetail, 'riskBaseVol' | 'riskIncrVol' | 'maintenanceMarginRate' | 'riskIncrMmr' | 'initialMarginRate' | 'riskIncrImr' | 'riskLevelLimit' | 'maxLeverage'>): RiskTier[] {
+export function deriveRiskTiers(
+  d: Pick<
+    ContractDetail,
+    | 'riskBaseVol'
+    | 'riskIncrVol'
+    | 'maintenanceMarginRate'
+    | 'riskIncrMmr'
+    | 'initialMarginRate'
+    | 'riskIncrImr'
+    | 'riskLevelLimit'
+    | 'maxLeverage'
+  >,
+): RiskTier[] {
   const n = Math.max(d.riskLevelLimit, 1);
   const tiers: RiskTier[] = [];
   for (let i = 1; i <= n; i++) {

@@ -89,7 +89,15 @@ export const contractTrackOrderEndpoints = {
     permission: 'ORDER_PLACE',
     pathParams: [],
     encoding: 'json',
-    request: z.strictObject({ symbol, trackOrderId: longId, trend, backType, backValue: jsonDec, vol: jsonDec, activePrice: jsonDec.optional() }),
+    request: z.strictObject({
+      symbol,
+      trackOrderId: longId,
+      trend,
+      backType,
+      backValue: jsonDec,
+      vol: jsonDec,
+      activePrice: jsonDec.optional(),
+    }),
     response: common,
     example: { symbol: 'DOGE_USDT', trackOrderId: '739218627261666816', trend: 1, backType: 1, backValue: 0.03, vol: 100 },
   }),
@@ -108,6 +116,7 @@ export const contractTrackOrderEndpoints = {
     request: trackOrdersRequest,
     response: list(trackOrderSchema),
     example: { states: [0, 1], symbol: 'DOGE_USDT', pageIndex: 1, pageSize: 20 },
-    notes: 'states is a list sent comma-separated; paging names are camelCase (pageIndex, pageSize) as the document shows; pageSize bounded 1..100 like page_size.',
+    notes:
+      'states is a list sent comma-separated; paging names are camelCase (pageIndex, pageSize) as the document shows; pageSize bounded 1..100 like page_size.',
   }),
 } as const;

@@ -25,7 +25,8 @@ export const myTradesRequest = paramsObject(
   },
   (p, ctx) => {
     // symbol is required anyway; stated again so the rule "orderId only with symbol" has its own message.
-    if (p.orderId !== undefined && p.symbol === undefined) issue(ctx, 'symbol', 'a spot symbol (orderId is only accepted with symbol)', 'missing');
+    if (p.orderId !== undefined && p.symbol === undefined)
+      issue(ctx, 'symbol', 'a spot symbol (orderId is only accepted with symbol)', 'missing');
     checkTimeOrder(p, ctx);
   },
 );
@@ -36,7 +37,9 @@ export const enablePlatformDeductRequest = paramsObject({ platformDeductEnable: 
 
 // ---------- responses ----------
 
-export const kycStatusSchema = obj({ status: wireEnum([KycStatus.UNVERIFIED, KycStatus.PRIMARY, KycStatus.ADVANCED, KycStatus.INSTITUTIONAL]) });
+export const kycStatusSchema = obj({
+  status: wireEnum([KycStatus.UNVERIFIED, KycStatus.PRIMARY, KycStatus.ADVANCED, KycStatus.INSTITUTIONAL]),
+});
 export type SpotKycStatus = z.output<typeof kycStatusSchema>;
 
 export const uidSchema = obj({ uid: str });
@@ -96,7 +99,15 @@ export type SpotPlatformDeduct = z.output<typeof platformDeductSchema>;
 
 // ---------- entries ----------
 
-const SIGNED = { api: 'spot', section: '4.2', auth: 'signed', buckets: ['ip-weight'], pathParams: [], encoding: 'query', envelope: 'bare' } as const;
+const SIGNED = {
+  api: 'spot',
+  section: '4.2',
+  auth: 'signed',
+  buckets: ['ip-weight'],
+  pathParams: [],
+  encoding: 'query',
+  envelope: 'bare',
+} as const;
 
 export const spotAccountEndpoints = {
   kycStatus: endpoint({

@@ -56,10 +56,13 @@ export const spotCatalogue = {
 export type SpotCatalogue = typeof spotCatalogue;
 export type SpotMethod = keyof SpotCatalogue;
 /** What a caller passes to a spot method. */
-export type SpotRequest<M extends SpotMethod> = SpotCatalogue[M] extends EndpointDef<infer Req, infer _Res> ? import('zod').input<Req> : never;
+export type SpotRequest<M extends SpotMethod> =
+  SpotCatalogue[M] extends EndpointDef<infer Req, infer _Res> ? import('zod').input<Req> : never;
 /** What goes on the wire (all strings) after validation. */
-export type SpotWireParams<M extends SpotMethod> = SpotCatalogue[M] extends EndpointDef<infer Req, infer _Res> ? import('zod').output<Req> : never;
+export type SpotWireParams<M extends SpotMethod> =
+  SpotCatalogue[M] extends EndpointDef<infer Req, infer _Res> ? import('zod').output<Req> : never;
 /** The parsed payload of a spot method (envelope removed). */
-export type SpotResponse<M extends SpotMethod> = SpotCatalogue[M] extends EndpointDef<infer _Req, infer Res> ? import('zod').output<Res> : never;
+export type SpotResponse<M extends SpotMethod> =
+  SpotCatalogue[M] extends EndpointDef<infer _Req, infer Res> ? import('zod').output<Res> : never;
 
 export const SPOT_METHODS = Object.keys(spotCatalogue) as SpotMethod[];

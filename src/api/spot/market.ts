@@ -209,7 +209,16 @@ export const bookTickerSchema = oneOrMany(spotBookTickerSchema);
 
 const hasSymbol = (p: Record<string, unknown>): boolean => p.symbol !== undefined && p.symbol !== null && p.symbol !== '';
 
-const PUBLIC = { api: 'spot', method: 'GET', section: '4.1', auth: 'public', buckets: ['ip-weight'], pathParams: [], encoding: 'query', envelope: 'bare' } as const;
+const PUBLIC = {
+  api: 'spot',
+  method: 'GET',
+  section: '4.1',
+  auth: 'public',
+  buckets: ['ip-weight'],
+  pathParams: [],
+  encoding: 'query',
+  envelope: 'bare',
+} as const;
 
 export const spotMarketEndpoints = {
   ping: endpoint({
@@ -257,7 +266,8 @@ export const spotMarketEndpoints = {
     request: noParamsRequest,
     response: offlineSymbolsSchema,
     example: {},
-    notes: 'The doc shows only {data: [...]} and wire-protocol.md does not list it as (E): parsed as a bare object whose data holds the list; code/msg/timestamp, if sent, are kept as extra fields.',
+    notes:
+      'The doc shows only {data: [...]} and wire-protocol.md does not list it as (E): parsed as a bare object whose data holds the list; code/msg/timestamp, if sent, are kept as extra fields.',
   }),
   exchangeInfo: endpoint({
     ...PUBLIC,
@@ -305,7 +315,7 @@ export const spotMarketEndpoints = {
     response: tradesSchema,
     example: { symbol: 'BTCUSDT', limit: 500 },
     beyondDocuments:
-      "the exchange's spot v3 reference (\"Old Trade Lookup\": symbol, limit 1..1000, default 500), the official spot SDK " +
+      'the exchange\'s spot v3 reference ("Old Trade Lookup": symbol, limit 1..1000, default 500), the official spot SDK ' +
       "(mexc-api-sdk historicalTrades) and ccxt's mexc.ts (fetchTrades with method spotPublicGetHistoricalTrades)",
     notes: 'Answered from the same tape and in the same shape as /api/v3/trades, newest first; limit above 1000 is served as 1000.',
   }),

@@ -62,14 +62,20 @@ export function checkOrderRules(o: OrderRuleInput, ctx: z.RefinementCtx): void {
   if (PRICED_SPOT_ORDER_TYPES.has(o.type)) {
     if (o.price === undefined) issue(ctx, 'price', `a decimal number > 0 (required for type ${o.type})`, 'missing');
     if (o.quantity === undefined) issue(ctx, 'quantity', `a decimal number > 0 (required for type ${o.type})`, 'missing');
-    if (o.quoteOrderQty !== undefined) issue(ctx, 'quoteOrderQty', `absent for type ${o.type} (quoteOrderQty is for MARKET orders)`, 'combination');
+    if (o.quoteOrderQty !== undefined)
+      issue(ctx, 'quoteOrderQty', `absent for type ${o.type} (quoteOrderQty is for MARKET orders)`, 'combination');
     return;
   }
   // MARKET
   if (o.quantity === undefined && o.quoteOrderQty === undefined) {
     issue(ctx, 'quantity', 'quantity or quoteOrderQty for type MARKET (invalid combination of optional parameters, -1128)', 'combination');
   } else if (o.quantity !== undefined && o.quoteOrderQty !== undefined) {
-    issue(ctx, 'quoteOrderQty', 'only one of quantity or quoteOrderQty for type MARKET (invalid combination of optional parameters, -1128)', 'combination');
+    issue(
+      ctx,
+      'quoteOrderQty',
+      'only one of quantity or quoteOrderQty for type MARKET (invalid combination of optional parameters, -1128)',
+      'combination',
+    );
   }
 }
 
@@ -88,46 +94,48 @@ const batchItems = z.array(batchOrderItemRequest);
  * the JSON string of the validated orders.
  */
 export const batchOrdersParam = withExpected(
-  z.custom<readonly SpotBatchOrderParams[] | string>(() => true).transform((v, ctx): string => {
-    if (v === undefined) {
-      issue(ctx, [], `a list of 1..${SPOT_BATCH_MAX} orders`, 'missing');
-      return z.NEVER;
-    }
-    let list: unknown = v;
-    if (typeof v === 'string') {
-      try {
-        list = JSON.parse(v);
-      } catch {
-        issue(ctx, [], `a JSON array of 1..${SPOT_BATCH_MAX} orders`);
+  z
+    .custom<readonly SpotBatchOrderParams[] | string>(() => true)
+    .transform((v, ctx): string => {
+      if (v === undefined) {
+        issue(ctx, [], `a list of 1..${SPOT_BATCH_MAX} orders`, 'missing');
         return z.NEVER;
       }
-    }
-    if (!Array.isArray(list)) {
-      issue(ctx, [], `a list of 1..${SPOT_BATCH_MAX} orders`);
-      return z.NEVER;
-    }
-    if (list.length === 0 || list.length > SPOT_BATCH_MAX) {
-      issue(ctx, [], `1..${SPOT_BATCH_MAX} orders of one symbol (got ${list.length})`);
-      return z.NEVER;
-    }
-    const r = batchItems.safeParse(list);
-    if (!r.success) {
-      forwardIssues(r.error, ctx);
-      return z.NEVER;
-    }
-    const items = r.data;
-    const symbol = items[0]!.symbol;
-    const seen = new Map<string, number>();
-    items.forEach((o, i) => {
-      if (o.symbol !== symbol) issue(ctx, [i, 'symbol'], `${symbol} (all orders of a batch have one symbol)`);
-      if (o.newClientOrderId !== undefined) {
-        const first = seen.get(o.newClientOrderId);
-        if (first !== undefined) issue(ctx, [i, 'newClientOrderId'], `a client order id not already used in this batch (order ${first})`);
-        else seen.set(o.newClientOrderId, i);
+      let list: unknown = v;
+      if (typeof v === 'string') {
+        try {
+          list = JSON.parse(v);
+        } catch {
+          issue(ctx, [], `a JSON array of 1..${SPOT_BATCH_MAX} orders`);
+          return z.NEVER;
+        }
       }
-    });
-    return JSON.stringify(items);
-  }),
+      if (!Array.isArray(list)) {
+        issue(ctx, [], `a list of 1..${SPOT_BATCH_MAX} orders`);
+        return z.NEVER;
+      }
+      if (list.length === 0 || list.length > SPOT_BATCH_MAX) {
+        issue(ctx, [], `1..${SPOT_BATCH_MAX} orders of one symbol (got ${list.length})`);
+        return z.NEVER;
+      }
+      const r = batchItems.safeParse(list);
+      if (!r.success) {
+        forwardIssues(r.error, ctx);
+        return z.NEVER;
+      }
+      const items = r.data;
+      const symbol = items[0]!.symbol;
+      const seen = new Map<string, number>();
+      items.forEach((o, i) => {
+        if (o.symbol !== symbol) issue(ctx, [i, 'symbol'], `${symbol} (all orders of a batch have one symbol)`);
+        if (o.newClientOrderId !== undefined) {
+          const first = seen.get(o.newClientOrderId);
+          if (first !== undefined) issue(ctx, [i, 'newClientOrderId'], `a client order id not already used in this batch (order ${first})`);
+          else seen.set(o.newClientOrderId, i);
+        }
+      });
+      return JSON.stringify(items);
+    }),
   `a list (or its JSON string) of 1..${SPOT_BATCH_MAX} orders of one symbol`,
 );
 
@@ -140,7 +148,8 @@ export function parseBatchOrders(wire: string): SpotBatchOrderWire[] {
 }
 
 function oneOfOrderIds(p: { orderId?: string; origClientOrderId?: string }, ctx: z.RefinementCtx): void {
-  if (p.orderId === undefined && p.origClientOrderId === undefined) issue(ctx, 'orderId', 'orderId or origClientOrderId (one is required)', 'missing');
+  if (p.orderId === undefined && p.origClientOrderId === undefined)
+    issue(ctx, 'orderId', 'orderId or origClientOrderId (one is required)', 'missing');
 }
 
 export const cancelOrderRequest = paramsObject(
@@ -161,10 +170,19 @@ export const queryOrderRequest = paramsObject(
   oneOfOrderIds,
 );
 
-export const openOrdersRequest = paramsObject({ symbol: symbolListP(SPOT_OPEN_ORDERS_MAX_SYMBOLS).optional(), recvWindow: recvWindowP.optional() });
+export const openOrdersRequest = paramsObject({
+  symbol: symbolListP(SPOT_OPEN_ORDERS_MAX_SYMBOLS).optional(),
+  recvWindow: recvWindowP.optional(),
+});
 
 export const allOrdersRequest = paramsObject(
-  { symbol: symbolP, startTime: timeP.optional(), endTime: timeP.optional(), limit: limitP(1, 1000).optional(), recvWindow: recvWindowP.optional() },
+  {
+    symbol: symbolP,
+    startTime: timeP.optional(),
+    endTime: timeP.optional(),
+    limit: limitP(1, 1000).optional(),
+    recvWindow: recvWindowP.optional(),
+  },
   checkTimeOrder,
 );
 
@@ -238,7 +256,8 @@ const spotOrderWireSchema = obj({
 /** A spot order as GET order / openOrders / allOrders report it; `origQty` is filled from `Qty` when needed. */
 export const spotOrderSchema = spotOrderWireSchema
   .superRefine((o, ctx) => {
-    if (o.origQty === undefined && o.Qty === undefined) issue(ctx, 'origQty', 'a decimal quantity (origQty, or Qty in the single-order query)');
+    if (o.origQty === undefined && o.Qty === undefined)
+      issue(ctx, 'origQty', 'a decimal quantity (origQty, or Qty in the single-order query)');
   })
   .transform(({ Qty, ...o }) => ({ ...o, origQty: (o.origQty ?? Qty) as Decimal }));
 export type SpotOrder = z.output<typeof spotOrderSchema>;

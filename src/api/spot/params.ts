@@ -24,12 +24,19 @@ const TRANSPORT = new Set<string>(SPOT_TRANSPORT_PARAMS);
  * what a ValidationError should show.
  */
 export function wireParam<T extends z.ZodType>(schema: T, expected: string, invalidReason: SpotIssueReason = 'invalid') {
-  const param = z.custom<z.input<T>>(() => true).transform((value, ctx): z.output<T> => {
-    const r = schema.safeParse(value);
-    if (r.success) return r.data as z.output<T>;
-    ctx.addIssue({ code: 'custom', message: expected, input: value, params: { reason: value === undefined ? 'missing' : invalidReason } });
-    return z.NEVER;
-  });
+  const param = z
+    .custom<z.input<T>>(() => true)
+    .transform((value, ctx): z.output<T> => {
+      const r = schema.safeParse(value);
+      if (r.success) return r.data as z.output<T>;
+      ctx.addIssue({
+        code: 'custom',
+        message: expected,
+        input: value,
+        params: { reason: value === undefined ? 'missing' : invalidReason },
+      });
+      return z.NEVER;
+    });
   EXPECTED.set(param, expected);
   return param;
 }
@@ -81,7 +88,8 @@ export type ParamCheck<S extends Shape> = (params: Out<S>, ctx: z.RefinementCtx)
 export function paramsObject<S extends Shape>(shape: S, check?: ParamCheck<S>, options: { transport?: boolean } = {}) {
   const known = Object.keys(shape);
   const allowTransport = options.transport ?? true;
-  const unknownMessage = known.length === 0 ? 'no parameter (this endpoint takes none)' : `no such parameter (expected one of ${known.join(', ')})`;
+  const unknownMessage =
+    known.length === 0 ? 'no parameter (this endpoint takes none)' : `no such parameter (expected one of ${known.join(', ')})`;
   const base = z.object(shape);
   const checked = check ? base.superRefine((v, ctx) => check(v, ctx)) : base;
   const schema = z
@@ -103,7 +111,11 @@ export function paramsObject<S extends Shape>(shape: S, check?: ParamCheck<S>, o
     known.map((name) => {
       const field = shape[name]!;
       const inner = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
-      return { name, required: !(field instanceof z.ZodOptional), expected: EXPECTED.get(inner) ?? EXPECTED.get(field) ?? 'see the catalogue' };
+      return {
+        name,
+        required: !(field instanceof z.ZodOptional),
+        expected: EXPECTED.get(inner) ?? EXPECTED.get(field) ?? 'see the catalogue',
+      };
     }),
   );
   return schema;
@@ -127,7 +139,9 @@ export const symbolListP = (max: number) =>
       .transform((v) => (typeof v === 'string' ? v.split(',') : [...v]).map((s) => s.trim()))
       .pipe(z.array(spotSymbolParam).min(1).max(max))
       .transform((list) => list.join(',')),
-    max === Infinity ? 'spot symbols like BTCUSDT,ETHUSDT (comma-separated)' : `1..${max} spot symbols like BTCUSDT,ETHUSDT (comma-separated)`,
+    max === Infinity
+      ? 'spot symbols like BTCUSDT,ETHUSDT (comma-separated)'
+      : `1..${max} spot symbols like BTCUSDT,ETHUSDT (comma-separated)`,
   );
 
 /** Decimal > 0; sent as a plain decimal string (no exponent). */
@@ -140,7 +154,11 @@ export const decimalP = wireParam(decParam, 'a decimal number > 0');
  * refused, naming the range.
  */
 export const limitP = (lo: number, hi: number) =>
-  wireParam(intInRange(lo, Number.MAX_SAFE_INTEGER).transform((v) => String(Math.min(v, hi))), `an integer ${lo}..${hi} (larger values are served as ${hi})`, 'range');
+  wireParam(
+    intInRange(lo, Number.MAX_SAFE_INTEGER).transform((v) => String(Math.min(v, hi))),
+    `an integer ${lo}..${hi} (larger values are served as ${hi})`,
+    'range',
+  );
 
 export const timeP = wireParam(msParam.transform(String), 'a millisecond timestamp (integer >= 0)');
 
@@ -176,7 +194,12 @@ export const boolP = wireParam(
 );
 
 /** Adds one issue at `field` (the helper keeps messages in the "expected value" form). */
-export function issue(ctx: z.RefinementCtx, field: string | readonly (string | number)[], expected: string, reason: SpotIssueReason = 'invalid'): void {
+export function issue(
+  ctx: z.RefinementCtx,
+  field: string | readonly (string | number)[],
+  expected: string,
+  reason: SpotIssueReason = 'invalid',
+): void {
   ctx.addIssue({ code: 'custom', path: typeof field === 'string' ? [field] : [...field], message: expected, params: { reason } });
 }
 

@@ -107,7 +107,8 @@ export const spotStpGroupEndpoints = {
     request: stpGroupUidRequest,
     response: spotStpGroupSchema,
     example: { uid: ['10000001', '10000002'], tradeGroupId: '1001' },
-    notes: 'The doc gives GET in the path line and POST in the request example: POST chosen (as in the example); the emulator accepts both.',
+    notes:
+      'The doc gives GET in the path line and POST in the request example: POST chosen (as in the example); the emulator accepts both.',
   }),
   deleteStpGroupUid: endpoint({
     ...STP,

@@ -70,7 +70,16 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
   const venueSide = events.filter((e): e is Extract<ExecutionEvent, { type: 'VenueFill' }> => e.type === 'VenueFill').map((e) => e.fill);
   const venueSideIds = new Set(venueSide.map((f) => f.tradeId as string));
   const journalOrders = new Map(input.journal.orders().map((o) => [o.clientOrderId as string, o]));
-  const t = { venueOrders: 0, duplicates: 0, lostFills: 0, phantomFills: 0, unattributedFills: 0, orderMismatches: 0, positionMismatches: 0, orphanOrders: 0 };
+  const t = {
+    venueOrders: 0,
+    duplicates: 0,
+    lostFills: 0,
+    phantomFills: 0,
+    unattributedFills: 0,
+    orderMismatches: 0,
+    positionMismatches: 0,
+    orphanOrders: 0,
+  };
   const problems: string[] = [];
   const bySymbol: Record<string, number> = {};
   const problem = (key: keyof typeof t, line: string, n = 1): void => {
@@ -96,7 +105,10 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
     if (e.type !== 'PositionAdjusted') continue;
     const key = `${e.strategyId ?? '?'}|${e.symbol}`;
     journalNet.set(key, (journalNet.get(key) ?? ZERO).plus(e.toQuantity.minus(e.fromQuantity)));
-    problem('unattributedFills', `${e.symbol} position of ${e.strategyId ?? '?'} adjusted ${e.fromQuantity.toFixed()} → ${e.toQuantity.toFixed()} without a fill`);
+    problem(
+      'unattributedFills',
+      `${e.symbol} position of ${e.strategyId ?? '?'} adjusted ${e.fromQuantity.toFixed()} → ${e.toQuantity.toFixed()} without a fill`,
+    );
   }
 
   for (const symbol of input.symbols) {
@@ -105,7 +117,10 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
       const orders = await input.spot.allOrders({ symbol, limit: 1000 });
       t.venueOrders += orders.length;
       bySymbol[symbol] = orders.length;
-      countDuplicates(orders.map((o) => o.clientOrderId), problem);
+      countDuplicates(
+        orders.map((o) => o.clientOrderId),
+        problem,
+      );
       const venueNet = new Map<string, Decimal>();
       for (const o of orders) {
         const cid = o.clientOrderId ?? '';
@@ -117,21 +132,29 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
             // Not the bot's order (by hand, another program): each trade must be journaled as a VenueFill of the account.
             const unbooked = trades.filter((tr) => !venueSideIds.has(tr.id));
             if (unbooked.length > 0 || trades.length === 0) {
-              problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) executed ${o.executedQty.toFixed()} and is not in the journal`, unbooked.length || 1);
+              problem(
+                'unattributedFills',
+                `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) executed ${o.executedQty.toFixed()} and is not in the journal`,
+                unbooked.length || 1,
+              );
             }
           } else venueNet.set(sid, (venueNet.get(sid) ?? ZERO).plus(o.side === 'BUY' ? o.executedQty : o.executedQty.neg()));
           const journaled = new Set(fills.filter((f) => f.clientOrderId === cid && !f.synthetic).map((f) => f.tradeId as string));
           const synthetic = fills.some((f) => f.clientOrderId === cid && f.synthetic);
-          for (const tr of trades) if (mine && !journaled.has(tr.id) && !synthetic) problem('lostFills', `${symbol} venue trade ${tr.id} of ${cid} is missing from the journal`);
+          for (const tr of trades)
+            if (mine && !journaled.has(tr.id) && !synthetic)
+              problem('lostFills', `${symbol} venue trade ${tr.id} of ${cid} is missing from the journal`);
           const venueIds = new Set(trades.map((tr) => tr.id));
-          for (const id of journaled) if (!venueIds.has(id)) problem('phantomFills', `${symbol} journal fill ${id} of ${cid} is no venue trade`);
+          for (const id of journaled)
+            if (!venueIds.has(id)) problem('phantomFills', `${symbol} journal fill ${id} of ${cid} is no venue trade`);
         }
         if (!mine) {
           if (strategyOf(cid)) problem('orderMismatches', `${symbol} venue order ${cid} is missing from the journal`);
           continue;
         }
         const q = journalQty(cid);
-        if (!q.eq(o.executedQty)) problem('orderMismatches', `${symbol} ${cid}: journal filled ${q.toFixed()}, venue executed ${o.executedQty.toFixed()}`);
+        if (!q.eq(o.executedQty))
+          problem('orderMismatches', `${symbol} ${cid}: journal filled ${q.toFixed()}, venue executed ${o.executedQty.toFixed()}`);
       }
       for (const [sid, net] of venueNet) comparePosition(`${sid} ${symbol}`, journalNet.get(`${sid}|${symbol}`) ?? ZERO, net, problem);
       for (const [key, net] of journalNet) {
@@ -146,7 +169,12 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
     if (!input.contract) continue;
     const byId = new Map<string, Awaited<ReturnType<ContractClient['historyOrders']>>[number]>();
     for (let page = 1; ; page++) {
-      const list = await input.contract.historyOrders({ symbol, page_num: page, page_size: CONTRACT_PAGE, ...(input.since !== undefined ? { start_time: input.since } : {}) });
+      const list = await input.contract.historyOrders({
+        symbol,
+        page_num: page,
+        page_size: CONTRACT_PAGE,
+        ...(input.since !== undefined ? { start_time: input.since } : {}),
+      });
       for (const o of list) byId.set(String(o.orderId), o);
       if (list.length < CONTRACT_PAGE) break;
     }
@@ -168,9 +196,15 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
         if (booked.isZero()) {
           const at = o.updateTime ?? o.createTime;
           const when = at !== undefined && input.journal.runs ? `; it ${whenAmongRuns(at, input.journal.runs())}` : '';
-          problem('unattributedFills', `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not in the journal${when}`);
-        }
-        else if (!booked.eq(dealt)) problem(booked.lt(dealt) ? 'lostFills' : 'phantomFills', `${symbol} venue order ${o.orderId}: journal venue fills ${booked.toFixed()}, venue dealt ${dealt.toFixed()}`);
+          problem(
+            'unattributedFills',
+            `${symbol} venue order ${o.orderId} (${cid || 'no client id'}) dealt ${dealt.toFixed()} and is not in the journal${when}`,
+          );
+        } else if (!booked.eq(dealt))
+          problem(
+            booked.lt(dealt) ? 'lostFills' : 'phantomFills',
+            `${symbol} venue order ${o.orderId}: journal venue fills ${booked.toFixed()}, venue dealt ${dealt.toFixed()}`,
+          );
       }
       if (!mine) {
         if (strategyOf(cid)) problem('orderMismatches', `${symbol} venue order ${cid} is missing from the journal`);
@@ -183,7 +217,8 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
     for (const o of open) problem('orphanOrders', `${symbol} order ${o.externalOid ?? o.orderId} still rests at the venue`);
     // The venue nets per symbol (one-way) or per leg (hedged); the strategies trading the symbol together must match it.
     let venueNet = ZERO;
-    for (const p of await input.contract.openPositions({ symbol })) venueNet = venueNet.plus(p.positionType === 1 ? p.holdVol : p.holdVol.neg());
+    for (const p of await input.contract.openPositions({ symbol }))
+      venueNet = venueNet.plus(p.positionType === 1 ? p.holdVol : p.holdVol.neg());
     let ours = ZERO;
     const who: string[] = [];
     for (const [key, net] of journalNet) {
@@ -209,7 +244,12 @@ function comparePosition(what: string, journal: Decimal, venue: Decimal, problem
 
 /** The fills of a journal's fill events, in order. */
 export function journalFills(events: readonly ExecutionEvent[]): Fill[] {
-  return events.filter((e): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> => e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled').map((e) => e.fill);
+  return events
+    .filter(
+      (e): e is Extract<ExecutionEvent, { type: 'OrderFilled' | 'OrderPartiallyFilled' }> =>
+        e.type === 'OrderFilled' || e.type === 'OrderPartiallyFilled',
+    )
+    .map((e) => e.fill);
 }
 
 /** Sums audit tables (several runs of a soak). */
@@ -217,7 +257,10 @@ export function addTables(a: AuditTable, b: AuditTable): AuditTable {
   return {
     venueOrders: a.venueOrders + b.venueOrders,
     venueOrdersBySymbol: Object.fromEntries(
-      [...new Set([...Object.keys(a.venueOrdersBySymbol), ...Object.keys(b.venueOrdersBySymbol)])].map((k) => [k, (a.venueOrdersBySymbol[k] ?? 0) + (b.venueOrdersBySymbol[k] ?? 0)]),
+      [...new Set([...Object.keys(a.venueOrdersBySymbol), ...Object.keys(b.venueOrdersBySymbol)])].map((k) => [
+        k,
+        (a.venueOrdersBySymbol[k] ?? 0) + (b.venueOrdersBySymbol[k] ?? 0),
+      ]),
     ),
     journalFills: a.journalFills + b.journalFills,
     duplicates: a.duplicates + b.duplicates,
@@ -249,7 +292,8 @@ export function whenAmongRuns(time: number, runs: readonly RunInfo[]): string {
     return `traded at ${iso}, ${((time - during.startedAt) / 1000).toFixed(1)} s after run #${during.id} started (killed: no end on record)${next ? `, before run #${next.id}` : ''}`;
   }
   if (!last || time < sorted[0]!.startedAt) return `traded at ${iso}, before the first run`;
-  if (last.endedAt !== undefined && time > last.endedAt) return `traded at ${iso}, ${((time - last.endedAt) / 1000).toFixed(1)} s after the last run (#${last.id}) ended`;
+  if (last.endedAt !== undefined && time > last.endedAt)
+    return `traded at ${iso}, ${((time - last.endedAt) / 1000).toFixed(1)} s after the last run (#${last.id}) ended`;
   const before = sorted.filter((r) => r.startedAt <= time).at(-1)!;
   const next = sorted.find((r) => r.startedAt > time);
   return `traded at ${iso}, while no run was up (after run #${before.id}${next ? `, before run #${next.id}` : ''})`;

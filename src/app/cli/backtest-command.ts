@@ -71,7 +71,8 @@ export interface BacktestCommandSummary {
   readonly identical: readonly (readonly string[])[];
 }
 
-export const defaultReportDir = (configFile: string, kind: 'backtest' | 'sweep' = 'backtest'): string => join('var', kind, basename(configFile, extname(configFile)));
+export const defaultReportDir = (configFile: string, kind: 'backtest' | 'sweep' = 'backtest'): string =>
+  join('var', kind, basename(configFile, extname(configFile)));
 
 /** Neutral first (the report is about it), then the rest in config order. */
 export function reportOrder(models: readonly FillModel[]): FillModel[] {
@@ -87,7 +88,14 @@ export function expectedEvents(config: BacktestConfig, records: readonly DataRec
   for (const i of config.instruments) {
     const key = `${i.source.market}:${i.source.symbol}`;
     const s = streams.get(key);
-    if (s && [...s].some((x) => x.startsWith('kline:')) && !s.has('trade') && !s.has('depth.snapshot') && !s.has('depth.diff') && !s.has('bookTicker')) {
+    if (
+      s &&
+      [...s].some((x) => x.startsWith('kline:')) &&
+      !s.has('trade') &&
+      !s.has('depth.snapshot') &&
+      !s.has('depth.diff') &&
+      !s.has('bookTicker')
+    ) {
       pathKeys.add(key);
       steps.set(key, 3 * (i.path?.stepsPerLeg ?? 1) + 1);
     }
@@ -185,7 +193,13 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
       done = base + result.stats.events;
       runs.push(result.run);
       const last = result.run.samples[result.run.samples.length - 1];
-      summaries.push({ fillModel: model.name, orders: result.run.tape?.orderCount ?? result.run.orders.length, fills: result.run.fills.length, finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(), stats: result.stats });
+      summaries.push({
+        fillModel: model.name,
+        orders: result.run.tape?.orderCount ?? result.run.orders.length,
+        fills: result.run.fills.length,
+        finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(),
+        stats: result.stats,
+      });
     }
   } finally {
     bar?.update(Math.min(total, done), { rate: Math.round(done / Math.max(1e-3, (clock.now() - started) / 1000)) });
@@ -194,11 +208,15 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const paths = await writeReport(runs, out);
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;
-  w.write(`backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`);
+  w.write(
+    `backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`,
+  );
   // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
   const asset = config.run.config.risk.valuationAsset;
   for (const s of summaries) {
-    w.write(`  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`);
+    w.write(
+      `  ${s.fillModel.padEnd(12)} orders ${String(s.orders).padStart(6)}  fills ${String(s.fills).padStart(6)}  final equity ${D(s.finalEquity).toFixed(2)} ${asset}\n`,
+    );
     // The strategies' own figures (e.g. a grid's realised profit apart from its inventory PnL).
     for (const [id, report] of Object.entries(s.stats.strategyReports)) {
       const figures = Object.entries(report).map(([k, v]) => `${k} ${v}`);
@@ -207,11 +225,14 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   }
   const same = identicalModels(runs);
   for (const group of same) {
-    const why = runs[0]!.dataRange.klineOnlyIntraBar ? ' (kline-only data: fills come from the synthetic intra-bar path, where the models differ only for resting orders)' : '';
+    const why = runs[0]!.dataRange.klineOnlyIntraBar
+      ? ' (kline-only data: fills come from the synthetic intra-bar path, where the models differ only for resting orders)'
+      : '';
     w.write(`note: ${group.join(' and ')} gave the same fills (prices, sizes, fees), funding and equity${why}\n`);
   }
   // What the data itself was short of (a coarse mark series…): once, from the report's run.
-  for (const x of summaries[0]?.stats.warnings ?? []) if (x.startsWith('warn data:')) w.write(`warning: ${x.slice('warn data: '.length)}\n`);
+  for (const x of summaries[0]?.stats.warnings ?? [])
+    if (x.startsWith('warn data:')) w.write(`warning: ${x.slice('warn data: '.length)}\n`);
   w.write(`report: ${paths.html}\n`);
   return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs, identical: same };
 }

@@ -34,7 +34,10 @@ export function configJsonSchema(kind: ConfigKind): JsonSchema {
     $schema,
     title: `Perpetua ${kind} config`,
     ...rest,
-    properties: { kind: { const: kind, description: 'Optional: names the config kind (validate otherwise tells it from the keys).' }, ...rest.properties },
+    properties: {
+      kind: { const: kind, description: 'Optional: names the config kind (validate otherwise tells it from the keys).' },
+      ...rest.properties,
+    },
   };
 }
 

@@ -20,7 +20,9 @@ export async function emulatorCommand(opts: EmulatorCommandOptions): Promise<Run
   const loaded = await loadEmulatorConfig(opts.config);
   const config = opts.port === undefined ? loaded : parseEmulatorConfig({ ...loaded, port: opts.port }, opts.config);
   const emu = await startEmulator(config);
-  out(`emulator listening on ${emu.url} (spot /api/v3, contract /api/v1; ${emu.accounts.all().length} account(s)${emu.replayed ? `, ${emu.replayed} journaled commands replayed` : ''})`);
+  out(
+    `emulator listening on ${emu.url} (spot /api/v3, contract /api/v1; ${emu.accounts.all().length} account(s)${emu.replayed ? `, ${emu.replayed} journaled commands replayed` : ''})`,
+  );
   if (opts.detach) return emu;
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -130,7 +130,12 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
     if (!force && stats.records - lastDraw < 5000) return;
     lastDraw = stats.records;
     const secs = Math.max(1e-3, (clock.now() - started) / 1000);
-    bar.update(Math.min(total, bytes), { records: stats.records, mb: mb(bytes), totalMb: mb(total), rate: Math.round(stats.records / secs) });
+    bar.update(Math.min(total, bytes), {
+      records: stats.records,
+      mb: mb(bytes),
+      totalMb: mb(total),
+      rate: Math.round(stats.records / secs),
+    });
   };
   bar?.start(Math.max(1, total), 0, { records: 0, mb: '0.0', totalMb: mb(total), rate: 0 });
 
@@ -156,7 +161,12 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
   try {
     // Read after the writer opened: it repaired what a crashed import left.
     held = storedSpans(opts.out);
-    writer.append(metaRecord(opts.source ?? `${opts.kind} import of ${opts.input.map((f) => basename(f)).join(', ')}`, `perpetua import --kind ${opts.kind} --market ${opts.market}`));
+    writer.append(
+      metaRecord(
+        opts.source ?? `${opts.kind} import of ${opts.input.map((f) => basename(f)).join(', ')}`,
+        `perpetua import --kind ${opts.kind} --market ${opts.market}`,
+      ),
+    );
     const l2 = opts.kind === 'l2' ? new BinanceL2Importer(opts, stats) : undefined;
     for (let k = 0; k < opts.input.length; k++) {
       const file = opts.input[k]!;
@@ -180,7 +190,9 @@ export async function importCommand(opts: ImportCommandOptions): Promise<ImportS
   let alreadyStored = 0;
   for (const [key, o] of overlap) {
     alreadyStored += o.records;
-    stats.warn(`${o.records} ${key} records from ${new Date(o.first).toISOString()} to ${new Date(o.last).toISOString()} were already in ${opts.out} (the same data imported before?): not appended again`);
+    stats.warn(
+      `${o.records} ${key} records from ${new Date(o.first).toISOString()} to ${new Date(o.last).toISOString()} were already in ${opts.out} (the same data imported before?): not appended again`,
+    );
   }
   return {
     kind: opts.kind,
@@ -207,7 +219,8 @@ function storedSpans(dir: string): Map<string, { minEt: number; maxEt: number }>
   const reader = RecordStoreReader.open(dir);
   try {
     for (const inst of reader.summary().instruments) {
-      for (const st of inst.streams) out.set(`${instrumentKey(inst.market, inst.symbol)} ${st.stream}`, { minEt: st.minEt, maxEt: st.maxEt });
+      for (const st of inst.streams)
+        out.set(`${instrumentKey(inst.market, inst.symbol)} ${st.stream}`, { minEt: st.minEt, maxEt: st.maxEt });
     }
   } finally {
     reader.close();
@@ -215,14 +228,25 @@ function storedSpans(dir: string): Map<string, { minEt: number; maxEt: number }>
   return out;
 }
 
-function recordsOf(opts: ImportCommandOptions, file: string, stats: ImportStats, onBytes: (n: number) => void, l2: BinanceL2Importer | undefined): AsyncGenerator<MarketRecord> {
+function recordsOf(
+  opts: ImportCommandOptions,
+  file: string,
+  stats: ImportStats,
+  onBytes: (n: number) => void,
+  l2: BinanceL2Importer | undefined,
+): AsyncGenerator<MarketRecord> {
   const common = { market: opts.market, symbol: opts.symbol, symbolStyle: opts.symbolStyle, onBadRow: opts.onBadRow };
   switch (opts.kind) {
     case 'klines':
       return importKlineFile(file, { ...common, interval: opts.interval, stream: 'kline' }, stats, onBytes);
     case 'mark':
     case 'index':
-      return importKlineFile(file, { ...common, interval: opts.interval, stream: opts.kind === 'mark' ? 'fair' : 'index', pricePoint: opts.pricePoint }, stats, onBytes);
+      return importKlineFile(
+        file,
+        { ...common, interval: opts.interval, stream: opts.kind === 'mark' ? 'fair' : 'index', pricePoint: opts.pricePoint },
+        stats,
+        onBytes,
+      );
     case 'funding':
       return importFundingFile(file, { ...common, cycleHours: opts.cycleHours }, stats, onBytes);
     case 'trades':

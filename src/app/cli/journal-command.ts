@@ -26,10 +26,12 @@ const feesText = (fees: Readonly<Record<string, Decimal>>): string =>
 
 /** The rows of one view, oldest first; `strategy` / `symbol` keep only theirs. */
 export function journalRows(path: string, view: JournalView, filter: { strategy?: string; symbol?: string } = {}): Row[] {
-  if (!existsSync(path)) throw new ConfigError('--journal', `${path} does not exist (a run writes its journal at journal.path, or at --journal)`);
+  if (!existsSync(path))
+    throw new ConfigError('--journal', `${path} does not exist (a run writes its journal at journal.path, or at --journal)`);
   const journal = new SqliteJournal({ path });
   try {
-    const keep = (r: { strategyId?: string; symbol: string }): boolean => (filter.strategy === undefined || r.strategyId === filter.strategy) && (filter.symbol === undefined || r.symbol === filter.symbol);
+    const keep = (r: { strategyId?: string; symbol: string }): boolean =>
+      (filter.strategy === undefined || r.strategyId === filter.strategy) && (filter.symbol === undefined || r.symbol === filter.symbol);
     switch (view) {
       case 'orders':
         return journal
@@ -95,6 +97,10 @@ export function renderRows(rows: readonly Row[], format: OutputFormat, emptyNote
   const cols = Object.keys(rows[0]!);
   if (format === 'csv') return `${[cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c] ?? '')).join(','))].join('\n')}\n`;
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: readonly string[]): string => cells.map((v, i) => v.padEnd(width[i]!)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((v, i) => v.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
   return `${[line(cols), line(width.map((w) => '-'.repeat(w))), ...rows.map((r) => line(cols.map((c) => r[c] ?? '')))].join('\n')}\n`;
 }

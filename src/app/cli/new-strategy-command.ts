@@ -17,20 +17,33 @@ export interface NewStrategyResult {
 const NAME = /^[a-z][a-z0-9-]{0,40}$/;
 
 /** `dip-buyer` → `DipBuyer`. */
-const pascal = (name: string): string => name.split('-').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string): string =>
+  name
+    .split('-')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 const camel = (name: string): string => pascal(name)[0]!.toLowerCase() + pascal(name).slice(1);
 const posix = (p: string): string => p.split('\\').join('/');
 
 export function newStrategy(name: string, opts: { dir?: string; cwd?: string } = {}): NewStrategyResult {
-  if (!NAME.test(name)) throw new ConfigError('name', `expected lowercase letters, digits and dashes starting with a letter (a strategyName), received ${JSON.stringify(name)}`);
+  if (!NAME.test(name))
+    throw new ConfigError(
+      'name',
+      `expected lowercase letters, digits and dashes starting with a letter (a strategyName), received ${JSON.stringify(name)}`,
+    );
   const cwd = opts.cwd ?? process.cwd();
   const dir = resolve(cwd, opts.dir ?? 'my-strategies');
   const fromRoot = relative(PROJECT_DIR, dir);
   if (fromRoot.startsWith('..') || isAbsolute(fromRoot)) {
-    throw new ConfigError('--dir', `expected a folder inside the project (${PROJECT_DIR}): a TypeScript strategy is compiled with it and imports it; received ${dir}`);
+    throw new ConfigError(
+      '--dir',
+      `expected a folder inside the project (${PROJECT_DIR}): a TypeScript strategy is compiled with it and imports it; received ${dir}`,
+    );
   }
   const files = { strategy: join(dir, `${name}.ts`), test: join(dir, `${name}.test.ts`), config: join(dir, `${name}.paper.yaml`) };
-  for (const f of Object.values(files)) if (existsSync(f)) throw new ConfigError('name', `${f} already exists; choose another name or remove it`);
+  for (const f of Object.values(files))
+    if (existsSync(f)) throw new ConfigError('name', `${f} already exists; choose another name or remove it`);
   // Imports of the framework, relative from the strategy's folder to the project root.
   const up = posix(relative(dir, PROJECT_DIR)) || '.';
   const moduleFromCwd = posix(relative(cwd, files.strategy));
@@ -52,6 +65,11 @@ export function newStrategy(name: string, opts: { dir?: string; cwd?: string } =
   writeFileSync(files.config, fill(CONFIG_TEMPLATE));
   return {
     files: Object.values(files).map((f) => posix(relative(cwd, f))),
-    next: [`npx perpetua test ${dirFromCwd}`, `npx perpetua validate ${configFromCwd}`, `npx perpetua run ${configFromCwd} --duration 60`, `npx perpetua strategies --config ${configFromCwd}`],
+    next: [
+      `npx perpetua test ${dirFromCwd}`,
+      `npx perpetua validate ${configFromCwd}`,
+      `npx perpetua run ${configFromCwd} --duration 60`,
+      `npx perpetua strategies --config ${configFromCwd}`,
+    ],
   };
 }

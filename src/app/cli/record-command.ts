@@ -44,7 +44,8 @@ export interface RecordCommandSummary extends RecorderSummary {
 }
 
 export async function recordCommand(opts: RecordCommandOptions): Promise<RecordCommandSummary> {
-  if (opts.duration !== undefined && !(Number.isFinite(opts.duration) && opts.duration > 0)) throw new ValidationError('duration', 'seconds > 0', opts.duration);
+  if (opts.duration !== undefined && !(Number.isFinite(opts.duration) && opts.duration > 0))
+    throw new ValidationError('duration', 'seconds > 0', opts.duration);
   if (opts.out !== undefined && opts.out.length === 0) throw new ValidationError('out', 'a store folder', opts.out);
   const config = await loadRecordConfig(opts.config);
   const clock = opts.clock ?? new SystemClock();

@@ -50,7 +50,12 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     loaded = await loadRunConfig(file, strategyCatalog(opts.strategyClasses));
   } catch (e) {
     if (e instanceof ConfigInvalid) {
-      out.write(`${file}: ${e.issues.length} problem${e.issues.length === 1 ? '' : 's'}\n${e.lines().map((l) => `  ${l}\n`).join('')}`);
+      out.write(
+        `${file}: ${e.issues.length} problem${e.issues.length === 1 ? '' : 's'}\n${e
+          .lines()
+          .map((l) => `  ${l}\n`)
+          .join('')}`,
+      );
       return 1;
     }
     if (e instanceof ConfigError) {
@@ -61,7 +66,9 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
   }
   const { config } = loaded;
   if (opts.emulatorPort !== undefined && (config.mode !== 'paper' || config.paper?.emulatorConfig === undefined)) {
-    out.write(`${file}: 1 problem\n  --emulator-port: only for paper mode with paper.emulatorConfig (an embedded emulator); this config runs ${config.mode === 'paper' ? `against ${config.paper?.emulatorUrl ?? 'a running emulator'}` : `in ${config.mode} mode`}\n`);
+    out.write(
+      `${file}: 1 problem\n  --emulator-port: only for paper mode with paper.emulatorConfig (an embedded emulator); this config runs ${config.mode === 'paper' ? `against ${config.paper?.emulatorUrl ?? 'a running emulator'}` : `in ${config.mode} mode`}\n`,
+    );
     return 1;
   }
   const tty = (out as NodeJS.WriteStream).isTTY === true;
@@ -183,7 +190,13 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
     terminal.clearStatus();
     terminal.line(`stopping (${reason})…`);
     summary = await runtime.stop(reason);
-    logger.info('run stopped', { runId: summary.runId, reason, placed: summary.totals.placed, fills: summary.totals.fills, cancelledOnExit: summary.cancelledOnExit });
+    logger.info('run stopped', {
+      runId: summary.runId,
+      reason,
+      placed: summary.totals.placed,
+      fills: summary.totals.fills,
+      cancelledOnExit: summary.cancelledOnExit,
+    });
     summaryOut.write(`${summaryLines(summary, asset).join('\n')}\n`);
     const { placed, fills } = summary.totals;
     web?.webhook?.notify('stop', `run stopped (${reason})`, { reason, placed, fills, cancelledOnExit: summary.cancelledOnExit });

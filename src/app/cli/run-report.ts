@@ -37,13 +37,17 @@ function counters(c: StrategyCounters): string {
 /** `buy 0.001@87466.41 sell 0.001@87500` — at most `max` orders, then how many more. */
 function openOrders(x: StrategyStatus, max = 4): string {
   if (x.orders.length === 0) return 'none';
-  const shown = x.orders.slice(0, max).map((o) => `${o.side} ${o.quantity ? o.quantity.toFixed() : '?'}@${o.price ? o.price.toFixed() : 'mkt'}`);
+  const shown = x.orders
+    .slice(0, max)
+    .map((o) => `${o.side} ${o.quantity ? o.quantity.toFixed() : '?'}@${o.price ? o.price.toFixed() : 'mkt'}`);
   return `${shown.join(' ')}${x.orders.length > max ? ` +${x.orders.length - max}` : ''}`;
 }
 
 /** Balances rounded for reading: 2 decimals for the valuation asset, up to 8 significant for the rest. */
 function balances(s: RuntimeStatus, valuationAsset: string): string {
-  return s.balances.map((b) => `${b.asset} ${b.asset === valuationAsset ? b.total.toFixed(2) : b.total.toSignificantDigits(8).toFixed()}`).join(' ');
+  return s.balances
+    .map((b) => `${b.asset} ${b.asset === valuationAsset ? b.total.toFixed(2) : b.total.toSignificantDigits(8).toFixed()}`)
+    .join(' ');
 }
 
 const clip = (t: string, n: number): string => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
@@ -62,7 +66,15 @@ export function statusLine(s: RuntimeStatus, valuationAsset: string): string {
 }
 
 /** The banner printed before anything starts. */
-export function bannerLines(x: { file: string; mode: string; venue: string; key: string; journal: string; hash: string; strategies: string }): string[] {
+export function bannerLines(x: {
+  file: string;
+  mode: string;
+  venue: string;
+  key: string;
+  journal: string;
+  hash: string;
+  strategies: string;
+}): string[] {
   return [
     `perpetua run ${x.file}: ${x.mode} on ${x.venue}`,
     `  key ${x.key} · journal ${x.journal} · config ${x.hash.slice(0, 12)}`,
@@ -74,7 +86,9 @@ export function bannerLines(x: { file: string; mode: string; venue: string; key:
 export function startedLines(info: StartInfo): string[] {
   const lines: string[] = [];
   if (info.uncleanRun) {
-    lines.push(`  the previous run #${info.uncleanRun.id} did not end cleanly: resumed from the journal (${info.restoredLive} live order(s)) and reconciled with the exchange (${info.reconciled} event(s))`);
+    lines.push(
+      `  the previous run #${info.uncleanRun.id} did not end cleanly: resumed from the journal (${info.restoredLive} live order(s)) and reconciled with the exchange (${info.reconciled} event(s))`,
+    );
   } else if (info.restoredLive > 0 || info.reconciled > 0) {
     lines.push(`  resumed from the journal: ${info.restoredLive} live order(s), ${info.reconciled} event(s) from reconciliation`);
   }
@@ -83,17 +97,24 @@ export function startedLines(info: StartInfo): string[] {
 }
 
 export function summaryLines(s: RunSummary, valuationAsset: string): string[] {
-  const lines = [`run #${s.runId} stopped (${s.reason}) after ${formatDuration(s.elapsedMs)}: ${s.snapshots} snapshots${s.staleSnapshots ? ` (${s.staleSnapshots} stale, skipped)` : ''}`];
+  const lines = [
+    `run #${s.runId} stopped (${s.reason}) after ${formatDuration(s.elapsedMs)}: ${s.snapshots} snapshots${s.staleSnapshots ? ` (${s.staleSnapshots} stale, skipped)` : ''}`,
+  ];
   for (const x of s.strategies) {
     const c = x.counters;
     lines.push(`  ${x.id} (${x.name}): ${counters(c)}; volume ${c.volume.toFixed(2)} ${valuationAsset}`);
-    lines.push(`    position ${positions(x)} · realised ${signed(x.realizedPnl)} · unrealised ${x.unrealizedPnl ? signed(x.unrealizedPnl) : 'n/a (no mark)'} · fees ${x.fees.toFixed(4)} ${valuationAsset}`);
+    lines.push(
+      `    position ${positions(x)} · realised ${signed(x.realizedPnl)} · unrealised ${x.unrealizedPnl ? signed(x.unrealizedPnl) : 'n/a (no mark)'} · fees ${x.fees.toFixed(4)} ${valuationAsset}`,
+    );
     const denied = Object.entries(c.deniedBy);
     if (denied.length) lines.push(`    denied by ${denied.map(([r, n]) => `${r} ×${n}`).join(', ')}`);
   }
   if (s.equity) lines.push(`  account equity ${s.equity.toFixed(2)} ${valuationAsset}`);
   if (s.killSwitch) lines.push(`  kill switch: ${s.killSwitch}`);
   lines.push(s.cancelledOnExit > 0 ? `  cancelled ${s.cancelledOnExit} open order(s) on exit` : '  no order cancelled on exit');
-  if (s.openOrdersLeft.length > 0) lines.push(`  ${s.openOrdersLeft.length} order(s) left open at the exchange: ${s.openOrdersLeft.map((o) => o.clientOrderId).join(', ')}`);
+  if (s.openOrdersLeft.length > 0)
+    lines.push(
+      `  ${s.openOrdersLeft.length} order(s) left open at the exchange: ${s.openOrdersLeft.map((o) => o.clientOrderId).join(', ')}`,
+    );
   return lines;
 }

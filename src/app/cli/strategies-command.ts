@@ -12,7 +12,13 @@ export interface StrategyListing {
   readonly name: string;
   readonly className: string;
   readonly description?: string;
-  readonly params: readonly { readonly name: string; readonly type: string; readonly required: boolean; readonly default?: string; readonly description?: string }[];
+  readonly params: readonly {
+    readonly name: string;
+    readonly type: string;
+    readonly required: boolean;
+    readonly default?: string;
+    readonly description?: string;
+  }[];
 }
 
 export async function listStrategies(opts: { config?: string; modules?: readonly string[] } = {}): Promise<StrategyListing[]> {
@@ -26,7 +32,13 @@ function listing(cls: StrategyClass): StrategyListing {
     name: cls.strategyName,
     className: cls.name,
     ...(cls.description ? { description: cls.description } : {}),
-    params: referenceRows(cls.paramsSchema).map((r) => ({ name: r.path, type: r.type, required: r.required, ...(r.default ? { default: r.default } : {}), ...(r.description ? { description: r.description } : {}) })),
+    params: referenceRows(cls.paramsSchema).map((r) => ({
+      name: r.path,
+      type: r.type,
+      required: r.required,
+      ...(r.default ? { default: r.default } : {}),
+      ...(r.description ? { description: r.description } : {}),
+    })),
   };
 }
 

@@ -20,7 +20,15 @@ import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins
 import { computeMetrics, type Metrics } from '../../backtest/report/metrics.js';
 import { runFromJson } from '../../backtest/report/run-codec.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
-import { rankSweepResults, renderSweepTable, researchLines, writeSweepReport, type SweepReportPaths, type SweepResearch, type SweepResult } from '../../backtest/report/sweep-report.js';
+import {
+  rankSweepResults,
+  renderSweepTable,
+  researchLines,
+  writeSweepReport,
+  type SweepReportPaths,
+  type SweepResearch,
+  type SweepResult,
+} from '../../backtest/report/sweep-report.js';
 import type { NotRanked } from '../../backtest/report/sweep-research-html.js';
 import { formatTime } from '../../backtest/report/format.js';
 import { type Constraint, type Objective, violations } from '../../backtest/research/objective.js';
@@ -152,7 +160,13 @@ class WorkerPool implements RunExecutor {
         if ('error' in m) {
           if (m.infeasible !== undefined) p.resolve({ kind: 'infeasible', reason: m.infeasible });
           else p.reject(new Error(m.error));
-        } else p.resolve({ kind: 'run', run: runFromJson(m.run), rungValues: valuesFromJson(m.rungValues), ...(m.stoppedAt !== undefined ? { prunedAt: m.stoppedAt } : {}) });
+        } else
+          p.resolve({
+            kind: 'run',
+            run: runFromJson(m.run),
+            rungValues: valuesFromJson(m.rungValues),
+            ...(m.stoppedAt !== undefined ? { prunedAt: m.stoppedAt } : {}),
+          });
       });
       w.on('error', (e) => {
         failed(e);
@@ -244,7 +258,11 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   if (!sweep) throw new ConfigError('sweep', `expected a sweep section (parameters, objective …) in ${opts.config}`);
   const settings = sweepSettings(sweep);
   const { objective, constraints, search } = settings;
-  if (!config.fillModels.some((m) => m.name === sweep.fillModel)) throw new ConfigError('sweep.fillModel', `expected one of backtest.fillModels (${config.fillModels.map((m) => m.name).join(', ')}), got ${sweep.fillModel}`);
+  if (!config.fillModels.some((m) => m.name === sweep.fillModel))
+    throw new ConfigError(
+      'sweep.fillModel',
+      `expected one of backtest.fillModels (${config.fillModels.map((m) => m.name).join(', ')}), got ${sweep.fillModel}`,
+    );
   checkDataSources(config.backtest.data, cwd);
   const sampler = new Sampler(settings.dims, search, sweep.maxRuns);
   // Every point must make a valid config before it runs; one that does not is infeasible (the reason).
@@ -286,7 +304,11 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   const tick = (): void => {
     done++;
     bar?.update(done, { where: whereNow });
-    if (opts.queue && bar) void pool.where().then((w) => (whereNow = w), () => undefined);
+    if (opts.queue && bar)
+      void pool.where().then(
+        (w) => (whereNow = w),
+        () => undefined,
+      );
   };
   const onSignal = (): void => {
     bar?.stop();
@@ -320,7 +342,12 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
       if (!first) return undefined;
       const times = (rungs ??= rungTimes(spanStart(first.run), spanEnd(first.run), pruning, settings.walkForward));
       const thresholds = rungThresholds(
-        times.map((_, k) => trials.map((t) => valuesOf(t, times)).filter((v) => v.length > k).map((v) => v[k]!)),
+        times.map((_, k) =>
+          trials
+            .map((t) => valuesOf(t, times))
+            .filter((v) => v.length > k)
+            .map((v) => v[k]!),
+        ),
         pruning,
       );
       return thresholds.some((x) => x !== null) ? { times, thresholds, objective: settings.objectiveSpec } : undefined;
@@ -345,7 +372,8 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
       const outcomes = await Promise.all(
         batch.map(async (point) => {
           const reason = invalid(point);
-          const outcome = reason !== undefined ? pool.infeasible(point, sweep.fillModel, reason) : await pool.run(point, sweep.fillModel, prune);
+          const outcome =
+            reason !== undefined ? pool.infeasible(point, sweep.fillModel, reason) : await pool.run(point, sweep.fillModel, prune);
           tick();
           return outcome;
         }),
@@ -355,7 +383,10 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
     const done = trials.filter((t): t is DoneTrial => t.status === 'done');
     if (trials.length > 0 && done.length === 0 && !trials.some((t) => t.status === 'pruned')) {
       const first = trials.find((t) => t.status === 'infeasible');
-      throw new ConfigError('sweep.parameters', `expected some valid point; all ${trials.length} were refused, e.g. ${JSON.stringify(trials[0]!.point)}: ${first && 'reason' in first ? first.reason : ''}`);
+      throw new ConfigError(
+        'sweep.parameters',
+        `expected some valid point; all ${trials.length} were refused, e.g. ${JSON.stringify(trials[0]!.point)}: ${first && 'reason' in first ? first.reason : ''}`,
+      );
     }
     const ranked = rankSweepResults(
       done.map((t) => ({ params: t.point, metrics: t.metrics })),
@@ -363,12 +394,28 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
       constraints,
     );
     const byKey = new Map(done.map((t) => [t.key, t]));
-    const wf = settings.walkForward && done.length > 0 ? walkForward(done.map((t) => ({ key: t.key, params: t.point, run: t.run })), settings.walkForward, objective, constraints) : undefined;
+    const wf =
+      settings.walkForward && done.length > 0
+        ? walkForward(
+            done.map((t) => ({ key: t.key, params: t.point, run: t.run })),
+            settings.walkForward,
+            objective,
+            constraints,
+          )
+        : undefined;
     const wfOf = new Map(wf?.candidates.map((c) => [c.key, { inSample: c.inSampleScore, outOfSample: c.outOfSampleScore }]));
     const winner = ranked[0] ? done.indexOf(byKey.get(pointKey(ranked[0].params))!) : -1;
     // The deflated Sharpe ratio counts the pruned runs as trials too: the search tried them.
     const tried = trials.filter((t) => t.status !== 'infeasible').length;
-    const overfitting = done.length >= 2 && winner >= 0 ? overfittingOfRuns(done.map((t) => t.run), winner, done[winner]!.metrics.returnPeriodMs, tried) : undefined;
+    const overfitting =
+      done.length >= 2 && winner >= 0
+        ? overfittingOfRuns(
+            done.map((t) => t.run),
+            winner,
+            done[winner]!.metrics.returnPeriodMs,
+            tried,
+          )
+        : undefined;
     const notRanked = trials.flatMap((t): NotRanked[] =>
       t.status === 'infeasible'
         ? [{ params: t.point, status: 'infeasible', reason: t.reason }]
@@ -379,7 +426,14 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
     const infeasible = notRanked.filter((n) => n.status === 'infeasible').length;
     const pruned = notRanked.length - infeasible;
     research = {
-      search: { method: search.method, seed: search.seed, trials: trials.length, stoppedBy, ...(infeasible > 0 ? { infeasible } : {}), ...(pruned > 0 ? { pruned } : {}) },
+      search: {
+        method: search.method,
+        seed: search.seed,
+        trials: trials.length,
+        stoppedBy,
+        ...(infeasible > 0 ? { infeasible } : {}),
+        ...(pruned > 0 ? { pruned } : {}),
+      },
       ...(wf ? { walkForward: wf } : {}),
       ...(overfitting ? { overfitting } : {}),
       ...(notRanked.length > 0 ? { notRanked } : {}),
@@ -394,7 +448,10 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
           others.map(async (m) => {
             const r = await pool.run(t.point, m);
             tick();
-            if (r.kind !== 'run') throw new Error(`the ${m} run of ${JSON.stringify(t.point)} was refused after its ${sweep.fillModel} run was not: ${r.reason}`);
+            if (r.kind !== 'run')
+              throw new Error(
+                `the ${m} run of ${JSON.stringify(t.point)} was refused after its ${sweep.fillModel} run was not: ${r.reason}`,
+              );
             return r.run;
           }),
         );
@@ -423,6 +480,8 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   w.write(table);
   for (const line of researchLines(research)) w.write(`${line}\n`);
   if (pool.resumed > 0) w.write(`resumed: ${pool.resumed} finished runs from ${checkpoint.path}\n`);
-  w.write(`sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${where}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`);
+  w.write(
+    `sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${where}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`,
+  );
   return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research, resumed: pool.resumed };
 }

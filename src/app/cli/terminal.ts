@@ -61,7 +61,9 @@ export class Terminal {
         winston.format.timestamp({ format: 'HH:mm:ss' }),
         ...(colour ? [winston.format.colorize()] : []),
         // Ids and other details go to the log file; the console keeps warnings' and errors' details only.
-        winston.format.printf((i) => `${String(i.timestamp)} ${i.level} ${String(i.message)}${/warn|error/.test(String(i.level)) ? metaSuffix(i) : ''}`),
+        winston.format.printf(
+          (i) => `${String(i.timestamp)} ${i.level} ${String(i.message)}${/warn|error/.test(String(i.level)) ? metaSuffix(i) : ''}`,
+        ),
       ),
     });
   }

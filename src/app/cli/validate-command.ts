@@ -86,7 +86,12 @@ async function validateRun(file: string, doc: unknown, classes?: readonly Strate
   return { ok: true, kind: 'run', lines: [runSummary(file, loaded)], loaded };
 }
 
-async function validateBacktest(file: string, doc: unknown, kind: 'backtest' | 'sweep', classes?: readonly StrategyClass[]): Promise<ValidateResult> {
+async function validateBacktest(
+  file: string,
+  doc: unknown,
+  kind: 'backtest' | 'sweep',
+  classes?: readonly StrategyClass[],
+): Promise<ValidateResult> {
   if (!classes) await loadConfigStrategies(doc);
   const config = parseBacktestConfig(doc, strategyCatalog(classes), file);
   const issues: ConfigIssue[] = [];
@@ -111,7 +116,9 @@ function validateEmulator(file: string, doc: unknown): ValidateResult {
   return {
     ok: true,
     kind: 'emulator',
-    lines: [`${file}: ok — emulator on ${c.host}:${c.port}; ${c.market.source} market; ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}); ${plural(c.accounts.length, 'account')}${c.persistence ? `; state in ${c.persistence.path}` : '; state in memory'}`],
+    lines: [
+      `${file}: ok — emulator on ${c.host}:${c.port}; ${c.market.source} market; ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}); ${plural(c.accounts.length, 'account')}${c.persistence ? `; state in ${c.persistence.path}` : '; state in memory'}`,
+    ],
   };
 }
 
@@ -119,7 +126,11 @@ function validateRecord(file: string, doc: unknown): ValidateResult {
   const c = parseRecordConfig(doc, file);
   const symbols = c.instruments.map((i) => i.symbol);
   const duration = c.duration === undefined ? 'until stopped' : `for ${Math.round(c.duration / 1000)} s`;
-  return { ok: true, kind: 'record', lines: [`${file}: ok — record ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}) into ${c.out} ${duration}`] };
+  return {
+    ok: true,
+    kind: 'record',
+    lines: [`${file}: ok — record ${plural(symbols.length, 'instrument')} (${symbols.join(', ')}) into ${c.out} ${duration}`],
+  };
 }
 
 /** Cadences over the rate budget would live on 429s: refused here rather than at start-up. */
@@ -147,11 +158,22 @@ async function emulatorIssues(loaded: LoadedRunConfig): Promise<ConfigIssue[]> {
     const listed = new Set<string>([...emu.instruments.spot.map((s) => s.symbol), ...emu.instruments.contract.map((s) => s.symbol)]);
     const out: ConfigIssue[] = [];
     c.instruments.forEach((s, i) => {
-      if (!listed.has(s)) out.push({ path: `instruments[${i}]`, message: `expected a symbol the embedded emulator lists (${[...listed].join(', ')}), received ${JSON.stringify(s)}` });
+      if (!listed.has(s))
+        out.push({
+          path: `instruments[${i}]`,
+          message: `expected a symbol the embedded emulator lists (${[...listed].join(', ')}), received ${JSON.stringify(s)}`,
+        });
     });
-    if (emu.accounts.length === 0 && c.venue.apiKey === undefined) out.push({ path: 'paper.emulatorConfig', message: `expected an emulator config with at least one account to trade as; ${file} has none` });
+    if (emu.accounts.length === 0 && c.venue.apiKey === undefined)
+      out.push({
+        path: 'paper.emulatorConfig',
+        message: `expected an emulator config with at least one account to trade as; ${file} has none`,
+      });
     if (c.paper?.account !== undefined && !emu.accounts.some((a) => a.name === c.paper?.account)) {
-      out.push({ path: 'paper.account', message: `expected one of the emulator's accounts (${emu.accounts.map((a) => a.name).join(', ')}), received ${JSON.stringify(c.paper.account)}` });
+      out.push({
+        path: 'paper.account',
+        message: `expected one of the emulator's accounts (${emu.accounts.map((a) => a.name).join(', ')}), received ${JSON.stringify(c.paper.account)}`,
+      });
     }
     return out;
   } catch (e) {
@@ -162,7 +184,13 @@ async function emulatorIssues(loaded: LoadedRunConfig): Promise<ConfigIssue[]> {
 function runSummary(file: string, loaded: LoadedRunConfig): string {
   const c = loaded.config;
   const where =
-    c.mode === 'paper' ? (c.paper?.emulatorConfig ? `embedded emulator ${c.paper.emulatorConfig}` : `emulator ${c.paper?.emulatorUrl ?? '?'}`) : c.mode === 'live' ? `exchange ${c.venue.spotUrl}` : 'recorded data';
+    c.mode === 'paper'
+      ? c.paper?.emulatorConfig
+        ? `embedded emulator ${c.paper.emulatorConfig}`
+        : `emulator ${c.paper?.emulatorUrl ?? '?'}`
+      : c.mode === 'live'
+        ? `exchange ${c.venue.spotUrl}`
+        : 'recorded data';
   const strategies = loaded.strategies.map((s) => `${s.id} (${s.name})`).join(', ');
   return `${file}: ok — ${c.mode} on ${where}; ${plural(c.instruments.length, 'instrument')} (${c.instruments.join(', ')}); strategies ${strategies}; journal ${c.journal.path}; config ${configHash(c).slice(0, 12)}`;
 }
@@ -170,6 +198,8 @@ function runSummary(file: string, loaded: LoadedRunConfig): string {
 function backtestSummary(file: string, b: BacktestConfig): string {
   const s = b.run.strategies[0]!;
   const files = b.backtest.data.reduce((n, d) => n + (d.files?.length ?? 1), 0);
-  const sweep = b.sweep ? `; sweep over ${Object.keys((b.sweep as { parameters?: object }).parameters ?? {}).join(', ') || 'its search space'}` : '';
+  const sweep = b.sweep
+    ? `; sweep over ${Object.keys((b.sweep as { parameters?: object }).parameters ?? {}).join(', ') || 'its search space'}`
+    : '';
   return `${file}: ok — backtest of ${s.id} (${s.name}) on ${b.run.config.instruments.join(', ')}; ${plural(files, 'data file')} present; fill models ${b.fillModels.map((m) => m.name).join(', ')}${sweep}`;
 }

@@ -54,8 +54,26 @@ export interface RunInstrument {
 }
 
 /** The venue-neutral part of a domain `Order` the report keeps (a domain `Order` fits as is). */
-export type RunOrder = Pick<Order, 'clientOrderId' | 'symbol' | 'side' | 'type' | 'timeInForce' | 'status' | 'filledQty' | 'createdAt' | 'updatedAt'> &
-  Partial<Pick<Order, 'venueOrderId' | 'price' | 'quantity' | 'quoteQuantity' | 'avgFillPrice' | 'reduceOnly' | 'positionSide' | 'submittedAt' | 'acceptedAt' | 'closedAt' | 'rejectReason'>>;
+export type RunOrder = Pick<
+  Order,
+  'clientOrderId' | 'symbol' | 'side' | 'type' | 'timeInForce' | 'status' | 'filledQty' | 'createdAt' | 'updatedAt'
+> &
+  Partial<
+    Pick<
+      Order,
+      | 'venueOrderId'
+      | 'price'
+      | 'quantity'
+      | 'quoteQuantity'
+      | 'avgFillPrice'
+      | 'reduceOnly'
+      | 'positionSide'
+      | 'submittedAt'
+      | 'acceptedAt'
+      | 'closedAt'
+      | 'rejectReason'
+    >
+  >;
 
 /** The part of a domain `Fill` the report keeps (a domain `Fill` fits as is). */
 export type RunFill = Pick<Fill, 'tradeId' | 'time' | 'symbol' | 'side' | 'price' | 'quantity' | 'fee' | 'feeAsset' | 'liquidity'> &
@@ -168,7 +186,9 @@ const isDecimal = (v: unknown): v is Decimal =>
 
 /** sha256 (hex) of the canonical JSON of `config`: the hash the report and the journal carry. */
 export function configHash(config: unknown): string {
-  return createHash('sha256').update(JSON.stringify(canonicalJson(config))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonicalJson(config)))
+    .digest('hex');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +308,13 @@ export function fundingToJson(f: RunFunding): RunFundingJson {
 }
 
 export function sampleToJson(x: RunSample): RunSampleJson {
-  return { time: x.time, equity: x.equity.toFixed(), cash: x.cash.toFixed(), positions: sortedRecord(x.positions), marks: sortedRecord(x.marks) };
+  return {
+    time: x.time,
+    equity: x.equity.toFixed(),
+    cash: x.cash.toFixed(),
+    positions: sortedRecord(x.positions),
+    marks: sortedRecord(x.marks),
+  };
 }
 
 /** The run's identity and inputs, as written at the top of report.json. */
@@ -328,7 +354,12 @@ export function runHeaderToJson(run: BacktestRun): RunHeaderJson {
       recordCount: run.dataRange.recordCount,
       klineOnlyIntraBar: run.dataRange.klineOnlyIntraBar,
     },
-    instruments: run.instruments.map((i) => ({ symbol: i.symbol, kind: i.kind, multiplier: i.multiplier.toFixed(), settleAsset: i.settleAsset })),
+    instruments: run.instruments.map((i) => ({
+      symbol: i.symbol,
+      kind: i.kind,
+      multiplier: i.multiplier.toFixed(),
+      settleAsset: i.settleAsset,
+    })),
     initialCapital: run.initialCapital.toFixed(),
     valuationAsset: run.valuationAsset,
     samplePeriodMs: run.samplePeriodMs,
@@ -341,12 +372,15 @@ export function validateRun(run: BacktestRun): void {
   if (!/^[0-9a-f]{64}$/.test(run.configHash)) throw new ValidationError('run.configHash', 'a sha256 hex digest', run.configHash);
   if (run.initialCapital.lte(0)) throw new ValidationError('run.initialCapital', 'an amount > 0', run.initialCapital.toFixed());
   if (!(run.samplePeriodMs > 0)) throw new ValidationError('run.samplePeriodMs', 'a period > 0 ms', String(run.samplePeriodMs));
-  if (run.dataRange.lastTime < run.dataRange.firstTime) throw new ValidationError('run.dataRange.lastTime', '≥ firstTime', String(run.dataRange.lastTime));
+  if (run.dataRange.lastTime < run.dataRange.firstTime)
+    throw new ValidationError('run.dataRange.lastTime', '≥ firstTime', String(run.dataRange.lastTime));
   for (let i = 1; i < run.samples.length; i++) {
-    if (run.samples[i]!.time < run.samples[i - 1]!.time) throw new ValidationError(`run.samples[${i}].time`, 'samples in time order', String(run.samples[i]!.time));
+    if (run.samples[i]!.time < run.samples[i - 1]!.time)
+      throw new ValidationError(`run.samples[${i}].time`, 'samples in time order', String(run.samples[i]!.time));
   }
   for (let i = 1; i < run.fills.length; i++) {
-    if (run.fills[i]!.time < run.fills[i - 1]!.time) throw new ValidationError(`run.fills[${i}].time`, 'fills in time order', String(run.fills[i]!.time));
+    if (run.fills[i]!.time < run.fills[i - 1]!.time)
+      throw new ValidationError(`run.fills[${i}].time`, 'fills in time order', String(run.fills[i]!.time));
   }
   const known = new Set(run.instruments.map((i) => i.symbol));
   for (const f of run.fills) {

@@ -3,7 +3,16 @@ export * from './backtest-run.js';
 export * from './metrics.js';
 export * from './metric-defs.js';
 export * from './run-codec.js';
-export { REPORT_FORMAT, REPORT_SERIES_MAX, buildReportJson, buildReportModel, metricsToJson, ordersHash, fillsHash, serialiseReportJson } from './report-json.js';
+export {
+  REPORT_FORMAT,
+  REPORT_SERIES_MAX,
+  buildReportJson,
+  buildReportModel,
+  metricsToJson,
+  ordersHash,
+  fillsHash,
+  serialiseReportJson,
+} from './report-json.js';
 export type { ReportJson, ReportModel, MetricsJson, BandEntryJson, RoundTripJson } from './report-json.js';
 export { renderReportHtml, HTML_TABLE_LIMIT } from './report-html.js';
 export type { ReportHtmlOptions } from './report-html.js';

@@ -243,7 +243,11 @@ export function annualisedReturn(initialEquity: number, finalEquity: number, spa
  * fees, no funding: the benchmark is the market's move, not a strategy). Null before every instrument
  * has a mark; undefined when no sample has any.
  */
-export function buyAndHold(samples: readonly { readonly marks: Readonly<Record<string, Decimal>> }[], symbols: readonly string[], initialEquity: number): (number | null)[] | undefined {
+export function buyAndHold(
+  samples: readonly { readonly marks: Readonly<Record<string, Decimal>> }[],
+  symbols: readonly string[],
+  initialEquity: number,
+): (number | null)[] | undefined {
   const base = new Map<string, number>();
   const out = samples.map((s) => {
     for (const sym of symbols) {
@@ -271,7 +275,9 @@ export interface CalendarReturn {
 /** Start (UTC) of the month or day after `t`. */
 function nextBoundary(t: number, unit: 'month' | 'day'): number {
   const d = new Date(t);
-  return unit === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return unit === 'day'
+    ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)
+    : Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
 /**
@@ -292,7 +298,8 @@ export function calendarReturns(points: readonly EquityPoint[], unit: 'month' | 
     while (i + 1 < points.length && points[i + 1]!.time <= b) i++;
     const e = points[i]!.equity;
     const d = new Date(from);
-    const period = unit === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    const period =
+      unit === 'day' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) : Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
     out.push({ period, ret: prev === 0 ? 0 : e / prev - 1 });
     prev = e;
     from = b;
@@ -339,7 +346,8 @@ export function drawdownStats(points: readonly EquityPoint[]): DrawdownStats {
       troughIndex = i;
     }
   });
-  if (troughIndex < 0 || worstPeakTime === null) return { maxDrawdown: 0, peakTime: null, troughTime: null, recoveryTime: null, durationMs: 0 };
+  if (troughIndex < 0 || worstPeakTime === null)
+    return { maxDrawdown: 0, peakTime: null, troughTime: null, recoveryTime: null, durationMs: 0 };
   let recoveryTime: number | null = null;
   for (let i = troughIndex + 1; i < points.length; i++) {
     if (points[i]!.equity >= worstPeak) {
@@ -429,7 +437,8 @@ export interface TradeStats {
 }
 
 export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
-  if (trips.length === 0) return { roundTrips: 0, winRate: null, profitFactor: null, expectancy: null, averageWin: null, averageLoss: null };
+  if (trips.length === 0)
+    return { roundTrips: 0, winRate: null, profitFactor: null, expectancy: null, averageWin: null, averageLoss: null };
   let wins = 0;
   let losses = 0;
   let grossWin = ZERO;
@@ -525,7 +534,8 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
   const mult = (s: string): Decimal => instruments.get(s)?.multiplier ?? D(1);
   // A window matches lots from the start (positions carried in) and keeps what happens inside it.
   const upTo = win ? run.fills.filter((f) => f.time <= win.to) : run.fills;
-  const inside = <T extends { readonly time: number }>(xs: readonly T[]): readonly T[] => (win ? xs.filter((x) => x.time >= win.from && x.time <= win.to) : xs);
+  const inside = <T extends { readonly time: number }>(xs: readonly T[]): readonly T[] =>
+    win ? xs.filter((x) => x.time >= win.from && x.time <= win.to) : xs;
   const allTrips = roundTripsFifo(upTo, mult, (s) => instruments.get(s)?.settleAsset);
   const stats = tradeStats(win ? allTrips.filter((t) => t.exitTime >= win.from) : allTrips);
   const fills = inside(run.fills);
@@ -564,7 +574,9 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
     fees: fees.toNumber(),
     funding: funding.toNumber(),
     trades: fills.length,
-    orders: win ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length : (run.tape?.orderCount ?? run.orders.length),
+    orders: win
+      ? run.orders.filter((o) => o.createdAt >= win.from && o.createdAt <= win.to).length
+      : (run.tape?.orderCount ?? run.orders.length),
   };
 }
 

@@ -95,7 +95,11 @@ const POSITION_COLUMNS = 480;
 function positionChart(id: string, title: string, pos: { times: number[]; values: number[] }, t0: number, t1: number): string {
   const common = { id, title, height: 140, valueFormat: 'qty' as const, includeZero: true, xRange: [t0, t1] as const };
   if (pos.times.length <= POSITION_COLUMNS * 2 || !(t1 > t0)) {
-    return renderChart({ ...common, times: pos.times, series: [{ name: 'position', color: '#7c3aed', values: pos.values, kind: 'step', width: 1.5 }] });
+    return renderChart({
+      ...common,
+      times: pos.times,
+      series: [{ name: 'position', color: '#7c3aed', values: pos.values, kind: 'step', width: 1.5 }],
+    });
   }
   const times: number[] = [];
   const lower: number[] = [];
@@ -170,7 +174,9 @@ function bandTable(model: ReportModel): string {
     const primary = run === model.primary;
     return (
       `<tr data-model="${escapeHtml(run.fillModel)}"${primary ? ' class="primary"' : ''}><th scope="row"><i class="swatch" style="background:${color}"></i>${escapeHtml(run.fillModel)}${primary ? ' <small>(this report)</small>' : ''}</th>` +
-      cols.map((c) => `<td>${metricCell(c.key as MetricKey, c.fmt(metrics[c.key] as number | null), withheldMetrics(metrics))}</td>`).join('') +
+      cols
+        .map((c) => `<td>${metricCell(c.key as MetricKey, c.fmt(metrics[c.key] as number | null), withheldMetrics(metrics))}</td>`)
+        .join('') +
       '</tr>'
     );
   });
@@ -188,7 +194,9 @@ function equityCharts(model: ReportModel): string {
   // Charts draw the samples the run kept (thinned on long runs); the metrics use the full curve.
   const drawn = primary.samples.map((x) => ({ time: x.time, equity: x.equity.toNumber() }));
   const equity = drawn.map((p) => p.equity);
-  const series: ChartSeries[] = [{ name: `equity (${primary.fillModel})`, color: modelColor(primary.fillModel, 0), values: equity, width: 2 }];
+  const series: ChartSeries[] = [
+    { name: `equity (${primary.fillModel})`, color: modelColor(primary.fillModel, 0), values: equity, width: 2 },
+  ];
   let band: { name: string; color: string; lower: number[]; upper: number[] } | undefined;
   if (model.band.length > 1) {
     const curves = model.band.map((b) => (b.run === primary ? equity : equityAt(b.run.samples, times)));
@@ -201,7 +209,13 @@ function equityCharts(model: ReportModel): string {
     let custom = 0;
     model.band.forEach((b, k) => {
       if (b.run === primary) return;
-      series.push({ name: b.run.fillModel, color: modelColor(b.run.fillModel, MODEL_COLORS[b.run.fillModel] ? 0 : custom++), values: curves[k]!, width: 1, dash: '5 3' });
+      series.push({
+        name: b.run.fillModel,
+        color: modelColor(b.run.fillModel, MODEL_COLORS[b.run.fillModel] ? 0 : custom++),
+        values: curves[k]!,
+        width: 1,
+        dash: '5 3',
+      });
     });
   }
   const initial = primary.initialCapital.toNumber();
@@ -252,7 +266,8 @@ function returnsTable(model: ReportModel): string {
   if (points.length < 2) return '<p class="note">Too few equity samples for a returns table.</p>';
   const span = points[points.length - 1]!.time - points[0]!.time;
   const initial = primary.initialCapital.toNumber();
-  const note = '<p class="note">E(end of period) / E(start of period) − 1, UTC periods; the first starts from the initial capital and partial periods cover only the run.</p>';
+  const note =
+    '<p class="note">E(end of period) / E(start of period) − 1, UTC periods; the first starts from the initial capital and partial periods cover only the run.</p>';
   if (span <= DAILY_TABLE_MAX_MS) {
     const days = calendarReturns(points, 'day', initial);
     const weeks = new Map<number, (number | undefined)[]>();
@@ -264,7 +279,9 @@ function returnsTable(model: ReportModel): string {
       weeks.set(monday, row);
     }
     const head = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((d) => `<th class="num">${d}</th>`).join('');
-    const rows = [...weeks].map(([monday, row]) => `<tr><th scope="row">${escapeHtml(formatTime(monday).slice(0, 10))}</th>${row.map(retCell).join('')}</tr>`);
+    const rows = [...weeks].map(
+      ([monday, row]) => `<tr><th scope="row">${escapeHtml(formatTime(monday).slice(0, 10))}</th>${row.map(retCell).join('')}</tr>`,
+    );
     return `<table class="grid returns" id="returns-daily"><caption>Daily returns (week of)</caption><thead><tr><th>Week of</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>${note}`;
   }
   const months = calendarReturns(points, 'month', initial);
@@ -315,25 +332,31 @@ function instrumentCharts(run: BacktestRun): string {
 }
 
 function limitNote(shown: number, total: number, what: string, run?: BacktestRun): string {
-  const where = run?.tape ? `${TAPE_DIR}/${escapeHtml(run.fillModel)}/${what === 'orders' ? 'orders' : what === 'fills' ? 'fills' : 'fills'}.csv has ${what === 'round trips' ? 'the fills they come from' : 'all of them'}` : 'report.json has all of them';
+  const where = run?.tape
+    ? `${TAPE_DIR}/${escapeHtml(run.fillModel)}/${what === 'orders' ? 'orders' : what === 'fills' ? 'fills' : 'fills'}.csv has ${what === 'round trips' ? 'the fills they come from' : 'all of them'}`
+    : 'report.json has all of them';
   return total > shown ? `<p class="note">Showing the first ${shown} of ${total} ${what}; ${where}.</p>` : '';
 }
 
 function fillsTable(run: BacktestRun): string {
-  const rows = run.fills.slice(0, HTML_TABLE_LIMIT).map(
-    (f) =>
-      `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="${escapeHtml(f.side)}">${escapeHtml(f.side)}</td><td class="num">${escapeHtml(f.price.toFixed())}</td><td class="num">${escapeHtml(f.quantity.toFixed())}</td><td class="num">${escapeHtml(f.fee.toFixed())} ${escapeHtml(f.feeAsset)}</td><td>${escapeHtml(f.liquidity)}</td><td class="mono">${escapeHtml(f.clientOrderId ?? '')}</td><td class="mono">${escapeHtml(f.tradeId)}</td></tr>`,
-  );
+  const rows = run.fills
+    .slice(0, HTML_TABLE_LIMIT)
+    .map(
+      (f) =>
+        `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="${escapeHtml(f.side)}">${escapeHtml(f.side)}</td><td class="num">${escapeHtml(f.price.toFixed())}</td><td class="num">${escapeHtml(f.quantity.toFixed())}</td><td class="num">${escapeHtml(f.fee.toFixed())} ${escapeHtml(f.feeAsset)}</td><td>${escapeHtml(f.liquidity)}</td><td class="mono">${escapeHtml(f.clientOrderId ?? '')}</td><td class="mono">${escapeHtml(f.tradeId)}</td></tr>`,
+    );
   if (rows.length === 0) return '<p class="note">No fills.</p>';
   return `<div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th>Side</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Fee</th><th>Liquidity</th><th>Client id</th><th>Trade id</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.fills.length, 'fills', run)}`;
 }
 
 function ordersTable(run: BacktestRun): string {
   const total = run.tape?.orderCount ?? run.orders.length;
-  const rows = run.orders.slice(0, HTML_TABLE_LIMIT).map(
-    (o) =>
-      `<tr><td>${escapeHtml(formatTime(o.createdAt))}</td><td class="mono">${escapeHtml(o.clientOrderId)}</td><td>${escapeHtml(o.symbol)}</td><td class="${escapeHtml(o.side)}">${escapeHtml(o.side)}</td><td>${escapeHtml(o.type)} ${escapeHtml(o.timeInForce)}</td><td class="num">${escapeHtml(o.price?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.quantity?.toFixed() ?? o.quoteQuantity?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.filledQty.toFixed())}</td><td>${escapeHtml(o.status)}${o.rejectReason ? ` <small>${escapeHtml(o.rejectReason)}</small>` : ''}</td><td>${o.closedAt !== undefined ? escapeHtml(formatTime(o.closedAt)) : ''}</td></tr>`,
-  );
+  const rows = run.orders
+    .slice(0, HTML_TABLE_LIMIT)
+    .map(
+      (o) =>
+        `<tr><td>${escapeHtml(formatTime(o.createdAt))}</td><td class="mono">${escapeHtml(o.clientOrderId)}</td><td>${escapeHtml(o.symbol)}</td><td class="${escapeHtml(o.side)}">${escapeHtml(o.side)}</td><td>${escapeHtml(o.type)} ${escapeHtml(o.timeInForce)}</td><td class="num">${escapeHtml(o.price?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.quantity?.toFixed() ?? o.quoteQuantity?.toFixed() ?? '')}</td><td class="num">${escapeHtml(o.filledQty.toFixed())}</td><td>${escapeHtml(o.status)}${o.rejectReason ? ` <small>${escapeHtml(o.rejectReason)}</small>` : ''}</td><td>${o.closedAt !== undefined ? escapeHtml(formatTime(o.closedAt)) : ''}</td></tr>`,
+    );
   if (rows.length === 0) return '<p class="note">No orders.</p>';
   return `<div class="scroll"><table class="grid"><thead><tr><th>Created (UTC)</th><th>Client id</th><th>Symbol</th><th>Side</th><th>Type</th><th class="num">Price</th><th class="num">Qty</th><th class="num">Filled</th><th>Status</th><th>Closed (UTC)</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, total, 'orders', run)}`;
 }
@@ -341,18 +364,23 @@ function ordersTable(run: BacktestRun): string {
 function roundTripsTable(model: ReportModel): string {
   const trips = model.roundTrips;
   if (trips.length === 0) return '<p class="note">No round trips (no position was reduced).</p>';
-  const rows = trips.slice(0, HTML_TABLE_LIMIT).map(
-    (t) =>
-      `<tr><td>${escapeHtml(t.symbol)}${t.leg !== 'net' ? ` <small>${escapeHtml(t.leg)}</small>` : ''}</td><td>${escapeHtml(t.direction)}</td><td>${escapeHtml(formatTime(t.entryTime))}</td><td>${escapeHtml(formatTime(t.exitTime))}</td><td>${escapeHtml(formatDuration(t.exitTime - t.entryTime))}</td><td class="num">${escapeHtml(t.quantity.toFixed())}</td><td class="num">${escapeHtml(t.entryPrice.toFixed())}</td><td class="num">${escapeHtml(t.exitPrice.toFixed())}</td><td class="num">${escapeHtml(formatAmount(t.fees.toNumber(), 4))}</td><td class="num ${t.netPnl.isNegative() ? 'neg' : 'pos'}">${escapeHtml(formatAmount(t.netPnl.toNumber(), 4))}</td></tr>`,
-  );
+  const rows = trips
+    .slice(0, HTML_TABLE_LIMIT)
+    .map(
+      (t) =>
+        `<tr><td>${escapeHtml(t.symbol)}${t.leg !== 'net' ? ` <small>${escapeHtml(t.leg)}</small>` : ''}</td><td>${escapeHtml(t.direction)}</td><td>${escapeHtml(formatTime(t.entryTime))}</td><td>${escapeHtml(formatTime(t.exitTime))}</td><td>${escapeHtml(formatDuration(t.exitTime - t.entryTime))}</td><td class="num">${escapeHtml(t.quantity.toFixed())}</td><td class="num">${escapeHtml(t.entryPrice.toFixed())}</td><td class="num">${escapeHtml(t.exitPrice.toFixed())}</td><td class="num">${escapeHtml(formatAmount(t.fees.toNumber(), 4))}</td><td class="num ${t.netPnl.isNegative() ? 'neg' : 'pos'}">${escapeHtml(formatAmount(t.netPnl.toNumber(), 4))}</td></tr>`,
+    );
   return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips', model.primary)}`;
 }
 
 function fundingTable(run: BacktestRun): string {
   if (run.funding.length === 0) return '';
-  const rows = run.funding.slice(0, HTML_TABLE_LIMIT).map(
-    (f) => `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="num">${escapeHtml(f.rate?.toFixed() ?? '')}</td><td class="num ${f.amount.isNegative() ? 'neg' : 'pos'}">${escapeHtml(f.amount.toFixed())} ${escapeHtml(f.asset)}</td></tr>`,
-  );
+  const rows = run.funding
+    .slice(0, HTML_TABLE_LIMIT)
+    .map(
+      (f) =>
+        `<tr><td>${escapeHtml(formatTime(f.time))}</td><td>${escapeHtml(f.symbol)}</td><td class="num">${escapeHtml(f.rate?.toFixed() ?? '')}</td><td class="num ${f.amount.isNegative() ? 'neg' : 'pos'}">${escapeHtml(f.amount.toFixed())} ${escapeHtml(f.asset)}</td></tr>`,
+    );
   return `<details><summary>Funding payments (${run.funding.length})</summary><div class="scroll"><table class="grid"><thead><tr><th>Time (UTC)</th><th>Symbol</th><th class="num">Rate</th><th class="num">Amount</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, run.funding.length, 'funding payments')}</details>`;
 }
 
@@ -373,10 +401,16 @@ function runTable(run: BacktestRun): string {
   ];
   const params = Object.keys(run.strategy.params)
     .sort()
-    .map((k) => `<tr><th scope="row">${escapeHtml(k)}</th><td class="mono">${escapeHtml(JSON.stringify(canonicalJson(run.strategy.params[k])))}</td></tr>`)
+    .map(
+      (k) =>
+        `<tr><th scope="row">${escapeHtml(k)}</th><td class="mono">${escapeHtml(JSON.stringify(canonicalJson(run.strategy.params[k])))}</td></tr>`,
+    )
     .join('');
   const instruments = run.instruments
-    .map((i) => `<tr><th scope="row">${escapeHtml(i.symbol)}</th><td>${escapeHtml(i.kind)} · multiplier ${escapeHtml(i.multiplier.toFixed())} · settles in ${escapeHtml(i.settleAsset)}</td></tr>`)
+    .map(
+      (i) =>
+        `<tr><th scope="row">${escapeHtml(i.symbol)}</th><td>${escapeHtml(i.kind)} · multiplier ${escapeHtml(i.multiplier.toFixed())} · settles in ${escapeHtml(i.settleAsset)}</td></tr>`,
+    )
     .join('');
   return (
     `<div class="two-col"><table class="kv run">${kv.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td${k === 'Config sha256' ? ' class="mono"' : ''}>${escapeHtml(v)}</td></tr>`).join('')}</table>` +
@@ -398,7 +432,10 @@ function summaryCards(model: ReportModel): string {
   const withheld = withheldMetrics(m);
   const card = ([label, value, key, neg]: [string, string, string, boolean?]): string => {
     const why = withheld.get(key as MetricKey);
-    const shown = why === undefined ? `<div class="cvalue${neg ? ' neg' : ''}">${escapeHtml(value)}</div>` : `<div class="cvalue withheld">—</div><div class="why">${escapeHtml(why)}</div>`;
+    const shown =
+      why === undefined
+        ? `<div class="cvalue${neg ? ' neg' : ''}">${escapeHtml(value)}</div>`
+        : `<div class="cvalue withheld">—</div><div class="why">${escapeHtml(why)}</div>`;
     return `<div class="card" data-card="${key}"><div class="clabel">${escapeHtml(label)}</div>${shown}</div>`;
   };
   return `<div class="cards">${cards.map(card).join('')}</div>`;
@@ -421,7 +458,9 @@ export function renderReportHtml(model: ReportModel, options: ReportHtmlOptions 
   const notice = run.dataRange.klineOnlyIntraBar
     ? `<div class="notice" role="alert" id="kline-notice"><b>Kline-only data.</b> Fills for some instruments were simulated on a synthetic intra-bar path (open → nearer extreme → other extreme → close): the order of events inside each bar is assumed, not observed. Treat fills, queue position and intra-bar stops with caution.</div>`
     : '';
-  const back = options.backLink ? `<a class="back" href="${escapeHtml(options.backLink.href)}">${escapeHtml(options.backLink.label)}</a>` : '';
+  const back = options.backLink
+    ? `<a class="back" href="${escapeHtml(options.backLink.href)}">${escapeHtml(options.backLink.label)}</a>`
+    : '';
   const range = `${formatTime(run.dataRange.firstTime)} → ${formatTime(run.dataRange.lastTime)} UTC`;
   return `<!DOCTYPE html>
 <html lang="en">

@@ -130,13 +130,16 @@ export function buildReportModel(runs: readonly BacktestRun[], options: MetricsO
   runs.forEach(validateRun);
   const primary = runs[0]!;
   for (const r of runs.slice(1)) {
-    if (r.configHash !== primary.configHash) throw new ValidationError('runs[].configHash', `the band's runs to share config ${primary.configHash}`, r.configHash);
+    if (r.configHash !== primary.configHash)
+      throw new ValidationError('runs[].configHash', `the band's runs to share config ${primary.configHash}`, r.configHash);
   }
   const primaryPeriod = options.returnPeriodMs;
   const primaryMetrics = computeMetrics(primary, options);
   // Every model uses the primary's return period, or the band's Sharpe ratios would not compare.
   const shared: MetricsOptions = { ...options, returnPeriodMs: primaryPeriod ?? primaryMetrics.returnPeriodMs };
-  const band = bandOrder(runs.map((run, i) => ({ fillModel: run.fillModel, run, metrics: i === 0 ? primaryMetrics : computeMetrics(run, shared) })));
+  const band = bandOrder(
+    runs.map((run, i) => ({ fillModel: run.fillModel, run, metrics: i === 0 ? primaryMetrics : computeMetrics(run, shared) })),
+  );
   const settle = new Map(primary.instruments.map((i) => [i.symbol, i.settleAsset]));
   const roundTrips = roundTripsFifo(primary.fills, multiplierOf(primary), (s) => settle.get(s));
   return { primary, primaryMetrics, band, roundTrips };

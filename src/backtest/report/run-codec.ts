@@ -86,7 +86,13 @@ export function runFromJson(j: BacktestRunJson): BacktestRun {
     ...(f.positionSide !== null ? { positionSide: f.positionSide as PositionSide } : {}),
     ...(f.reduceOnly ? { reduceOnly: true } : {}),
   }));
-  const samples: RunSample[] = j.samples.map((x) => ({ time: x.time, equity: D(x.equity), cash: D(x.cash), positions: decRecord(x.positions), marks: decRecord(x.marks) }));
+  const samples: RunSample[] = j.samples.map((x) => ({
+    time: x.time,
+    equity: D(x.equity),
+    cash: D(x.cash),
+    positions: decRecord(x.positions),
+    marks: decRecord(x.marks),
+  }));
   return {
     config: h.config,
     configHash: h.configHash,
@@ -94,12 +100,23 @@ export function runFromJson(j: BacktestRunJson): BacktestRun {
     seed: h.seed,
     fillModel: h.fillModel,
     dataRange: { ...h.dataRange },
-    instruments: h.instruments.map((i) => ({ symbol: i.symbol, kind: i.kind as 'spot' | 'contract', multiplier: D(i.multiplier), settleAsset: i.settleAsset })),
+    instruments: h.instruments.map((i) => ({
+      symbol: i.symbol,
+      kind: i.kind as 'spot' | 'contract',
+      multiplier: D(i.multiplier),
+      settleAsset: i.settleAsset,
+    })),
     initialCapital: D(h.initialCapital),
     valuationAsset: h.valuationAsset,
     orders,
     fills,
-    funding: j.funding.map((f) => ({ time: f.time, symbol: f.symbol, amount: D(f.amount), asset: f.asset, ...(f.rate !== null ? { rate: D(f.rate) } : {}) })),
+    funding: j.funding.map((f) => ({
+      time: f.time,
+      symbol: f.symbol,
+      amount: D(f.amount),
+      asset: f.asset,
+      ...(f.rate !== null ? { rate: D(f.rate) } : {}),
+    })),
     totalFees: D(j.totalFees),
     samplePeriodMs: h.samplePeriodMs,
     samples,

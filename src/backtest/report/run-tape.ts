@@ -33,7 +33,10 @@ class CsvFile {
   private readonly fd: number;
   private buf = '';
   rows = 0;
-  constructor(readonly path: string, header: readonly string[]) {
+  constructor(
+    readonly path: string,
+    header: readonly string[],
+  ) {
     this.fd = openSync(path, 'w');
     this.buf = `${header.map(field).join(',')}\n`;
   }
@@ -96,7 +99,13 @@ export class RunTape {
     private readonly keepOrders: number,
   ) {
     mkdirSync(dir, { recursive: true });
-    this.equity = new CsvFile(join(dir, 'equity.csv'), ['time', 'equity', 'cash', ...symbols.map((s) => `position:${s}`), ...symbols.map((s) => `mark:${s}`)]);
+    this.equity = new CsvFile(join(dir, 'equity.csv'), [
+      'time',
+      'equity',
+      'cash',
+      ...symbols.map((s) => `position:${s}`),
+      ...symbols.map((s) => `mark:${s}`),
+    ]);
     this.orders = new CsvFile(join(dir, 'orders.csv'), ORDER_COLUMNS);
     this.queue = new CreationOrderQueue((o) => {
       const json = orderToJson(o);
@@ -108,7 +117,13 @@ export class RunTape {
   }
 
   sample(s: RunSample): void {
-    this.equity.row([s.time, s.equity.toFixed(), s.cash.toFixed(), ...this.symbols.map((x) => s.positions[x]?.toFixed() ?? '0'), ...this.symbols.map((x) => s.marks[x]?.toFixed() ?? null)]);
+    this.equity.row([
+      s.time,
+      s.equity.toFixed(),
+      s.cash.toFixed(),
+      ...this.symbols.map((x) => s.positions[x]?.toFixed() ?? '0'),
+      ...this.symbols.map((x) => s.marks[x]?.toFixed() ?? null),
+    ]);
   }
 
   /** The order numbered `index` in creation order (0, 1, …) reached its final state. */
@@ -127,12 +142,54 @@ export class RunTape {
     this.equity.close();
     this.orders.close();
     this.hash.update(this.orders.rows === 0 ? '[]' : ']');
-    return { dir: this.dir, samples: this.equity.rows, orders: this.orders.rows, fills: f.rows, funding: fu.rows, ordersHash: this.hash.digest('hex') };
+    return {
+      dir: this.dir,
+      samples: this.equity.rows,
+      orders: this.orders.rows,
+      fills: f.rows,
+      funding: fu.rows,
+      ordersHash: this.hash.digest('hex'),
+    };
   }
 }
 
-const ORDER_COLUMNS = ['clientOrderId', 'venueOrderId', 'symbol', 'side', 'type', 'timeInForce', 'price', 'quantity', 'quoteQuantity', 'status', 'filledQty', 'avgFillPrice', 'reduceOnly', 'positionSide', 'createdAt', 'submittedAt', 'acceptedAt', 'closedAt', 'updatedAt', 'rejectReason'];
-const FILL_COLUMNS = ['tradeId', 'time', 'clientOrderId', 'venueOrderId', 'symbol', 'side', 'price', 'quantity', 'fee', 'feeAsset', 'liquidity', 'positionSide', 'reduceOnly'];
+const ORDER_COLUMNS = [
+  'clientOrderId',
+  'venueOrderId',
+  'symbol',
+  'side',
+  'type',
+  'timeInForce',
+  'price',
+  'quantity',
+  'quoteQuantity',
+  'status',
+  'filledQty',
+  'avgFillPrice',
+  'reduceOnly',
+  'positionSide',
+  'createdAt',
+  'submittedAt',
+  'acceptedAt',
+  'closedAt',
+  'updatedAt',
+  'rejectReason',
+];
+const FILL_COLUMNS = [
+  'tradeId',
+  'time',
+  'clientOrderId',
+  'venueOrderId',
+  'symbol',
+  'side',
+  'price',
+  'quantity',
+  'fee',
+  'feeAsset',
+  'liquidity',
+  'positionSide',
+  'reduceOnly',
+];
 const FUNDING_COLUMNS = ['time', 'symbol', 'amount', 'asset', 'rate'];
 
 /**

@@ -94,7 +94,10 @@ export function niceTicks(lo: number, hi: number, target = 5): { step: number; t
   return { step, ticks };
 }
 
-const TIME_STEPS = [1, 5, 15, 30, 60, 300, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600, 2_592_000, 7_776_000, 15_552_000, 31_536_000].map((s) => s * 1000);
+const TIME_STEPS = [
+  1, 5, 15, 30, 60, 300, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 172_800, 604_800, 1_209_600, 2_592_000, 7_776_000,
+  15_552_000, 31_536_000,
+].map((s) => s * 1000);
 
 export function timeTicks(t0: number, t1: number, target = 7): { step: number; ticks: number[] } {
   const span = Math.max(1, t1 - t0);
@@ -155,11 +158,18 @@ export function renderChart(spec: ChartSpec): string {
     if (v > hi) hi = v;
   };
   for (const s of spec.series) for (const i of keep) see(s.values[i]);
-  if (spec.band) for (const i of keep) { see(spec.band.lower[i]); see(spec.band.upper[i]); }
+  if (spec.band)
+    for (const i of keep) {
+      see(spec.band.lower[i]);
+      see(spec.band.upper[i]);
+    }
   for (const m of spec.markers ?? []) see(m.value);
   for (const r of spec.references ?? []) see(r.value);
   if (spec.includeZero) see(0);
-  if (!Number.isFinite(lo)) { lo = 0; hi = 1; }
+  if (!Number.isFinite(lo)) {
+    lo = 0;
+    hi = 1;
+  }
   const pad = hi > lo ? (hi - lo) * 0.06 : Math.max(Math.abs(hi) * 0.01, 1e-9);
   const yTicks = niceTicks(lo - (spec.includeZero && lo === 0 ? 0 : pad), hi + (spec.includeZero && hi === 0 ? 0 : pad));
   const yLo = Math.min(yTicks.ticks[0] ?? lo, lo - (spec.includeZero && lo === 0 ? 0 : pad));
@@ -177,14 +187,18 @@ export function renderChart(spec: ChartSpec): string {
     if (v < yLo || v > yHi) continue;
     const y = c(Y(v));
     const label = spec.percentAxis ? `${formatAxis(v * 100, yTicks.step * 100, scale * 100)}%` : formatAxis(v, yTicks.step, scale);
-    parts.push(`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"/><text class="ylab" x="${PAD.left - 6}" y="${y}" dy="0.32em">${escapeHtml(label)}</text>`);
+    parts.push(
+      `<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${y}" y2="${y}"/><text class="ylab" x="${PAD.left - 6}" y="${y}" dy="0.32em">${escapeHtml(label)}</text>`,
+    );
   }
   const xt = timeTicks(t0, t1);
   for (const t of xt.ticks) {
     const x = c(X(t));
     // Labels at the edges are anchored inwards so they are not cut off.
     const anchor = X(t) > W - PAD.right - 30 ? ' end' : X(t) < PAD.left + 30 ? ' start' : '';
-    parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="${PAD.top}" y2="${H - PAD.bottom}"/><text class="xlab${anchor}" x="${x}" y="${H - PAD.bottom + 16}">${escapeHtml(timeLabel(t, xt.step))}</text>`);
+    parts.push(
+      `<line class="grid" x1="${x}" x2="${x}" y1="${PAD.top}" y2="${H - PAD.bottom}"/><text class="xlab${anchor}" x="${x}" y="${H - PAD.bottom + 16}">${escapeHtml(timeLabel(t, xt.step))}</text>`,
+    );
   }
   parts.push(`<rect class="frame" x="${PAD.left}" y="${PAD.top}" width="${plotW}" height="${plotH}"/>`);
   for (const r of spec.references ?? []) {
@@ -219,21 +233,39 @@ export function renderChart(spec: ChartSpec): string {
       const last = [...xs].reverse().find((_, k) => ys[xs.length - 1 - k] !== null);
       parts.push(`<path class="area" d="${d}L${c(last ?? 0)} ${y0}L${c(first ?? 0)} ${y0}Z" fill="${stroke}"/>`);
     }
-    parts.push(`<path class="series" d="${d}" stroke="${stroke}" stroke-width="${s.width ?? 1.5}"${s.dash ? ` stroke-dasharray="${escapeHtml(s.dash)}"` : ''}/>`);
+    parts.push(
+      `<path class="series" d="${d}" stroke="${stroke}" stroke-width="${s.width ?? 1.5}"${s.dash ? ` stroke-dasharray="${escapeHtml(s.dash)}"` : ''}/>`,
+    );
   }
   if (!dense) parts.push(renderMarkers(spec.markers ?? [], X, Y));
 
   // Crosshair data: the reduced points, so the script never has more to search than is drawn.
   const data = {
-    x0: t0, x1: t1, left: PAD.left, width: plotW, top: PAD.top, height: plotH,
-    fmt: spec.valueFormat, pct: spec.percentAxis === true,
+    x0: t0,
+    x1: t1,
+    left: PAD.left,
+    width: plotW,
+    top: PAD.top,
+    height: plotH,
+    fmt: spec.valueFormat,
+    pct: spec.percentAxis === true,
     t: times,
     s: spec.series.map((s) => ({ n: s.name, c: s.color, v: keep.map((i) => s.values[i] ?? null) })),
   };
   const legend = spec.series
     .map((s) => `<span class="key"><i style="background:${escapeHtml(s.color)}"></i>${escapeHtml(s.name)}</span>`)
-    .concat(spec.band ? [`<span class="key"><i class="bandkey" style="background:${escapeHtml(spec.band.color)}"></i>${escapeHtml(spec.band.name)}</span>`] : [])
-    .concat(spec.markers?.length ? ['<span class="key"><b class="buy">▲</b>buy</span>', '<span class="key"><b class="sell">▼</b>sell</span>'] : [])
+    .concat(
+      spec.band
+        ? [
+            `<span class="key"><i class="bandkey" style="background:${escapeHtml(spec.band.color)}"></i>${escapeHtml(spec.band.name)}</span>`,
+          ]
+        : [],
+    )
+    .concat(
+      spec.markers?.length
+        ? ['<span class="key"><b class="buy">▲</b>buy</span>', '<span class="key"><b class="sell">▼</b>sell</span>']
+        : [],
+    )
     .join('');
   return (
     `<figure class="chart" id="${escapeHtml(spec.id)}">` +
@@ -260,8 +292,14 @@ function renderMarkers(markers: readonly ChartMarker[], X: (t: number) => number
     return m.side === 'buy' ? `M${c(x)} ${c(y + 2)}l${w} ${h}h${-2 * w}z` : `M${c(x)} ${c(y - 2)}l${w} ${-h}h${-2 * w}z`;
   };
   if (dense) {
-    const buys = markers.filter((m) => m.side === 'buy').map(tri).join('');
-    const sells = markers.filter((m) => m.side === 'sell').map(tri).join('');
+    const buys = markers
+      .filter((m) => m.side === 'buy')
+      .map(tri)
+      .join('');
+    const sells = markers
+      .filter((m) => m.side === 'sell')
+      .map(tri)
+      .join('');
     return `<g class="markers dense">${buys ? `<path class="mk buy" d="${buys}"/>` : ''}${sells ? `<path class="mk sell" d="${sells}"/>` : ''}</g>`;
   }
   return `<g class="markers">${markers.map((m) => `<path class="mk ${m.side === 'buy' ? 'buy' : 'sell'}" d="${tri(m)}"><title>${escapeHtml(m.title)}</title></path>`).join('')}</g>`;

@@ -42,7 +42,15 @@ export interface RankedSweepResult extends SweepResult {
 export function metricObjective(rankBy: MetricKey): Objective {
   const def = metricDef(rankBy);
   if (!def) throw new ValidationError('rankBy', `one of ${METRIC_DEFS.map((d) => d.key).join(', ')}`, String(rankBy));
-  return { name: def.key, label: def.label, help: def.help, metric: def.key, format: def.format, lowerIsBetter: def.lowerIsBetter === true, score: (m) => m[def.key] };
+  return {
+    name: def.key,
+    label: def.label,
+    help: def.help,
+    metric: def.key,
+    format: def.format,
+    lowerIsBetter: def.lowerIsBetter === true,
+    score: (m) => m[def.key],
+  };
 }
 
 const asObjective = (by: MetricKey | Objective): Objective => (typeof by === 'string' ? metricObjective(by) : by);
@@ -68,7 +76,11 @@ const paramsKey = (p: Readonly<Record<string, unknown>>): string => JSON.stringi
  * values (undefined ratios) go last. Ties are broken by the params' canonical JSON, so the order
  * never depends on which worker finished first.
  */
-export function rankSweepResults(results: readonly SweepResult[], rankBy: MetricKey | Objective = 'sharpe', constraints: readonly Constraint[] = []): RankedSweepResult[] {
+export function rankSweepResults(
+  results: readonly SweepResult[],
+  rankBy: MetricKey | Objective = 'sharpe',
+  constraints: readonly Constraint[] = [],
+): RankedSweepResult[] {
   const objective = asObjective(rankBy);
   const rows = results.map((r) => {
     const broken = violations(r.metrics, constraints);
@@ -111,20 +123,35 @@ function tableData(results: readonly SweepResult[], rankBy: MetricKey | Objectiv
   const ranked = rankSweepResults(results, objective, constraints);
   const names = paramNames(results);
   // A metric objective is its own column; a composite one gets a score column before the metrics.
-  const metricKeys = [...(objective.metric ? [objective.metric] : []), ...(options.columns ?? DEFAULT_SWEEP_COLUMNS).filter((k) => k !== objective.metric)];
+  const metricKeys = [
+    ...(objective.metric ? [objective.metric] : []),
+    ...(options.columns ?? DEFAULT_SWEEP_COLUMNS).filter((k) => k !== objective.metric),
+  ];
   const defs = metricKeys.map((k) => metricDef(k)!);
   const scoreCol = objective.metric ? [] : [objective.label];
   const checkCol = constraints.length > 0 ? ['Constraints'] : [];
   // Walk-forward: the objective in and out of sample side by side, right after the ranking column.
   const wfCols = results.some((r) => r.walkForward) ? [`In-sample ${objective.label}`, `Out-of-sample ${objective.label}`] : [];
   const header = ['#', ...names, ...scoreCol, ...wfCols, ...defs.map((d) => d.label), ...checkCol];
-  const numeric = [true, ...names.map(() => false), ...scoreCol.map(() => true), ...wfCols.map(() => true), ...defs.map(() => true), ...checkCol.map(() => false)];
+  const numeric = [
+    true,
+    ...names.map(() => false),
+    ...scoreCol.map(() => true),
+    ...wfCols.map(() => true),
+    ...defs.map(() => true),
+    ...checkCol.map(() => false),
+  ];
   const shown = options.limit !== undefined ? ranked.slice(0, options.limit) : ranked;
   const rows = shown.map((r) => [
     String(r.rank),
     ...names.map((n) => paramCell(r.params[n])),
     ...scoreCol.map(() => formatMetric(r.score, objective.format)),
-    ...(wfCols.length > 0 ? [formatMetric(r.walkForward?.inSample ?? null, objective.format), formatMetric(r.walkForward?.outOfSample ?? null, objective.format)] : []),
+    ...(wfCols.length > 0
+      ? [
+          formatMetric(r.walkForward?.inSample ?? null, objective.format),
+          formatMetric(r.walkForward?.outOfSample ?? null, objective.format),
+        ]
+      : []),
     ...defs.map((d) => formatMetric(r.metrics[d.key], d.format)),
     ...checkCol.map(() => (r.violations.length === 0 ? 'ok' : r.violations.join('; '))),
   ]);
@@ -135,7 +162,11 @@ function tableData(results: readonly SweepResult[], rankBy: MetricKey | Objectiv
  * The ranked table as aligned Markdown: readable as plain text in a terminal and rendered as a table
  * by any Markdown viewer. Pipes inside cells are escaped.
  */
-export function renderSweepTable(results: readonly SweepResult[], rankBy: MetricKey | Objective = 'sharpe', options: SweepTableOptions = {}): string {
+export function renderSweepTable(
+  results: readonly SweepResult[],
+  rankBy: MetricKey | Objective = 'sharpe',
+  options: SweepTableOptions = {},
+): string {
   const { header, numeric, rows } = tableData(results, rankBy, options);
   const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
   const all = [header, ...rows].map((r) => r.map(cell));
@@ -195,7 +226,11 @@ const bestDir = (rank: number): string => join('best', String(rank).padStart(2, 
  * and the research sections when given) and best/NN/report.{json,html} for the best `bestN` results
  * that carry their runs.
  */
-export async function writeSweepReport(results: readonly SweepResult[], outDir: string, options: WriteSweepOptions = {}): Promise<SweepReportPaths> {
+export async function writeSweepReport(
+  results: readonly SweepResult[],
+  outDir: string,
+  options: WriteSweepOptions = {},
+): Promise<SweepReportPaths> {
   const objective = asObjective(options.rankBy ?? 'sharpe');
   const bestN = options.bestN ?? 5;
   const data = tableData(results, objective, options);
@@ -228,7 +263,9 @@ export async function writeSweepReport(results: readonly SweepResult[], outDir: 
       params: canonicalJson(r.params),
       score: r.score === null ? null : stableNumber(r.score),
       violations: [...r.violations],
-      ...(r.walkForward ? { walkForward: { inSample: nullableNumber(r.walkForward.inSample), outOfSample: nullableNumber(r.walkForward.outOfSample) } } : {}),
+      ...(r.walkForward
+        ? { walkForward: { inSample: nullableNumber(r.walkForward.inSample), outOfSample: nullableNumber(r.walkForward.outOfSample) } }
+        : {}),
       metrics: metricsToJson(r.metrics),
       report: reportOf.get(r.rank) ?? null,
     })),

@@ -13,7 +13,14 @@ import type { Overfitting } from '../research/overfitting.js';
 import type { WalkForwardResult } from '../research/walk-forward.js';
 
 export interface SweepResearch {
-  readonly search: { readonly method: string; readonly seed: number; readonly trials: number; readonly stoppedBy: string; readonly infeasible?: number; readonly pruned?: number };
+  readonly search: {
+    readonly method: string;
+    readonly seed: number;
+    readonly trials: number;
+    readonly stoppedBy: string;
+    readonly infeasible?: number;
+    readonly pruned?: number;
+  };
   readonly walkForward?: WalkForwardResult;
   readonly overfitting?: Overfitting;
   /** Points that are not ranked: an invalid config, or a run pruning stopped early. */
@@ -39,7 +46,8 @@ interface ResearchRow {
   readonly walkForward?: { readonly inSample: number | null; readonly outOfSample: number | null };
 }
 
-export const constraintText = (c: Constraint): string => [c.min !== undefined ? `${c.metric} ≥ ${c.min}` : '', c.max !== undefined ? `${c.metric} ≤ ${c.max}` : ''].filter(Boolean).join(', ');
+export const constraintText = (c: Constraint): string =>
+  [c.min !== undefined ? `${c.metric} ≥ ${c.min}` : '', c.max !== undefined ? `${c.metric} ≤ ${c.max}` : ''].filter(Boolean).join(', ');
 
 const num = (x: number | null | undefined): number | null => (x === null || x === undefined ? null : stableNumber(x));
 const prob = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -51,7 +59,14 @@ export function researchJson(r: SweepResearch): JsonValue {
   return canonicalJson({
     search: r.search,
     ...(r.notRanked && r.notRanked.length > 0
-      ? { notRanked: r.notRanked.map((n) => ({ params: n.params, status: n.status, reason: n.reason, ...(n.rung !== undefined ? { rung: n.rung, rungValues: n.rungValues!.map((v) => (v === -Infinity ? null : num(v))) } : {}) })) }
+      ? {
+          notRanked: r.notRanked.map((n) => ({
+            params: n.params,
+            status: n.status,
+            reason: n.reason,
+            ...(n.rung !== undefined ? { rung: n.rung, rungValues: n.rungValues!.map((v) => (v === -Infinity ? null : num(v))) } : {}),
+          })),
+        }
       : {}),
     ...(o
       ? {
@@ -59,7 +74,14 @@ export function researchJson(r: SweepResearch): JsonValue {
             trials: o.trials,
             returnPeriodMs: o.returnPeriodMs,
             reading: o.reading,
-            deflatedSharpe: o.dsr ? { dsr: num(o.dsr.dsr), sharpe: num(o.dsr.sharpe), expectedMaxSharpe: num(o.dsr.expectedMaxSharpe), observations: o.dsr.observations } : null,
+            deflatedSharpe: o.dsr
+              ? {
+                  dsr: num(o.dsr.dsr),
+                  sharpe: num(o.dsr.sharpe),
+                  expectedMaxSharpe: num(o.dsr.expectedMaxSharpe),
+                  observations: o.dsr.observations,
+                }
+              : null,
             pbo: o.pbo ? { pbo: num(o.pbo.pbo), splits: o.pbo.splits, blocks: o.pbo.blocks, rows: o.pbo.rows } : null,
           },
         }
@@ -70,7 +92,13 @@ export function researchJson(r: SweepResearch): JsonValue {
             ...wf.settings,
             inSample: num(wf.inSampleScore),
             outOfSample: num(wf.outOfSampleScore),
-            folds: wf.folds.map((f) => ({ train: f.train, test: f.test, chosen: f.chosen ? f.chosen.params : null, inSample: num(f.inSampleScore), outOfSample: num(f.outOfSampleScore) })),
+            folds: wf.folds.map((f) => ({
+              train: f.train,
+              test: f.test,
+              chosen: f.chosen ? f.chosen.params : null,
+              inSample: num(f.inSampleScore),
+              outOfSample: num(f.outOfSampleScore),
+            })),
           },
         }
       : {}),
@@ -83,16 +111,24 @@ export function researchLines(r: SweepResearch): string[] {
   const wf = r.walkForward;
   if (wf) {
     const f = (x: number | null): string => (x === null ? '—' : x.toPrecision(3));
-    out.push(`walk-forward (${wf.settings.mode}, ${wf.settings.folds} folds): chosen in sample ${f(wf.inSampleScore)}, out of sample ${f(wf.outOfSampleScore)} (mean objective)`);
+    out.push(
+      `walk-forward (${wf.settings.mode}, ${wf.settings.folds} folds): chosen in sample ${f(wf.inSampleScore)}, out of sample ${f(wf.outOfSampleScore)} (mean objective)`,
+    );
   }
   const o = r.overfitting;
   if (o) {
-    const parts = [o.dsr ? `deflated Sharpe ratio ${prob(o.dsr.dsr)}` : 'deflated Sharpe ratio —', o.pbo ? `probability of backtest overfitting ${prob(o.pbo.pbo)}` : 'probability of backtest overfitting —'];
+    const parts = [
+      o.dsr ? `deflated Sharpe ratio ${prob(o.dsr.dsr)}` : 'deflated Sharpe ratio —',
+      o.pbo ? `probability of backtest overfitting ${prob(o.pbo.pbo)}` : 'probability of backtest overfitting —',
+    ];
     out.push(`overfitting (${o.trials} trials): ${parts.join(', ')}`);
     out.push(o.reading);
   }
   const s = r.search;
-  if (s.infeasible || s.pruned) out.push(`not ranked: ${s.infeasible ?? 0} infeasible point(s) (invalid config), ${s.pruned ?? 0} run(s) pruned early (the reasons are in the report)`);
+  if (s.infeasible || s.pruned)
+    out.push(
+      `not ranked: ${s.infeasible ?? 0} infeasible point(s) (invalid config), ${s.pruned ?? 0} run(s) pruned early (the reasons are in the report)`,
+    );
   return out;
 }
 
@@ -136,7 +172,14 @@ function walkForwardSection(wf: WalkForwardResult, objective: Objective): string
 
 /** In-sample vs out-of-sample objective of every candidate (mean over folds); the diagonal is "held up". */
 function scatterSection(rows: readonly ResearchRow[], objective: Objective, wf: WalkForwardResult): string {
-  const pts = rows.filter((r) => r.walkForward && r.walkForward.inSample !== null && r.walkForward.outOfSample !== null && Number.isFinite(r.walkForward.inSample) && Number.isFinite(r.walkForward.outOfSample));
+  const pts = rows.filter(
+    (r) =>
+      r.walkForward &&
+      r.walkForward.inSample !== null &&
+      r.walkForward.outOfSample !== null &&
+      Number.isFinite(r.walkForward.inSample) &&
+      Number.isFinite(r.walkForward.outOfSample),
+  );
   if (pts.length === 0) return '';
   const chosen = new Set(wf.folds.filter((f) => f.chosen).map((f) => paramText(f.chosen!.params)));
   const xs = pts.map((p) => p.walkForward!.inSample!);
@@ -175,7 +218,10 @@ function heatMapSection(rows: readonly ResearchRow[], objective: Objective): str
   if (names.length === 0) return '';
   const [xName, yName] = names as [string, string | undefined];
   const key = (v: unknown): string => JSON.stringify(canonicalJson(v));
-  const sortValues = (vs: unknown[]): unknown[] => [...new Map(vs.map((v) => [key(v), v])).values()].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : key(a) < key(b) ? -1 : 1));
+  const sortValues = (vs: unknown[]): unknown[] =>
+    [...new Map(vs.map((v) => [key(v), v])).values()].sort((a, b) =>
+      typeof a === 'number' && typeof b === 'number' ? a - b : key(a) < key(b) ? -1 : 1,
+    );
   const xv = sortValues(rows.map((r) => r.params[xName]));
   const yv = yName ? sortValues(rows.map((r) => r.params[yName])) : [undefined];
   const sign = objective.lowerIsBetter ? -1 : 1;
@@ -224,7 +270,10 @@ export function researchSections(r: SweepResearch, objective: Objective, ranked:
 /** The points that are not ranked: invalid configs and pruned runs, with why. */
 function notRankedSection(list: readonly NotRanked[]): string {
   const rows = list
-    .map((n) => `<tr class="${n.status}" data-status="${n.status}"><td>${escapeHtml(paramText(n.params))}</td><td>${n.status === 'pruned' ? `pruned at rung ${n.rung}` : 'infeasible'}</td><td>${escapeHtml(n.reason)}</td></tr>`)
+    .map(
+      (n) =>
+        `<tr class="${n.status}" data-status="${n.status}"><td>${escapeHtml(paramText(n.params))}</td><td>${n.status === 'pruned' ? `pruned at rung ${n.rung}` : 'infeasible'}</td><td>${escapeHtml(n.reason)}</td></tr>`,
+    )
     .join('');
   return `<section id="not-ranked"><h2>Not ranked <small>invalid points and runs stopped early by pruning: never winners</small></h2>
 <div class="scroll"><table class="grid"><thead><tr><th>Parameters</th><th>Status</th><th>Why</th></tr></thead><tbody>${rows}</tbody></table></div></section>`;

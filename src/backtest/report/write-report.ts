@@ -25,7 +25,11 @@ export function renderReport(runs: readonly BacktestRun[], options: WriteReportO
  * `runs`: the neutral run first, then the band (optimistic, pessimistic, custom models).
  * Returns the paths written.
  */
-export async function writeReport(runs: readonly BacktestRun[], outDir: string, options: WriteReportOptions = {}): Promise<{ json: string; html: string }> {
+export async function writeReport(
+  runs: readonly BacktestRun[],
+  outDir: string,
+  options: WriteReportOptions = {},
+): Promise<{ json: string; html: string }> {
   const { json, html } = renderReport(runs, options);
   await mkdir(outDir, { recursive: true });
   const jsonPath = join(outDir, REPORT_JSON_FILE);

@@ -60,7 +60,10 @@ export function rungTimes(start: number, end: number, pruning: PruningSettings, 
 }
 
 /** Threshold per rung from the oriented values the earlier runs reported there (see the rule above). */
-export function rungThresholds(earlier: readonly (readonly number[])[], pruning: Pick<PruningSettings, 'eta' | 'minRuns'>): (number | null)[] {
+export function rungThresholds(
+  earlier: readonly (readonly number[])[],
+  pruning: Pick<PruningSettings, 'eta' | 'minRuns'>,
+): (number | null)[] {
   return earlier.map((values) => {
     const m = values.length;
     if (m < Math.max(1, pruning.minRuns)) return null;

@@ -78,11 +78,22 @@ export function periodSharpe(returns: readonly number[]): number | null {
  * count as trials but add no variance). `count`: the trials the search made, when more than the series
  * (runs stopped early by pruning were tried too, but have no whole series).
  */
-export function deflatedSharpeOfTrials(winner: readonly number[], trials: readonly (readonly number[])[], count = trials.length): DeflatedSharpe | null {
+export function deflatedSharpeOfTrials(
+  winner: readonly number[],
+  trials: readonly (readonly number[])[],
+  count = trials.length,
+): DeflatedSharpe | null {
   const sr = periodSharpe(winner);
   const moments = skewKurtosis(winner);
   if (sr === null || moments === null) return null;
   const srs = trials.map(periodSharpe).filter((x): x is number => x !== null);
   const variance = sampleVariance(srs) ?? 0;
-  return deflatedSharpe({ sharpe: sr, observations: winner.length, skew: moments.skew, kurtosis: moments.kurtosis, trials: count, sharpeVariance: variance });
+  return deflatedSharpe({
+    sharpe: sr,
+    observations: winner.length,
+    skew: moments.skew,
+    kurtosis: moments.kurtosis,
+    trials: count,
+    sharpeVariance: variance,
+  });
 }

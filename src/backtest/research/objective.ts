@@ -14,7 +14,9 @@ import type { MetricKey, Metrics } from '../report/metrics.js';
 const SETTINGS: ReadonlySet<MetricKey> = new Set<MetricKey>(['initialEquity', 'returnPeriodMs', 'periodsPerYear', 'riskFreeRate']);
 
 /** Metric keys a sweep may rank by or constrain: results, not settings or times. */
-export const RANKABLE_METRICS: readonly MetricKey[] = METRIC_DEFS.filter((d) => d.format !== 'time' && !SETTINGS.has(d.key)).map((d) => d.key);
+export const RANKABLE_METRICS: readonly MetricKey[] = METRIC_DEFS.filter((d) => d.format !== 'time' && !SETTINGS.has(d.key)).map(
+  (d) => d.key,
+);
 
 export const OBJECTIVE_NAMES = ['sharpe', 'sortino', 'calmar', 'returnDrawdown', 'profitFactor'] as const;
 export type ObjectiveName = (typeof OBJECTIVE_NAMES)[number];
@@ -41,7 +43,15 @@ export interface ObjectiveOptions {
 
 function metricObjective(key: MetricKey): Objective {
   const def = metricDef(key)!;
-  return { name: key, label: def.label, help: def.help, metric: key, format: def.format, lowerIsBetter: def.lowerIsBetter === true, score: (m) => m[key] };
+  return {
+    name: key,
+    label: def.label,
+    help: def.help,
+    metric: key,
+    format: def.format,
+    lowerIsBetter: def.lowerIsBetter === true,
+    score: (m) => m[key],
+  };
 }
 
 /**
@@ -61,7 +71,9 @@ export function resolveObjective(name: string, options: ObjectiveOptions = {}, f
     };
   }
   if ((RANKABLE_METRICS as readonly string[]).includes(name)) return metricObjective(name as MetricKey);
-  const choices = field.endsWith('rankBy') ? RANKABLE_METRICS : [...OBJECTIVE_NAMES, ...RANKABLE_METRICS.filter((k) => !(OBJECTIVE_NAMES as readonly string[]).includes(k))];
+  const choices = field.endsWith('rankBy')
+    ? RANKABLE_METRICS
+    : [...OBJECTIVE_NAMES, ...RANKABLE_METRICS.filter((k) => !(OBJECTIVE_NAMES as readonly string[]).includes(k))];
   throw new ConfigError(field, `expected one of ${choices.join(', ')}, got ${JSON.stringify(name)}`);
 }
 
@@ -73,15 +85,19 @@ export interface Constraint {
 }
 
 /** Checks `sweep.constraints` (metric → {min, max}) against the metric names. */
-export function resolveConstraints(raw: Readonly<Record<string, { readonly min?: number | undefined; readonly max?: number | undefined }>> | undefined): Constraint[] {
+export function resolveConstraints(
+  raw: Readonly<Record<string, { readonly min?: number | undefined; readonly max?: number | undefined }>> | undefined,
+): Constraint[] {
   if (!raw) return [];
   return Object.keys(raw)
     .sort()
     .map((key) => {
-      if (!(RANKABLE_METRICS as readonly string[]).includes(key)) throw new ConfigError(`sweep.constraints.${key}`, `expected a metric name (${RANKABLE_METRICS.join(', ')})`);
+      if (!(RANKABLE_METRICS as readonly string[]).includes(key))
+        throw new ConfigError(`sweep.constraints.${key}`, `expected a metric name (${RANKABLE_METRICS.join(', ')})`);
       const { min, max } = raw[key]!;
       if (min === undefined && max === undefined) throw new ConfigError(`sweep.constraints.${key}`, 'expected min or max');
-      if (min !== undefined && max !== undefined && max < min) throw new ConfigError(`sweep.constraints.${key}.max`, `expected at least min (${min})`);
+      if (min !== undefined && max !== undefined && max < min)
+        throw new ConfigError(`sweep.constraints.${key}.max`, `expected at least min (${min})`);
       return { metric: key as MetricKey, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
     });
 }
@@ -107,7 +123,10 @@ const round = (v: number): string => String(Number(v.toPrecision(4)));
  * Orders results best first: those meeting every constraint, by score (descending; a lower-is-better
  * metric is negated), then the rest; null scores last within each group; ties by `key`.
  */
-export function compareByObjective<T>(objective: Objective, get: (t: T) => { metrics: Metrics; feasible: boolean; key: string }): (a: T, b: T) => number {
+export function compareByObjective<T>(
+  objective: Objective,
+  get: (t: T) => { metrics: Metrics; feasible: boolean; key: string },
+): (a: T, b: T) => number {
   const sign = objective.lowerIsBetter ? -1 : 1;
   return (a, b) => {
     const x = get(a);

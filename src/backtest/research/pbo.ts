@@ -86,11 +86,17 @@ function averageRank(values: readonly number[], i: number): number {
 export function probabilityOfOverfitting(matrix: readonly (readonly number[])[], blocks = 16): PboResult | null {
   if (!(Number.isInteger(blocks) && blocks >= 2 && blocks % 2 === 0)) throw new ValidationError('blocks', 'an even integer ≥ 2', blocks);
   const n = matrix[0]?.length ?? 0;
-  if (matrix.some((row) => row.length !== n)) throw new ValidationError('matrix', 'rows of equal length (one column per trial)', 'ragged rows');
+  if (matrix.some((row) => row.length !== n))
+    throw new ValidationError('matrix', 'rows of equal length (one column per trial)', 'ragged rows');
   if (n < 2) return null;
   const size = Math.floor(matrix.length / blocks);
   // Each half needs at least 2 rows for a standard deviation.
-  if (size * (blocks / 2) < 2) throw new ValidationError('matrix', `at least ${Math.max(blocks, 4)} rows for ${blocks} blocks (2 per half for a standard deviation)`, `${matrix.length} rows`);
+  if (size * (blocks / 2) < 2)
+    throw new ValidationError(
+      'matrix',
+      `at least ${Math.max(blocks, 4)} rows for ${blocks} blocks (2 per half for a standard deviation)`,
+      `${matrix.length} rows`,
+    );
   // sums[c][b] = Σ over block b of column c; squares likewise.
   const sums = Array.from({ length: n }, () => new Array<number>(blocks).fill(0));
   const squares = Array.from({ length: n }, () => new Array<number>(blocks).fill(0));
@@ -116,5 +122,13 @@ export function probabilityOfOverfitting(matrix: readonly (readonly number[])[],
     logits.push(Math.log(w / (1 - w)));
     pairs.push({ inSample: isPerf[best]!, outOfSample: oosPerf[best]! });
   }
-  return { pbo: logits.filter((l) => l <= 0).length / logits.length, logits, splits: logits.length, blocks, rows: size * blocks, trials: n, pairs };
+  return {
+    pbo: logits.filter((l) => l <= 0).length / logits.length,
+    logits,
+    splits: logits.length,
+    blocks,
+    rows: size * blocks,
+    trials: n,
+    pairs,
+  };
 }

@@ -43,7 +43,8 @@ export function queueConnection(url: string): { url: string; maxRetriesPerReques
   } catch {
     throw new ConfigError('--queue', `expected a Redis URL like redis://127.0.0.1:6379, got ${JSON.stringify(url)}`);
   }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new ConfigError('--queue', `expected a redis:// or rediss:// URL, got ${u.protocol}//`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new ConfigError('--queue', `expected a redis:// or rediss:// URL, got ${u.protocol}//`);
   // Workers block on Redis; BullMQ requires unlimited retries per request for them.
   return { url, maxRetriesPerRequest: null };
 }
@@ -74,7 +75,6 @@ export class QueueExecutor {
     private readonly source: string,
   ) {}
 
-
   /** `dataHash`: the content hash of the data the config reads (dataContentHash), which workers check. */
   static async open(url: string, config: BacktestConfig, dataHash: string, source: string): Promise<QueueExecutor> {
     const connection = queueConnection(url);
@@ -86,7 +86,13 @@ export class QueueExecutor {
 
   async run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome> {
     const source = `${this.source} (${JSON.stringify(point)})`;
-    const data: QueueJobData = { document: documentWithParams(this.config.document, point), fillModel, dataHash: this.dataHash, source, ...(pruning ? { pruning } : {}) };
+    const data: QueueJobData = {
+      document: documentWithParams(this.config.document, point),
+      fillModel,
+      dataHash: this.dataHash,
+      source,
+      ...(pruning ? { pruning } : {}),
+    };
     const jobId = runKey(data);
     let job: Job<QueueJobData, QueueJobResult> | undefined = await this.queue.getJob(jobId);
     // Resuming: a run that failed before (a worker error) is tried again; a finished one is reused.

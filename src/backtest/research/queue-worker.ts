@@ -57,12 +57,23 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerS
         if (reason === undefined) throw e;
         return { infeasible: reason };
       }
-      const key = JSON.stringify(canonicalJson({ dataHash, data: config.backtest.data, from: config.backtest.from ?? null, to: config.backtest.to ?? null, instruments: config.run.config.instruments }));
+      const key = JSON.stringify(
+        canonicalJson({
+          dataHash,
+          data: config.backtest.data,
+          from: config.backtest.from ?? null,
+          to: config.backtest.to ?? null,
+          instruments: config.run.config.instruments,
+        }),
+      );
       let data = loaded.get(key);
       if (!data) {
         data = (async () => {
           const local = await dataContentHash(config.backtest.data, cwd);
-          if (local !== dataHash) throw new UnrecoverableError(`the data this worker reads in ${cwd} has content hash ${local.slice(0, 16)}…, the sweep's is ${dataHash.slice(0, 16)}…: give it the same files`);
+          if (local !== dataHash)
+            throw new UnrecoverableError(
+              `the data this worker reads in ${cwd} has content hash ${local.slice(0, 16)}…, the sweep's is ${dataHash.slice(0, 16)}…: give it the same files`,
+            );
           return loadSweepData(config, cwd);
         })();
         loaded.set(key, data);
@@ -71,7 +82,12 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerS
       }
       try {
         const r = await runSweepDocument(await data, document, fillModel, catalog, source, pruning);
-        return outcomeToJson({ kind: 'run', run: r.run, rungValues: r.rungValues, ...(r.stoppedAt !== undefined ? { prunedAt: r.stoppedAt } : {}) });
+        return outcomeToJson({
+          kind: 'run',
+          run: r.run,
+          rungValues: r.rungValues,
+          ...(r.stoppedAt !== undefined ? { prunedAt: r.stoppedAt } : {}),
+        });
       } catch (e) {
         const reason = infeasibleReason(e);
         if (reason === undefined) throw e;

@@ -15,11 +15,27 @@ import { SeededRandom } from '../../core/random.js';
 import { canonicalJson } from '../report/backtest-run.js';
 import { normCdf } from './normal.js';
 
-export type ParamSpec = readonly unknown[] | { readonly min: number; readonly max: number; readonly step?: number | undefined; readonly log?: boolean | undefined; readonly integer?: boolean | undefined };
+export type ParamSpec =
+  | readonly unknown[]
+  | {
+      readonly min: number;
+      readonly max: number;
+      readonly step?: number | undefined;
+      readonly log?: boolean | undefined;
+      readonly integer?: boolean | undefined;
+    };
 
 export type Dimension =
   | { readonly name: string; readonly kind: 'choice'; readonly values: readonly unknown[] }
-  | { readonly name: string; readonly kind: 'range'; readonly min: number; readonly max: number; readonly step?: number; readonly log: boolean; readonly integer: boolean };
+  | {
+      readonly name: string;
+      readonly kind: 'range';
+      readonly min: number;
+      readonly max: number;
+      readonly step?: number;
+      readonly log: boolean;
+      readonly integer: boolean;
+    };
 
 export type Point = Readonly<Record<string, unknown>>;
 
@@ -39,7 +55,15 @@ export function dimensionsOf(parameters: Readonly<Record<string, ParamSpec>>): D
     if (!(r.max >= r.min)) throw new ConfigError(`${path}.max`, `expected at least min (${r.min})`);
     if (r.log && !(r.min > 0)) throw new ConfigError(`${path}.min`, 'expected a positive min for a log range');
     if (r.step !== undefined && !(r.step > 0)) throw new ConfigError(`${path}.step`, 'expected a positive step');
-    return { name, kind: 'range', min: r.min, max: r.max, ...(r.step !== undefined ? { step: r.step } : {}), log: r.log === true, integer: r.integer === true };
+    return {
+      name,
+      kind: 'range',
+      min: r.min,
+      max: r.max,
+      ...(r.step !== undefined ? { step: r.step } : {}),
+      log: r.log === true,
+      integer: r.integer === true,
+    };
   });
 }
 
@@ -62,11 +86,19 @@ export function gridOf(dims: readonly Dimension[], maxRuns = Infinity): Point[] 
   let points: Record<string, unknown>[] = [{}];
   for (const d of dims) {
     const values = d.kind === 'choice' ? d.values : rangeValues(d);
-    if (values === null) throw new ConfigError(`sweep.parameters.${d.name}`, 'expected a step (or integer: true) for a grid search; or use search.method random or tpe');
+    if (values === null)
+      throw new ConfigError(
+        `sweep.parameters.${d.name}`,
+        'expected a step (or integer: true) for a grid search; or use search.method random or tpe',
+      );
     const next: Record<string, unknown>[] = [];
     for (const p of points) for (const v of values) next.push({ ...p, [d.name]: v });
     points = next;
-    if (points.length > maxRuns) throw new ConfigError('sweep.parameters', `the grid has more than ${maxRuns} points (sweep.maxRuns); narrow it or use search.method random or tpe with search.runs`);
+    if (points.length > maxRuns)
+      throw new ConfigError(
+        'sweep.parameters',
+        `the grid has more than ${maxRuns} points (sweep.maxRuns); narrow it or use search.method random or tpe with search.runs`,
+      );
   }
   return points;
 }
@@ -173,7 +205,8 @@ function tpeValue(d: Dimension, good: readonly Point[], bad: readonly Point[], r
   if (d.kind === 'choice') {
     // Categorical: counts with a prior weight of 1 per value (hyperopt's pseudo-count).
     const keys = d.values.map((v) => JSON.stringify(canonicalJson(v)));
-    const weights = (set: readonly Point[]): number[] => keys.map((k) => 1 + set.filter((p) => JSON.stringify(canonicalJson(p[d.name])) === k).length);
+    const weights = (set: readonly Point[]): number[] =>
+      keys.map((k) => 1 + set.filter((p) => JSON.stringify(canonicalJson(p[d.name])) === k).length);
     const l = weights(good);
     const g = weights(bad);
     const lSum = l.reduce((a, b) => a + b, 0);

@@ -31,32 +31,50 @@ export interface SweepSettings {
 export const DEFAULT_SEARCH_RUNS = 50;
 
 export function sweepSettings(section: SweepSection): SweepSettings {
-  if (section.objective !== undefined && section.rankBy !== undefined) throw new ConfigError('sweep.objective', 'expected sweep.objective or sweep.rankBy, not both');
+  if (section.objective !== undefined && section.rankBy !== undefined)
+    throw new ConfigError('sweep.objective', 'expected sweep.objective or sweep.rankBy, not both');
   const objective =
     section.objective !== undefined
       ? resolveObjective(section.objective, { drawdownPenalty: section.drawdownPenalty }, 'sweep.objective')
       : resolveObjective(section.rankBy ?? 'sharpe', {}, 'sweep.rankBy');
-  if (section.rankBy !== undefined && objective.metric === undefined) throw new ConfigError('sweep.rankBy', `expected a metric name; ${section.rankBy} is an objective: write objective: ${section.rankBy}`);
+  if (section.rankBy !== undefined && objective.metric === undefined)
+    throw new ConfigError('sweep.rankBy', `expected a metric name; ${section.rankBy} is an objective: write objective: ${section.rankBy}`);
   const constraints = resolveConstraints(section.constraints);
   const dims = dimensionsOf(section.parameters);
   const s = section.search;
   const size = spaceSize(dims);
   if (s.method === 'grid' && !Number.isFinite(size)) {
     const d = dims.find((x) => x.kind === 'range' && x.step === undefined && !x.integer)!;
-    throw new ConfigError(`sweep.parameters.${d.name}`, 'expected a step (or integer: true) for a grid search; or use search.method random or tpe');
+    throw new ConfigError(
+      `sweep.parameters.${d.name}`,
+      'expected a step (or integer: true) for a grid search; or use search.method random or tpe',
+    );
   }
   if (s.method === 'grid' && size > section.maxRuns) {
-    throw new ConfigError('sweep.parameters', `the grid has more than ${section.maxRuns} points (sweep.maxRuns); narrow it or use search.method random or tpe with search.runs`);
+    throw new ConfigError(
+      'sweep.parameters',
+      `the grid has more than ${section.maxRuns} points (sweep.maxRuns); narrow it or use search.method random or tpe with search.runs`,
+    );
   }
   const runs = Math.min(s.runs ?? (s.method === 'grid' ? size : DEFAULT_SEARCH_RUNS), size, section.maxRuns);
   return {
     objective,
     constraints,
     dims,
-    search: { method: s.method, seed: s.seed, startupRuns: s.startupRuns, batch: s.batch, runs, ...(s.maxMinutes !== undefined ? { maxMs: s.maxMinutes * 60_000 } : {}) },
+    search: {
+      method: s.method,
+      seed: s.seed,
+      startupRuns: s.startupRuns,
+      batch: s.batch,
+      runs,
+      ...(s.maxMinutes !== undefined ? { maxMs: s.maxMinutes * 60_000 } : {}),
+    },
     ...(section.walkForward ? { walkForward: section.walkForward } : {}),
     ...(section.pruning ? { pruning: section.pruning } : {}),
-    objectiveSpec: section.objective !== undefined ? { name: section.objective, drawdownPenalty: section.drawdownPenalty } : { name: section.rankBy ?? 'sharpe' },
+    objectiveSpec:
+      section.objective !== undefined
+        ? { name: section.objective, drawdownPenalty: section.drawdownPenalty }
+        : { name: section.rankBy ?? 'sharpe' },
   };
 }
 

@@ -61,7 +61,12 @@ export interface CandidateWindows {
 
 export interface FoldResult extends Fold {
   /** The in-sample winner (null when no candidate met the constraints in sample). */
-  readonly chosen: { readonly key: string; readonly params: Readonly<Record<string, unknown>>; readonly inSample: Metrics; readonly outOfSample: Metrics } | null;
+  readonly chosen: {
+    readonly key: string;
+    readonly params: Readonly<Record<string, unknown>>;
+    readonly inSample: Metrics;
+    readonly outOfSample: Metrics;
+  } | null;
   readonly inSampleScore: number | null;
   readonly outOfSampleScore: number | null;
 }
@@ -86,14 +91,22 @@ export interface WalkForwardCandidate {
   readonly run: BacktestRun;
 }
 
-export function walkForward(candidates: readonly WalkForwardCandidate[], settings: WalkForwardSettings, objective: Objective, constraints: readonly Constraint[]): WalkForwardResult {
+export function walkForward(
+  candidates: readonly WalkForwardCandidate[],
+  settings: WalkForwardSettings,
+  objective: Objective,
+  constraints: readonly Constraint[],
+): WalkForwardResult {
   if (candidates.length === 0) throw new ConfigError('sweep', 'walk-forward needs at least one run');
   const first = candidates[0]!.run;
   const start = first.samples[0]?.time ?? first.dataRange.firstTime;
   const end = first.samples[first.samples.length - 1]?.time ?? first.dataRange.lastTime;
   const folds = walkForwardFolds(start, end, settings);
   const windows: CandidateWindows[] = candidates.map((c) => {
-    const perFold = folds.map((f) => ({ inSample: computeMetrics(c.run, { window: f.train }), outOfSample: computeMetrics(c.run, { window: f.test }) }));
+    const perFold = folds.map((f) => ({
+      inSample: computeMetrics(c.run, { window: f.train }),
+      outOfSample: computeMetrics(c.run, { window: f.test }),
+    }));
     return {
       key: c.key,
       params: c.params,
@@ -103,7 +116,12 @@ export function walkForward(candidates: readonly WalkForwardCandidate[], setting
     };
   });
   const results: FoldResult[] = folds.map((f, k) => {
-    const rows = windows.map((w) => ({ w, key: w.key, metrics: w.folds[k]!.inSample, feasible: violations(w.folds[k]!.inSample, constraints).length === 0 }));
+    const rows = windows.map((w) => ({
+      w,
+      key: w.key,
+      metrics: w.folds[k]!.inSample,
+      feasible: violations(w.folds[k]!.inSample, constraints).length === 0,
+    }));
     const best = [...rows].sort(compareByObjective(objective, (x) => x))[0];
     if (!best || !best.feasible) return { ...f, chosen: null, inSampleScore: null, outOfSampleScore: null };
     const m = best.w.folds[k]!;

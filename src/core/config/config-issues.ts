@@ -24,7 +24,10 @@ export class ConfigInvalid extends ConfigError {
     readonly issues: readonly ConfigIssue[],
   ) {
     const first = issues[0];
-    super(first?.path ?? '', `${first?.message ?? 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : ''} in ${source}`);
+    super(
+      first?.path ?? '',
+      `${first?.message ?? 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : ''} in ${source}`,
+    );
   }
 
   /** Every issue, one per line. */
@@ -36,7 +39,10 @@ export class ConfigInvalid extends ConfigError {
 export const formatIssue = (i: ConfigIssue): string => (i.path ? `${i.path}: ${i.message}` : i.message);
 
 /** A ConfigError (path + message) as an issue, without the path repeated in the message. */
-export const issueOf = (e: ConfigError): ConfigIssue => ({ path: e.path, message: e.path && e.message.startsWith(`${e.path}: `) ? e.message.slice(e.path.length + 2) : e.message });
+export const issueOf = (e: ConfigError): ConfigIssue => ({
+  path: e.path,
+  message: e.path && e.message.startsWith(`${e.path}: `) ? e.message.slice(e.path.length + 2) : e.message,
+});
 
 /** The document without a `kind:` of one of `accepted` kinds; another kind is a ConfigInvalid at `kind`. */
 export function stripKind(doc: unknown, accepted: readonly ConfigKind[], source: string): unknown {
@@ -80,7 +86,12 @@ const ZOD_WORDING = /^(Invalid|Too (small|big)|Unrecognized)\b/;
  * params are parsed on their own and reported under `strategies[i].params`); `root` is the value that
  * was parsed, used to show what was found when zod did not keep the input.
  */
-export function issuesFromZod(issues: readonly Issue[], schema: z.ZodType, root: unknown, prefix: readonly PropertyKey[] = []): ConfigIssue[] {
+export function issuesFromZod(
+  issues: readonly Issue[],
+  schema: z.ZodType,
+  root: unknown,
+  prefix: readonly PropertyKey[] = [],
+): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   const seen = new Set<string>();
   for (const one of zodIssueMessages(issues, schema, root)) {
@@ -123,7 +134,10 @@ export function zodIssueMessages(issues: readonly Issue[], schema: z.ZodType, ro
     if (iss.code === 'invalid_union' && 'discriminator' in iss && Array.isArray(choices)) {
       // The discriminator's value matched no option: name them, and show the value, not the object.
       const found = valueAt(root, path);
-      push(path, `expected one of ${choices.map(String).join(', ')}${found === undefined ? ' (missing)' : `, received ${describeReceived(found, path)}`}`);
+      push(
+        path,
+        `expected one of ${choices.map(String).join(', ')}${found === undefined ? ' (missing)' : `, received ${describeReceived(found, path)}`}`,
+      );
       continue;
     }
     // A message the schema's author wrote (`z.string().regex(re, 'an asset name like USDT')`) is the

@@ -101,7 +101,14 @@ export function unwrap(schema: z.ZodType): Unwrapped {
       s = defOf(input).type === 'transform' ? d.out! : input;
     } else break;
   }
-  return { inner: s, optional, hasDefault, ...(hasDefault ? { defaultValue } : {}), ...(description !== undefined ? { description } : {}), meta };
+  return {
+    inner: s,
+    optional,
+    hasDefault,
+    ...(hasDefault ? { defaultValue } : {}),
+    ...(description !== undefined ? { description } : {}),
+    meta,
+  };
 }
 
 /** Fields of an object schema (after unwrapping), or undefined when it is not an object. */
@@ -196,7 +203,9 @@ export function typeNameOf(schema: z.ZodType): string {
     case 'boolean':
       return 'boolean';
     case 'enum':
-      return Object.values(d.entries ?? {}).map(String).join(' | ');
+      return Object.values(d.entries ?? {})
+        .map(String)
+        .join(' | ');
     case 'literal':
       return (d.values ?? []).map((v) => JSON.stringify(v)).join(' | ');
     case 'array':
@@ -233,9 +242,13 @@ export function describeExpected(schema: z.ZodType): string {
     case 'boolean':
       return 'true or false';
     case 'enum':
-      return `one of ${Object.values(d.entries ?? {}).map(String).join(', ')}`;
+      return `one of ${Object.values(d.entries ?? {})
+        .map(String)
+        .join(', ')}`;
     case 'literal':
-      return (d.values ?? []).length === 1 ? JSON.stringify(d.values![0]) : `one of ${(d.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+      return (d.values ?? []).length === 1
+        ? JSON.stringify(d.values![0])
+        : `one of ${(d.values ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'array':
       return `a list${lengthBounds(d.checks)}${d.element ? ` of ${stripArticle(describeExpected(d.element))}` : ''}`;
     case 'record':

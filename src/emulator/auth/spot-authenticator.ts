@@ -74,7 +74,8 @@ export function authenticateSpot(def: EndpointDef, req: SpotAuthRequest, account
 function totalParamsOf(rawQuery: string, rawBody: string): string {
   if (rawBody === '') {
     const i = rawQuery.lastIndexOf('&signature=');
-    if (i >= 0 && rawQuery.length - i === '&signature='.length + 64 && rawQuery.indexOf('signature=') === i + 1) return rawQuery.slice(0, i);
+    if (i >= 0 && rawQuery.length - i === '&signature='.length + 64 && rawQuery.indexOf('signature=') === i + 1)
+      return rawQuery.slice(0, i);
   }
   return spotSignedPayload(rawQuery, rawBody).totalParams;
 }

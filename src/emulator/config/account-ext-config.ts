@@ -84,9 +84,13 @@ const discountConfig = z.strictObject({
 
 /** Fields added to the `fees:` section. */
 export const feeExtensionsShape = {
-  platformToken: z.strictObject({ asset: coin.default(DEFAULT_PLATFORM_TOKEN), discount: fraction.default(DEFAULT_PLATFORM_DISCOUNT) }).default({ asset: DEFAULT_PLATFORM_TOKEN, discount: DEFAULT_PLATFORM_DISCOUNT }),
+  platformToken: z
+    .strictObject({ asset: coin.default(DEFAULT_PLATFORM_TOKEN), discount: fraction.default(DEFAULT_PLATFORM_DISCOUNT) })
+    .default({ asset: DEFAULT_PLATFORM_TOKEN, discount: DEFAULT_PLATFORM_DISCOUNT }),
   contractSchedules: z.record(z.string(), contractSchedule).default({}),
-  contractDeduct: z.array(z.strictObject({ deductCoin: coin, settleCoin: coin, discountRatio: fraction })).default([{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: '0.2' }]),
+  contractDeduct: z
+    .array(z.strictObject({ deductCoin: coin, settleCoin: coin, discountRatio: fraction }))
+    .default([{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: '0.2' }]),
   contractDiscounts: z.array(discountConfig).default([]),
 };
 
@@ -106,7 +110,12 @@ export function toContractFeeOverride(c: ContractScheduleConfig): ContractFeeOve
     ...(t.minTieredDealAmount !== undefined ? { minTieredDealAmount: new Decimal(t.minTieredDealAmount) } : {}),
     ...(t.maxTieredDealAmount !== undefined ? { maxTieredDealAmount: new Decimal(t.maxTieredDealAmount) } : {}),
   }));
-  const leverage: LeverageFeeTier[] | undefined = c.leverageFeeRates?.map((t) => ({ minLeverage: t.minLeverage, maxLeverage: t.maxLeverage, takerFeeRate: new Decimal(t.takerFeeRate), makerFeeRate: new Decimal(t.makerFeeRate) }));
+  const leverage: LeverageFeeTier[] | undefined = c.leverageFeeRates?.map((t) => ({
+    minLeverage: t.minLeverage,
+    maxLeverage: t.maxLeverage,
+    takerFeeRate: new Decimal(t.takerFeeRate),
+    makerFeeRate: new Decimal(t.makerFeeRate),
+  }));
   return {
     feeRateMode: c.feeRateMode,
     makerFeeRate: c.makerFeeRate,
@@ -135,7 +144,13 @@ export function toDiscountConfigs(list: FeeExtensionsConfig['contractDiscounts']
     id: i + 1,
     currency: c.currency,
     enabled: c.enabled,
-    levels: c.levels.map((l) => ({ level: l.level, volMin: new Decimal(l.volMin), volMax: d(l.volMax), day: l.day, discount: new Decimal(l.discount) })),
+    levels: c.levels.map((l) => ({
+      level: l.level,
+      volMin: new Decimal(l.volMin),
+      volMax: d(l.volMax),
+      day: l.day,
+      discount: new Decimal(l.discount),
+    })),
     excludedSymbols: c.excludedSymbols,
     createTime: createdAt,
     updateTime: createdAt,
@@ -147,14 +162,22 @@ export function toDiscountConfigs(list: FeeExtensionsConfig['contractDiscounts']
  * base rates, tiers and the zero-fee flag, so that contract/detail and fee_rate tell the same story.
  * Leverage tiers keep their bounds as extra fields (minLeverage / maxLeverage) next to the FeeTier ones.
  */
-export function applyFeeSchedules(instruments: readonly ContractInstrument[], schedules: Readonly<Record<string, ContractScheduleConfig>>): ContractInstrument[] {
+export function applyFeeSchedules(
+  instruments: readonly ContractInstrument[],
+  schedules: Readonly<Record<string, ContractScheduleConfig>>,
+): ContractInstrument[] {
   return instruments.map((i) => {
     const c = schedules[i.symbol];
     if (c === undefined) return i;
     const o = toContractFeeOverride(c);
     const maker = o.makerFeeRate !== undefined ? new Decimal(o.makerFeeRate) : i.makerFeeRate;
     const taker = o.takerFeeRate !== undefined ? new Decimal(o.takerFeeRate) : i.takerFeeRate;
-    const leverage: FeeTier[] | undefined = o.leverageFeeRates?.map((t) => ({ takerFeeRate: t.takerFeeRate, makerFeeRate: t.makerFeeRate, minLeverage: t.minLeverage, ...(t.maxLeverage !== undefined ? { maxLeverage: t.maxLeverage } : {}) }));
+    const leverage: FeeTier[] | undefined = o.leverageFeeRates?.map((t) => ({
+      takerFeeRate: t.takerFeeRate,
+      makerFeeRate: t.makerFeeRate,
+      minLeverage: t.minLeverage,
+      ...(t.maxLeverage !== undefined ? { maxLeverage: t.maxLeverage } : {}),
+    }));
     return {
       ...i,
       feeRateMode: o.feeRateMode ?? i.feeRateMode,

@@ -22,10 +22,8 @@ export const decimalText = (what = 'a decimal number') =>
     return new Decimal(s).toFixed();
   });
 
-export const positiveDecimalText = (what = 'a decimal number > 0') =>
-  decimalText(what).refine((s) => new Decimal(s).gt(0), what);
-export const nonNegativeDecimalText = (what = 'a decimal number >= 0') =>
-  decimalText(what).refine((s) => new Decimal(s).gte(0), what);
+export const positiveDecimalText = (what = 'a decimal number > 0') => decimalText(what).refine((s) => new Decimal(s).gt(0), what);
+export const nonNegativeDecimalText = (what = 'a decimal number >= 0') => decimalText(what).refine((s) => new Decimal(s).gte(0), what);
 
 const precision = z.number({ error: 'an integer 0..18' }).int('an integer 0..18').min(0, 'an integer 0..18').max(18, 'an integer 0..18');
 
@@ -47,10 +45,10 @@ export const spotInstrumentSchema = z.strictObject({
   maxQuoteAmountMarket: positiveDecimalText().optional(),
   makerCommission: nonNegativeDecimalText().default('0'),
   takerCommission: nonNegativeDecimalText().default('0.0005'),
-  orderTypes: z.array(z.enum(SPOT_ORDER_TYPES, { error: `one of ${SPOT_ORDER_TYPES.join(', ')}` })).default(['LIMIT', 'MARKET', 'LIMIT_MAKER']),
-  percentPriceBySide: z
-    .strictObject({ bidMultiplierUp: positiveDecimalText(), askMultiplierDown: positiveDecimalText() })
-    .optional(),
+  orderTypes: z
+    .array(z.enum(SPOT_ORDER_TYPES, { error: `one of ${SPOT_ORDER_TYPES.join(', ')}` }))
+    .default(['LIMIT', 'MARKET', 'LIMIT_MAKER']),
+  percentPriceBySide: z.strictObject({ bidMultiplierUp: positiveDecimalText(), askMultiplierDown: positiveDecimalText() }).optional(),
   tradeSideType: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: 'one of 1, 2, 3, 4' }).default(1),
   isSpotTradingAllowed: z.boolean().default(true),
   /** Listed in defaultSymbols (API trading allowed; 10007 otherwise). */
@@ -152,7 +150,13 @@ export function toSpotInstrument(c: SpotInstrumentConfig, fees?: { maker?: strin
 
 export function toContractInstrument(c: ContractInstrumentConfig, fees?: { maker?: string; taker?: string }): ContractInstrument {
   const tiers: RiskTier[] = c.riskTiers
-    ? c.riskTiers.map((t) => ({ level: t.level, maxVol: new Decimal(t.maxVol), mmr: new Decimal(t.mmr), imr: new Decimal(t.imr), maxLeverage: t.maxLeverage }))
+    ? c.riskTiers.map((t) => ({
+        level: t.level,
+        maxVol: new Decimal(t.maxVol),
+        mmr: new Decimal(t.mmr),
+        imr: new Decimal(t.imr),
+        maxLeverage: t.maxLeverage,
+      }))
     : [
         {
           level: 1,

@@ -169,7 +169,8 @@ export class CommandJournal {
     const due =
       c.everyEntries !== undefined
         ? this.sinceCheckpoint >= c.everyEntries
-        : this.sinceCheckpoint >= c.maxEntries || (this.sinceCheckpoint > 0 && this.workSinceCheckpoint >= Math.max(c.minWorkMs, c.workPerCost * this.checkpointCost));
+        : this.sinceCheckpoint >= c.maxEntries ||
+          (this.sinceCheckpoint > 0 && this.workSinceCheckpoint >= Math.max(c.minWorkMs, c.workPerCost * this.checkpointCost));
     if (!due) return;
     const start = c.wallNow();
     this.sinceCheckpoint = 0;
@@ -190,7 +191,9 @@ export class CommandJournal {
   saveSnapshot(s: StoredSnapshot, keep = 2): void {
     this.sinceCheckpoint = 0;
     this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO snapshots (seq, entries, time, header, checksum, data) VALUES (?, ?, ?, ?, ?, ?)').run(s.seq, s.entries, s.time, s.header, s.checksum, s.data);
+      this.db
+        .prepare('INSERT OR REPLACE INTO snapshots (seq, entries, time, header, checksum, data) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(s.seq, s.entries, s.time, s.header, s.checksum, s.data);
       this.db.prepare('DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)').run(keep);
     })();
   }
@@ -292,7 +295,12 @@ export class CommandJournal {
  * Wraps an engine so every call of the named methods is journaled (CommandJournal.runCommand). Reads
  * pass straight through.
  */
-export function journaled<T extends object>(target: T, name: string, methods: readonly (keyof T & string)[], journal: CommandJournal | undefined): T {
+export function journaled<T extends object>(
+  target: T,
+  name: string,
+  methods: readonly (keyof T & string)[],
+  journal: CommandJournal | undefined,
+): T {
   if (!journal) return target;
   const recorded = new Set<string>(methods);
   return new Proxy(target, {

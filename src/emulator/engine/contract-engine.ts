@@ -21,7 +21,14 @@ import { TRIGGER_COMMANDS } from '../../venue/contract/triggers/trigger-commands
 import type { ContractVenueEvent } from '../../venue/contract/contract-events.js';
 export { CONTRACT_CROWD_TAKER, contractCrowdMaker } from '../../venue/market/crowd-accounts.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
-import { CONTRACT_CROWD_TAKER, contractCrowdMaker, CROWD_ZERO_FEES, crowdContractOrder, isCrowdAccount, openContractCrowd } from '../../venue/market/crowd-accounts.js';
+import {
+  CONTRACT_CROWD_TAKER,
+  contractCrowdMaker,
+  CROWD_ZERO_FEES,
+  crowdContractOrder,
+  isCrowdAccount,
+  openContractCrowd,
+} from '../../venue/market/crowd-accounts.js';
 import type { BookSide, LiquidityOrderKind, LiquidityPort, PlaceResult } from '../../venue/market/liquidity-port.js';
 import type { ContractPriceBoard } from '../../venue/market/contract-price-board.js';
 import { journaled, type CommandJournal } from './command-journal.js';
@@ -85,7 +92,12 @@ export class ContractEngine {
       autoFunding: false,
       collectCycleHours: opts.collectCycleHours,
       insuranceFund: { USDT: '1000000' },
-      feeRates: (account: AccountId, i: ContractInstrument) => (isCrowdAccount(account) ? CROWD_ZERO_FEES : opts.feeRates ? opts.feeRates(account, i) : { maker: i.makerFeeRate, taker: i.takerFeeRate }),
+      feeRates: (account: AccountId, i: ContractInstrument) =>
+        isCrowdAccount(account)
+          ? CROWD_ZERO_FEES
+          : opts.feeRates
+            ? opts.feeRates(account, i)
+            : { maker: i.makerFeeRate, taker: i.takerFeeRate },
       ...(opts.sameStpGroup ? { sameStpGroup: opts.sameStpGroup } : {}),
       // The crowd lays its book before the first fair price is known; the band applies from then on.
       enforceApiAllowed: true,
@@ -104,13 +116,17 @@ export class ContractEngine {
   /** Opens and funds the crowd accounts (first start only; later starts replay it). */
   fundCrowd(): void {
     const settle = [...new Set(this.opts.instruments.map((i) => i.settleCoin))];
-    const ids = [CONTRACT_CROWD_TAKER, ...this.opts.instruments.flatMap((i) => Array.from({ length: MAKERS_PER_CONTRACT }, (_, k) => contractCrowdMaker(i.symbol, k)))];
+    const ids = [
+      CONTRACT_CROWD_TAKER,
+      ...this.opts.instruments.flatMap((i) => Array.from({ length: MAKERS_PER_CONTRACT }, (_, k) => contractCrowdMaker(i.symbol, k))),
+    ];
     openContractCrowd(this.venue, ids, settle);
   }
 
   /** Cancels the crowd's resting orders (after a restart the new model lays its own book). */
   clearCrowd(): void {
-    for (const i of this.opts.instruments) for (let k = 0; k < MAKERS_PER_CONTRACT; k++) this.venue.cancelAll(contractCrowdMaker(i.symbol, k), i.symbol);
+    for (const i of this.opts.instruments)
+      for (let k = 0; k < MAKERS_PER_CONTRACT; k++) this.venue.cancelAll(contractCrowdMaker(i.symbol, k), i.symbol);
   }
 
   tape(symbol: string): TapeAggregator | undefined {
@@ -207,7 +223,10 @@ export class ContractCrowdPort implements LiquidityPort {
     if (!inst) return { id: undefined, filledLots: 0 };
     const account = kind === 'limit' ? contractCrowdMaker(symbol, this.turn++ % MAKERS_PER_CONTRACT) : CONTRACT_CROWD_TAKER;
     const type = kind === 'limit' ? ContractOrderType.LIMIT : ContractOrderType.IOC;
-    const r = this.engine.venue.placeOrder(account, crowdContractOrder(symbol, side, inst.priceUnit.mul(priceTicks).toFixed(), inst.volUnit.mul(lots).toFixed(), type));
+    const r = this.engine.venue.placeOrder(
+      account,
+      crowdContractOrder(symbol, side, inst.priceUnit.mul(priceTicks).toFixed(), inst.volUnit.mul(lots).toFixed(), type),
+    );
     if (!r.ok) return { id: undefined, filledLots: 0 };
     const o = r.value;
     const filledLots = o.dealVol.div(inst.volUnit).toNumber();

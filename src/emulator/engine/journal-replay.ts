@@ -25,7 +25,8 @@ export function replayJournal(journal: CommandJournal, clock: PinnedClock, targe
       for (const e of journal.entries(afterSeq)) {
         const target = targets[e.target] as Record<string, (...a: unknown[]) => unknown> | undefined;
         const fn = target?.[e.method];
-        if (!target || typeof fn !== 'function') throw new ConfigError(journal.path, `journal entry ${e.seq} names ${e.target}.${e.method}, which this build does not know`);
+        if (!target || typeof fn !== 'function')
+          throw new ConfigError(journal.path, `journal entry ${e.seq} names ${e.target}.${e.method}, which this build does not know`);
         clock.pin(e.time);
         fn.apply(target, e.args);
         count++;

@@ -85,13 +85,27 @@ export class MarketDriver {
     const port = new RoutingPort(deps.ports);
     for (const [base, g] of byBase) {
       const u = m.underlyings[base] ?? {};
-      const fromRestart = [...g.spot.map((s) => s.symbol), ...g.contract.map((c) => c.symbol)].map((s) => deps.startPrices?.get(s)).find((p) => p !== undefined);
+      const fromRestart = [...g.spot.map((s) => s.symbol), ...g.contract.map((c) => c.symbol)]
+        .map((s) => deps.startPrices?.get(s))
+        .find((p) => p !== undefined);
       const configured = u.price ?? DEFAULT_START_PRICES[`${base}USDT`] ?? DEFAULT_START_PRICES[`${base}_USDT`];
       const price = fromRestart ?? (configured !== undefined ? Number(configured) : undefined);
-      if (price === undefined) throw new ConfigError(`market.underlyings.${base}.price`, 'expected a starting price (no default is known for this asset)');
+      if (price === undefined)
+        throw new ConfigError(`market.underlyings.${base}.price`, 'expected a starting price (no default is known for this asset)');
       const books: SyntheticBookConfig[] = [
         ...g.spot.map((s) => bookConfig(s.symbol, 'spot', s.tick.toNumber(), s.step.toNumber(), 1, price, m.books[s.symbol] ?? {})),
-        ...g.contract.map((c) => bookConfig(c.symbol, 'contract', c.priceUnit.toNumber(), c.volUnit.toNumber(), c.contractSize.toNumber(), price, m.books[c.symbol] ?? {}, c.priceUnit.toFixed())),
+        ...g.contract.map((c) =>
+          bookConfig(
+            c.symbol,
+            'contract',
+            c.priceUnit.toNumber(),
+            c.volUnit.toNumber(),
+            c.contractSize.toNumber(),
+            price,
+            m.books[c.symbol] ?? {},
+            c.priceUnit.toFixed(),
+          ),
+        ),
       ];
       const funding = deps.config.funding;
       this.models.push(
@@ -147,7 +161,13 @@ export class MarketDriver {
     const m = deps.config.market;
     const instruments: SourceInstrument[] = [
       ...deps.spot.map((s): SourceInstrument => ({ market: 'spot', symbol: s.symbol, tick: s.tick, step: s.step })),
-      ...deps.contract.map((c): SourceInstrument => ({ market: 'contract', symbol: c.symbol, tick: c.priceUnit, step: c.volUnit, indexTick: c.priceUnit.div(10) })),
+      ...deps.contract.map((c): SourceInstrument => ({
+        market: 'contract',
+        symbol: c.symbol,
+        tick: c.priceUnit,
+        step: c.volUnit,
+        indexTick: c.priceUnit.div(10),
+      })),
     ];
     const port = new RoutingPort(deps.ports);
     if (m.source === 'replay') {
@@ -165,7 +185,10 @@ export class MarketDriver {
       const spot = new SpotClient(common);
       const contract = new ContractClient(common);
       this.clients.push(spot, contract);
-      const feeds = { ...(deps.spot.length ? { spot: spotMirrorFeed(spot) } : {}), ...(deps.contract.length ? { contract: contractMirrorFeed(contract) } : {}) };
+      const feeds = {
+        ...(deps.spot.length ? { spot: spotMirrorFeed(spot) } : {}),
+        ...(deps.contract.length ? { contract: contractMirrorFeed(contract) } : {}),
+      };
       this.sources.push(new MirrorMarketSource({ feeds, instruments, clock: deps.clock, port, pollMs: m.pollMs }));
     }
   }
@@ -180,7 +203,16 @@ export class MarketDriver {
   }
 }
 
-function bookConfig(symbol: string, kind: 'spot' | 'contract', tick: number, step: number, contractSize: number, price: number, b: SyntheticBookSettings, indexTick?: string): SyntheticBookConfig {
+function bookConfig(
+  symbol: string,
+  kind: 'spot' | 'contract',
+  tick: number,
+  step: number,
+  contractSize: number,
+  price: number,
+  b: SyntheticBookSettings,
+  indexTick?: string,
+): SyntheticBookConfig {
   const lotValue = price * step * contractSize;
   const ticks = (fraction: number) => Math.max(1, Math.round((price * fraction) / tick));
   return {

@@ -152,7 +152,13 @@ export class MarketEpochs {
       const params: EpochParams = { ...this.wanted(), epoch: this.begun, startPrices: this.lastPrices() };
       this.record('begin', [params], () => this.begin(params));
     } else {
-      const driver = new MarketDriver({ config: o.config, clock: o.clock, spot: o.spotInstruments, contract: o.contractInstruments, ports: this.ports() });
+      const driver = new MarketDriver({
+        config: o.config,
+        clock: o.clock,
+        spot: o.spotInstruments,
+        contract: o.contractInstruments,
+        ports: this.ports(),
+      });
       this.session = this.openSession(driver, undefined);
     }
     return { stepMs, firstAt: now + stepMs };
@@ -239,7 +245,9 @@ export class MarketEpochs {
 
 /** Same seed and market / funding config: the replayed model is the one the config asks for. */
 function sameModel(a: Omit<EpochParams, 'epoch' | 'startPrices'>, b: Omit<EpochParams, 'epoch' | 'startPrices'>): boolean {
-  return canonical({ seed: a.seed, market: a.market, funding: a.funding }) === canonical({ seed: b.seed, market: b.market, funding: b.funding });
+  return (
+    canonical({ seed: a.seed, market: a.market, funding: a.funding }) === canonical({ seed: b.seed, market: b.market, funding: b.funding })
+  );
 }
 
 /** JSON with object keys sorted, so key order (YAML vs journal) does not matter. */

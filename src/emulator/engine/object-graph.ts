@@ -88,9 +88,11 @@ export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<o
     if (proto === null || proto === Object.prototype) k = null;
     else {
       const ctor = (proto as { constructor?: Ctor }).constructor;
-      if (codec.keepClasses.some((c) => proto === c.prototype || Object.prototype.isPrototypeOf.call(c.prototype, proto))) k = { keep: true };
+      if (codec.keepClasses.some((c) => proto === c.prototype || Object.prototype.isPrototypeOf.call(c.prototype, proto)))
+        k = { keep: true };
       else if (ctor && codec.classes.get(ctor.name) === ctor) k = ctor.name;
-      else k = { error: `is a ${ctor?.name ?? 'class-less object'}, which the snapshot registry does not know (engine/snapshot-classes.ts)` };
+      else
+        k = { error: `is a ${ctor?.name ?? 'class-less object'}, which the snapshot registry does not know (engine/snapshot-classes.ts)` };
     }
     protos.set(proto, k);
     return k;
@@ -99,7 +101,8 @@ export function encodeGraph(root: object, codec: GraphCodec, keep: ReadonlySet<o
   let parent = -1;
   let key = '';
   const ref = (v: unknown): Value => {
-    if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+    if (v === null || v === undefined || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint')
+      return v;
     if (typeof v === 'function' || typeof v === 'symbol') return KEEP;
     const o = v as object;
     if (ArrayBuffer.isView(o)) return o;
@@ -179,7 +182,8 @@ export interface DecodedGraph {
 /** Decodes and checks a snapshot (format, classes known to the codec); throws on a damaged one. */
 export function decodeGraph(data: Buffer, codec: GraphCodec): DecodedGraph {
   const table = deserialize(data) as Table;
-  if (!table || table.version !== 2 || !Array.isArray(table.nodes) || !isRef(table.root) || !('r' in table.root)) throw new Error('snapshot: unknown format');
+  if (!table || table.version !== 2 || !Array.isArray(table.nodes) || !isRef(table.root) || !('r' in table.root))
+    throw new Error('snapshot: unknown format');
   for (const n of table.nodes) {
     if (n.t === 'o' && n.c !== null && !codec.classes.has(n.c)) throw new Error(`snapshot: class ${n.c} is not known to this build`);
   }
@@ -246,7 +250,9 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
     if (n.t !== 'o' || paired.has(id)) return;
     const kept = n.v.findIndex(isKept);
     if (kept >= 0) {
-      throw new Error(`snapshot: ${n.c ?? 'object'}.${n.k[kept]!} holds a function or an external object, and the freshly built graph has no ${n.c ?? 'object'} at its place to take it from`);
+      throw new Error(
+        `snapshot: ${n.c ?? 'object'}.${n.k[kept]!} holds a function or an external object, and the freshly built graph has no ${n.c ?? 'object'} at its place to take it from`,
+      );
     }
   });
 
@@ -303,7 +309,10 @@ export function restoreGraph(fresh: object, decoded: DecodedGraph, codec: GraphC
     if (n.t !== 'keep' || n.fns === undefined) return;
     const o = target[id]!;
     const have = functionsIn(o instanceof Map ? o.values() : (o as Iterable<unknown>));
-    if (have !== n.fns) throw new Error(`snapshot: a listener list held ${n.fns} function(s) when written and holds ${have} after the restore (wiring made lazily, without ${REVIVE})`);
+    if (have !== n.fns)
+      throw new Error(
+        `snapshot: a listener list held ${n.fns} function(s) when written and holds ${have} after the restore (wiring made lazily, without ${REVIVE})`,
+      );
   });
 }
 
@@ -312,7 +321,9 @@ function sameKind(n: Node, f: object, codec: GraphCodec): boolean {
     case 'o': {
       if (Array.isArray(f) || f instanceof Map || f instanceof Set || f instanceof Decimal) return false;
       const proto = Object.getPrototypeOf(f) as object | null;
-      return n.c === null ? proto === Object.prototype || proto === null : proto === (codec.classes.get(n.c)?.prototype as object | undefined);
+      return n.c === null
+        ? proto === Object.prototype || proto === null
+        : proto === (codec.classes.get(n.c)?.prototype as object | undefined);
     }
     case 'a':
       return Array.isArray(f);

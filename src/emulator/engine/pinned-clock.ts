@@ -47,7 +47,8 @@ export class PinnedClock implements Clock, CommandTime {
     return this.base.setTimer(at, fn);
   }
 
-  setInterval(periodMs: number, fn: () => void): TimerHandle { // clock-ok: implements the Clock port
+  setInterval(periodMs: number, fn: () => void): TimerHandle {
+    // clock-ok: implements the Clock port
     return this.base.setInterval(periodMs, fn);
   }
 

@@ -28,7 +28,15 @@ export { isCrowdAccount, SPOT_CROWD_TAKER, spotCrowdMaker };
 const CROWD_PRUNE_EVERY = 2000;
 
 /** Venue methods that change state: recorded in the journal and replayed at start-up. */
-export const SPOT_COMMANDS = ['placeOrder', 'placeOrderUnits', 'cancelOrder', 'cancelAllOrders', 'deposit', 'withdraw', 'setReferencePrice'] as const;
+export const SPOT_COMMANDS = [
+  'placeOrder',
+  'placeOrderUnits',
+  'cancelOrder',
+  'cancelAllOrders',
+  'deposit',
+  'withdraw',
+  'setReferencePrice',
+] as const;
 
 export interface SpotEngineOptions {
   readonly clock: Clock;
@@ -102,6 +110,13 @@ export class SpotEngine {
     if (tape === undefined) return;
     const seq = (this.tradeSeq.get(t.symbol) ?? 0) + 1;
     this.tradeSeq.set(t.symbol, seq);
-    tape.onTrade({ id: seq, time: t.time, priceTicks: t.priceTicks, lots: t.lots, takerSide: t.takerSide === 'BUY' ? 'buy' : 'sell', takerOrderId: t.takerOrderId });
+    tape.onTrade({
+      id: seq,
+      time: t.time,
+      priceTicks: t.priceTicks,
+      lots: t.lots,
+      takerSide: t.takerSide === 'BUY' ? 'buy' : 'sell',
+      takerOrderId: t.takerOrderId,
+    });
   }
 }

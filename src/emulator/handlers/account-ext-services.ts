@@ -76,15 +76,22 @@ export class AccountExtServices {
     for (const a of opts.accounts.all()) {
       const master = opts.settings(a.id).master;
       if (master === undefined) continue;
-      if (!opts.accounts.byAccountId(master)) throw new ConfigError(`accounts.${a.id}.master`, `expected the name of another account, got ${master}`);
-      if (opts.settings(master).master !== undefined) throw new ConfigError(`accounts.${a.id}.master`, `expected a master account; ${master} is itself a sub-account`);
+      if (!opts.accounts.byAccountId(master))
+        throw new ConfigError(`accounts.${a.id}.master`, `expected the name of another account, got ${master}`);
+      if (opts.settings(master).master !== undefined)
+        throw new ConfigError(`accounts.${a.id}.master`, `expected a master account; ${master} is itself a sub-account`);
     }
     const now = () => opts.clock.now();
-    this.blacklistStore = new MarketMakerBlacklists({ now, accountOfUid: (uid) => this.byUid.get(uid)?.id, masterOf: (id) => this.masterOf(id) });
+    this.blacklistStore = new MarketMakerBlacklists({
+      now,
+      accountOfUid: (uid) => this.byUid.get(uid)?.id,
+      masterOf: (id) => this.masterOf(id),
+    });
     this.blacklists = journaled(this.blacklistStore, 'blacklists', BLACKLIST_COMMANDS, opts.journal);
     const overrides = Object.fromEntries(Object.entries(opts.fees.contractSchedules).map(([sym, c]) => [sym, toContractFeeOverride(c)]));
     for (const sym of Object.keys(overrides)) {
-      if (!opts.contractInstruments.some((i) => i.symbol === sym)) throw new ConfigError(`fees.contractSchedules.${sym}`, 'expected a contract listed under instruments.contract');
+      if (!opts.contractInstruments.some((i) => i.symbol === sym))
+        throw new ConfigError(`fees.contractSchedules.${sym}`, 'expected a contract listed under instruments.contract');
     }
     this.contractFees = new ContractFeeModel({
       clock: opts.clock,
@@ -99,7 +106,8 @@ export class AccountExtServices {
   }
 
   /** The contract venue's feeRates hook. */
-  readonly contractFeeRates = (account: AccountId, instrument: ContractInstrument): { maker: Decimal; taker: Decimal } => this.contractFees.feeRates(account, instrument);
+  readonly contractFeeRates = (account: AccountId, instrument: ContractInstrument): { maker: Decimal; taker: Decimal } =>
+    this.contractFees.feeRates(account, instrument);
 
   /** The contract venue's sameStpGroup hook: one account, or two accounts of one MM blacklist. */
   readonly contractSameStpGroup = (a: AccountId, b: AccountId): boolean => a === b || this.blacklistStore.sameGroup(a, b);
@@ -125,9 +133,15 @@ export class AccountExtServices {
     this.spotGroups = journaled(this.spotGroupStore, 'stpGroups', STP_GROUP_COMMANDS, this.opts.journal);
     contract.reader.on(this.contractFees.observe);
     // No timer of its own: the emulator's timeline takes the midnight snapshots as journaled calls.
-    this.recorder = new PnlRecorder({ clock: this.opts.clock, venue: contract.reader, accounts: () => this.opts.accounts.all().map((a) => a.id), midnightTimer: false });
+    this.recorder = new PnlRecorder({
+      clock: this.opts.clock,
+      venue: contract.reader,
+      accounts: () => this.opts.accounts.all().map((a) => a.id),
+      midnightTimer: false,
+    });
     this.recorder.start();
-    const reference = this.opts.contractInstruments.find((i) => i.symbol === 'BTC_USDT')?.symbol ?? this.opts.contractInstruments[0]?.symbol;
+    const reference =
+      this.opts.contractInstruments.find((i) => i.symbol === 'BTC_USDT')?.symbol ?? this.opts.contractInstruments[0]?.symbol;
     this.pnlAnalysis = new PnlAnalysis(this.recorder, {
       now: () => this.opts.clock.now(),
       fairPrice: (s) => (contract.reader.instrument(s) ? contract.reader.fairPrice(s) : undefined),

@@ -48,12 +48,20 @@ function headerOf(c: ApiCall<unknown>, name: string): string | undefined {
   return Array.isArray(h) ? h[0] : h;
 }
 
-export function contractAccountExtHandlers(ctx: EmulatorContext, engine: ContractEngine, ext: AccountExtServices): Record<string, EndpointHandler> {
+export function contractAccountExtHandlers(
+  ctx: EmulatorContext,
+  engine: ContractEngine,
+  ext: AccountExtServices,
+): Record<string, EndpointHandler> {
   const reader = engine.reader;
   const fees = ext.contractFees;
   const contractIdOf = (symbol: string) => ctx.contractIds.get(symbol) ?? 0;
   const referenceSymbol = (): string => (ctx.contractInstruments.has('BTC_USDT') ? 'BTC_USDT' : [...ctx.contractInstruments.keys()][0]!);
-  const query = (p: AnalysisFilters): PnlQuery => ({ currency: currencyOfReverse(p.reverse), symbol: p.symbol, includeUnrealised: p.includeUnrealisedPnl === 1 });
+  const query = (p: AnalysisFilters): PnlQuery => ({
+    currency: currencyOfReverse(p.reverse),
+    symbol: p.symbol,
+    includeUnrealised: p.includeUnrealisedPnl === 1,
+  });
 
   const feeSettings = (account: string, s: ContractFeeSchedule, factor?: Decimal): Record<string, unknown> => {
     const tiered = s.feeRateMode === 'TIERED';
@@ -113,13 +121,22 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
 
   return {
     // ---------------------------------------------------------------- fees
-    'contract.feeDeductConfigs': () => fees.deductConfigs().map((d) => ({ deductCoin: d.deductCoin, settleCoin: d.settleCoin, discountRatio: n(d.discountRatio) })),
+    'contract.feeDeductConfigs': () =>
+      fees.deductConfigs().map((d) => ({ deductCoin: d.deductCoin, settleCoin: d.settleCoin, discountRatio: n(d.discountRatio) })),
     'contract.contractFeeDiscountConfig': () =>
       fees.discountConfigs().map((c) => ({
         id: c.id,
         currency: c.currency,
         state: c.enabled ? 'ENABLED' : 'DISABLED',
-        discountConfig: JSON.stringify(c.levels.map((l) => ({ level: l.level, volMin: n(l.volMin), volMax: l.volMax === undefined ? null : n(l.volMax), day: l.day, discount: n(l.discount) }))),
+        discountConfig: JSON.stringify(
+          c.levels.map((l) => ({
+            level: l.level,
+            volMin: n(l.volMin),
+            volMax: l.volMax === undefined ? null : n(l.volMax),
+            day: l.day,
+            discount: n(l.discount),
+          })),
+        ),
         ineffectiveDiscountConfig: '[]',
         blackContractIdSet: c.excludedSymbols.map((s) => String(contractIdOf(s))),
         operator: 'system',
@@ -127,10 +144,16 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
         updateTime: c.updateTime,
         enabled: c.enabled,
       })),
-    'contract.discountType': (c: ApiCall) => ({ useFeeDiscount: c.account!.settings.platformDeduct, useFeeDeduct: fees.deductEnabled(c.account!.id) }),
+    'contract.discountType': (c: ApiCall) => ({
+      useFeeDiscount: c.account!.settings.platformDeduct,
+      useFeeDeduct: fees.deductEnabled(c.account!.id),
+    }),
     'contract.orderDealFeeTotal': (c: ApiCall) => {
       const t = fees.feeTotals(c.account!.id, 30, c.now);
-      return { totalFee: n(t.totalFee.toDecimalPlaces(4, Decimal.ROUND_HALF_UP)), saveFee: n(t.saveFee.toDecimalPlaces(4, Decimal.ROUND_HALF_UP)) };
+      return {
+        totalFee: n(t.totalFee.toDecimalPlaces(4, Decimal.ROUND_HALF_UP)),
+        saveFee: n(t.saveFee.toDecimalPlaces(4, Decimal.ROUND_HALF_UP)),
+      };
     },
     'contract.contractFeeRate': (c: ApiCall<{ symbol?: string }>) =>
       schedulesFor(c.params.symbol).map((s) => {
@@ -159,7 +182,8 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
       const q = fees.quote(acct, symbol);
       const settle = q.schedule.settleCoin;
       const snap = ext.pnl.snapshotAt(acct, dayStart(c.now));
-      const wallet = snap && snap.time <= c.now ? (snap.equity.get(settle) ?? new Decimal(0)) : (reader.asset(acct, settle)?.equity ?? new Decimal(0));
+      const wallet =
+        snap && snap.time <= c.now ? (snap.equity.get(settle) ?? new Decimal(0)) : (reader.asset(acct, settle)?.equity ?? new Decimal(0));
       return {
         originalMakerFee: n(q.original.maker),
         originalTakerFee: n(q.original.taker),
@@ -185,12 +209,24 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
       const acct = c.account!.id;
       const start = c.params.start_time ?? c.now - 7 * DAY_MS;
       const ids = c.params.ids ? new Set(c.params.ids.split(',')) : undefined;
-      const all = reader.fills(acct, { symbol: c.params.symbol, startTime: start, endTime: c.params.end_time, pageNum: 1, pageSize: 1_000_000 }).resultList.filter((f) => !ids || ids.has(String(f.tradeId)));
+      const all = reader
+        .fills(acct, { symbol: c.params.symbol, startTime: start, endTime: c.params.end_time, pageNum: 1, pageSize: 1_000_000 })
+        .resultList.filter((f) => !ids || ids.has(String(f.tradeId)));
       const size = c.params.page_size ?? 20;
       const page = c.params.page_num ?? 1;
       return all.slice((page - 1) * size, page * size).map((f) => {
         const d = fees.fillDeduction(acct, String(f.tradeId), f.feeCurrency);
-        return { id: idValue(String(f.tradeId)), symbol: f.symbol, orderId: f.orderId, feeCurrency: f.feeCurrency, fee: n(f.fee), deductType: d.deductType, deductFeeCurrency: d.deductFeeCurrency, deductFee: n(d.deductFee), timestamp: f.time };
+        return {
+          id: idValue(String(f.tradeId)),
+          symbol: f.symbol,
+          orderId: f.orderId,
+          feeCurrency: f.feeCurrency,
+          fee: n(f.fee),
+          deductType: d.deductType,
+          deductFeeCurrency: d.deductFeeCurrency,
+          deductFee: n(d.deductFee),
+          timestamp: f.time,
+        };
       });
     },
 
@@ -261,11 +297,14 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
       const t = ext.analysis.today(c.account!.id, query(c.params));
       return { todayPnl: n(t.pnl), todayPnlRate: n(t.rate), todayPnlFinished: true };
     },
-    'contract.exportAnalysis': (c: ApiCall<AnalysisFilters & { startTime?: number; endTime?: number; fileType?: 1 | 2; language?: string }>) => {
+    'contract.exportAnalysis': (
+      c: ApiCall<AnalysisFilters & { startTime?: number; endTime?: number; fileType?: 1 | 2; language?: string }>,
+    ) => {
       const tz = headerOf(c, 'timezone-login');
       if (tz === undefined || tz.trim() === '') throw ContractError.paramError('header timezone-login is required (e.g. UTC+8)');
       const offset = parseUtcOffset(tz);
-      if (offset === undefined) throw ContractError.paramError(`header timezone-login must be a UTC offset such as UTC+8, got ${tz.slice(0, 32)}`);
+      if (offset === undefined)
+        throw ContractError.paramError(`header timezone-login must be a UTC offset such as UTC+8, got ${tz.slice(0, 32)}`);
       checkSymbol(c.params.symbol);
       const acct = c.account!;
       const q = query(c.params);
@@ -286,11 +325,19 @@ export function contractAccountExtHandlers(ctx: EmulatorContext, engine: Contrac
         },
         c.params.fileType ?? 1,
       );
-      return { fileName: file.fileName, fileType: file.fileType, contentType: file.contentType, size: file.bytes.length, encoding: 'base64', content: file.bytes.toString('base64') };
+      return {
+        fileName: file.fileName,
+        fileType: file.fileType,
+        contentType: file.contentType,
+        size: file.bytes.length,
+        encoding: 'base64',
+        content: file.bytes.toString('base64'),
+      };
     },
 
     // ---------------------------------------------------------------- market-maker STP blacklists
-    'contract.stpBlacklist': (c: ApiCall<{ configName?: string }>) => ext.blacklists.list(c.account!.id, c.params.configName).map(blacklistWire),
+    'contract.stpBlacklist': (c: ApiCall<{ configName?: string }>) =>
+      ext.blacklists.list(c.account!.id, c.params.configName).map(blacklistWire),
     'contract.searchStpBlacklist': (c: ApiCall) => ext.blacklists.list(c.account!.id).map(blacklistWire),
     'contract.createStpBlacklist': (c: ApiCall<{ configName: string; blacklist: number[] }>) => {
       const r = ext.blacklists.create(c.account!.id, c.params.configName, c.params.blacklist.map(String));

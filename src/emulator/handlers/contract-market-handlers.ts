@@ -28,7 +28,11 @@ export interface ContractPriceSource {
   contractPrices(symbol: string): ContractPriceBoard | undefined;
 }
 
-export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEngine, market: ContractPriceSource): Record<string, EndpointHandler> {
+export function contractMarketHandlers(
+  ctx: EmulatorContext,
+  engine: ContractEngine,
+  market: ContractPriceSource,
+): Record<string, EndpointHandler> {
   // The listing time: the venue's first start, the same after every restart.
   const createTime = ctx.startedAt;
   const idOf = (i: ContractInstrument): number => ctx.contractIds.get(i.symbol) ?? 0;
@@ -117,7 +121,9 @@ export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEng
   return {
     'contract.ping': (c: ApiCall) => c.now,
     'contract.contractDetail': (c: ApiCall<{ symbol?: string }>) =>
-      c.params.symbol === undefined ? [...ctx.contractInstruments.values()].map((i) => detailWire(i, idOf(i), createTime)) : detailWire(contractInstrumentOf(ctx, c.params.symbol), idOf(contractInstrumentOf(ctx, c.params.symbol)), createTime),
+      c.params.symbol === undefined
+        ? [...ctx.contractInstruments.values()].map((i) => detailWire(i, idOf(i), createTime))
+        : detailWire(contractInstrumentOf(ctx, c.params.symbol), idOf(contractInstrumentOf(ctx, c.params.symbol)), createTime),
     'contract.supportCurrencies': () => [...new Set([...ctx.contractInstruments.values()].map((i) => i.settleCoin))],
     'contract.depth': (c: ApiCall<{ symbol: string; limit?: number }>) => {
       const i = contractInstrumentOf(ctx, c.params.symbol);
@@ -157,10 +163,20 @@ export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEng
       return engine
         .tape(i.symbol)!
         .recentTrades(c.params.limit ?? 100)
-        .map((t) => ({ p: n(t.price), v: n(t.qty), T: t.takerSide === 'buy' ? 1 : 2, O: t.openFlag ?? 3, M: t.selfTrade ? 1 : 2, t: t.time, i: String(t.id) }));
+        .map((t) => ({
+          p: n(t.price),
+          v: n(t.qty),
+          T: t.takerSide === 'buy' ? 1 : 2,
+          O: t.openFlag ?? 3,
+          M: t.selfTrade ? 1 : 2,
+          t: t.time,
+          i: String(t.id),
+        }));
     },
     'contract.ticker': (c: ApiCall<{ symbol?: string }>) =>
-      c.params.symbol === undefined ? [...ctx.contractInstruments.values()].map((i) => ticker(i, c.now)) : ticker(contractInstrumentOf(ctx, c.params.symbol), c.now),
+      c.params.symbol === undefined
+        ? [...ctx.contractInstruments.values()].map((i) => ticker(i, c.now))
+        : ticker(contractInstrumentOf(ctx, c.params.symbol), c.now),
     'contract.riskReverse': (c: ApiCall<{ symbol: string }>) => {
       const i = contractInstrumentOf(ctx, c.params.symbol);
       const f = engine.reader.insuranceFund(i.settleCoin);
@@ -181,7 +197,12 @@ export function contractMarketHandlers(ctx: EmulatorContext, engine: ContractEng
             .slice()
             .reverse()
             .map((s) => ({ symbol: i.symbol, fundingRate: n(s.rate), settleTime: s.settleTime, collectCycle: s.collectCycleHours }))
-        : engine.reader.fundingHistory(i.symbol, { pageNum: 1, pageSize: 100_000 }).resultList.map((h) => ({ symbol: i.symbol, fundingRate: n(h.fundingRate), settleTime: h.settleTime, collectCycle: h.collectCycle }));
+        : engine.reader.fundingHistory(i.symbol, { pageNum: 1, pageSize: 100_000 }).resultList.map((h) => ({
+            symbol: i.symbol,
+            fundingRate: n(h.fundingRate),
+            settleTime: h.settleTime,
+            collectCycle: h.collectCycle,
+          }));
       return pageOf(rows, c.params.page_num, c.params.page_size);
     },
   };
@@ -202,5 +223,11 @@ function emptyCandles() {
 export function pageOf<T>(all: readonly T[], pageNum = 1, pageSize = 20): Record<string, unknown> {
   const size = Math.max(1, pageSize);
   const start = (Math.max(1, pageNum) - 1) * size;
-  return { pageSize: size, totalCount: all.length, totalPage: Math.ceil(all.length / size), currentPage: Math.max(1, pageNum), resultList: all.slice(start, start + size) };
+  return {
+    pageSize: size,
+    totalCount: all.length,
+    totalPage: Math.ceil(all.length / size),
+    currentPage: Math.max(1, pageNum),
+    resultList: all.slice(start, start + size),
+  };
 }

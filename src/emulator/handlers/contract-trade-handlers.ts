@@ -9,7 +9,15 @@
  * Accounts whose config says `contract.tradingAllowed: false` are refused placement with 1002, as the
  * real venue refuses most API keys.
  */
-import type { PositionMode, PositionType, OpenType, ContractSide, ContractOrderType, ContractStpMode, MarginChangeType } from '../../domain/contract-enums.js';
+import type {
+  PositionMode,
+  PositionType,
+  OpenType,
+  ContractSide,
+  ContractOrderType,
+  ContractStpMode,
+  MarginChangeType,
+} from '../../domain/contract-enums.js';
 import type { PlaceOrderRequest, Rejected } from '../../venue/contract/contract-requests.js';
 import type { ContractFillView, ContractOrderView, LeverageView } from '../../venue/contract/contract-views.js';
 import type { ContractEngine } from '../engine/contract-engine.js';
@@ -88,7 +96,7 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     if (!v) throw ContractError.orderNotExist();
     return wire(v);
   };
-  const mayTrade = (c: { readonly account: ApiCall["account"] }) => {
+  const mayTrade = (c: { readonly account: ApiCall['account'] }) => {
     if (!c.account!.contractTradingAllowed) throw ContractError.contractNotAllowed();
   };
   const placeRequest = (p: CreateParams): PlaceOrderRequest => ({
@@ -119,7 +127,18 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     'contract.asset': (c: ApiCall<{ currency: string }>) => {
       const a = reader.asset(c.account!.id, c.params.currency);
       if (a) return assetWire(a);
-      return { currency: c.params.currency, positionMargin: 0, availableBalance: 0, cashBalance: 0, frozenBalance: 0, equity: 0, unrealized: 0, bonus: 0, availableCash: 0, availableOpen: 0 };
+      return {
+        currency: c.params.currency,
+        positionMargin: 0,
+        availableBalance: 0,
+        cashBalance: 0,
+        frozenBalance: 0,
+        equity: 0,
+        unrealized: 0,
+        bonus: 0,
+        availableCash: 0,
+        availableOpen: 0,
+      };
     },
     'contract.transferRecord': (c: ApiCall<Paging & { currency?: string; type?: 'IN' | 'OUT' }>) =>
       pageWire(reader.transferRecords(c.account!.id, { ...paging(c.params), currency: c.params.currency, type: c.params.type }), (t) => ({
@@ -164,9 +183,12 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
         const v = reader.getOrderByExternalOid(c.account!.id, r.symbol, r.externalOid);
         return v ? [wire(v)] : [];
       }),
-    'contract.openOrders': (c: ApiCall<Paging & { symbol?: string }>) => reader.openOrders(c.account!.id, { ...paging(c.params), symbol: c.params.symbol }).resultList.map(wire),
+    'contract.openOrders': (c: ApiCall<Paging & { symbol?: string }>) =>
+      reader.openOrders(c.account!.id, { ...paging(c.params), symbol: c.params.symbol }).resultList.map(wire),
     'contract.openOrderTotalCount': (c: ApiCall) => ({ ...reader.openOrderCount(c.account!.id) }),
-    'contract.historyOrders': (c: ApiCall<Paging & { symbol?: string; states?: string; category?: number; side?: number; start_time?: number; end_time?: number }>) =>
+    'contract.historyOrders': (
+      c: ApiCall<Paging & { symbol?: string; states?: string; category?: number; side?: number; start_time?: number; end_time?: number }>,
+    ) =>
       reader
         .historyOrders(c.account!.id, {
           ...paging(c.params),
@@ -182,7 +204,9 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     // ---------- positions
     // The real exchange answers a bare list here, not the page object the document shows (its own
     // example, ccxt's fetchPositionsHistory and Mexc.Net read `data` as an array): served as a list.
-    'contract.historyPositions': (c: ApiCall<Paging & { symbol?: string; type?: PositionType; position_type?: PositionType; start_time?: number; end_time?: number }>) =>
+    'contract.historyPositions': (
+      c: ApiCall<Paging & { symbol?: string; type?: PositionType; position_type?: PositionType; start_time?: number; end_time?: number }>,
+    ) =>
       reader
         .historyPositions(c.account!.id, {
           ...paging(c.params),
@@ -192,8 +216,11 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
           endTime: c.params.end_time,
         })
         .resultList.map(positionWire),
-    'contract.openPositions': (c: ApiCall<{ symbol?: string; positionId?: string }>) => reader.openPositions(c.account!.id, { symbol: c.params.symbol, positionId: c.params.positionId }).map(positionWire),
-    'contract.fundingRecords': (c: ApiCall<Paging & { symbol?: string; position_id?: string; position_type?: PositionType; start_time?: number; end_time?: number }>) =>
+    'contract.openPositions': (c: ApiCall<{ symbol?: string; positionId?: string }>) =>
+      reader.openPositions(c.account!.id, { symbol: c.params.symbol, positionId: c.params.positionId }).map(positionWire),
+    'contract.fundingRecords': (
+      c: ApiCall<Paging & { symbol?: string; position_id?: string; position_type?: PositionType; start_time?: number; end_time?: number }>,
+    ) =>
       pageWire(
         reader.fundingRecords(c.account!.id, {
           ...paging(c.params),
@@ -203,7 +230,15 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
           startTime: c.params.start_time,
           endTime: c.params.end_time,
         }),
-        (r) => ({ id: r.id, symbol: r.symbol, positionType: r.positionType, positionValue: n(r.positionValue), funding: n(r.funding), rate: n(r.rate), settleTime: r.settleTime }),
+        (r) => ({
+          id: r.id,
+          symbol: r.symbol,
+          positionType: r.positionType,
+          positionValue: n(r.positionValue),
+          funding: n(r.funding),
+          rate: n(r.rate),
+          settleTime: r.settleTime,
+        }),
       ),
     'contract.positionLeverage': (c: ApiCall<{ symbol: string }>) => {
       contractInstrumentOf(ctx, c.params.symbol);
@@ -220,9 +255,17 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
       if (!r.ok) throw refused(r);
       return NO_DATA;
     },
-    'contract.changeLeverage': (c: ApiCall<{ leverage: number; positionId?: string; openType?: OpenType; symbol?: string; positionType?: PositionType }>) => {
+    'contract.changeLeverage': (
+      c: ApiCall<{ leverage: number; positionId?: string; openType?: OpenType; symbol?: string; positionType?: PositionType }>,
+    ) => {
       if (c.params.symbol !== undefined) contractInstrumentOf(ctx, c.params.symbol);
-      const r = venue.changeLeverage(c.account!.id, { leverage: c.params.leverage, positionId: c.params.positionId, openType: c.params.openType, symbol: c.params.symbol, positionType: c.params.positionType });
+      const r = venue.changeLeverage(c.account!.id, {
+        leverage: c.params.leverage,
+        positionId: c.params.positionId,
+        openType: c.params.openType,
+        symbol: c.params.symbol,
+        positionType: c.params.positionType,
+      });
       if (!r.ok) throw refused(r);
       return NO_DATA;
     },
@@ -254,9 +297,12 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
     'contract.submitBatch': (c: ApiCall<CreateParams[]>) => {
       mayTrade(c);
       return c.params.map((p) => {
-        if (!ctx.contractInstruments.has(p.symbol)) return { orderId: null, errorCode: 1001, errorMsg: contractWireText(1001, 'contract does not exist') };
+        if (!ctx.contractInstruments.has(p.symbol))
+          return { orderId: null, errorCode: 1001, errorMsg: contractWireText(1001, 'contract does not exist') };
         const r = venue.placeOrder(c.account!.id, placeRequest(p));
-        return r.ok ? { orderId: r.value.orderId, errorCode: 0 } : { orderId: r.order?.orderId ?? null, errorCode: r.code, errorMsg: contractWireText(r.code, r.message) };
+        return r.ok
+          ? { orderId: r.value.orderId, errorCode: 0 }
+          : { orderId: r.order?.orderId ?? null, errorCode: r.code, errorMsg: contractWireText(r.code, r.message) };
       });
     },
     'contract.chaseLimitOrder': (c: ApiCall<{ orderId: string }>) => {
@@ -270,13 +316,14 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
       return r.value.orderId;
     },
     'contract.cancelOrders': (c: ApiCall<string[]>) => cancelWire(venue.cancelOrders(c.account!.id, c.params)),
-    'contract.cancelWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) => cancelWire(venue.cancelWithExternal(c.account!.id, c.params)),
-    'contract.batchCancelWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) => cancelWire(venue.cancelWithExternal(c.account!.id, c.params)),
+    'contract.cancelWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) =>
+      cancelWire(venue.cancelWithExternal(c.account!.id, c.params)),
+    'contract.batchCancelWithExternal': (c: ApiCall<{ symbol: string; externalOid: string }[]>) =>
+      cancelWire(venue.cancelWithExternal(c.account!.id, c.params)),
     'contract.cancelAll': (c: ApiCall<{ symbol: string }>) => {
       if (c.params.symbol !== '') contractInstrumentOf(ctx, c.params.symbol);
       venue.cancelAll(c.account!.id, c.params.symbol === '' ? undefined : c.params.symbol);
       return NO_DATA;
     },
-
   };
 }

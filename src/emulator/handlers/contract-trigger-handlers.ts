@@ -157,7 +157,9 @@ export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEn
       venue.cancelAllStopOrders(c.account!.id, { positionId: c.params.positionId, symbol: c.params.symbol });
       return NO_DATA;
     },
-    'contract.stopOrders': (c: ApiCall<Paging & { symbol?: string; is_finished?: number; state?: number; type?: number; start_time?: number; end_time?: number }>) =>
+    'contract.stopOrders': (
+      c: ApiCall<Paging & { symbol?: string; is_finished?: number; state?: number; type?: number; start_time?: number; end_time?: number }>,
+    ) =>
       reader
         .stopOrders(c.account!.id, {
           symbol: c.params.symbol,
@@ -170,19 +172,30 @@ export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEn
           pageSize: c.params.page_size ?? 20,
         })
         .resultList.map(stopOrderWire),
-    'contract.openStopOrders': (c: ApiCall<{ symbol?: string }>) => reader.openStopOrders(c.account!.id, c.params.symbol).map(stopOrderWire),
+    'contract.openStopOrders': (c: ApiCall<{ symbol?: string }>) =>
+      reader.openStopOrders(c.account!.id, c.params.symbol).map(stopOrderWire),
 
     // ---------- trigger (plan) orders
     'contract.placePlanOrder': placePlan,
     'contract.placePlanOrderV2': placePlan,
-    'contract.changeStopOrder': (c: ApiCall<{ symbol: string; orderId: string; lossTrend?: number; profitTrend?: number; stopLossPrice?: Price; takeProfitPrice?: Price }>) => {
+    'contract.changeStopOrder': (
+      c: ApiCall<{
+        symbol: string;
+        orderId: string;
+        lossTrend?: number;
+        profitTrend?: number;
+        stopLossPrice?: Price;
+        takeProfitPrice?: Price;
+      }>,
+    ) => {
       mayTrade(c);
       contractInstrumentOf(ctx, c.params.symbol);
       const r = venue.changePlanStopOrder(c.account!.id, { ...c.params });
       if (!r.ok) throw refused(r);
       return NO_DATA;
     },
-    'contract.cancelPlanOrders': (c: ApiCall<{ symbol: string; orderId: string }[]>) => allCancelled(venue.cancelPlanOrders(c.account!.id, c.params)),
+    'contract.cancelPlanOrders': (c: ApiCall<{ symbol: string; orderId: string }[]>) =>
+      allCancelled(venue.cancelPlanOrders(c.account!.id, c.params)),
     'contract.cancelAllPlanOrders': (c: ApiCall<{ symbol?: string }>) => {
       knownSymbol(c.params.symbol);
       venue.cancelAllPlanOrders(c.account!.id, c.params.symbol);
@@ -202,7 +215,19 @@ export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEn
 
     // ---------- trailing orders
     'contract.placeTrackOrder': (
-      c: ApiCall<{ symbol: string; leverage: number; side: ContractSide; vol: number; openType: OpenType; trend: number; backType: number; backValue: number; positionMode: PositionMode; activePrice?: number; reduceOnly?: boolean }>,
+      c: ApiCall<{
+        symbol: string;
+        leverage: number;
+        side: ContractSide;
+        vol: number;
+        openType: OpenType;
+        trend: number;
+        backType: number;
+        backValue: number;
+        positionMode: PositionMode;
+        activePrice?: number;
+        reduceOnly?: boolean;
+      }>,
     ) => {
       mayTrade(c);
       contractInstrumentOf(ctx, c.params.symbol);
@@ -229,14 +254,34 @@ export function contractTriggerHandlers(ctx: EmulatorContext, engine: ContractEn
       if (!r.ok) throw refused(r);
       return NO_DATA;
     },
-    'contract.changeTrackOrder': (c: ApiCall<{ symbol: string; trackOrderId: string; trend: number; backType: number; backValue: number; vol: number; activePrice?: number }>) => {
+    'contract.changeTrackOrder': (
+      c: ApiCall<{
+        symbol: string;
+        trackOrderId: string;
+        trend: number;
+        backType: number;
+        backValue: number;
+        vol: number;
+        activePrice?: number;
+      }>,
+    ) => {
       mayTrade(c);
       contractInstrumentOf(ctx, c.params.symbol);
       const r = venue.changeTrackOrder(c.account!.id, { ...c.params });
       if (!r.ok) throw refused(r);
       return NO_DATA;
     },
-    'contract.trackOrders': (c: ApiCall<{ states?: string; symbol?: string; side?: number; start_time?: number; end_time?: number; pageIndex?: number; pageSize?: number }>) =>
+    'contract.trackOrders': (
+      c: ApiCall<{
+        states?: string;
+        symbol?: string;
+        side?: number;
+        start_time?: number;
+        end_time?: number;
+        pageIndex?: number;
+        pageSize?: number;
+      }>,
+    ) =>
       reader
         .trackOrders(c.account!.id, {
           states: c.params.states?.split(',').map(Number),

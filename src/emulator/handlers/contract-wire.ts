@@ -135,7 +135,13 @@ export function assetWire(a: ContractAssetView): Record<string, unknown> {
 }
 
 export function pageWire<T>(p: Page<T>, f: (t: T) => unknown): Record<string, unknown> {
-  return { pageSize: p.pageSize, totalCount: p.totalCount, totalPage: p.totalPage, currentPage: p.currentPage, resultList: p.resultList.map(f) };
+  return {
+    pageSize: p.pageSize,
+    totalCount: p.totalCount,
+    totalPage: p.totalPage,
+    currentPage: p.currentPage,
+    resultList: p.resultList.map(f),
+  };
 }
 
 /** Contract detail (2.1) from the instrument, in the captured field set. */
@@ -182,7 +188,13 @@ export function detailWire(i: ContractInstrument, id: number, createTime: number
     maxNumOrders: [...i.maxNumOrders],
     type: 1,
     riskLimitMode: 'CUSTOM',
-    riskLimitCustom: i.riskTiers.map((t) => ({ level: t.level, maxVol: n(t.maxVol), mmr: n(t.mmr), imr: n(t.imr), maxLeverage: t.maxLeverage })),
+    riskLimitCustom: i.riskTiers.map((t) => ({
+      level: t.level,
+      maxVol: n(t.maxVol),
+      mmr: n(t.mmr),
+      imr: n(t.imr),
+      maxLeverage: t.maxLeverage,
+    })),
     feeRateMode: i.feeRateMode,
     leverageFeeRates: i.feeRateMode === 'LEVERAGE' ? i.leverageFeeRates.map(feeTierWire) : [],
     tieredFeeRates: i.feeRateMode === 'TIERED' ? i.tieredFeeRates.map(feeTierWire) : [],

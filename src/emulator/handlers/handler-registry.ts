@@ -18,8 +18,16 @@ export class HandlerRegistry {
   add(module: string, handlers: Readonly<Record<string, EndpointHandler>>): this {
     for (const [id, handler] of Object.entries(handlers)) {
       const owner = this.owners.get(id);
-      if (owner !== undefined) throw new ConfigError(`handlers.${id}`, `expected one handler per endpoint; ${id} is registered by ${owner} and again by ${module}`);
-      if (this.known && !this.known.has(id)) throw new ConfigError(`handlers.${id}`, `expected a catalogue endpoint id; ${module} registers ${id}, which the catalogue does not list`);
+      if (owner !== undefined)
+        throw new ConfigError(
+          `handlers.${id}`,
+          `expected one handler per endpoint; ${id} is registered by ${owner} and again by ${module}`,
+        );
+      if (this.known && !this.known.has(id))
+        throw new ConfigError(
+          `handlers.${id}`,
+          `expected a catalogue endpoint id; ${module} registers ${id}, which the catalogue does not list`,
+        );
       this.handlers.set(id, handler);
       this.owners.set(id, module);
     }

@@ -39,7 +39,11 @@ function groupWire(g: StpGroupRecord, uids?: readonly string[]): Record<string, 
   };
 }
 
-const uidsOf = (list: string): string[] => list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const uidsOf = (list: string): string[] =>
+  list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 export function spotAccountExtHandlers(ctx: EmulatorContext, engine: SpotEngine, ext: AccountExtServices): Record<string, EndpointHandler> {
   const groups = () => ext.stpGroups;
@@ -49,7 +53,10 @@ export function spotAccountExtHandlers(ctx: EmulatorContext, engine: SpotEngine,
       if (!r.ok) throw refused(r);
       return groupWire(r.value);
     },
-    'spot.queryStpGroups': (c: ApiCall<{ tradeGroupName: string }>) => groups().byName(c.account!.id, c.params.tradeGroupName).map((g) => groupWire(g, g.uids)),
+    'spot.queryStpGroups': (c: ApiCall<{ tradeGroupName: string }>) =>
+      groups()
+        .byName(c.account!.id, c.params.tradeGroupName)
+        .map((g) => groupWire(g, g.uids)),
     'spot.deleteStpGroup': (c: ApiCall<{ tradeGroupId: string }>) => {
       const r = groups().delete(c.account!.id, c.params.tradeGroupId);
       if (!r.ok) throw refused(r);
@@ -68,7 +75,9 @@ export function spotAccountExtHandlers(ctx: EmulatorContext, engine: SpotEngine,
     // Paused (status 2) and offline (status 3) pairs of the config, with whatever the context lists.
     'spot.offlineSymbols': () => {
       const listed = new Map(ctx.offlineSymbols.map((o) => [o.symbol, { ...o }]));
-      for (const i of ctx.spotInstruments.values()) if ((i.status === '2' || i.status === '3') && !listed.has(i.symbol)) listed.set(i.symbol, { symbol: i.symbol, state: i.status === '2' ? 2 : 3 });
+      for (const i of ctx.spotInstruments.values())
+        if ((i.status === '2' || i.status === '3') && !listed.has(i.symbol))
+          listed.set(i.symbol, { symbol: i.symbol, state: i.status === '2' ? 2 : 3 });
       return { data: [...listed.values()] };
     },
     // The account's own rates (per-account overrides included); the venue answers numbers here.

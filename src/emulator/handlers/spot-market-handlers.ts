@@ -114,7 +114,16 @@ export function spotMarketHandlers(ctx: EmulatorContext, engine: SpotEngine): Re
       return engine
         .tape(i.symbol)!
         .klineViews(fromSpotInterval(c.params.interval), q, c.now)
-        .map((k) => [k.openTime, k.open.toFixed(), k.high.toFixed(), k.low.toFixed(), k.close.toFixed(), k.volume.toFixed(), k.closeTime, k.quoteVolume.toFixed()]);
+        .map((k) => [
+          k.openTime,
+          k.open.toFixed(),
+          k.high.toFixed(),
+          k.low.toFixed(),
+          k.close.toFixed(),
+          k.volume.toFixed(),
+          k.closeTime,
+          k.quoteVolume.toFixed(),
+        ]);
     },
     'spot.avgPrice': (c: ApiCall<SymbolParams>) => {
       const i = spotInstrumentOf(ctx, c.params.symbol);
@@ -123,7 +132,8 @@ export function spotMarketHandlers(ctx: EmulatorContext, engine: SpotEngine): Re
       return { mins: avg?.mins ?? 5, price: price === undefined ? '0' : price.toFixed() };
     },
     'spot.ticker24hr': (c: ApiCall<{ symbol?: string }>) => each(c.params.symbol, (i) => ticker24(i, c.now)),
-    'spot.tickerPrice': (c: ApiCall<{ symbol?: string }>) => each(c.params.symbol, (i) => ({ symbol: i.symbol, price: plain(lastPrice(i)) ?? '0' })),
+    'spot.tickerPrice': (c: ApiCall<{ symbol?: string }>) =>
+      each(c.params.symbol, (i) => ({ symbol: i.symbol, price: plain(lastPrice(i)) ?? '0' })),
     'spot.bookTicker': (c: ApiCall<{ symbol?: string }>) => each(c.params.symbol, bookTicker),
   };
 }

@@ -109,20 +109,70 @@ export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Rec
       priceTicks = unitsFromFixed(p.price, inst.quotePrecision);
       if (priceTicks === undefined) return undefined;
     }
-    return venue.placeOrderUnits({ accountId, symbol: p.symbol, side: p.side, type: p.type, priceTicks, lots, clientOrderId: p.newClientOrderId, stpMode: p.stpMode });
+    return venue.placeOrderUnits({
+      accountId,
+      symbol: p.symbol,
+      side: p.side,
+      type: p.type,
+      priceTicks,
+      lots,
+      clientOrderId: p.newClientOrderId,
+      stpMode: p.stpMode,
+    });
   };
-  const place = (accountId: string, p: OrderParams): { ok: true; order: { symbol: string; orderId: string; price: string; origQty: string; type: string; side: string; stpMode: string; time: number } } | SpotRejection => {
+  const place = (
+    accountId: string,
+    p: OrderParams,
+  ):
+    | {
+        ok: true;
+        order: {
+          symbol: string;
+          orderId: string;
+          price: string;
+          origQty: string;
+          type: string;
+          side: string;
+          stpMode: string;
+          time: number;
+        };
+      }
+    | SpotRejection => {
     const fast = placeFast(accountId, p);
     if (fast) {
       if (!fast.ok) return fast;
       const o = fast.order;
       const inst = ctx.spotInstruments.get(o.symbol)!;
-      return { ok: true, order: { symbol: o.symbol, orderId: o.orderId, price: fixedFromUnits(o.priceTicks, inst.quotePrecision), origQty: fixedFromUnits(o.origLots, inst.baseAssetPrecision), type: o.type, side: o.side, stpMode: o.stpMode, time: o.time } };
+      return {
+        ok: true,
+        order: {
+          symbol: o.symbol,
+          orderId: o.orderId,
+          price: fixedFromUnits(o.priceTicks, inst.quotePrecision),
+          origQty: fixedFromUnits(o.origLots, inst.baseAssetPrecision),
+          type: o.type,
+          side: o.side,
+          stpMode: o.stpMode,
+          time: o.time,
+        },
+      };
     }
     const r = venue.placeOrder(request(accountId, p));
     if (!r.ok) return r;
     const o = r.order;
-    return { ok: true, order: { symbol: o.symbol, orderId: o.orderId, price: o.price.toFixed(), origQty: o.origQty.toFixed(), type: o.type, side: o.side, stpMode: o.stpMode, time: o.time } };
+    return {
+      ok: true,
+      order: {
+        symbol: o.symbol,
+        orderId: o.orderId,
+        price: o.price.toFixed(),
+        origQty: o.origQty.toFixed(),
+        type: o.type,
+        side: o.side,
+        stpMode: o.stpMode,
+        time: o.time,
+      },
+    };
   };
   const ref = (p: OrderRefParams) => ({ orderId: p.orderId, clientOrderId: p.origClientOrderId });
   const range = (p: { startTime?: string; endTime?: string; limit?: string }) => ({
@@ -136,7 +186,17 @@ export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Rec
       const r = place(c.account!.id, c.params);
       if (!r.ok) throw refused(r);
       const o = r.order;
-      return { symbol: o.symbol, orderId: o.orderId, orderListId: -1, price: o.price, origQty: o.origQty, type: o.type, side: o.side, stpMode: o.stpMode, transactTime: o.time };
+      return {
+        symbol: o.symbol,
+        orderId: o.orderId,
+        orderListId: -1,
+        price: o.price,
+        origQty: o.origQty,
+        type: o.type,
+        side: o.side,
+        stpMode: o.stpMode,
+        transactTime: o.time,
+      };
     },
     'spot.testNewOrder': (c: ApiCall<OrderParams>) => {
       const r = reader.testOrder(request(c.account!.id, c.params));
@@ -147,7 +207,8 @@ export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Rec
       const accountId = c.account!.id;
       return parseBatchOrders(c.params.batchOrders).map((item) => {
         const r = place(accountId, item as OrderParams);
-        if (!r.ok) return { ...(item.newClientOrderId !== undefined ? { newClientOrderId: item.newClientOrderId } : {}), msg: r.msg, code: r.code };
+        if (!r.ok)
+          return { ...(item.newClientOrderId !== undefined ? { newClientOrderId: item.newClientOrderId } : {}), msg: r.msg, code: r.code };
         return {
           symbol: r.order.symbol,
           orderId: r.order.orderId,
@@ -217,7 +278,9 @@ export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Rec
         canDeposit: false,
         updateTime: null,
         accountType: 'SPOT',
-        balances: reader.balances(acc.id).map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed(), available: b.free.toFixed() })),
+        balances: reader
+          .balances(acc.id)
+          .map((b) => ({ asset: b.asset, free: b.free.toFixed(), locked: b.locked.toFixed(), available: b.free.toFixed() })),
         permissions: ['SPOT'],
       };
     },

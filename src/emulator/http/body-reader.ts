@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Clock, TimerHandle } from '../../core/clock.js';
 
-export type BodyResult = { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' | 'timeout' };
+export type BodyResult =
+  { readonly ok: true; readonly body: Buffer } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' | 'timeout' };
 
 export interface BodyIdleLimit {
   /** Longest pause between two pieces of the body. */
@@ -58,7 +59,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdle
       }
       chunks.push(chunk);
     };
-    const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size) });
+    const onEnd = () =>
+      finish({ ok: true, body: chunks.length === 1 ? chunks[0]! : chunks.length === 0 ? EMPTY : Buffer.concat(chunks, size) });
     const onError = () => finish({ ok: false, reason: 'aborted' });
     const onAborted = () => finish({ ok: false, reason: 'aborted' });
     req.on('data', onData);

@@ -17,7 +17,17 @@ const RECV_WINDOW = /^[1-9]\d{0,4}$/;
 const TYPES: ReadonlySet<string> = new Set(SPOT_ORDER_TYPES);
 const PRICED: ReadonlySet<string> = new Set(['LIMIT', 'LIMIT_MAKER', 'IMMEDIATE_OR_CANCEL', 'FILL_OR_KILL']);
 const STP: ReadonlySet<string> = new Set(SPOT_STP_MODES);
-const ALLOWED: ReadonlySet<string> = new Set(['symbol', 'side', 'type', 'quantity', 'quoteOrderQty', 'price', 'newClientOrderId', 'stpMode', 'recvWindow']);
+const ALLOWED: ReadonlySet<string> = new Set([
+  'symbol',
+  'side',
+  'type',
+  'quantity',
+  'quoteOrderQty',
+  'price',
+  'newClientOrderId',
+  'stpMode',
+  'recvWindow',
+]);
 
 const positive = (v: unknown): v is string => typeof v === 'string' && DECIMAL.test(v) && v !== '0' && !/^0(\.0*)?$/.test(v);
 
@@ -32,7 +42,8 @@ export function fastOrderParams(p: Readonly<Record<string, unknown>>): Record<st
   if (price !== undefined && !positive(price)) return undefined;
   if (newClientOrderId !== undefined && (typeof newClientOrderId !== 'string' || !CLIENT_ID.test(newClientOrderId))) return undefined;
   if (stpMode !== undefined && (typeof stpMode !== 'string' || !STP.has(stpMode))) return undefined;
-  if (recvWindow !== undefined && (typeof recvWindow !== 'string' || !RECV_WINDOW.test(recvWindow) || Number(recvWindow) > 60_000)) return undefined;
+  if (recvWindow !== undefined && (typeof recvWindow !== 'string' || !RECV_WINDOW.test(recvWindow) || Number(recvWindow) > 60_000))
+    return undefined;
   if (PRICED.has(type)) {
     if (price === undefined || quantity === undefined || quoteOrderQty !== undefined) return undefined;
   } else if ((quantity === undefined) === (quoteOrderQty === undefined)) {

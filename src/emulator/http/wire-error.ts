@@ -21,8 +21,10 @@ export class WireError extends Error {
   }
 }
 
-const spot = (code: number, msg: string, status = 400, headers?: Record<string, string>) => new WireError('spot', code, msg, status, headers);
-const contract = (code: number, message: string, status = 200, headers?: Record<string, string>) => new WireError('contract', code, message, status, headers);
+const spot = (code: number, msg: string, status = 400, headers?: Record<string, string>) =>
+  new WireError('spot', code, msg, status, headers);
+const contract = (code: number, message: string, status = 200, headers?: Record<string, string>) =>
+  new WireError('contract', code, message, status, headers);
 
 /** Spot codes (wire-protocol.md "Codes seen", plus the venue table for the rest). */
 export const SpotError = {
@@ -35,7 +37,8 @@ export const SpotError = {
   orderIdOrClientId: () => spot(700004, "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!"),
   recvWindowTooLarge: () => spot(700005, 'recvWindow must less than 60000'),
   noPermission: () => spot(700007, 'No permission to access the endpoint.'),
-  illegalCharacters: (param: string) => spot(700008, `Illegal characters found in parameter '${param}'; legal range is '^[\\w\\-._~:/,\\[\\]{}"]{1,}$'.`),
+  illegalCharacters: (param: string) =>
+    spot(700008, `Illegal characters found in parameter '${param}'; legal range is '^[\\w\\-._~:/,\\[\\]{}"]{1,}$'.`),
   duplicateParam: (param: string) => spot(33333, `Duplicate values for parameter '${param}'.`),
   paramError: (detail: string) => spot(33333, `Parameter error: ${detail}`),
   invalidSymbol: () => spot(-1121, 'Invalid symbol.'),
@@ -49,7 +52,8 @@ export const SpotError = {
   methodNotAllowed: () => spot(405, 'Method Not Allowed', 405),
   tooLarge: (max: number) => spot(413, `Request body larger than ${max} bytes`, 413),
   requestTimeout: () => spot(408, 'Request body not received in time', 408),
-  rateLimited: (retryAfterSec: number) => spot(429, 'Too many requests, please try again later', 429, { 'Retry-After': String(retryAfterSec) }),
+  rateLimited: (retryAfterSec: number) =>
+    spot(429, 'Too many requests, please try again later', 429, { 'Retry-After': String(retryAfterSec) }),
   internal: () => spot(500, 'Internal error', 500),
   unavailable: (status: number) => spot(status, 'Service unavailable, please try again', status),
 } as const;

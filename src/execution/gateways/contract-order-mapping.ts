@@ -32,7 +32,16 @@ import {
 } from '../../domain/contract-enums.js';
 import { syntheticTradeId, type Fill } from '../../domain/fill.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
-import type { MarginMode, OrderSpec, OrderStatus, OrderType, PositionSide, TimeInForce, TriggerPriceType, VenueOrder } from '../../domain/order.js';
+import type {
+  MarginMode,
+  OrderSpec,
+  OrderStatus,
+  OrderType,
+  PositionSide,
+  TimeInForce,
+  TriggerPriceType,
+  VenueOrder,
+} from '../../domain/order.js';
 import type { Position } from '../../domain/position.js';
 import type { PlaceRequest } from '../exchange-gateway.js';
 import { checkClientId } from './client-id-check.js';
@@ -40,9 +49,14 @@ import { limitPriceOnTick, quantityOnStep, triggerPriceOnTick } from './order-ro
 
 export const CONTRACT_CLIENT_ID_MAX = 32;
 
-export const TRIGGER_TREND: Readonly<Record<TriggerPriceType, PriceTrend>> = { last: PriceTrend.LATEST, fair: PriceTrend.FAIR, index: PriceTrend.INDEX };
+export const TRIGGER_TREND: Readonly<Record<TriggerPriceType, PriceTrend>> = {
+  last: PriceTrend.LATEST,
+  fair: PriceTrend.FAIR,
+  index: PriceTrend.INDEX,
+};
 export const OPEN_TYPE: Readonly<Record<MarginMode, OpenType>> = { isolated: OpenType.ISOLATED, cross: OpenType.CROSS };
-export const marginModeOf = (t: number | undefined): MarginMode | undefined => (t === OpenType.ISOLATED ? 'isolated' : t === OpenType.CROSS ? 'cross' : undefined);
+export const marginModeOf = (t: number | undefined): MarginMode | undefined =>
+  t === OpenType.ISOLATED ? 'isolated' : t === OpenType.CROSS ? 'cross' : undefined;
 export const positionTypeOf = (s: PositionSide): PositionType => (s === 'long' ? PositionType.LONG : PositionType.SHORT);
 
 /** The create-order body, as the client takes it (decimals as plain strings; the schema sends JSON numbers). */
@@ -79,9 +93,18 @@ export interface ContractOrderContext {
 export function contractSide(spec: Pick<OrderSpec, 'side' | 'positionSide' | 'reduceOnly'>, mode: PositionMode): ContractSide {
   const buy = spec.side === 'buy';
   if (spec.positionSide !== undefined) {
-    if (mode === PositionMode.ONE_WAY) throw new ValidationError('order.positionSide', 'absent in one-way position mode (use reduceOnly to reduce)', spec.positionSide);
-    const side = spec.positionSide === 'long' ? (buy ? ContractSide.OPEN_LONG : ContractSide.CLOSE_LONG) : buy ? ContractSide.CLOSE_SHORT : ContractSide.OPEN_SHORT;
-    if (spec.reduceOnly && isOpenSide(side)) throw new ValidationError('order.reduceOnly', `false: a ${spec.side} on the ${spec.positionSide} leg opens, it cannot reduce`, true);
+    if (mode === PositionMode.ONE_WAY)
+      throw new ValidationError('order.positionSide', 'absent in one-way position mode (use reduceOnly to reduce)', spec.positionSide);
+    const side =
+      spec.positionSide === 'long'
+        ? buy
+          ? ContractSide.OPEN_LONG
+          : ContractSide.CLOSE_LONG
+        : buy
+          ? ContractSide.CLOSE_SHORT
+          : ContractSide.OPEN_SHORT;
+    if (spec.reduceOnly && isOpenSide(side))
+      throw new ValidationError('order.reduceOnly', `false: a ${spec.side} on the ${spec.positionSide} leg opens, it cannot reduce`, true);
     return side;
   }
   if (spec.reduceOnly) return buy ? ContractSide.CLOSE_SHORT : ContractSide.CLOSE_LONG;
@@ -99,7 +122,11 @@ const LIMIT_TYPES: Readonly<Record<TimeInForce, ContractOrderType>> = {
   fok: ContractOrderType.FOK,
 };
 
-export function contractOrderType(type: OrderType, tif: TimeInForce, marketType: ContractOrderContext['marketType'] = ContractOrderType.MARKET): ContractOrderType {
+export function contractOrderType(
+  type: OrderType,
+  tif: TimeInForce,
+  marketType: ContractOrderContext['marketType'] = ContractOrderType.MARKET,
+): ContractOrderType {
   if (type === 'limit') return LIMIT_TYPES[tif];
   if (tif === 'gtc' || tif === 'ioc') return marketType;
   throw new ValidationError('order.timeInForce', 'gtc or ioc for a market order', tif);
@@ -122,7 +149,8 @@ export function contractOrderParams(req: PlaceRequest, instrument: ContractInstr
   }
   const opening = opensPosition(side, o.reduceOnly, ctx.positionMode);
   const leverage = o.leverage ?? ctx.leverage;
-  if (opening && leverage === undefined) throw new ValidationError('order.leverage', 'a leverage for an order that opens position (in the order, or set with setLeverage)');
+  if (opening && leverage === undefined)
+    throw new ValidationError('order.leverage', 'a leverage for an order that opens position (in the order, or set with setLeverage)');
   if (leverage !== undefined && (!Number.isInteger(leverage) || leverage < instrument.minLeverage || leverage > instrument.maxLeverage)) {
     throw new ValidationError('order.leverage', `an integer ${instrument.minLeverage}..${instrument.maxLeverage}`, leverage);
   }
@@ -138,8 +166,15 @@ export function contractOrderParams(req: PlaceRequest, instrument: ContractInstr
     externalOid: req.clientOrderId,
     positionMode: ctx.positionMode,
     ...(ctx.positionMode === PositionMode.ONE_WAY && o.reduceOnly ? { reduceOnly: true as const } : {}),
-    ...(o.takeProfitPrice ? { takeProfitPrice: toPlain(triggerPriceOnTick(o.takeProfitPrice, instrument.priceUnit, 'order.takeProfitPrice')), profitTrend: trend } : {}),
-    ...(o.stopLossPrice ? { stopLossPrice: toPlain(triggerPriceOnTick(o.stopLossPrice, instrument.priceUnit, 'order.stopLossPrice')), lossTrend: trend } : {}),
+    ...(o.takeProfitPrice
+      ? {
+          takeProfitPrice: toPlain(triggerPriceOnTick(o.takeProfitPrice, instrument.priceUnit, 'order.takeProfitPrice')),
+          profitTrend: trend,
+        }
+      : {}),
+    ...(o.stopLossPrice
+      ? { stopLossPrice: toPlain(triggerPriceOnTick(o.stopLossPrice, instrument.priceUnit, 'order.stopLossPrice')), lossTrend: trend }
+      : {}),
     ...(ctx.stpMode !== undefined ? { stpMode: ctx.stpMode } : {}),
   };
 }
@@ -154,7 +189,12 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
 };
 
 /** Types the venue closes itself when they cannot fill: "cancelled" for them means expired. */
-const IMMEDIATE: ReadonlySet<number> = new Set([ContractOrderType.IOC, ContractOrderType.FOK, ContractOrderType.MARKET, ContractOrderType.MARKET_TO_LIMIT]);
+const IMMEDIATE: ReadonlySet<number> = new Set([
+  ContractOrderType.IOC,
+  ContractOrderType.FOK,
+  ContractOrderType.MARKET,
+  ContractOrderType.MARKET_TO_LIMIT,
+]);
 
 export function contractOrderStatus(o: Pick<ContractOrder, 'state' | 'orderType' | 'dealVol'>): OrderStatus {
   switch (o.state) {
@@ -238,7 +278,12 @@ export function fillFromContractOrder(o: ContractOrder, settleCoin: string, acco
 }
 
 /** A held position → Position (signed quantity: long > 0, short < 0; leg net in one-way mode). */
-export function positionFromContract(p: ContractPosition, instrument: ContractInstrument, mode: PositionMode, now: number): Position | undefined {
+export function positionFromContract(
+  p: ContractPosition,
+  instrument: ContractInstrument,
+  mode: PositionMode,
+  now: number,
+): Position | undefined {
   if (p.state === PositionState.CLOSED || p.holdVol.lte(0)) return undefined;
   const long = p.positionType === PositionType.LONG;
   const marginMode = marginModeOf(p.openType);

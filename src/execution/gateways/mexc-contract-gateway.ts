@@ -40,7 +40,15 @@ import { ExchangeError, OrderNotFound, OutcomeUnknown, PositionNotFound, Validat
 import { orderId, type ClientOrderId, type ContractSymbol, type InstrumentSymbol, type OrderId } from '../../core/ids.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import type { ContractOrder, ContractPosition } from '../../api/contract/order-schemas.js';
-import { ContractOrderType, OpenType, PositionMode, PositionOpenType, PositionType, sidePositionType, type ContractStpMode } from '../../domain/contract-enums.js';
+import {
+  ContractOrderType,
+  OpenType,
+  PositionMode,
+  PositionOpenType,
+  PositionType,
+  sidePositionType,
+  type ContractStpMode,
+} from '../../domain/contract-enums.js';
 import type { AccountSnapshot, Balance } from '../../domain/balance.js';
 import type { Fill } from '../../domain/fill.js';
 import type { PositionModeName } from '../../domain/intent.js';
@@ -208,7 +216,11 @@ export class MexcContractGateway implements ExchangeGateway {
     for (let i = 0; i < reqs.length; i++) {
       const r = reqs[i]!;
       try {
-        if (r.order.takeProfitPrice || r.order.stopLossPrice) throw new ValidationError('order.takeProfitPrice', 'absent in a batch (submit_batch takes no TP/SL; place it alone or attach it later)');
+        if (r.order.takeProfitPrice || r.order.stopLossPrice)
+          throw new ValidationError(
+            'order.takeProfitPrice',
+            'absent in a batch (submit_batch takes no TP/SL; place it alone or attach it later)',
+          );
         wire.push({ index: i, params: await this.orderParams(r) });
       } catch (e) {
         results[i] = { ok: false, clientOrderId: r.clientOrderId, error: asPerpetua(e) };
@@ -225,11 +237,21 @@ export class MexcContractGateway implements ExchangeGateway {
     wire.forEach((w, k) => {
       const cid = reqs[w.index]!.clientOrderId;
       const a = answer.find((x) => x.externalOid === cid) ?? answer[k];
-      if (!a) results[w.index] = { ok: false, clientOrderId: cid, error: new OutcomeUnknown(`contract.submitBatch: no answer element for ${cid}; query it`, 'contract.submitBatch', [cid]) };
+      if (!a)
+        results[w.index] = {
+          ok: false,
+          clientOrderId: cid,
+          error: new OutcomeUnknown(`contract.submitBatch: no answer element for ${cid}; query it`, 'contract.submitBatch', [cid]),
+        };
       else if (a.errorCode === 0 && a.orderId) {
         this.rememberSide(cid, reqs[w.index]!.order.side);
         results[w.index] = { ok: true, value: { clientOrderId: cid, venueOrderId: orderId(a.orderId) } };
-      } else results[w.index] = { ok: false, clientOrderId: cid, error: elementError('contract', 'contract.submitBatch', a.errorCode, a.errorMsg) };
+      } else
+        results[w.index] = {
+          ok: false,
+          clientOrderId: cid,
+          error: elementError('contract', 'contract.submitBatch', a.errorCode, a.errorMsg),
+        };
     });
     return results;
   }
@@ -264,7 +286,18 @@ export class MexcContractGateway implements ExchangeGateway {
     const results: BatchItem<CancelAck>[] = new Array<BatchItem<CancelAck>>(refs.length);
     const byId = refs.map((r, i) => ({ r, i })).filter((x) => x.r.venueOrderId !== undefined);
     const byExternal = refs.map((r, i) => ({ r, i })).filter((x) => x.r.venueOrderId === undefined);
-    const settle = (group: { r: OrderRef; i: number }[], endpoint: string, answer: readonly { orderId?: string | undefined; externalOid?: string | undefined; errorCode: number; errorMsg?: string | undefined }[], key: (r: OrderRef) => string, keyOf: (a: (typeof answer)[number]) => string | undefined) => {
+    const settle = (
+      group: { r: OrderRef; i: number }[],
+      endpoint: string,
+      answer: readonly {
+        orderId?: string | undefined;
+        externalOid?: string | undefined;
+        errorCode: number;
+        errorMsg?: string | undefined;
+      }[],
+      key: (r: OrderRef) => string,
+      keyOf: (a: (typeof answer)[number]) => string | undefined,
+    ) => {
       const found = new Map<string, (typeof answer)[number]>();
       for (const a of answer) {
         const k = keyOf(a);
@@ -272,7 +305,12 @@ export class MexcContractGateway implements ExchangeGateway {
       }
       group.forEach(({ r, i }, k) => {
         const a = found.get(key(r)) ?? (answer.length === group.length ? answer[k] : undefined);
-        if (!a) results[i] = { ok: false, clientOrderId: r.clientOrderId, error: new OutcomeUnknown(`${endpoint}: no answer element for ${r.clientOrderId}; query it`, endpoint, [r.clientOrderId]) };
+        if (!a)
+          results[i] = {
+            ok: false,
+            clientOrderId: r.clientOrderId,
+            error: new OutcomeUnknown(`${endpoint}: no answer element for ${r.clientOrderId}; query it`, endpoint, [r.clientOrderId]),
+          };
         else if (a.errorCode === 0) results[i] = { ok: true, value: { clientOrderId: r.clientOrderId } };
         else results[i] = { ok: false, clientOrderId: r.clientOrderId, error: elementError('contract', endpoint, a.errorCode, a.errorMsg) };
       });
@@ -283,15 +321,29 @@ export class MexcContractGateway implements ExchangeGateway {
     if (byId.length > 0) {
       try {
         const answer = await this.client.cancelOrders(byId.map((x) => x.r.venueOrderId!));
-        settle(byId, 'contract.cancelOrders', answer, (r) => r.venueOrderId!, (a) => a.orderId);
+        settle(
+          byId,
+          'contract.cancelOrders',
+          answer,
+          (r) => r.venueOrderId!,
+          (a) => a.orderId,
+        );
       } catch (e) {
         failGroup(byId, e);
       }
     }
     if (byExternal.length > 0) {
       try {
-        const answer = await this.client.cancelWithExternal(byExternal.map((x) => ({ symbol: x.r.symbol, externalOid: x.r.clientOrderId })));
-        settle(byExternal, 'contract.cancelWithExternal', answer, (r) => r.clientOrderId, (a) => a.externalOid);
+        const answer = await this.client.cancelWithExternal(
+          byExternal.map((x) => ({ symbol: x.r.symbol, externalOid: x.r.clientOrderId })),
+        );
+        settle(
+          byExternal,
+          'contract.cancelWithExternal',
+          answer,
+          (r) => r.clientOrderId,
+          (a) => a.externalOid,
+        );
       } catch (e) {
         failGroup(byExternal, e);
       }
@@ -354,7 +406,14 @@ export class MexcContractGateway implements ExchangeGateway {
     const assets = await this.client.assets();
     const balances: Record<string, Balance> = {};
     for (const a of assets) {
-      balances[a.currency] = { asset: a.currency, free: a.availableBalance, locked: a.frozenBalance, positionMargin: a.positionMargin, equity: a.equity, unrealizedPnl: a.unrealized };
+      balances[a.currency] = {
+        asset: a.currency,
+        free: a.availableBalance,
+        locked: a.frozenBalance,
+        positionMargin: a.positionMargin,
+        equity: a.equity,
+        unrealizedPnl: a.unrealized,
+      };
     }
     return { kind: 'contract', balances, time: this.options.clock.now() };
   }
@@ -367,9 +426,14 @@ export class MexcContractGateway implements ExchangeGateway {
       throw new ValidationError('leverage', `an integer ${instrument.minLeverage}..${instrument.maxLeverage}`, req.leverage);
     }
     const mode = await this.positionMode();
-    if (mode === PositionMode.ONE_WAY && req.positionSide !== undefined) throw new ValidationError('positionSide', 'absent in one-way position mode (leverage is per contract)', req.positionSide);
+    if (mode === PositionMode.ONE_WAY && req.positionSide !== undefined)
+      throw new ValidationError('positionSide', 'absent in one-way position mode (leverage is per contract)', req.positionSide);
     // One-way: one setting per contract; hedged: per leg, both unless one is named.
-    const types = req.positionSide ? [positionTypeOf(req.positionSide)] : mode === PositionMode.ONE_WAY ? [PositionType.LONG] : [PositionType.LONG, PositionType.SHORT];
+    const types = req.positionSide
+      ? [positionTypeOf(req.positionSide)]
+      : mode === PositionMode.ONE_WAY
+        ? [PositionType.LONG]
+        : [PositionType.LONG, PositionType.SHORT];
     const open = (await this.client.openPositions({ symbol: req.symbol })).filter((p) => p.holdVol.gt(0));
     for (const pt of types) {
       const pos: ContractPosition | undefined = mode === PositionMode.ONE_WAY ? open[0] : open.find((p) => p.positionType === pt);
@@ -384,12 +448,18 @@ export class MexcContractGateway implements ExchangeGateway {
             const row = (await this.client.positionLeverage({ symbol: req.symbol })).find((r) => r.positionType === pt);
             return row !== undefined && row.leverage === req.leverage && (wantType === undefined || row.openType === wantType);
           },
-          change: () => this.client.changeLeverage(pos ? { leverage: req.leverage, positionId: pos.positionId } : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt }),
+          change: () =>
+            this.client.changeLeverage(
+              pos
+                ? { leverage: req.leverage, positionId: pos.positionId }
+                : { leverage: req.leverage, symbol: req.symbol, openType, positionType: pt },
+            ),
         },
         this.options.settingRetry,
       );
       const touched = mode === PositionMode.ONE_WAY ? [PositionType.LONG, PositionType.SHORT] : [pt];
-      for (const t of touched) this.settings.set(settingKey(req.symbol, t), { leverage: req.leverage, openType: pos?.openType ?? openType });
+      for (const t of touched)
+        this.settings.set(settingKey(req.symbol, t), { leverage: req.leverage, openType: pos?.openType ?? openType });
     }
   }
 
@@ -425,12 +495,16 @@ export class MexcContractGateway implements ExchangeGateway {
     const open = (await this.client.openPositions({ symbol: req.symbol })).filter((p) => p.holdVol.gt(0));
     let pos: ContractPosition | undefined;
     if (mode === PositionMode.ONE_WAY || req.positionSide === undefined) {
-      if (mode === PositionMode.HEDGED && open.length > 1) throw new ValidationError('positionSide', 'long or short (both legs are open in hedged mode)');
+      if (mode === PositionMode.HEDGED && open.length > 1)
+        throw new ValidationError('positionSide', 'long or short (both legs are open in hedged mode)');
       pos = open[0];
     } else {
       pos = open.find((p) => p.positionType === positionTypeOf(req.positionSide!));
     }
-    if (!pos) throw new PositionNotFound(`${req.symbol}: no open ${req.positionSide ?? ''} position to attach TP/SL to`.replace('  ', ' '), { endpoint: 'contract.openPositions' });
+    if (!pos)
+      throw new PositionNotFound(`${req.symbol}: no open ${req.positionSide ?? ''} position to attach TP/SL to`.replace('  ', ' '), {
+        endpoint: 'contract.openPositions',
+      });
     await this.client.placeStopOrder({ symbol: req.symbol, positionId: pos.positionId, vol: toPlain(pos.holdVol), volType: 2, ...prices });
   }
 
@@ -497,8 +571,10 @@ export class MexcContractGateway implements ExchangeGateway {
     let leverage = o.leverage;
     if (opening && leverage === undefined) leverage = (await this.setting(o.symbol, pt)).leverage ?? this.options.defaultLeverage;
     const openType = o.marginMode ? OPEN_TYPE[o.marginMode] : await this.openTypeFor(instrument, pt);
-    if (instrument.positionOpenType === PositionOpenType.ISOLATED && openType !== OpenType.ISOLATED) throw new ValidationError('order.marginMode', `isolated (${o.symbol} allows isolated margin only)`, 'cross');
-    if (instrument.positionOpenType === PositionOpenType.CROSS && openType !== OpenType.CROSS) throw new ValidationError('order.marginMode', `cross (${o.symbol} allows cross margin only)`, 'isolated');
+    if (instrument.positionOpenType === PositionOpenType.ISOLATED && openType !== OpenType.ISOLATED)
+      throw new ValidationError('order.marginMode', `isolated (${o.symbol} allows isolated margin only)`, 'cross');
+    if (instrument.positionOpenType === PositionOpenType.CROSS && openType !== OpenType.CROSS)
+      throw new ValidationError('order.marginMode', `cross (${o.symbol} allows cross margin only)`, 'isolated');
     return contractOrderParams(req, instrument, {
       positionMode: mode,
       ...(leverage !== undefined ? { leverage } : {}),
@@ -517,7 +593,10 @@ export class MexcContractGateway implements ExchangeGateway {
     for (const r of rows) {
       const k = settingKey(symbol, r.positionType as PositionType);
       const openType = r.openType === OpenType.ISOLATED || r.openType === OpenType.CROSS ? (r.openType as OpenType) : undefined;
-      this.settings.set(k, { ...(r.leverage !== undefined && r.leverage > 0 ? { leverage: r.leverage } : {}), ...(openType ? { openType } : {}) });
+      this.settings.set(k, {
+        ...(r.leverage !== undefined && r.leverage > 0 ? { leverage: r.leverage } : {}),
+        ...(openType ? { openType } : {}),
+      });
     }
     return this.settings.get(key) ?? {};
   }
@@ -542,7 +621,8 @@ export class MexcContractGateway implements ExchangeGateway {
 
   private async venueIdOf(symbol: string, cid: ClientOrderId): Promise<OrderId> {
     const o = await this.orderByClientId(symbol, cid);
-    if (!o) throw new OrderNotFound(`${symbol}: no order with client id ${cid}`, { venueCode: 2040, endpoint: 'contract.orderByExternalOid' });
+    if (!o)
+      throw new OrderNotFound(`${symbol}: no order with client id ${cid}`, { venueCode: 2040, endpoint: 'contract.orderByExternalOid' });
     return orderId(o.orderId);
   }
 
@@ -580,7 +660,8 @@ export class MexcContractGateway implements ExchangeGateway {
 
   private instrument(symbol: string): ContractInstrument {
     const i = this.options.instruments.instrument(symbol as ContractSymbol);
-    if (!i || i.kind !== 'contract') throw new ValidationError('order.symbol', 'a contract instrument known to the registry (fail closed: no rules, no order)', symbol);
+    if (!i || i.kind !== 'contract')
+      throw new ValidationError('order.symbol', 'a contract instrument known to the registry (fail closed: no rules, no order)', symbol);
     return i;
   }
 }

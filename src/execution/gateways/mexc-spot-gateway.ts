@@ -54,7 +54,10 @@ import { elementError, isOrderNotFound } from './gateway-errors.js';
 import { fillFromSpotTrade, SPOT_CLIENT_ID_MAX, spotOrderParams, venueOrderFromSpot, type SpotOrderWire } from './spot-order-mapping.js';
 
 /** The SpotClient methods the gateway calls (tests may pass a stub of the same shape). */
-export type SpotTradingClient = Pick<SpotClient, 'newOrder' | 'batchOrders' | 'cancelOrder' | 'cancelOpenOrders' | 'queryOrder' | 'openOrders' | 'myTrades' | 'account'>;
+export type SpotTradingClient = Pick<
+  SpotClient,
+  'newOrder' | 'batchOrders' | 'cancelOrder' | 'cancelOpenOrders' | 'queryOrder' | 'openOrders' | 'myTrades' | 'account'
+>;
 
 export interface MexcSpotGatewayOptions {
   readonly client: SpotTradingClient;
@@ -95,7 +98,11 @@ export class MexcSpotGateway implements ExchangeGateway {
   async placeOrder(req: PlaceRequest): Promise<PlaceAck> {
     const params = spotOrderParams(req, this.instrument(req.order.symbol), this.options.stpMode);
     const r = await this.client.newOrder(params);
-    return { clientOrderId: req.clientOrderId, venueOrderId: orderId(r.orderId), ...(r.transactTime !== undefined ? { time: r.transactTime } : {}) };
+    return {
+      clientOrderId: req.clientOrderId,
+      venueOrderId: orderId(r.orderId),
+      ...(r.transactTime !== undefined ? { time: r.transactTime } : {}),
+    };
   }
 
   async placeOrders(reqs: readonly PlaceRequest[]): Promise<readonly BatchItem<PlaceAck>[]> {
@@ -137,7 +144,8 @@ export class MexcSpotGateway implements ExchangeGateway {
       failAll(e);
       return results;
     }
-    const idOf = (a: (typeof answer)[number] | undefined): string | undefined => (a ? (a.newClientOrderId ?? (a.ok ? a.clientOrderId : undefined)) : undefined);
+    const idOf = (a: (typeof answer)[number] | undefined): string | undefined =>
+      a ? (a.newClientOrderId ?? (a.ok ? a.clientOrderId : undefined)) : undefined;
     const byClientId = new Map<string, (typeof answer)[number]>();
     for (const a of answer) {
       const id = idOf(a);
@@ -148,7 +156,12 @@ export class MexcSpotGateway implements ExchangeGateway {
       // Matched by client id; the venue answers in request order, so an element without an id is
       // taken by position (the captured answer has one).
       const a = byClientId.get(cid) ?? (idOf(answer[k]) === undefined ? answer[k] : undefined);
-      if (!a) results[w.index] = { ok: false, clientOrderId: cid, error: new OutcomeUnknown(`spot.batchOrders: no answer element for ${cid}; query it`, 'spot.batchOrders', [cid]) };
+      if (!a)
+        results[w.index] = {
+          ok: false,
+          clientOrderId: cid,
+          error: new OutcomeUnknown(`spot.batchOrders: no answer element for ${cid}; query it`, 'spot.batchOrders', [cid]),
+        };
       else if (a.ok) results[w.index] = { ok: true, value: { clientOrderId: cid, venueOrderId: orderId(a.orderId) } };
       else results[w.index] = { ok: false, clientOrderId: cid, error: elementError('spot', 'spot.batchOrders', a.code, a.msg) };
     });
@@ -156,15 +169,22 @@ export class MexcSpotGateway implements ExchangeGateway {
   }
 
   amendOrder(_req: AmendRequest): Promise<AmendAck> {
-    return Promise.reject(new ValidationError('capabilities.amend', 'a gateway with native amend (spot amends by cancel-replace in the order manager)'));
+    return Promise.reject(
+      new ValidationError('capabilities.amend', 'a gateway with native amend (spot amends by cancel-replace in the order manager)'),
+    );
   }
 
   chaseOrder(_ref: OrderRef): Promise<void> {
-    return Promise.reject(new ValidationError('capabilities.chase', 'a gateway with native chase (spot chase is emulated by the order manager)'));
+    return Promise.reject(
+      new ValidationError('capabilities.chase', 'a gateway with native chase (spot chase is emulated by the order manager)'),
+    );
   }
 
   async cancelOrder(ref: OrderRef): Promise<CancelAck> {
-    const r = await this.client.cancelOrder({ symbol: ref.symbol, ...(ref.venueOrderId ? { orderId: ref.venueOrderId } : { origClientOrderId: ref.clientOrderId }) });
+    const r = await this.client.cancelOrder({
+      symbol: ref.symbol,
+      ...(ref.venueOrderId ? { orderId: ref.venueOrderId } : { origClientOrderId: ref.clientOrderId }),
+    });
     return { clientOrderId: ref.clientOrderId, ...(r.executedQty !== undefined ? { filledQty: r.executedQty } : {}) };
   }
 
@@ -230,7 +250,11 @@ export class MexcSpotGateway implements ExchangeGateway {
         page = await this.client.myTrades({ symbol, startTime: since, endTime: end, limit: MY_TRADES_LIMIT });
         if (take(page) === 0) {
           direction = 'forward';
-          page = await this.client.myTrades({ symbol, startTime: Math.max(...[...seen.values()].map((t) => t.time)), limit: MY_TRADES_LIMIT });
+          page = await this.client.myTrades({
+            symbol,
+            startTime: Math.max(...[...seen.values()].map((t) => t.time)),
+            limit: MY_TRADES_LIMIT,
+          });
           if (take(page) === 0) break;
         }
       } else {
@@ -250,7 +274,19 @@ export class MexcSpotGateway implements ExchangeGateway {
     for (const i of instruments) {
       const qty = totals.get(i.baseAsset) ?? ZERO;
       if (qty.isZero()) continue;
-      out.push({ symbol: i.symbol, kind: 'spot', leg: 'net', quantity: qty, entryPrice: ZERO, multiplier: ONE, settleAsset: i.quoteAsset, realizedPnl: ZERO, fees: ZERO, funding: ZERO, updatedAt: now });
+      out.push({
+        symbol: i.symbol,
+        kind: 'spot',
+        leg: 'net',
+        quantity: qty,
+        entryPrice: ZERO,
+        multiplier: ONE,
+        settleAsset: i.quoteAsset,
+        realizedPnl: ZERO,
+        fees: ZERO,
+        funding: ZERO,
+        updatedAt: now,
+      });
     }
     return out;
   }
@@ -276,7 +312,8 @@ export class MexcSpotGateway implements ExchangeGateway {
 
   private instrument(symbol: string): SpotInstrument {
     const i = this.options.instruments.instrument(symbol as SpotSymbol);
-    if (!i || i.kind !== 'spot') throw new ValidationError('order.symbol', 'a spot instrument known to the registry (fail closed: no rules, no order)', symbol);
+    if (!i || i.kind !== 'spot')
+      throw new ValidationError('order.symbol', 'a spot instrument known to the registry (fail closed: no rules, no order)', symbol);
     return i;
   }
 

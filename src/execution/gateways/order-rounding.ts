@@ -16,18 +16,29 @@ export const limitPriceDirection = (side: OrderSide): RoundDirection => (side ==
 export function limitPriceOnTick(price: Decimal, tick: Decimal, side: OrderSide, field = 'order.price'): Decimal {
   const direction = limitPriceDirection(side);
   const p = roundToTick(price, tick, direction);
-  if (p.lte(0)) throw new ValidationError(field, `a price of at least one tick (${tick.toFixed()}) after rounding ${direction} for a ${side}`, price.toFixed());
+  if (p.lte(0))
+    throw new ValidationError(
+      field,
+      `a price of at least one tick (${tick.toFixed()}) after rounding ${direction} for a ${side}`,
+      price.toFixed(),
+    );
   return p;
 }
 
 export function triggerPriceOnTick(price: Decimal, tick: Decimal, field: string): Decimal {
   const p = roundToTick(price, tick, 'nearest');
-  if (p.lte(0)) throw new ValidationError(field, `a trigger price of at least one tick (${tick.toFixed()}) after rounding to the nearest tick`, price.toFixed());
+  if (p.lte(0))
+    throw new ValidationError(
+      field,
+      `a trigger price of at least one tick (${tick.toFixed()}) after rounding to the nearest tick`,
+      price.toFixed(),
+    );
   return p;
 }
 
 export function quantityOnStep(quantity: Decimal, step: Decimal, field = 'order.quantity'): Decimal {
   const q = truncateToStep(quantity, step);
-  if (q.lte(0)) throw new ValidationError(field, `a quantity of at least one step (${step.toFixed()}) after truncation`, quantity.toFixed());
+  if (q.lte(0))
+    throw new ValidationError(field, `a quantity of at least one step (${step.toFixed()}) after truncation`, quantity.toFixed());
   return q;
 }

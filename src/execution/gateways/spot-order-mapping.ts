@@ -47,7 +47,11 @@ const LIMIT_TYPES: Readonly<Record<TimeInForce, SpotOrderType>> = {
 export function spotOrderType(type: OrderType, tif: TimeInForce): SpotOrderType {
   if (type === 'limit') return LIMIT_TYPES[tif];
   if (tif === 'gtc' || tif === 'ioc') return 'MARKET';
-  throw new ValidationError('order.timeInForce', 'gtc or ioc for a spot market order (the venue has no post-only or fill-or-kill market order)', tif);
+  throw new ValidationError(
+    'order.timeInForce',
+    'gtc or ioc for a spot market order (the venue has no post-only or fill-or-kill market order)',
+    tif,
+  );
 }
 
 export const spotSide = (s: OrderSide): SpotSide => (s === 'buy' ? 'BUY' : 'SELL');
@@ -60,7 +64,8 @@ function refuseContractOnly(req: PlaceRequest): void {
   if (o.positionSide !== undefined) throw new ValidationError('order.positionSide', 'absent on spot', o.positionSide);
   if (o.leverage !== undefined) throw new ValidationError('order.leverage', 'absent on spot', o.leverage);
   if (o.marginMode !== undefined) throw new ValidationError('order.marginMode', 'absent on spot', o.marginMode);
-  if (o.takeProfitPrice !== undefined || o.stopLossPrice !== undefined) throw new ValidationError('order.takeProfitPrice', 'absent on spot (the spot venue has no TP/SL on orders)');
+  if (o.takeProfitPrice !== undefined || o.stopLossPrice !== undefined)
+    throw new ValidationError('order.takeProfitPrice', 'absent on spot (the spot venue has no TP/SL on orders)');
 }
 
 /** PlaceRequest → wire parameters: type from type + time in force, price to tick, quantity to step. */
@@ -70,19 +75,33 @@ export function spotOrderParams(req: PlaceRequest, instrument: SpotInstrument, s
   if (o.symbol !== instrument.symbol) throw new ValidationError('order.symbol', instrument.symbol, o.symbol);
   checkClientId(req.clientOrderId, SPOT_CLIENT_ID_MAX);
   const type = spotOrderType(o.type, o.timeInForce);
-  const base = { symbol: o.symbol, side: spotSide(o.side), type, newClientOrderId: req.clientOrderId, ...(stpMode !== undefined ? { stpMode } : {}) };
+  const base = {
+    symbol: o.symbol,
+    side: spotSide(o.side),
+    type,
+    newClientOrderId: req.clientOrderId,
+    ...(stpMode !== undefined ? { stpMode } : {}),
+  };
   if (type !== 'MARKET') {
     if (!o.price) throw new ValidationError('order.price', 'a price for a limit order');
     if (!o.quantity) throw new ValidationError('order.quantity', 'a quantity for a limit order');
     if (o.quoteQuantity) throw new ValidationError('order.quoteQuantity', 'absent on a limit order');
-    return { ...base, quantity: toPlain(quantityOnStep(o.quantity, instrument.step)), price: toPlain(limitPriceOnTick(o.price, instrument.tick, o.side)) };
+    return {
+      ...base,
+      quantity: toPlain(quantityOnStep(o.quantity, instrument.step)),
+      price: toPlain(limitPriceOnTick(o.price, instrument.tick, o.side)),
+    };
   }
-  if (o.quantity && o.quoteQuantity) throw new ValidationError('order.quoteQuantity', 'either quantity or quoteQuantity on a market order, not both');
+  if (o.quantity && o.quoteQuantity)
+    throw new ValidationError('order.quoteQuantity', 'either quantity or quoteQuantity on a market order, not both');
   if (o.quantity) return { ...base, quantity: toPlain(quantityOnStep(o.quantity, instrument.step)) };
   if (o.quoteQuantity) {
     if (o.side !== 'buy') throw new ValidationError('order.quoteQuantity', 'only on a market buy (a sell gives the base quantity)');
     // The amount to spend: truncated, so we never spend more than asked.
-    return { ...base, quoteOrderQty: toPlain(quantityOnStep(o.quoteQuantity, stepOfPrecision(instrument.quoteAssetPrecision), 'order.quoteQuantity')) };
+    return {
+      ...base,
+      quoteOrderQty: toPlain(quantityOnStep(o.quoteQuantity, stepOfPrecision(instrument.quoteAssetPrecision), 'order.quoteQuantity')),
+    };
   }
   throw new ValidationError('order.quantity', 'quantity or quoteQuantity for a market order');
 }

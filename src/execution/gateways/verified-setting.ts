@@ -33,7 +33,8 @@ export interface VerifiedSetting {
  */
 export async function applyVerified(s: VerifiedSetting, retry: SettingRetry | undefined): Promise<void> {
   const deadlineAt = retry ? retry.clock.now() + retry.deadlineMs : 0;
-  const read = (): Promise<boolean> => (retry ? retryTransient(s.isApplied, { clock: retry.clock, random: retry.random, deadlineAt }) : s.isApplied());
+  const read = (): Promise<boolean> =>
+    retry ? retryTransient(s.isApplied, { clock: retry.clock, random: retry.random, deadlineAt }) : s.isApplied();
   if (await read()) return;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
@@ -47,7 +48,8 @@ export async function applyVerified(s: VerifiedSetting, retry: SettingRetry | un
     if (await read()) return;
     const left = retry ? deadlineAt - retry.clock.now() : 0;
     if (left <= 0) {
-      const why = lastError instanceof Error ? ` (last send: ${lastError.message})` : ' (the venue acknowledged it but reads back otherwise)';
+      const why =
+        lastError instanceof Error ? ` (last send: ${lastError.message})` : ' (the venue acknowledged it but reads back otherwise)';
       throw new ExchangeError(`${s.what}: not in effect at the venue after ${attempt + 1} attempt(s)${why}`, { endpoint: s.endpoint });
     }
     await retry!.clock.sleep(Math.min(left, transientDelay(lastError, attempt, retry!.random)));

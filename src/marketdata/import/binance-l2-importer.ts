@@ -127,7 +127,8 @@ export class BinanceL2Importer {
   async *importFile(file: string, onBytes?: (n: number) => void): AsyncGenerator<DataRecord> {
     const fs = this.stats.file(file);
     const nameSymbol = symbolFromFileName(file);
-    let fileSymbol: string | undefined = this.opts.symbol ?? (nameSymbol === undefined ? undefined : mapSymbol(nameSymbol, this.opts.market, this.opts.symbolStyle));
+    let fileSymbol: string | undefined =
+      this.opts.symbol ?? (nameSymbol === undefined ? undefined : mapSymbol(nameSymbol, this.opts.market, this.opts.symbolStyle));
     for await (const { text, lineNo } of readLines(file, onBytes)) {
       fs.lines = lineNo;
       if (!text.trim()) continue;
@@ -145,15 +146,26 @@ export class BinanceL2Importer {
   *finish(): Generator<DataRecord> {
     yield* this.drain(Infinity, undefined);
     for (const [inst, st] of this.insts) {
-      if (st.awaitFirst) this.stats.warn(`${inst}: the last snapshot (line ${st.sync?.snapshotLine} of ${st.sync?.file}) has no applicable diff after it`);
-      if (st.L === undefined && (this.stats.depth[inst]?.diffs ?? 0) > 0) this.stats.warn(`${inst}: depth diffs but no snapshot: no book can be rebuilt from them`);
+      if (st.awaitFirst)
+        this.stats.warn(`${inst}: the last snapshot (line ${st.sync?.snapshotLine} of ${st.sync?.file}) has no applicable diff after it`);
+      if (st.L === undefined && (this.stats.depth[inst]?.diffs ?? 0) > 0)
+        this.stats.warn(`${inst}: depth diffs but no snapshot: no book can be rebuilt from them`);
     }
   }
 
   private state(inst: string): InstState {
     let st = this.insts.get(inst);
     if (!st) {
-      st = { skew: undefined, unresolved: [], awaitingDiff: undefined, L: undefined, awaitFirst: false, lastU: undefined, sync: undefined, warnedNoTime: false };
+      st = {
+        skew: undefined,
+        unresolved: [],
+        awaitingDiff: undefined,
+        L: undefined,
+        awaitFirst: false,
+        lastU: undefined,
+        sync: undefined,
+        warnedNoTime: false,
+      };
       this.insts.set(inst, st);
     }
     return st;
@@ -213,13 +225,21 @@ export class BinanceL2Importer {
 
     if (msg.lastUpdateId !== undefined) {
       const inst = fileSymbol;
-      if (inst === undefined) throw fieldError(file, line, 'symbol', 'a symbol for the snapshot (pass symbol, or name it in the file name)', undefined);
+      if (inst === undefined)
+        throw fieldError(file, line, 'symbol', 'a symbol for the snapshot (pass symbol, or name it in the file name)', undefined);
       this.snapshot(msg, lt, file, line, inst);
       return undefined;
     }
     const stream = typeof msg.stream === 'string' ? msg.stream : '';
     const data = (typeof msg.data === 'object' && msg.data !== null ? msg.data : msg) as Json;
-    const e = typeof data.e === 'string' ? data.e : stream.includes('@bookTicker') ? 'bookTicker' : data.u !== undefined && data.b !== undefined && data.A !== undefined ? 'bookTicker' : '';
+    const e =
+      typeof data.e === 'string'
+        ? data.e
+        : stream.includes('@bookTicker')
+          ? 'bookTicker'
+          : data.u !== undefined && data.b !== undefined && data.A !== undefined
+            ? 'bookTicker'
+            : '';
     switch (e) {
       case 'depthUpdate': {
         const inst = this.symbolOf(data, file, line);
@@ -232,7 +252,9 @@ export class BinanceL2Importer {
         const a = levels(data.a, file, line, 'a');
         // Key order of the record model: pu (futures only) between u and the levels.
         const rec: Mutable<Extract<DataRecord, { s: 'depth.diff' }>> =
-          data.pu === undefined ? { s: 'depth.diff', m, i: inst, et: E, lt, U, u, b, a } : { s: 'depth.diff', m, i: inst, et: E, lt, U, u, pu: num(data.pu, file, line, 'pu'), b, a };
+          data.pu === undefined
+            ? { s: 'depth.diff', m, i: inst, et: E, lt, U, u, b, a }
+            : { s: 'depth.diff', m, i: inst, et: E, lt, U, u, pu: num(data.pu, file, line, 'pu'), b, a };
         this.push(rec, file, line, lt, inst);
         const snap = st.awaitingDiff;
         if (snap && (rec.pu !== undefined ? rec.u >= (snap.rec as { u: number }).u : rec.u > (snap.rec as { u: number }).u)) {
@@ -258,7 +280,13 @@ export class BinanceL2Importer {
         const p = str(data.p, file, line, 'p');
         const q = str(data.q, file, line, 'q');
         const ts = data.m ? 'sell' : 'buy';
-        this.push(id === undefined ? { s: 'trade', m, i: inst, et: T, lt, p, q, ts } : { s: 'trade', m, i: inst, et: T, lt, id, p, q, ts }, file, line, lt, inst);
+        this.push(
+          id === undefined ? { s: 'trade', m, i: inst, et: T, lt, p, q, ts } : { s: 'trade', m, i: inst, et: T, lt, id, p, q, ts },
+          file,
+          line,
+          lt,
+          inst,
+        );
         return inst;
       }
       case 'bookTicker': {
@@ -297,7 +325,10 @@ export class BinanceL2Importer {
         this.push({ s: 'fair', m, i: inst, et: E, lt, p: str(data.p, file, line, 'p') }, file, line, lt, inst);
         if (typeof data.i === 'string' && data.i !== '') this.push({ s: 'index', m, i: inst, et: E, lt, p: data.i }, file, line, lt, inst);
         if (typeof data.r === 'string' && data.r !== '') {
-          const rec: Rec = data.T === undefined ? { s: 'funding', m, i: inst, et: E, lt, r: data.r } : { s: 'funding', m, i: inst, et: E, lt, r: data.r, nt: num(data.T, file, line, 'T') };
+          const rec: Rec =
+            data.T === undefined
+              ? { s: 'funding', m, i: inst, et: E, lt, r: data.r }
+              : { s: 'funding', m, i: inst, et: E, lt, r: data.r, nt: num(data.T, file, line, 'T') };
           this.push(rec, file, line, lt, inst);
         }
         return inst;
@@ -367,7 +398,9 @@ export class BinanceL2Importer {
         entry.needsEt = false;
         if (!st.warnedNoTime) {
           st.warnedNoTime = true;
-          this.stats.warn(`${entry.inst}: no message with an exchange time near line ${entry.line} of ${entry.file}; bookTicker/snapshot et = local time`);
+          this.stats.warn(
+            `${entry.inst}: no message with an exchange time near line ${entry.line} of ${entry.file}; bookTicker/snapshot et = local time`,
+          );
         }
       }
       this.check(entry, st);
@@ -412,7 +445,10 @@ export class BinanceL2Importer {
       const bracketed = futures ? r.U <= st.L : r.U <= st.L + 1;
       st.sync!.diff = { file: entry.file, line: entry.line, U: r.U, u: r.u };
       st.sync!.bracketed = bracketed;
-      if (!bracketed) this.stats.warn(`${entry.inst}: first diff after the snapshot (${entry.file} line ${entry.line}, U ${r.U}) starts ${r.U - st.L - (futures ? 0 : 1)} update ids after it (lastUpdateId ${st.L})`);
+      if (!bracketed)
+        this.stats.warn(
+          `${entry.inst}: first diff after the snapshot (${entry.file} line ${entry.line}, U ${r.U}) starts ${r.U - st.L - (futures ? 0 : 1)} update ids after it (lastUpdateId ${st.L})`,
+        );
       st.awaitFirst = false;
       st.lastU = r.u;
       d.applied++;
@@ -424,7 +460,9 @@ export class BinanceL2Importer {
       d.gapCount++;
       const gap: DepthGap = { file: entry.file, line: entry.line, expected, got };
       if (d.gaps.length < MAX_GAPS_LISTED) d.gaps.push(gap);
-      this.stats.warn(`${entry.inst}: depth sequence gap at ${entry.file} line ${entry.line}: expected ${futures ? 'pu' : 'U'} ${expected}, got ${got}`);
+      this.stats.warn(
+        `${entry.inst}: depth sequence gap at ${entry.file} line ${entry.line}: expected ${futures ? 'pu' : 'U'} ${expected}, got ${got}`,
+      );
     }
     st.lastU = r.u;
     d.applied++;

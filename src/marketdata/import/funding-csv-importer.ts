@@ -46,7 +46,12 @@ interface Row {
   readonly cy?: number;
 }
 
-export async function* importFundingFile(file: string, opts: FundingImportOptions, stats: ImportStats, onBytes?: (n: number) => void): AsyncGenerator<DataRecord> {
+export async function* importFundingFile(
+  file: string,
+  opts: FundingImportOptions,
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<DataRecord> {
   const fs = stats.file(file);
   const policy = opts.onBadRow ?? 'fail';
   const fromName = symbolFromFileName(file);

@@ -97,7 +97,12 @@ interface Row {
   readonly ct?: number;
 }
 
-export async function* importKlineFile(file: string, opts: KlineImportOptions, stats: ImportStats, onBytes?: (n: number) => void): AsyncGenerator<DataRecord> {
+export async function* importKlineFile(
+  file: string,
+  opts: KlineImportOptions,
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<DataRecord> {
   const fs = stats.file(file);
   const stream = opts.stream ?? 'kline';
   const policy = opts.onBadRow ?? 'fail';
@@ -127,7 +132,14 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
     const otRaw = cell('ot');
     const ot = otRaw === undefined ? undefined : parseEpochMs(otRaw);
     if (ot === undefined) throw fieldError(file, lineNo, 'open_time', 'an epoch time (s, ms, µs, ns) or a UTC date', otRaw);
-    const row: { -readonly [K in keyof Row]: Row[K] } = { lineNo, ot, o: req('o', 'open'), h: req('h', 'high'), l: req('l', 'low'), c: req('c', 'close') };
+    const row: { -readonly [K in keyof Row]: Row[K] } = {
+      lineNo,
+      ot,
+      o: req('o', 'open'),
+      h: req('h', 'high'),
+      l: req('l', 'low'),
+      c: req('c', 'close'),
+    };
     const vRaw = cell('v');
     if (stream === 'kline' || (vRaw !== undefined && vRaw !== '')) row.v = req('v', 'volume');
     const qvRaw = cell('qv');
@@ -144,7 +156,11 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
       if (ct === undefined) throw fieldError(file, lineNo, 'close_time', 'an epoch time', ctRaw);
       row.ct = ct;
     }
-    if (Number(row.h) < Number(row.l) || Number(row.h) < Math.max(Number(row.o), Number(row.c)) || Number(row.l) > Math.min(Number(row.o), Number(row.c))) {
+    if (
+      Number(row.h) < Number(row.l) ||
+      Number(row.h) < Math.max(Number(row.o), Number(row.c)) ||
+      Number(row.l) > Math.min(Number(row.o), Number(row.c))
+    ) {
       stats.count('inconsistentBars');
       stats.warn(`${file} line ${lineNo}: high/low do not bracket open/close (o ${row.o} h ${row.h} l ${row.l} c ${row.c})`);
     }
@@ -176,7 +192,20 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
     const close = klineCloseTime(iv, row.ot);
     let rec: DataRecord;
     if (stream === 'kline') {
-      const k: Record<string, unknown> = { s: 'kline', m: opts.market, i: symbol, et: close, lt: close, iv, ot: row.ot, o: row.o, h: row.h, l: row.l, c: row.c, v: row.v };
+      const k: Record<string, unknown> = {
+        s: 'kline',
+        m: opts.market,
+        i: symbol,
+        et: close,
+        lt: close,
+        iv,
+        ot: row.ot,
+        o: row.o,
+        h: row.h,
+        l: row.l,
+        c: row.c,
+        v: row.v,
+      };
       if (row.qv !== undefined) k.qv = row.qv;
       if (row.n !== undefined) k.n = row.n;
       k.x = true;
@@ -203,12 +232,21 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
         cols = mapHeader(cells, ALIASES);
         headerLine = line;
         for (const need of ['ot', 'o', 'h', 'l', 'c'] as const)
-          if (cols[need] === undefined) throw fieldError(file, lineNo, 'header', `a column named ${ALIASES[need].slice(0, 3).join(' | ')}`, line);
-        if (stream === 'kline' && cols.v === undefined) throw fieldError(file, lineNo, 'header', `a column named ${ALIASES.v.slice(0, 3).join(' | ')}`, line);
+          if (cols[need] === undefined)
+            throw fieldError(file, lineNo, 'header', `a column named ${ALIASES[need].slice(0, 3).join(' | ')}`, line);
+        if (stream === 'kline' && cols.v === undefined)
+          throw fieldError(file, lineNo, 'header', `a column named ${ALIASES.v.slice(0, 3).join(' | ')}`, line);
         continue;
       }
       const min = stream === 'kline' ? 6 : 5;
-      if (cells.length < min) throw fieldError(file, lineNo, 'row', `at least ${min} cells (time, open, high, low, close${stream === 'kline' ? ', volume' : ''})`, line);
+      if (cells.length < min)
+        throw fieldError(
+          file,
+          lineNo,
+          'row',
+          `at least ${min} cells (time, open, high, low, close${stream === 'kline' ? ', volume' : ''})`,
+          line,
+        );
       cols = {};
       for (const c of Object.keys(POSITIONAL) as Col[]) if (POSITIONAL[c] < cells.length) cols[c] = POSITIONAL[c];
     }
@@ -225,7 +263,14 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
           if (buffered.length < 2) continue;
           const delta = buffered[1]!.ot - buffered[0]!.ot;
           interval = intervalFromMs(delta);
-          if (interval === undefined) throw fieldError(file, lineNo, 'open_time', `rows one supported interval apart (${KLINE_INTERVALS.join(', ')}); pass interval`, `${delta} ms after line ${buffered[0]!.lineNo}`);
+          if (interval === undefined)
+            throw fieldError(
+              file,
+              lineNo,
+              'open_time',
+              `rows one supported interval apart (${KLINE_INTERVALS.join(', ')}); pass interval`,
+              `${delta} ms after line ${buffered[0]!.lineNo}`,
+            );
           for (const b of buffered.splice(0)) yield* emit(b, interval);
           continue;
         }
@@ -236,7 +281,8 @@ export async function* importKlineFile(file: string, opts: KlineImportOptions, s
     }
   }
   if (buffered.length) {
-    if (interval === undefined) throw new ValidationError('interval', `a kline interval (cannot infer it from one row of ${file})`, undefined);
+    if (interval === undefined)
+      throw new ValidationError('interval', `a kline interval (cannot infer it from one row of ${file})`, undefined);
     for (const b of buffered.splice(0)) yield* emit(b, interval);
   }
 }

@@ -8,7 +8,12 @@ import { isDataRecord, type MarketRecord } from '../record/record.js';
 import { handleBadRow, type BadRowPolicy, type ImportStats } from './import-stats.js';
 import { readLines } from './line-reader.js';
 
-export async function* importRecordLinesFile(file: string, opts: { readonly onBadRow?: BadRowPolicy }, stats: ImportStats, onBytes?: (n: number) => void): AsyncGenerator<MarketRecord> {
+export async function* importRecordLinesFile(
+  file: string,
+  opts: { readonly onBadRow?: BadRowPolicy },
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<MarketRecord> {
   const fs = stats.file(file);
   for await (const { text, lineNo } of readLines(file, onBytes)) {
     fs.lines = lineNo;

@@ -9,7 +9,22 @@ import type { RecordMarket } from '../record/record.js';
 /** 'venue': spot BTCUSDT, contract BTC_USDT. 'source': as the data spells it (upper-cased). */
 export type SymbolStyle = 'venue' | 'source';
 
-export const QUOTE_ASSETS = ['FDUSD', 'USDT', 'USDC', 'BUSD', 'TUSD', 'USDE', 'USD', 'BTC', 'ETH', 'BNB', 'EUR', 'TRY', 'BRL', 'DAI'] as const;
+export const QUOTE_ASSETS = [
+  'FDUSD',
+  'USDT',
+  'USDC',
+  'BUSD',
+  'TUSD',
+  'USDE',
+  'USD',
+  'BTC',
+  'ETH',
+  'BNB',
+  'EUR',
+  'TRY',
+  'BRL',
+  'DAI',
+] as const;
 
 /** Base and quote of a symbol, or undefined when no known quote ends it. */
 export function splitSymbol(symbol: string): { base: string; quote: string } | undefined {

@@ -59,7 +59,10 @@ export function splitCells(line: string, delim: string): string[] {
 export const headerKey = (cell: string): string => cell.toLowerCase().replace(/[\s_\-.]/g, '');
 
 /** Column index per field, from a header row and the accepted names of each field. */
-export function mapHeader<F extends string>(cells: readonly string[], aliases: Readonly<Record<F, readonly string[]>>): Partial<Record<F, number>> {
+export function mapHeader<F extends string>(
+  cells: readonly string[],
+  aliases: Readonly<Record<F, readonly string[]>>,
+): Partial<Record<F, number>> {
   const keys = cells.map(headerKey);
   const out: Partial<Record<F, number>> = {};
   for (const field of Object.keys(aliases) as F[]) {

@@ -69,7 +69,12 @@ function takerSide(raw: string): 'buy' | 'sell' | undefined {
   }
 }
 
-export async function* importTradeFile(file: string, opts: TradeImportOptions, stats: ImportStats, onBytes?: (n: number) => void): AsyncGenerator<DataRecord> {
+export async function* importTradeFile(
+  file: string,
+  opts: TradeImportOptions,
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<DataRecord> {
   const fs = stats.file(file);
   const policy = opts.onBadRow ?? 'fail';
   const fromName = symbolFromFileName(file);
@@ -90,9 +95,12 @@ export async function* importTradeFile(file: string, opts: TradeImportOptions, s
         cols = exactHeader(cells);
         headerLine = line;
         for (const need of ['t', 'p', 'q'] as const)
-          if (cols[need] === undefined) throw fieldError(file, lineNo, 'header', `a column named ${ALIASES[need].slice(0, 4).join(' | ')}`, line);
-        if (cols.side === undefined && cols.ibm === undefined) throw fieldError(file, lineNo, 'header', 'a side or is_buyer_maker column', line);
-        if (cols.sym === undefined && fileSymbol === undefined) throw new ValidationError('symbol', `an instrument symbol (no symbol column, none in the file name ${file})`, undefined);
+          if (cols[need] === undefined)
+            throw fieldError(file, lineNo, 'header', `a column named ${ALIASES[need].slice(0, 4).join(' | ')}`, line);
+        if (cols.side === undefined && cols.ibm === undefined)
+          throw fieldError(file, lineNo, 'header', 'a side or is_buyer_maker column', line);
+        if (cols.sym === undefined && fileSymbol === undefined)
+          throw new ValidationError('symbol', `an instrument symbol (no symbol column, none in the file name ${file})`, undefined);
         continue;
       }
       cols = positionalColumns(cells);
@@ -137,7 +145,10 @@ export async function* importTradeFile(file: string, opts: TradeImportOptions, s
       const i = opts.symbol ?? (symRaw ? mapSymbol(symRaw, opts.market, opts.symbolStyle) : fileSymbol);
       if (!i) throw fieldError(file, lineNo, 'symbol', 'an instrument symbol', symRaw);
       const id = get('id');
-      const rec: TradeRecord = id !== undefined && id !== '' ? { s: 'trade', m: opts.market, i, et, lt, id, p, q, ts } : { s: 'trade', m: opts.market, i, et, lt, p, q, ts };
+      const rec: TradeRecord =
+        id !== undefined && id !== ''
+          ? { s: 'trade', m: opts.market, i, et, lt, id, p, q, ts }
+          : { s: 'trade', m: opts.market, i, et, lt, p, q, ts };
       fs.records++;
       stats.record(rec);
       yield rec;

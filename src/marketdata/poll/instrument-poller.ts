@@ -152,7 +152,16 @@ export class InstrumentPoller {
     this.lastError = `${errorName}: ${message}`;
     const retryInMs = this.deps.backoff.delay(this.consecutiveFailures);
     const now = this.deps.clock.now();
-    this.deps.onEvent?.({ type: 'MarketDataPollFailed', ts: now, symbol: this.symbol, streams, errorName, message, consecutiveFailures: this.consecutiveFailures, retryInMs });
+    this.deps.onEvent?.({
+      type: 'MarketDataPollFailed',
+      ts: now,
+      symbol: this.symbol,
+      streams,
+      errorName,
+      message,
+      consecutiveFailures: this.consecutiveFailures,
+      retryInMs,
+    });
     this.deps.onStats?.(this.stats());
     this.schedule(now + retryInMs, gen);
   }
@@ -219,7 +228,10 @@ export class InstrumentPoller {
     }
   }
 
-  private async klines(s: ResolvedStream, get: (interval: string, limit: number) => Promise<readonly Kline[]>): Promise<Record<string, readonly Kline[]>> {
+  private async klines(
+    s: ResolvedStream,
+    get: (interval: string, limit: number) => Promise<readonly Kline[]>,
+  ): Promise<Record<string, readonly Kline[]>> {
     const rows = await Promise.all(s.requests.map((r) => get(r.params.interval as string, r.params.limit as number)));
     const out: Record<string, readonly Kline[]> = {};
     s.requests.forEach((r, i) => {

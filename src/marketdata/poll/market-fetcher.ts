@@ -5,7 +5,16 @@
  */
 import type { SpotKlineInterval } from '../../domain/spot-enums.js';
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
-import type { BookTicker, ContractTicker, FundingRateInfo, Kline, MarketTrade, OrderBookSnapshot, PricePoint, Ticker24h } from '../../domain/snapshot.js';
+import type {
+  BookTicker,
+  ContractTicker,
+  FundingRateInfo,
+  Kline,
+  MarketTrade,
+  OrderBookSnapshot,
+  PricePoint,
+  Ticker24h,
+} from '../../domain/snapshot.js';
 import type { AveragePrice } from './snapshot-records.js';
 
 export interface SpotMarketFetcher {

@@ -37,11 +37,17 @@ export interface FetcherCallOptions {
   readonly maxRetries?: number;
 }
 
-const callOptions = (o: FetcherCallOptions): CallOptions => ({ maxRetries: o.maxRetries ?? 0, ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}) });
+const callOptions = (o: FetcherCallOptions): CallOptions => ({
+  maxRetries: o.maxRetries ?? 0,
+  ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+});
 
 /** The SpotClient methods the fetcher calls (tests pass a stub with the same shape). */
 export type SpotMarketClient = Pick<SpotClient, 'depth' | 'bookTicker' | 'trades' | 'klines' | 'ticker24hr' | 'avgPrice'>;
-export type ContractMarketClient = Pick<ContractClient, 'depth' | 'ticker' | 'fundingRate' | 'fairPrice' | 'indexPrice' | 'deals' | 'kline'>;
+export type ContractMarketClient = Pick<
+  ContractClient,
+  'depth' | 'ticker' | 'fundingRate' | 'fairPrice' | 'indexPrice' | 'deals' | 'kline'
+>;
 
 export class MexcSpotMarketFetcher implements SpotMarketFetcher {
   private readonly opts: CallOptions;

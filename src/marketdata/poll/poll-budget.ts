@@ -17,7 +17,8 @@ import type { PollBudget, ResolvedInstrumentPoll, StreamName } from './poll-conf
  */
 export const DEFAULT_POLL_BUDGET: PollBudget = Object.freeze({
   spotWeightPerSecond: DEFAULT_RATE_LIMITS.ipWeight.limit / (DEFAULT_RATE_LIMITS.ipWeight.windowMs / 1000) / 2,
-  contractCallsPerSecondPerEndpoint: DEFAULT_RATE_LIMITS.contractEndpoint.limit / (DEFAULT_RATE_LIMITS.contractEndpoint.windowMs / 1000) / 2,
+  contractCallsPerSecondPerEndpoint:
+    DEFAULT_RATE_LIMITS.contractEndpoint.limit / (DEFAULT_RATE_LIMITS.contractEndpoint.windowMs / 1000) / 2,
 });
 
 export interface StreamCost {
@@ -41,7 +42,9 @@ export interface BucketUsage {
 const SPOT_BUCKET = 'spot-ip-weight';
 
 function defOf(kind: 'spot' | 'contract', method: string): EndpointDef {
-  const def = (kind === 'spot' ? (spotCatalogue as Record<string, EndpointDef>) : (contractCatalogue as Record<string, EndpointDef>))[method];
+  const def = (kind === 'spot' ? (spotCatalogue as Record<string, EndpointDef>) : (contractCatalogue as Record<string, EndpointDef>))[
+    method
+  ];
   if (!def) throw new Error(`no ${kind} catalogue entry ${method}`);
   return def;
 }

@@ -59,7 +59,15 @@ export type ContractStreamName = keyof ContractStreams;
 export type StreamName = SpotStreamName | ContractStreamName;
 
 export const SPOT_STREAMS: readonly SpotStreamName[] = ['depth', 'bookTicker', 'trades', 'klines', 'ticker24h', 'avgPrice'];
-export const CONTRACT_STREAMS: readonly ContractStreamName[] = ['depth', 'ticker', 'fundingRate', 'fairPrice', 'indexPrice', 'deals', 'klines'];
+export const CONTRACT_STREAMS: readonly ContractStreamName[] = [
+  'depth',
+  'ticker',
+  'fundingRate',
+  'fairPrice',
+  'indexPrice',
+  'deals',
+  'klines',
+];
 
 export interface SpotInstrumentPoll {
   readonly kind: 'spot';
@@ -136,13 +144,15 @@ export interface ResolvedInstrumentPoll {
 }
 
 function positiveInt(v: unknown, path: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ConfigError(path, `expected a whole number of milliseconds > 0, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+    throw new ConfigError(path, `expected a whole number of milliseconds > 0, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function limitOf(v: unknown, def: number, lo: number, hi: number, path: string): number {
   if (v === undefined) return def;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) throw new ConfigError(path, `expected an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi)
+    throw new ConfigError(path, `expected an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -150,25 +160,40 @@ function intervalsOf<I extends string>(v: unknown, allowed: readonly I[], path: 
   if (!Array.isArray(v) || v.length === 0) throw new ConfigError(path, `expected a non-empty list of ${allowed.join(', ')}`);
   const out: I[] = [];
   v.forEach((x, i) => {
-    if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) throw new ConfigError(`${path}[${i}]`, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(x)}`);
+    if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x))
+      throw new ConfigError(`${path}[${i}]`, `expected one of ${allowed.join(', ')}, got ${JSON.stringify(x)}`);
     if (!out.includes(x as I)) out.push(x as I);
   });
   return out;
 }
 
 /** The requests one fetch of a stream makes (what the budget charges and the fetcher sends). */
-function requestsOf(kind: 'spot' | 'contract', name: StreamName, symbol: string, cfg: Record<string, unknown>, path: string): StreamRequest[] {
+function requestsOf(
+  kind: 'spot' | 'contract',
+  name: StreamName,
+  symbol: string,
+  cfg: Record<string, unknown>,
+  path: string,
+): StreamRequest[] {
   if (kind === 'spot') {
     switch (name as SpotStreamName) {
       case 'depth':
-        return [{ stream: name, method: 'depth', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_DEPTH_LIMIT, 1, 5000, `${path}.limit`) } }];
+        return [
+          { stream: name, method: 'depth', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_DEPTH_LIMIT, 1, 5000, `${path}.limit`) } },
+        ];
       case 'bookTicker':
         return [{ stream: name, method: 'bookTicker', params: { symbol } }];
       case 'trades':
-        return [{ stream: name, method: 'trades', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_TRADES_LIMIT, 1, 1000, `${path}.limit`) } }];
+        return [
+          { stream: name, method: 'trades', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_TRADES_LIMIT, 1, 1000, `${path}.limit`) } },
+        ];
       case 'klines': {
         const limit = limitOf(cfg.limit, DEFAULT_KLINES_LIMIT, 1, 1000, `${path}.limit`);
-        return intervalsOf(cfg.intervals, SPOT_KLINE_INTERVALS, `${path}.intervals`).map((interval) => ({ stream: name, method: 'klines', params: { symbol, interval, limit } }));
+        return intervalsOf(cfg.intervals, SPOT_KLINE_INTERVALS, `${path}.intervals`).map((interval) => ({
+          stream: name,
+          method: 'klines',
+          params: { symbol, interval, limit },
+        }));
       }
       case 'ticker24h':
         return [{ stream: name, method: 'ticker24hr', params: { symbol } }];
@@ -178,7 +203,9 @@ function requestsOf(kind: 'spot' | 'contract', name: StreamName, symbol: string,
   }
   switch (name as ContractStreamName) {
     case 'depth':
-      return [{ stream: name, method: 'depth', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_DEPTH_LIMIT, 1, 1000, `${path}.limit`) } }];
+      return [
+        { stream: name, method: 'depth', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_DEPTH_LIMIT, 1, 1000, `${path}.limit`) } },
+      ];
     case 'ticker':
       return [{ stream: name, method: 'ticker', params: { symbol } }];
     case 'fundingRate':
@@ -188,10 +215,16 @@ function requestsOf(kind: 'spot' | 'contract', name: StreamName, symbol: string,
     case 'indexPrice':
       return [{ stream: name, method: 'indexPrice', params: { symbol } }];
     case 'deals':
-      return [{ stream: name, method: 'deals', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_TRADES_LIMIT, 1, 100, `${path}.limit`) } }];
+      return [
+        { stream: name, method: 'deals', params: { symbol, limit: limitOf(cfg.limit, DEFAULT_TRADES_LIMIT, 1, 100, `${path}.limit`) } },
+      ];
     case 'klines': {
       const limit = limitOf(cfg.limit, DEFAULT_KLINES_LIMIT, 1, 2000, `${path}.limit`);
-      return intervalsOf(cfg.intervals, CONTRACT_KLINE_INTERVALS, `${path}.intervals`).map((interval) => ({ stream: name, method: 'kline', params: { symbol, interval, limit } }));
+      return intervalsOf(cfg.intervals, CONTRACT_KLINE_INTERVALS, `${path}.intervals`).map((interval) => ({
+        stream: name,
+        method: 'kline',
+        params: { symbol, interval, limit },
+      }));
     }
   }
   throw new ConfigError(path, 'unknown stream');
@@ -203,9 +236,14 @@ export function resolvePollConfig(config: MarketPollConfig, root = 'marketData')
   const seen = new Set<string>();
   return config.instruments.map((inst, i) => {
     const base = `${root}.instruments[${i}]`;
-    if (inst.kind !== 'spot' && inst.kind !== 'contract') throw new ConfigError(`${base}.kind`, `expected spot or contract, got ${JSON.stringify((inst as { kind?: unknown }).kind)}`);
+    if (inst.kind !== 'spot' && inst.kind !== 'contract')
+      throw new ConfigError(`${base}.kind`, `expected spot or contract, got ${JSON.stringify((inst as { kind?: unknown }).kind)}`);
     const okSymbol = inst.kind === 'spot' ? isSpotSymbol(inst.symbol) : isContractSymbol(inst.symbol);
-    if (!okSymbol) throw new ConfigError(`${base}.symbol`, `expected a ${inst.kind} symbol (${inst.kind === 'spot' ? 'BTCUSDT' : 'BTC_USDT'}), got ${JSON.stringify(inst.symbol)}`);
+    if (!okSymbol)
+      throw new ConfigError(
+        `${base}.symbol`,
+        `expected a ${inst.kind} symbol (${inst.kind === 'spot' ? 'BTCUSDT' : 'BTC_USDT'}), got ${JSON.stringify(inst.symbol)}`,
+      );
     if (seen.has(inst.symbol)) throw new ConfigError(`${base}.symbol`, `${inst.symbol} is listed twice`);
     seen.add(inst.symbol);
     const cycleMs = positiveInt(inst.cycleMs, `${base}.cycleMs`);
@@ -214,13 +252,20 @@ export function resolvePollConfig(config: MarketPollConfig, root = 'marketData')
     const streams: ResolvedStream[] = [];
     for (const [name, raw] of Object.entries(streamsCfg)) {
       const path = `${base}.streams.${name}`;
-      if (!(allowed as readonly string[]).includes(name)) throw new ConfigError(path, `expected one of ${allowed.join(', ')} for a ${inst.kind} instrument`);
+      if (!(allowed as readonly string[]).includes(name))
+        throw new ConfigError(path, `expected one of ${allowed.join(', ')} for a ${inst.kind} instrument`);
       if (raw === undefined) continue;
       if (typeof raw !== 'object' || raw === null) throw new ConfigError(path, 'expected an object ({} polls every cycle)');
       const cfg = raw as Record<string, unknown>;
       const everyMs = cfg.everyMs === undefined ? cycleMs : positiveInt(cfg.everyMs, `${path}.everyMs`);
       if (everyMs < cycleMs) throw new ConfigError(`${path}.everyMs`, `expected at least the cycle (${cycleMs} ms), got ${everyMs}`);
-      streams.push({ name: name as StreamName, everyMs, periodMs: Math.ceil(everyMs / cycleMs) * cycleMs, path, requests: requestsOf(inst.kind, name as StreamName, inst.symbol, cfg, path) });
+      streams.push({
+        name: name as StreamName,
+        everyMs,
+        periodMs: Math.ceil(everyMs / cycleMs) * cycleMs,
+        path,
+        requests: requestsOf(inst.kind, name as StreamName, inst.symbol, cfg, path),
+      });
     }
     if (streams.length === 0) throw new ConfigError(`${base}.streams`, `expected at least one of ${allowed.join(', ')}`);
     const symbol = inst.symbol as SpotSymbol | ContractSymbol;

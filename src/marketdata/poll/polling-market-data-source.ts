@@ -56,8 +56,10 @@ export class PollingMarketDataSource implements MarketDataSource {
     this.backoff = new Backoff(options.config.backoff, `${root}.backoff`);
     this.usage = assertPollBudget(this.instruments, options.config.budget ?? DEFAULT_POLL_BUDGET);
     this.instruments.forEach((inst, i) => {
-      if (inst.kind === 'spot' && !options.spot) throw new ConfigError(`${root}.instruments[${i}]`, 'a spot instrument needs a spot market fetcher (SpotClient)');
-      if (inst.kind === 'contract' && !options.contract) throw new ConfigError(`${root}.instruments[${i}]`, 'a contract instrument needs a contract market fetcher (ContractClient)');
+      if (inst.kind === 'spot' && !options.spot)
+        throw new ConfigError(`${root}.instruments[${i}]`, 'a spot instrument needs a spot market fetcher (SpotClient)');
+      if (inst.kind === 'contract' && !options.contract)
+        throw new ConfigError(`${root}.instruments[${i}]`, 'a contract instrument needs a contract market fetcher (ContractClient)');
     });
     this.symbols = this.instruments.map((i) => i.symbol);
     this.events$ = this.eventSubject.asObservable();
@@ -73,7 +75,8 @@ export class PollingMarketDataSource implements MarketDataSource {
   }
 
   async start(): Promise<void> {
-    if (this.state$.value === 'stopped') throw new ConfigError('marketData', 'a stopped market data source cannot be restarted; build a new one');
+    if (this.state$.value === 'stopped')
+      throw new ConfigError('marketData', 'a stopped market data source cannot be restarted; build a new one');
     if (this.state$.value === 'idle') this.state$.next('running');
   }
 
@@ -110,6 +113,13 @@ export class PollingMarketDataSource implements MarketDataSource {
         poller.stop();
       };
     });
-    return poll$.pipe(share({ connector: () => new ReplaySubject<PolledSnapshot>(1), resetOnError: true, resetOnComplete: false, resetOnRefCountZero: true }));
+    return poll$.pipe(
+      share({
+        connector: () => new ReplaySubject<PolledSnapshot>(1),
+        resetOnError: true,
+        resetOnComplete: false,
+        resetOnRefCountZero: true,
+      }),
+    );
   }
 }

@@ -17,7 +17,14 @@ export class PushMarketDataSource<S extends MarketSnapshot = MarketSnapshot> imp
   private stopped = false;
 
   constructor(readonly symbols: readonly InstrumentSymbol[]) {
-    for (const s of symbols) this.perSymbol.set(s, this.all$.pipe(filter((x) => x.symbol === s), share()));
+    for (const s of symbols)
+      this.perSymbol.set(
+        s,
+        this.all$.pipe(
+          filter((x) => x.symbol === s),
+          share(),
+        ),
+      );
   }
 
   snapshots(symbol?: InstrumentSymbol): Observable<S> {
@@ -41,7 +48,8 @@ export class PushMarketDataSource<S extends MarketSnapshot = MarketSnapshot> imp
   /** Delivers a snapshot now (synchronously); refused before start() and after stop(). */
   push(snapshot: S): void {
     if (!this.running) throw new ValidationError('source', 'a started source (call start() before push())');
-    if (!this.perSymbol.has(snapshot.symbol)) throw new ValidationError('snapshot.symbol', `one of ${this.symbols.join(', ')}`, snapshot.symbol);
+    if (!this.perSymbol.has(snapshot.symbol))
+      throw new ValidationError('snapshot.symbol', `one of ${this.symbols.join(', ')}`, snapshot.symbol);
     this.subject.next(snapshot);
   }
 }

@@ -5,11 +5,28 @@
  */
 import { D, type Decimal } from '../../core/decimal.js';
 import type { SpotAvgPrice, SpotBookTicker, SpotDepth, SpotKline, SpotTicker24hr, SpotTrade } from '../../api/spot/market.js';
-import type { ContractDeal, ContractDepth, ContractKline, ContractTicker as WireContractTicker, FairPrice, FundingRate, IndexPrice } from '../../api/contract/market-schemas.js';
+import type {
+  ContractDeal,
+  ContractDepth,
+  ContractKline,
+  ContractTicker as WireContractTicker,
+  FairPrice,
+  FundingRate,
+  IndexPrice,
+} from '../../api/contract/market-schemas.js';
 import { klineIntervalSeconds } from '../../api/contract/params.js';
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import { DealSide } from '../../domain/contract-enums.js';
-import type { BookTicker, ContractTicker, FundingRateInfo, Kline, MarketTrade, OrderBookSnapshot, PricePoint, Ticker24h } from '../../domain/snapshot.js';
+import type {
+  BookTicker,
+  ContractTicker,
+  FundingRateInfo,
+  Kline,
+  MarketTrade,
+  OrderBookSnapshot,
+  PricePoint,
+  Ticker24h,
+} from '../../domain/snapshot.js';
 
 /** Spot average price over the venue's window (GET /api/v3/avgPrice); MarketSnapshot has no field for it. */
 export interface AveragePrice {
@@ -62,7 +79,16 @@ export function spotTrades(list: readonly SpotTrade[]): MarketTrade[] {
 
 export function spotKlines(list: readonly SpotKline[]): Kline[] {
   return list
-    .map((k) => ({ openTime: k.openTime, closeTime: k.closeTime, open: k.open, high: k.high, low: k.low, close: k.close, volume: k.volume, quoteVolume: k.quoteVolume }))
+    .map((k) => ({
+      openTime: k.openTime,
+      closeTime: k.closeTime,
+      open: k.open,
+      high: k.high,
+      low: k.low,
+      close: k.close,
+      volume: k.volume,
+      quoteVolume: k.quoteVolume,
+    }))
     .sort((a, b) => a.openTime - b.openTime);
 }
 
@@ -91,8 +117,12 @@ export function spotAveragePrice(a: SpotAvgPrice): AveragePrice {
 export function contractBook(d: ContractDepth): OrderBookSnapshot {
   // The venue sends asks ascending and bids descending already; sorting again costs little and
   // protects the "best first" promise of OrderBookSnapshot.
-  const bids = d.bids.map((l) => ({ price: l.price, quantity: l.vol, ...(l.count !== undefined ? { orders: l.count } : {}) })).sort((a, b) => b.price.comparedTo(a.price));
-  const asks = d.asks.map((l) => ({ price: l.price, quantity: l.vol, ...(l.count !== undefined ? { orders: l.count } : {}) })).sort((a, b) => a.price.comparedTo(b.price));
+  const bids = d.bids
+    .map((l) => ({ price: l.price, quantity: l.vol, ...(l.count !== undefined ? { orders: l.count } : {}) }))
+    .sort((a, b) => b.price.comparedTo(a.price));
+  const asks = d.asks
+    .map((l) => ({ price: l.price, quantity: l.vol, ...(l.count !== undefined ? { orders: l.count } : {}) }))
+    .sort((a, b) => a.price.comparedTo(b.price));
   return { bids, asks, sequence: String(d.version), ...(d.timestamp !== undefined ? { exchangeTime: d.timestamp } : {}) };
 }
 

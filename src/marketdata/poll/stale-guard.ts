@@ -27,7 +27,8 @@ export interface StaleGuardOptions {
   readonly watchdog?: boolean;
 }
 
-export type Freshness<S extends MarketSnapshot = MarketSnapshot> = { readonly type: 'MarketDataFresh'; readonly snapshot: S } | MarketDataStale;
+export type Freshness<S extends MarketSnapshot = MarketSnapshot> =
+  { readonly type: 'MarketDataFresh'; readonly snapshot: S } | MarketDataStale;
 
 /** True when the snapshot is no older than `maxAgeMs` at `now`. */
 export const isSnapshotFresh = (s: MarketSnapshot, now: number, maxAgeMs: number): boolean => now - s.pollTime <= maxAgeMs;
@@ -50,7 +51,15 @@ export function watchFreshness<S extends MarketSnapshot>(options: StaleGuardOpti
           clock.setTimer(deadline + 1, () => {
             timers.delete(s.symbol);
             const now = clock.now();
-            subscriber.next({ type: 'MarketDataStale', ts: now, symbol: s.symbol, reason: 'no-update', pollTime: s.pollTime, ageMs: now - s.pollTime, maxAgeMs });
+            subscriber.next({
+              type: 'MarketDataStale',
+              ts: now,
+              symbol: s.symbol,
+              reason: 'no-update',
+              pollTime: s.pollTime,
+              ageMs: now - s.pollTime,
+              maxAgeMs,
+            });
           }),
         );
       };
@@ -60,7 +69,15 @@ export function watchFreshness<S extends MarketSnapshot>(options: StaleGuardOpti
           const seen = newest.get(s.symbol);
           if (seen === undefined || s.pollTime > seen) newest.set(s.symbol, s.pollTime);
           if (!isSnapshotFresh(s, now, maxAgeMs)) {
-            subscriber.next({ type: 'MarketDataStale', ts: now, symbol: s.symbol, reason: 'arrived-stale', pollTime: s.pollTime, ageMs: now - s.pollTime, maxAgeMs });
+            subscriber.next({
+              type: 'MarketDataStale',
+              ts: now,
+              symbol: s.symbol,
+              reason: 'arrived-stale',
+              pollTime: s.pollTime,
+              ageMs: now - s.pollTime,
+              maxAgeMs,
+            });
             return;
           }
           // An older snapshot arriving after a newer one (out-of-order merge) must not re-arm the watchdog backwards.
@@ -79,7 +96,9 @@ export function watchFreshness<S extends MarketSnapshot>(options: StaleGuardOpti
 }
 
 /** Passes fresh snapshots only; stale ones (and quiet streams) become `onStale` events. */
-export function staleGuard<S extends MarketSnapshot>(options: StaleGuardOptions & { readonly onStale?: (e: MarketDataStale) => void }): MonoTypeOperatorFunction<S> {
+export function staleGuard<S extends MarketSnapshot>(
+  options: StaleGuardOptions & { readonly onStale?: (e: MarketDataStale) => void },
+): MonoTypeOperatorFunction<S> {
   const freshness = watchFreshness<S>(options);
   return (source) =>
     new Observable<S>((subscriber) =>

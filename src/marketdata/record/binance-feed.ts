@@ -63,13 +63,24 @@ export function parseBinanceFeedLine(line: string, inst: BinanceFeedInstrument):
       ];
     case 'trade': {
       if (data.X !== undefined && data.X !== 'MARKET') return [];
-      return [{ s: 'trade', ...head, et: numOr(data.T, numOr(data.E, lt)), id: String(data.t), p: str(data.p, 'p'), q: str(data.q, 'q'), ts: data.m === true ? 'sell' : 'buy' }];
+      return [
+        {
+          s: 'trade',
+          ...head,
+          et: numOr(data.T, numOr(data.E, lt)),
+          id: String(data.t),
+          p: str(data.p, 'p'),
+          q: str(data.q, 'q'),
+          ts: data.m === true ? 'sell' : 'buy',
+        },
+      ];
     }
     case 'markPriceUpdate': {
       const et = numOr(data.E, lt);
       const out: DataRecord[] = [{ s: 'fair', ...head, et, p: str(data.p, 'p') }];
       if (typeof data.i === 'string') out.push({ s: 'index', ...head, et, p: data.i });
-      if (typeof data.r === 'string' && data.r !== '') out.push({ s: 'funding', ...head, et, r: data.r, ...(typeof data.T === 'number' ? { nt: data.T } : {}), cy: 8 });
+      if (typeof data.r === 'string' && data.r !== '')
+        out.push({ s: 'funding', ...head, et, r: data.r, ...(typeof data.T === 'number' ? { nt: data.T } : {}), cy: 8 });
       return out;
     }
     default:
@@ -123,7 +134,8 @@ function str(v: unknown, field: string): string {
 function levels(v: unknown): RecordLevel[] {
   if (!Array.isArray(v)) return [];
   return v.map((l): RecordLevel => {
-    if (!Array.isArray(l) || typeof l[0] !== 'string' || typeof l[1] !== 'string') throw new ValidationError('level', '[price, qty] strings', l);
+    if (!Array.isArray(l) || typeof l[0] !== 'string' || typeof l[1] !== 'string')
+      throw new ValidationError('level', '[price, qty] strings', l);
     return [l[0], l[1]];
   });
 }

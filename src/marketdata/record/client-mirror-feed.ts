@@ -27,15 +27,13 @@ export function spotMirrorFeed(client: SpotMarketReader): MirrorFeedPort {
     },
     async trades(symbol, limit) {
       const ts = await client.trades({ symbol, limit });
-      return ts.map(
-        (t): MirrorTrade => ({
-          ...(t.id === undefined ? {} : { id: t.id }),
-          price: t.price.toFixed(),
-          qty: t.qty.toFixed(),
-          time: t.time,
-          takerSide: t.isBuyerMaker ? 'sell' : 'buy',
-        }),
-      );
+      return ts.map((t): MirrorTrade => ({
+        ...(t.id === undefined ? {} : { id: t.id }),
+        price: t.price.toFixed(),
+        qty: t.qty.toFixed(),
+        time: t.time,
+        takerSide: t.isBuyerMaker ? 'sell' : 'buy',
+      }));
     },
   };
 }
@@ -53,19 +51,21 @@ export function contractMirrorFeed(client: ContractMarketReader): MirrorFeedPort
     },
     async trades(symbol, limit) {
       const deals = await client.deals({ symbol, limit: Math.min(limit, 100) });
-      return deals.map(
-        (t): MirrorTrade => ({
-          ...(t.i === undefined ? {} : { id: String(t.i) }),
-          price: t.p.toFixed(),
-          qty: t.v.toFixed(),
-          time: t.t,
-          // Deal T is the taker's side: 1 buy, 2 sell.
-          takerSide: t.T === 2 ? 'sell' : 'buy',
-        }),
-      );
+      return deals.map((t): MirrorTrade => ({
+        ...(t.i === undefined ? {} : { id: String(t.i) }),
+        price: t.p.toFixed(),
+        qty: t.v.toFixed(),
+        time: t.t,
+        // Deal T is the taker's side: 1 buy, 2 sell.
+        takerSide: t.T === 2 ? 'sell' : 'buy',
+      }));
     },
     async prices(symbol): Promise<MirrorPrices> {
-      const [index, fair, funding] = await Promise.all([client.indexPrice({ symbol }), client.fairPrice({ symbol }), client.fundingRate({ symbol })]);
+      const [index, fair, funding] = await Promise.all([
+        client.indexPrice({ symbol }),
+        client.fairPrice({ symbol }),
+        client.fundingRate({ symbol }),
+      ]);
       return {
         index: { price: index.indexPrice.toFixed(), time: index.timestamp },
         fair: { price: fair.fairPrice.toFixed(), time: fair.timestamp },

@@ -22,7 +22,13 @@ const head = {
 };
 
 const recordSchema = z.discriminatedUnion('s', [
-  z.object({ s: z.literal('meta'), format: z.literal(RECORD_FORMAT), v: z.number().int().positive(), source: z.string().optional(), note: z.string().optional() }),
+  z.object({
+    s: z.literal('meta'),
+    format: z.literal(RECORD_FORMAT),
+    v: z.number().int().positive(),
+    source: z.string().optional(),
+    note: z.string().optional(),
+  }),
   z.object({ s: z.literal('depth.snapshot'), ...head, u: seqId, b: z.array(level), a: z.array(level) }),
   z.object({ s: z.literal('depth.diff'), ...head, U: seqId, u: seqId, pu: seqId.optional(), b: z.array(level), a: z.array(level) }),
   z.object({ s: z.literal('trade'), ...head, id: z.string().optional(), p: decimal, q: decimal, ts: z.enum(['buy', 'sell']) }),
@@ -41,7 +47,15 @@ const recordSchema = z.discriminatedUnion('s', [
     n: z.number().int().nonnegative().optional(),
     x: z.boolean().optional(),
   }),
-  z.object({ s: z.literal('funding'), ...head, r: decimal, nt: time.optional(), min: decimal.optional(), max: decimal.optional(), cy: z.number().positive().optional() }),
+  z.object({
+    s: z.literal('funding'),
+    ...head,
+    r: decimal,
+    nt: time.optional(),
+    min: decimal.optional(),
+    max: decimal.optional(),
+    cy: z.number().positive().optional(),
+  }),
   z.object({ s: z.literal('index'), ...head, p: decimal }),
   z.object({ s: z.literal('fair'), ...head, p: decimal }),
   z.object({

@@ -166,7 +166,15 @@ export class MirrorMarketSource implements MarketSource {
       const head = { m: inst.market, i: inst.symbol, lt } as const;
       const records: DataRecord[] = [];
       for (const t of this.newTrades(inst, trades)) {
-        records.push({ s: 'trade', ...head, et: t.time, ...(t.id === undefined ? {} : { id: t.id }), p: t.price, q: t.qty, ts: t.takerSide });
+        records.push({
+          s: 'trade',
+          ...head,
+          et: t.time,
+          ...(t.id === undefined ? {} : { id: t.id }),
+          p: t.price,
+          q: t.qty,
+          ts: t.takerSide,
+        });
       }
       records.push({ s: 'depth.snapshot', ...head, et: book.time ?? lt, u: book.version, b: book.bids, a: book.asks });
       if (prices?.index) records.push({ s: 'index', ...head, et: prices.index.time, p: prices.index.price });

@@ -66,7 +66,16 @@ interface InstrumentState {
 }
 
 export class MarketRecordApplier {
-  readonly stats: ApplierStats = { records: 0, skipped: 0, trades: 0, matchedLots: 0, forcedLots: 0, sequenceGaps: 0, staleDiffs: 0, unsynced: 0 };
+  readonly stats: ApplierStats = {
+    records: 0,
+    skipped: 0,
+    trades: 0,
+    matchedLots: 0,
+    forcedLots: 0,
+    sequenceGaps: 0,
+    staleDiffs: 0,
+    unsynced: 0,
+  };
   private readonly byKey = new Map<string, InstrumentState>();
   private readonly byVenueSymbol = new Map<string, InstrumentState>();
   private readonly port: LiquidityPort;

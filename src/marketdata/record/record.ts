@@ -51,7 +51,17 @@ export const RECORD_VERSION = 1;
 
 export type RecordMarket = 'spot' | 'contract';
 
-export const RECORD_STREAMS = ['depth.snapshot', 'depth.diff', 'trade', 'bookTicker', 'kline', 'funding', 'index', 'fair', 'ticker'] as const;
+export const RECORD_STREAMS = [
+  'depth.snapshot',
+  'depth.diff',
+  'trade',
+  'bookTicker',
+  'kline',
+  'funding',
+  'index',
+  'fair',
+  'ticker',
+] as const;
 export type RecordStream = (typeof RECORD_STREAMS)[number];
 
 /** [price, quantity] or [price, quantity, number of orders] (contract depth carries the count). */
@@ -144,14 +154,7 @@ export interface TickerRecord extends RecordHead<'ticker'> {
 }
 
 export type DataRecord =
-  | DepthSnapshotRecord
-  | DepthDiffRecord
-  | TradeRecord
-  | BookTickerRecord
-  | KlineRecord
-  | FundingRecord
-  | PriceRecord
-  | TickerRecord;
+  DepthSnapshotRecord | DepthDiffRecord | TradeRecord | BookTickerRecord | KlineRecord | FundingRecord | PriceRecord | TickerRecord;
 
 /** Optional first line of a recording. */
 export interface MetaRecord {

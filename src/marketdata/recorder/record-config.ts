@@ -23,7 +23,13 @@ import { isContractSymbol, isSpotSymbol } from '../../core/ids.js';
 import { CONTRACT_KLINE_INTERVALS } from '../../domain/contract-enums.js';
 import { SPOT_KLINE_INTERVALS } from '../../domain/spot-enums.js';
 import { assertPollBudget, DEFAULT_POLL_BUDGET } from '../poll/poll-budget.js';
-import { resolvePollConfig, type ContractStreams, type InstrumentPoll, type MarketPollConfig, type SpotStreams } from '../poll/poll-config.js';
+import {
+  resolvePollConfig,
+  type ContractStreams,
+  type InstrumentPoll,
+  type MarketPollConfig,
+  type SpotStreams,
+} from '../poll/poll-config.js';
 
 /** The real exchange's public hosts (no credentials: the recorder calls public endpoints only). */
 export const DEFAULT_SPOT_URL = 'https://api.mexc.com';
@@ -35,7 +41,11 @@ export type FsyncPolicy = (typeof FSYNC_POLICIES)[number];
 const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
 const int = (min: number, max: number, what = 'an integer') =>
-  z.number({ error: `${what} ${min}..${max}` }).int({ error: `${what} ${min}..${max}` }).min(min, { error: `${what} ${min}..${max}` }).max(max, { error: `${what} ${min}..${max}` });
+  z
+    .number({ error: `${what} ${min}..${max}` })
+    .int({ error: `${what} ${min}..${max}` })
+    .min(min, { error: `${what} ${min}..${max}` })
+    .max(max, { error: `${what} ${min}..${max}` });
 const ms = (min: number, max: number) => int(min, max, 'a whole number of milliseconds');
 
 const cadence = { everyMs: ms(1, 86_400_000).optional() };
@@ -47,7 +57,9 @@ const klines = <I extends readonly [string, ...string[]]>(intervals: I, maxLimit
   z.strictObject(
     {
       ...cadence,
-      intervals: z.array(z.enum(intervals, { error: `one of ${intervals.join(', ')}` }), { error: `a list of ${intervals.join(', ')}` }).min(1, { error: `at least one of ${intervals.join(', ')}` }),
+      intervals: z
+        .array(z.enum(intervals, { error: `one of ${intervals.join(', ')}` }), { error: `a list of ${intervals.join(', ')}` })
+        .min(1, { error: `at least one of ${intervals.join(', ')}` }),
       limit: int(1, maxLimit).optional(),
     },
     STREAM_OBJECT,
@@ -75,9 +87,9 @@ const SYMBOL_EXPECTED = 'a spot symbol (BTCUSDT) or a contract symbol (BTC_USDT)
 
 const instrumentSchema = z
   .strictObject({
-    symbol: z
-      .string({ error: SYMBOL_EXPECTED })
-      .refine((s) => isSpotSymbol(s) || isContractSymbol(s), { error: (iss) => `expected ${SYMBOL_EXPECTED}, received ${JSON.stringify(iss.input)}` }),
+    symbol: z.string({ error: SYMBOL_EXPECTED }).refine((s) => isSpotSymbol(s) || isContractSymbol(s), {
+      error: (iss) => `expected ${SYMBOL_EXPECTED}, received ${JSON.stringify(iss.input)}`,
+    }),
     kind: z.enum(['spot', 'contract'], { error: 'spot or contract' }).optional(),
     cycleMs: ms(50, 3_600_000).default(1000),
     streams: z.record(z.string(), z.unknown(), { error: 'an object of streams (e.g. { depth: { limit: 20 }, trades: {} })' }),
@@ -85,13 +97,18 @@ const instrumentSchema = z
   .transform((v, ctx): RecordInstrument => {
     const kind = v.kind ?? (isContractSymbol(v.symbol) ? 'contract' : 'spot');
     if (kind === 'spot' ? !isSpotSymbol(v.symbol) : !isContractSymbol(v.symbol)) {
-      ctx.addIssue({ code: 'custom', path: ['symbol'], message: `expected a ${kind} symbol (${kind === 'spot' ? 'BTCUSDT' : 'BTC_USDT'}), received ${JSON.stringify(v.symbol)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['symbol'],
+        message: `expected a ${kind} symbol (${kind === 'spot' ? 'BTCUSDT' : 'BTC_USDT'}), received ${JSON.stringify(v.symbol)}`,
+      });
       return z.NEVER;
     }
     const schema = kind === 'spot' ? spotStreamsSchema : contractStreamsSchema;
     const r = schema.safeParse(v.streams, { reportInput: true });
     if (!r.success) {
-      for (const one of zodIssueMessages(r.error.issues, schema, v.streams)) ctx.addIssue({ code: 'custom', path: ['streams', ...one.path], message: one.message });
+      for (const one of zodIssueMessages(r.error.issues, schema, v.streams))
+        ctx.addIssue({ code: 'custom', path: ['streams', ...one.path], message: one.message });
       return z.NEVER;
     }
     const streams = Object.fromEntries(Object.entries(r.data).filter(([, s]) => s !== undefined));
@@ -105,14 +122,16 @@ const instrumentSchema = z
   });
 
 /** Seconds (a number) or a duration text: `90s`, `15m`, `2h`, `1d`, `500ms`. */
-const durationSchema = z.union([z.number(), z.string()], { error: 'seconds (a number) or a duration like 90s, 15m, 2h, 1d' }).transform((v, ctx) => {
-  const msValue = parseDuration(v);
-  if (msValue === undefined) {
-    ctx.addIssue({ code: 'custom', message: `expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received ${JSON.stringify(v)}` });
-    return z.NEVER;
-  }
-  return msValue;
-});
+const durationSchema = z
+  .union([z.number(), z.string()], { error: 'seconds (a number) or a duration like 90s, 15m, 2h, 1d' })
+  .transform((v, ctx) => {
+    const msValue = parseDuration(v);
+    if (msValue === undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    return msValue;
+  });
 
 export const recordConfigSchema = z.strictObject({
   /** Record store folder: created when missing, continued when present (crash recovery on open). */

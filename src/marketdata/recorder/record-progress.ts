@@ -29,5 +29,11 @@ export function progressLine(stats: RecorderStats, elapsedMs: number): string {
   if (stats.pollFailures) problems.push(`poll failures ${stats.pollFailures}`);
   if (stats.tradeGaps) problems.push(`possible trade gaps ${stats.tradeGaps}`);
   if (stats.rejected) problems.push(`refused ${stats.rejected}`);
-  return [`record ${formatElapsed(elapsedMs)}`, `${stats.snapshots} snapshots`, streams.length ? streams.join(' ') : 'no records yet', formatBytes(stats.bytes), ...problems].join(' | ');
+  return [
+    `record ${formatElapsed(elapsedMs)}`,
+    `${stats.snapshots} snapshots`,
+    streams.length ? streams.join(' ') : 'no records yet',
+    formatBytes(stats.bytes),
+    ...problems,
+  ].join(' | ');
 }

@@ -91,7 +91,12 @@ export interface RecorderSummary extends RecorderStats {
 
 type State = 'idle' | 'running' | 'failed' | 'stopped';
 
-const FSYNC: Readonly<Record<RecordConfig['store']['fsync'], NonNullable<RecordStoreWriterOptions['fsync']>>> = { flush: 'close', chunk: 'chunk', close: 'close', never: 'never' };
+const FSYNC: Readonly<Record<RecordConfig['store']['fsync'], NonNullable<RecordStoreWriterOptions['fsync']>>> = {
+  flush: 'close',
+  chunk: 'chunk',
+  close: 'close',
+  never: 'never',
+};
 
 export class Recorder {
   readonly out: string;
@@ -151,11 +156,22 @@ export class Recorder {
   async start(): Promise<void> {
     if (this.state !== 'idle') throw new Error(`recorder cannot start: it is ${this.state}`);
     const cfg = this.opts.config;
-    const writer = RecordStoreWriter.open(this.out, { segmentPeriod: cfg.store.segmentPeriod, codec: cfg.store.codec, fsync: FSYNC[cfg.store.fsync], ...this.opts.store });
+    const writer = RecordStoreWriter.open(this.out, {
+      segmentPeriod: cfg.store.segmentPeriod,
+      codec: cfg.store.codec,
+      fsync: FSYNC[cfg.store.fsync],
+      ...this.opts.store,
+    });
     this.writer = writer;
     try {
       this.recovery = writer.recovery;
-      for (const r of writer.recovery) this.logger?.warn('store recovered after an unclean stop', { file: r.file, cause: r.cause, truncatedBytes: r.truncatedBytes, keptRecords: r.keptRecords });
+      for (const r of writer.recovery)
+        this.logger?.warn('store recovered after an unclean stop', {
+          file: r.file,
+          cause: r.cause,
+          truncatedBytes: r.truncatedBytes,
+          keptRecords: r.keptRecords,
+        });
       const reader = RecordStoreReader.open(this.out);
       try {
         this.seeded = this.mapper.seed(reader);
@@ -163,7 +179,12 @@ export class Recorder {
         reader.close();
       }
       this.startedAt = this.clock.now();
-      writer.append(metaRecord(cfg.source ?? sourceOf(cfg), `perpetua record, session started ${new Date(this.startedAt).toISOString()}: ${cfg.instruments.map((i) => `${i.symbol} (${Object.keys(i.streams).join(', ')})`).join('; ')}`));
+      writer.append(
+        metaRecord(
+          cfg.source ?? sourceOf(cfg),
+          `perpetua record, session started ${new Date(this.startedAt).toISOString()}: ${cfg.instruments.map((i) => `${i.symbol} (${Object.keys(i.streams).join(', ')})`).join('; ')}`,
+        ),
+      );
     } catch (e) {
       writer.close();
       this.writer = undefined;
@@ -175,7 +196,13 @@ export class Recorder {
       this.source.events$.subscribe((e) => {
         if (e.type === 'MarketDataPollFailed') {
           this.pollFailures++;
-          this.logger?.warn('poll failed', { symbol: e.symbol, streams: e.streams, error: `${e.errorName}: ${e.message}`, consecutiveFailures: e.consecutiveFailures, retryInMs: e.retryInMs });
+          this.logger?.warn('poll failed', {
+            symbol: e.symbol,
+            streams: e.streams,
+            error: `${e.errorName}: ${e.message}`,
+            consecutiveFailures: e.consecutiveFailures,
+            retryInMs: e.retryInMs,
+          });
         } else if (e.type === 'MarketDataPollRecovered') {
           this.logger?.info('poll recovered', { symbol: e.symbol, failures: e.failures });
         }
@@ -210,8 +237,22 @@ export class Recorder {
       }
     }
     const error = this.fatal ?? closeError;
-    this.summary = { ...this.stats(), out: this.out, reason, stoppedAt: this.clock.now(), recovery: this.recovery, seeded: this.seeded, ...(error ? { error: error.message } : {}) };
-    if (wasRunning) this.logger?.info('recording stopped', { reason, records: this.summary.records, snapshots: this.summary.snapshots, bytes: this.summary.bytes });
+    this.summary = {
+      ...this.stats(),
+      out: this.out,
+      reason,
+      stoppedAt: this.clock.now(),
+      recovery: this.recovery,
+      seeded: this.seeded,
+      ...(error ? { error: error.message } : {}),
+    };
+    if (wasRunning)
+      this.logger?.info('recording stopped', {
+        reason,
+        records: this.summary.records,
+        snapshots: this.summary.snapshots,
+        bytes: this.summary.bytes,
+      });
     return this.summary;
   }
 
@@ -236,14 +277,19 @@ export class Recorder {
     this.snapshots++;
     const gapsBefore = this.mapper.counters.tradeGaps;
     const records = this.mapper.records(s);
-    if (this.mapper.counters.tradeGaps > gapsBefore) this.logger?.warn('trades may have been missed: the poll returned a full page newer than every trade seen before (poll trades more often or raise the limit)', { symbol: s.symbol });
+    if (this.mapper.counters.tradeGaps > gapsBefore)
+      this.logger?.warn(
+        'trades may have been missed: the poll returned a full page newer than every trade seen before (poll trades more often or raise the limit)',
+        { symbol: s.symbol },
+      );
     for (const r of records) {
       try {
         writer.append(r);
       } catch (e) {
         if (e instanceof ValidationError) {
           this.rejected++;
-          if (this.rejected <= 10) this.logger?.warn('record refused by the store', { symbol: s.symbol, stream: r.s, field: e.field, expected: e.expected });
+          if (this.rejected <= 10)
+            this.logger?.warn('record refused by the store', { symbol: s.symbol, stream: r.s, field: e.field, expected: e.expected });
           continue;
         }
         this.fail(e);

@@ -81,7 +81,10 @@ export class SnapshotRecordMapper {
   constructor(instruments: readonly MappedInstrument[], opts: SnapshotRecordMapperOptions = {}) {
     for (const inst of instruments) {
       const market: RecordMarket = inst.kind;
-      const tradeLimit = inst.kind === 'spot' ? inst.streams.trades && (inst.streams.trades.limit ?? DEFAULT_TRADES_LIMIT) : inst.streams.deals && (inst.streams.deals.limit ?? DEFAULT_TRADES_LIMIT);
+      const tradeLimit =
+        inst.kind === 'spot'
+          ? inst.streams.trades && (inst.streams.trades.limit ?? DEFAULT_TRADES_LIMIT)
+          : inst.streams.deals && (inst.streams.deals.limit ?? DEFAULT_TRADES_LIMIT);
       const c = inst.kind === 'contract' ? inst.streams : undefined;
       this.states.set(inst.symbol, {
         market,
@@ -139,7 +142,8 @@ export class SnapshotRecordMapper {
     const head = { m: st.market, i: st.symbol, lt } as const;
     const prev = st.prev;
     const out: DataRecord[] = [];
-    const fresh = <K extends keyof Refs>(k: K): PolledSnapshot[K] | undefined => (s[k] !== undefined && s[k] !== prev[k] ? s[k] : undefined);
+    const fresh = <K extends keyof Refs>(k: K): PolledSnapshot[K] | undefined =>
+      s[k] !== undefined && s[k] !== prev[k] ? s[k] : undefined;
 
     const trades = fresh('trades');
     if (trades) {
@@ -155,10 +159,27 @@ export class SnapshotRecordMapper {
     }
 
     const book = fresh('book');
-    if (book) out.push({ s: 'depth.snapshot', ...head, et: book.exchangeTime ?? lt, u: sequenceOf(book), b: levels(book.bids), a: levels(book.asks) });
+    if (book)
+      out.push({
+        s: 'depth.snapshot',
+        ...head,
+        et: book.exchangeTime ?? lt,
+        u: sequenceOf(book),
+        b: levels(book.bids),
+        a: levels(book.asks),
+      });
 
     const bt = fresh('bookTicker');
-    if (bt) out.push({ s: 'bookTicker', ...head, et: bt.exchangeTime ?? lt, bp: bt.bidPrice.toFixed(), bq: bt.bidQty.toFixed(), ap: bt.askPrice.toFixed(), aq: bt.askQty.toFixed() });
+    if (bt)
+      out.push({
+        s: 'bookTicker',
+        ...head,
+        et: bt.exchangeTime ?? lt,
+        bp: bt.bidPrice.toFixed(),
+        bq: bt.bidQty.toFixed(),
+        ap: bt.askPrice.toFixed(),
+        aq: bt.askQty.toFixed(),
+      });
 
     const t24 = fresh('ticker24h');
     if (t24) {
@@ -229,10 +250,25 @@ export class SnapshotRecordMapper {
 }
 
 /** Streams a snapshot of each kind can produce (for the progress line's column order). */
-export const RECORDED_STREAMS: readonly RecordStream[] = ['depth.snapshot', 'bookTicker', 'trade', 'kline', 'ticker', 'fair', 'index', 'funding'];
+export const RECORDED_STREAMS: readonly RecordStream[] = [
+  'depth.snapshot',
+  'bookTicker',
+  'trade',
+  'kline',
+  'ticker',
+  'fair',
+  'index',
+  'funding',
+];
 
 function toWindowTrade(t: MarketTrade): WindowTrade {
-  return { ...(t.id !== undefined ? { id: t.id } : {}), time: t.time, price: t.price.toFixed(), qty: t.quantity.toFixed(), ...(t.takerSide !== undefined ? { side: t.takerSide } : {}) };
+  return {
+    ...(t.id !== undefined ? { id: t.id } : {}),
+    time: t.time,
+    price: t.price.toFixed(),
+    qty: t.quantity.toFixed(),
+    ...(t.takerSide !== undefined ? { side: t.takerSide } : {}),
+  };
 }
 
 function sequenceOf(book: OrderBookSnapshot): number {
@@ -242,7 +278,9 @@ function sequenceOf(book: OrderBookSnapshot): number {
 }
 
 function levels(side: readonly BookLevel[]): RecordLevel[] {
-  return side.map((l): RecordLevel => (l.orders !== undefined ? [l.price.toFixed(), l.quantity.toFixed(), l.orders] : [l.price.toFixed(), l.quantity.toFixed()]));
+  return side.map((l): RecordLevel =>
+    l.orders !== undefined ? [l.price.toFixed(), l.quantity.toFixed(), l.orders] : [l.price.toFixed(), l.quantity.toFixed()],
+  );
 }
 
 function intervalOf(market: RecordMarket, name: string): KlineInterval | undefined {

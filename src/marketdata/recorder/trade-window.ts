@@ -37,7 +37,8 @@ interface Seen {
 
 export const DEFAULT_TRADE_WINDOW_MS = 300_000;
 
-export const tradeKey = (t: WindowTrade): string => (t.id !== undefined && t.id !== '' ? `#${t.id}` : `${t.time}|${t.price}|${t.qty}|${t.side ?? ''}`);
+export const tradeKey = (t: WindowTrade): string =>
+  t.id !== undefined && t.id !== '' ? `#${t.id}` : `${t.time}|${t.price}|${t.qty}|${t.side ?? ''}`;
 
 export class TradeWindow {
   private readonly seen = new Map<string, Seen>();

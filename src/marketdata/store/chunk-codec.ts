@@ -56,7 +56,12 @@ export interface DecodedChunk {
 
 const IV_CODE = new Map<string, number>(KLINE_INTERVALS.map((iv, k) => [iv, k]));
 
-export function encodeChunkPayload(stream: RecordStream, records: readonly DataRecord[], seqs: readonly number[], firstSeq: number): Uint8Array {
+export function encodeChunkPayload(
+  stream: RecordStream,
+  records: readonly DataRecord[],
+  seqs: readonly number[],
+  firstSeq: number,
+): Uint8Array {
   const n = records.length;
   const w = new ByteWriter(64 + n * 24);
   w.uv(n);
@@ -67,28 +72,64 @@ export function encodeChunkPayload(stream: RecordStream, records: readonly DataR
     w.uv(d);
     prevSeq = seqs[k]!;
   }
-  writeIntColumn(w, records.map((r) => r.et), 'record.et');
-  writeIntColumn(w, records.map((r) => r.lt), 'record.lt');
+  writeIntColumn(
+    w,
+    records.map((r) => r.et),
+    'record.et',
+  );
+  writeIntColumn(
+    w,
+    records.map((r) => r.lt),
+    'record.lt',
+  );
   switch (stream) {
     case 'depth.snapshot': {
       const rs = records as readonly DepthSnapshotRecord[];
-      writeIntColumn(w, rs.map((r) => r.u), 'record.u');
+      writeIntColumn(
+        w,
+        rs.map((r) => r.u),
+        'record.u',
+      );
       writeLevels(w, rs);
       break;
     }
     case 'depth.diff': {
       const rs = records as readonly DepthDiffRecord[];
-      writeIntColumn(w, rs.map((r) => r.U), 'record.U');
-      writeIntColumn(w, rs.map((r) => r.u), 'record.u');
-      writeOptIntColumn(w, rs.map((r) => r.pu), 'record.pu');
+      writeIntColumn(
+        w,
+        rs.map((r) => r.U),
+        'record.U',
+      );
+      writeIntColumn(
+        w,
+        rs.map((r) => r.u),
+        'record.u',
+      );
+      writeOptIntColumn(
+        w,
+        rs.map((r) => r.pu),
+        'record.pu',
+      );
       writeLevels(w, rs);
       break;
     }
     case 'trade': {
       const rs = records as readonly TradeRecord[];
-      writeIdColumn(w, rs.map((r) => r.id), 'record.id');
-      writeDecimals(w, rs.map((r) => r.p), 'record.p');
-      writeDecimals(w, rs.map((r) => r.q), 'record.q');
+      writeIdColumn(
+        w,
+        rs.map((r) => r.id),
+        'record.id',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.p),
+        'record.p',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.q),
+        'record.q',
+      );
       w.bits(
         rs.map((r) => {
           if (r.ts !== 'buy' && r.ts !== 'sell') throw new ValidationError('record.ts', "'buy' or 'sell'", r.ts);
@@ -99,11 +140,31 @@ export function encodeChunkPayload(stream: RecordStream, records: readonly DataR
     }
     case 'bookTicker': {
       const rs = records as readonly BookTickerRecord[];
-      writeOptIntColumn(w, rs.map((r) => r.u), 'record.u');
-      writeDecimals(w, rs.map((r) => r.bp), 'record.bp');
-      writeDecimals(w, rs.map((r) => r.bq), 'record.bq');
-      writeDecimals(w, rs.map((r) => r.ap), 'record.ap');
-      writeDecimals(w, rs.map((r) => r.aq), 'record.aq');
+      writeOptIntColumn(
+        w,
+        rs.map((r) => r.u),
+        'record.u',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.bp),
+        'record.bp',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.bq),
+        'record.bq',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.ap),
+        'record.ap',
+      );
+      writeDecimals(
+        w,
+        rs.map((r) => r.aq),
+        'record.aq',
+      );
       break;
     }
     case 'kline': {
@@ -113,35 +174,91 @@ export function encodeChunkPayload(stream: RecordStream, records: readonly DataR
         if (code === undefined) throw new ValidationError('record.iv', `one of ${KLINE_INTERVALS.join(', ')}`, r.iv);
         w.u8(code);
       }
-      writeIntColumn(w, rs.map((r) => r.ot), 'record.ot');
+      writeIntColumn(
+        w,
+        rs.map((r) => r.ot),
+        'record.ot',
+      );
       for (const f of ['o', 'h', 'l', 'c', 'v'] as const)
-        writeDecimals(w, rs.map((r) => r[f]), `record.${f}`);
-      writeOptDecimalColumn(w, rs.map((r) => r.qv), 'record.qv');
-      writeOptIntColumn(w, rs.map((r) => r.n), 'record.n');
-      writeOptBoolColumn(w, rs.map((r) => r.x), 'record.x');
+        writeDecimals(
+          w,
+          rs.map((r) => r[f]),
+          `record.${f}`,
+        );
+      writeOptDecimalColumn(
+        w,
+        rs.map((r) => r.qv),
+        'record.qv',
+      );
+      writeOptIntColumn(
+        w,
+        rs.map((r) => r.n),
+        'record.n',
+      );
+      writeOptBoolColumn(
+        w,
+        rs.map((r) => r.x),
+        'record.x',
+      );
       break;
     }
     case 'funding': {
       const rs = records as readonly FundingRecord[];
-      writeDecimals(w, rs.map((r) => r.r), 'record.r');
-      writeOptIntColumn(w, rs.map((r) => r.nt), 'record.nt');
-      writeOptDecimalColumn(w, rs.map((r) => r.min), 'record.min');
-      writeOptDecimalColumn(w, rs.map((r) => r.max), 'record.max');
-      writeOptNumberColumn(w, rs.map((r) => r.cy), 'record.cy');
+      writeDecimals(
+        w,
+        rs.map((r) => r.r),
+        'record.r',
+      );
+      writeOptIntColumn(
+        w,
+        rs.map((r) => r.nt),
+        'record.nt',
+      );
+      writeOptDecimalColumn(
+        w,
+        rs.map((r) => r.min),
+        'record.min',
+      );
+      writeOptDecimalColumn(
+        w,
+        rs.map((r) => r.max),
+        'record.max',
+      );
+      writeOptNumberColumn(
+        w,
+        rs.map((r) => r.cy),
+        'record.cy',
+      );
       break;
     }
     case 'index':
     case 'fair': {
       const rs = records as readonly PriceRecord[];
-      writeDecimals(w, rs.map((r) => r.p), 'record.p');
+      writeDecimals(
+        w,
+        rs.map((r) => r.p),
+        'record.p',
+      );
       break;
     }
     case 'ticker': {
       const rs = records as readonly TickerRecord[];
-      writeDecimals(w, rs.map((r) => r.last), 'record.last');
+      writeDecimals(
+        w,
+        rs.map((r) => r.last),
+        'record.last',
+      );
       for (const f of ['open', 'high', 'low', 'v', 'qv'] as const)
-        writeOptDecimalColumn(w, rs.map((r) => r[f]), `record.${f}`);
-      writeOptIntColumn(w, rs.map((r) => r.n), 'record.n');
+        writeOptDecimalColumn(
+          w,
+          rs.map((r) => r[f]),
+          `record.${f}`,
+        );
+      writeOptIntColumn(
+        w,
+        rs.map((r) => r.n),
+        'record.n',
+      );
       break;
     }
     default:
@@ -159,7 +276,8 @@ function writeLevels(w: ByteWriter, rs: readonly (DepthSnapshotRecord | DepthDif
   const add = (side: readonly RecordLevel[], field: string): void => {
     if (!Array.isArray(side)) throw new ValidationError(field, 'an array of levels', side);
     for (const l of side) {
-      if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3)) throw new ValidationError(field, '[price, qty] or [price, qty, orders]', l);
+      if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3))
+        throw new ValidationError(field, '[price, qty] or [price, qty, orders]', l);
       prices.push(l[0]);
       qtys.push(l[1]);
       orders.push(l.length === 3 ? checkInt(l[2], `${field}.orders`) : undefined);
@@ -265,7 +383,14 @@ export type ScaledRecord = ScaledDepth | ScaledTrade;
  * decimal columns read straight into numbers (readDecimalNumbers) — no string is made. Other streams
  * decode as usual.
  */
-export function decodeScaledChunkView(stream: RecordStream, m: RecordMarket, i: string, firstSeq: number, payload: Uint8Array, scale: ScaleSpec): ChunkView<DataRecord | ScaledRecord> {
+export function decodeScaledChunkView(
+  stream: RecordStream,
+  m: RecordMarket,
+  i: string,
+  firstSeq: number,
+  payload: Uint8Array,
+  scale: ScaleSpec,
+): ChunkView<DataRecord | ScaledRecord> {
   if (stream !== 'depth.snapshot' && stream !== 'depth.diff' && stream !== 'trade') return decodeChunkView(stream, m, i, firstSeq, payload);
   const r = new ByteReader(payload);
   const n = r.uv();
@@ -284,7 +409,14 @@ export function decodeScaledChunkView(stream: RecordStream, m: RecordMarket, i: 
     const p = readDecimalNumbers(r, n);
     const q = readDecimalNumbers(r, n);
     const buy = r.bits(n);
-    record = (k) => ({ s: 'print', key, et: et[k]!, priceTicks: Math.round(p[k]! / tick), lots: Math.round(q[k]! * lotFactor), takerSide: buy[k] ? 'buy' : 'sell' });
+    record = (k) => ({
+      s: 'print',
+      key,
+      et: et[k]!,
+      priceTicks: Math.round(p[k]! / tick),
+      lots: Math.round(q[k]! * lotFactor),
+      takerSide: buy[k] ? 'buy' : 'sell',
+    });
   } else {
     const snapshot = stream === 'depth.snapshot';
     const U = snapshot ? null : readIntColumn(r, n);

@@ -49,7 +49,8 @@ function levels(r: Loose, f: 'b' | 'a'): void {
   if (!Array.isArray(side)) throw new ValidationError(`record.${f}`, 'an array of levels', side);
   for (let k = 0; k < side.length; k++) {
     const l = side[k] as RecordLevel;
-    if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3)) throw new ValidationError(`record.${f}.${k}`, '[price, qty] or [price, qty, orders]', l);
+    if (!Array.isArray(l) || (l.length !== 2 && l.length !== 3))
+      throw new ValidationError(`record.${f}.${k}`, '[price, qty] or [price, qty, orders]', l);
     if (typeof l[0] !== 'string' || !isDecimalString(l[0])) throw new ValidationError(`record.${f}.${k}.0`, 'a decimal string', l[0]);
     if (typeof l[1] !== 'string' || !isDecimalString(l[1])) throw new ValidationError(`record.${f}.${k}.1`, 'a decimal string', l[1]);
     if (l.length === 3 && !Number.isSafeInteger(l[2])) throw new ValidationError(`record.${f}.${k}.2`, 'a safe integer', l[2]);
@@ -64,7 +65,9 @@ export function checkRecord(rec: DataRecord): void {
   int(r, 'et');
   int(r, 'lt');
   const known = FIELDS[r.s]!;
-  for (const k in r) if (!known.has(k) && r[k] !== undefined) throw new ValidationError(`record.${k}`, `no such field on ${r.s} records (the store keeps ${[...known].join(', ')})`, r[k]);
+  for (const k in r)
+    if (!known.has(k) && r[k] !== undefined)
+      throw new ValidationError(`record.${k}`, `no such field on ${r.s} records (the store keeps ${[...known].join(', ')})`, r[k]);
   switch (rec.s) {
     case 'depth.snapshot':
       int(r, 'u');
@@ -89,7 +92,8 @@ export function checkRecord(rec: DataRecord): void {
       for (const f of ['bp', 'bq', 'ap', 'aq']) dec(r, f);
       return;
     case 'kline':
-      if (typeof r.iv !== 'string' || !INTERVALS.has(r.iv)) throw new ValidationError('record.iv', `one of ${KLINE_INTERVALS.join(', ')}`, r.iv);
+      if (typeof r.iv !== 'string' || !INTERVALS.has(r.iv))
+        throw new ValidationError('record.iv', `one of ${KLINE_INTERVALS.join(', ')}`, r.iv);
       int(r, 'ot');
       for (const f of ['o', 'h', 'l', 'c', 'v']) dec(r, f);
       dec(r, 'qv', true);
@@ -101,7 +105,8 @@ export function checkRecord(rec: DataRecord): void {
       int(r, 'nt', true);
       dec(r, 'min', true);
       dec(r, 'max', true);
-      if (r.cy !== undefined && (typeof r.cy !== 'number' || !Number.isFinite(r.cy))) throw new ValidationError('record.cy', 'a finite number', r.cy);
+      if (r.cy !== undefined && (typeof r.cy !== 'number' || !Number.isFinite(r.cy)))
+        throw new ValidationError('record.cy', 'a finite number', r.cy);
       return;
     case 'index':
     case 'fair':

@@ -20,7 +20,15 @@ import { BinaryHeap } from '../../core/binary-heap.js';
 import { ValidationError } from '../../core/errors.js';
 import { parseRecordLines } from '../record/json-lines-codec.js';
 import { RECORD_STREAMS, instrumentKey, type DataRecord, type MetaRecord, type RecordMarket, type RecordStream } from '../record/record.js';
-import { decodeChunkPayload, decodeChunkView, decodeScaledChunkView, type ChunkView, type DecodedChunk, type ScaledRecord, type ScaleSpec } from './chunk-codec.js';
+import {
+  decodeChunkPayload,
+  decodeChunkView,
+  decodeScaledChunkView,
+  type ChunkView,
+  type DecodedChunk,
+  type ScaledRecord,
+  type ScaleSpec,
+} from './chunk-codec.js';
 import { SEGMENT_FILE_RE, crc32, decompress, parseSegmentHeader, segmentBaseName, type ChunkInfo } from './chunk-format.js';
 import { readAt, readSegmentIndex, scanSegmentData } from './segment-file.js';
 import { StoreCorrupted } from './store-error.js';
@@ -129,7 +137,8 @@ export class RecordStoreReader {
         if (indexedEnd < size) {
           const tail = scanSegmentData(path, n, { verify: true, start: indexedEnd, known: idx.chunks });
           found = tail.chunks;
-          if (tail.stopReason !== undefined) warnings.push(`${path}: ignoring ${size - tail.validEnd} bytes from byte ${tail.validEnd} (${tail.stopReason})`);
+          if (tail.stopReason !== undefined)
+            warnings.push(`${path}: ignoring ${size - tail.validEnd} bytes from byte ${tail.validEnd} (${tail.stopReason})`);
         }
         for (const c of found) (c.stream === 'meta' ? meta : chunks).push(c);
       }
@@ -159,7 +168,10 @@ export class RecordStoreReader {
   }
 
   summary(): StoreSummary {
-    const byInst = new Map<string, { market: RecordMarket; symbol: string; streams: Map<RecordStream, { -readonly [K in keyof StreamSummary]: StreamSummary[K] }> }>();
+    const byInst = new Map<
+      string,
+      { market: RecordMarket; symbol: string; streams: Map<RecordStream, { -readonly [K in keyof StreamSummary]: StreamSummary[K] }> }
+    >();
     let records = 0;
     for (const c of this.chunks) {
       const market = c.market!;
@@ -169,7 +181,8 @@ export class RecordStoreReader {
       const stream = c.stream as RecordStream;
       const s = inst.streams.get(stream);
       records += c.count;
-      if (!s) inst.streams.set(stream, { stream, records: c.count, chunks: 1, minEt: c.minEt, maxEt: c.maxEt, minLt: c.minLt, maxLt: c.maxLt });
+      if (!s)
+        inst.streams.set(stream, { stream, records: c.count, chunks: 1, minEt: c.minEt, maxEt: c.maxEt, minLt: c.minLt, maxLt: c.maxLt });
       else {
         s.records += c.count;
         s.chunks++;
@@ -189,7 +202,11 @@ export class RecordStoreReader {
       bytes,
       instruments: [...byInst.values()]
         .sort((a, b) => (a.market === b.market ? (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) : a.market < b.market ? -1 : 1))
-        .map((i) => ({ market: i.market, symbol: i.symbol, streams: [...i.streams.values()].sort((a, b) => order(a.stream) - order(b.stream)) })),
+        .map((i) => ({
+          market: i.market,
+          symbol: i.symbol,
+          streams: [...i.streams.values()].sort((a, b) => order(a.stream) - order(b.stream)),
+        })),
     };
   }
 

@@ -36,7 +36,21 @@
  * torn write, and is refused (StoreCorrupted) rather than silently cut away. fsync: per chunk with
  * `fsync: 'chunk'` (survives power loss), else at roll and close (survives a killed process).
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ValidationError } from '../../core/errors.js';
 import { encodeRecordLine, type RecordSink } from '../record/json-lines-codec.js';
@@ -138,7 +152,10 @@ const summaryOf = (n: number, chunks: readonly ChunkInfo[], dataBytes: number, s
   return s;
 };
 
-function addChunk(s: MutableSummary, c: Pick<ChunkInfo, 'stream' | 'count' | 'firstSeq' | 'lastSeq' | 'minEt' | 'maxEt' | 'minLt' | 'maxLt'>): void {
+function addChunk(
+  s: MutableSummary,
+  c: Pick<ChunkInfo, 'stream' | 'count' | 'firstSeq' | 'lastSeq' | 'minEt' | 'maxEt' | 'minLt' | 'maxLt'>,
+): void {
   s.chunks++;
   s.firstSeq = s.firstSeq === undefined ? c.firstSeq : Math.min(s.firstSeq, c.firstSeq);
   s.lastSeq = s.lastSeq === undefined ? c.lastSeq : Math.max(s.lastSeq, c.lastSeq);
@@ -294,7 +311,19 @@ export class RecordStoreWriter implements RecordSink {
   }
 
   private writeMeta(meta: MarketRecord): void {
-    this.flushWrite('meta', undefined, '', new TextEncoder().encode(`${encodeRecordLine(meta)}\n`), 1, this.nextSeq, this.nextSeq, 0, 0, 0, 0);
+    this.flushWrite(
+      'meta',
+      undefined,
+      '',
+      new TextEncoder().encode(`${encodeRecordLine(meta)}\n`),
+      1,
+      this.nextSeq,
+      this.nextSeq,
+      0,
+      0,
+      0,
+      0,
+    );
     this.nextSeq++;
     this.appended++;
   }
@@ -334,7 +363,22 @@ export class RecordStoreWriter implements RecordSink {
   ): void {
     if (this.seg.summary.dataBytes >= this.segmentBytes && this.seg.summary.chunks > 0) this.roll();
     const payload = compress(this.codec, raw, this.level);
-    const fields = { codec: this.codec, stream, market, symbol, count, payloadLen: payload.length, rawLen: raw.length, payloadCrc: crc32(payload), firstSeq, lastSeq, minEt, maxEt, minLt, maxLt };
+    const fields = {
+      codec: this.codec,
+      stream,
+      market,
+      symbol,
+      count,
+      payloadLen: payload.length,
+      rawLen: raw.length,
+      payloadCrc: crc32(payload),
+      firstSeq,
+      lastSeq,
+      minEt,
+      maxEt,
+      minLt,
+      maxLt,
+    };
     const header = encodeChunkHeader(fields);
     const seg = this.seg;
     const offset = seg.summary.dataBytes;
@@ -443,7 +487,16 @@ export class RecordStoreWriter implements RecordSink {
       const header = encodeSegmentHeader({ format: STORE_FORMAT, v: STORE_VERSION, segment: n });
       writeFileSync(data, header);
       writeFileSync(index, encodeIndexHeader());
-      recovery.push({ segment: n, file: data, cause, reason: scan.stopReason, truncatedBytes: scan.fileSize, keptChunks: 0, keptRecords: 0, indexRebuilt: true });
+      recovery.push({
+        segment: n,
+        file: data,
+        cause,
+        reason: scan.stopReason,
+        truncatedBytes: scan.fileSize,
+        keptChunks: 0,
+        keptRecords: 0,
+        indexRebuilt: true,
+      });
       return summaryOf(n, [], header.length, false);
     }
     if (scan.stopReason !== undefined) {

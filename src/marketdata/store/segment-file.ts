@@ -40,7 +40,11 @@ function readAt(fd: number, position: number, length: number): Buffer {
  * Walks chunk headers from `start` (default: right after the file header). With `verify`, each
  * payload is read and its crc checked, so the result is a prefix of chunks that decode.
  */
-export function scanSegmentData(path: string, segment: number, opts: { verify: boolean; start?: number; known?: ChunkInfo[] }): SegmentScan {
+export function scanSegmentData(
+  path: string,
+  segment: number,
+  opts: { verify: boolean; start?: number; known?: ChunkInfo[] },
+): SegmentScan {
   const fd = openSync(path, 'r');
   try {
     const fileSize = fstatSync(fd).size;
@@ -93,7 +97,8 @@ export interface IndexRead {
 export function readSegmentIndex(path: string, segment: number, dataHeaderLength: number, dataSize: number): IndexRead {
   if (!existsSync(path)) return { chunks: [], validBytes: 0, stopReason: 'index file missing' };
   const b = readFileSync(path);
-  if (b.length < INDEX_HEADER_BYTES || b.readUInt32LE(0) !== INDEX_MAGIC) return { chunks: [], validBytes: 0, stopReason: 'index header unreadable' };
+  if (b.length < INDEX_HEADER_BYTES || b.readUInt32LE(0) !== INDEX_MAGIC)
+    return { chunks: [], validBytes: 0, stopReason: 'index header unreadable' };
   const chunks: ChunkInfo[] = [];
   let pos = INDEX_HEADER_BYTES;
   let expected = dataHeaderLength;

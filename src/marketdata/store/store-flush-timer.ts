@@ -12,7 +12,13 @@ import type { Clock } from '../../core/clock.js';
 import type { RecordStoreWriter } from './record-store-writer.js';
 
 /** Starts flushing `writer` every `periodMs`; returns the function that stops it. */
-export function flushPeriodically(writer: RecordStoreWriter, clock: Clock, periodMs: number, durable = false, onError?: (error: unknown) => void): () => void {
+export function flushPeriodically(
+  writer: RecordStoreWriter,
+  clock: Clock,
+  periodMs: number,
+  durable = false,
+  onError?: (error: unknown) => void,
+): () => void {
   const handle = clock.setInterval(periodMs, () => {
     try {
       if (durable) writer.sync();

@@ -32,7 +32,10 @@ export function storeSpans(summary: StoreSummary): StoreSpan[] {
 export function describeStoreSpan(dir: string, summary: StoreSummary, instruments?: readonly string[]): string {
   const spans = storeSpans(summary).filter((s) => !instruments || instruments.includes(s.instrument));
   if (summary.records === 0) return `${dir} holds no records`;
-  if (spans.length === 0) return `${dir} holds no records of ${instruments!.join(', ')} (it has ${storeSpans(summary).map((s) => s.instrument).join(', ')})`;
+  if (spans.length === 0)
+    return `${dir} holds no records of ${instruments!.join(', ')} (it has ${storeSpans(summary)
+      .map((s) => s.instrument)
+      .join(', ')})`;
   return `${dir} holds ${spans.map((s) => `${s.instrument} from ${isoMinute(s.first)} to ${isoMinute(s.last)} UTC`).join('; ')}`;
 }
 
@@ -43,7 +46,11 @@ export function storeListingLines(dir: string, summary: StoreSummary): string[] 
   );
   const head = ['instrument', 'stream', 'records', 'first (UTC)', 'last (UTC)'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const mib = (summary.bytes / 1024 / 1024).toFixed(1);
   return [
     `${dir}: ${summary.records} records, ${summary.instruments.length} instrument${summary.instruments.length === 1 ? '' : 's'}, ${summary.segments} segment${summary.segments === 1 ? '' : 's'}, ${mib} MiB`,

@@ -5,5 +5,8 @@ import { proposedOrders } from '../order-proposals.js';
 export const accountKnownRule: RiskRule = (intent, instrument, state) => {
   if (state.account) return undefined;
   if (proposedOrders(intent, instrument, state).length === 0) return undefined;
-  return { rule: 'account-known', reason: `no ${instrument?.kind ?? ''} account balances known: cannot check funds (fail closed)`.replace('  ', ' ') };
+  return {
+    rule: 'account-known',
+    reason: `no ${instrument?.kind ?? ''} account balances known: cannot check funds (fail closed)`.replace('  ', ' '),
+  };
 };

@@ -11,16 +11,27 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
   const proposals = proposedOrders(intent, instrument, state).filter((p) => p.spec.type === 'limit' && p.spec.price);
   if (proposals.length === 0) return undefined;
   const fair = fairPrice(state.snapshot);
-  if (!fair) return { rule: 'contract-price-limit', reason: `no fair price for ${instrument.symbol} to check bid/askLimitPriceRate (fail closed)` };
+  if (!fair)
+    return { rule: 'contract-price-limit', reason: `no fair price for ${instrument.symbol} to check bid/askLimitPriceRate (fail closed)` };
   for (const p of proposals) {
     const price = p.spec.price!;
     const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
       const cap = fair.mul(ONE.plus(instrument.bidLimitPriceRate));
-      if (price.gt(cap)) return { rule: 'contract-price-limit', reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (fair ${fmt(fair)}, bidLimitPriceRate ${fmt(instrument.bidLimitPriceRate)})`, ...slot };
+      if (price.gt(cap))
+        return {
+          rule: 'contract-price-limit',
+          reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (fair ${fmt(fair)}, bidLimitPriceRate ${fmt(instrument.bidLimitPriceRate)})`,
+          ...slot,
+        };
     } else {
       const floor = fair.mul(ONE.minus(instrument.askLimitPriceRate));
-      if (price.lt(floor)) return { rule: 'contract-price-limit', reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (fair ${fmt(fair)}, askLimitPriceRate ${fmt(instrument.askLimitPriceRate)})`, ...slot };
+      if (price.lt(floor))
+        return {
+          rule: 'contract-price-limit',
+          reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (fair ${fmt(fair)}, askLimitPriceRate ${fmt(instrument.askLimitPriceRate)})`,
+          ...slot,
+        };
     }
   }
   return undefined;

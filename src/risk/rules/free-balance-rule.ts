@@ -4,7 +4,16 @@ import { isLive, type OrderSpec } from '../../domain/order.js';
 import { positionKey } from '../../domain/position.js';
 import type { MarketSnapshot } from '../../domain/snapshot.js';
 import { legOf } from '../exposure.js';
-import { byTouchPriority, effectivePrice, fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedOrders } from '../order-proposals.js';
+import {
+  byTouchPriority,
+  effectivePrice,
+  fmt,
+  isOpening,
+  orderRemaining,
+  proposalRemaining,
+  proposedOrders,
+  releasedOrders,
+} from '../order-proposals.js';
 import type { RiskRule, RiskState } from '../risk-rule.js';
 
 const RULE = 'free-balance';
@@ -54,7 +63,14 @@ function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument
     const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
     if (!inst) return `no instrument rules for ${o.symbol} to value our order ${o.clientOrderId} (fail closed)`;
     // A limit order is valued at its price; a resting market order elsewhere is valued by nothing we hold.
-    const r = reservationOf(o, orderRemaining(o), inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage, o.quoteQuantity?.minus(o.filledNotional));
+    const r = reservationOf(
+      o,
+      orderRemaining(o),
+      inst,
+      o.symbol === instrument.symbol ? state.snapshot : undefined,
+      state.leverage,
+      o.quoteQuantity?.minus(o.filledNotional),
+    );
     if (!r) return `cannot value our order ${o.clientOrderId} on ${o.symbol} (no price or leverage; fail closed)`;
     if (r.asset !== asset) continue;
     held = held.plus(r.amount);
@@ -85,7 +101,12 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
   for (const p of byTouchPriority(proposals)) {
     const slot = p.slot ? { slot: p.slot } : {};
     const r = reservationOf(p.spec, proposalRemaining(p), instrument, state.snapshot, state.leverage);
-    if (!r) return { rule: RULE, reason: `cannot price the funds ${p.spec.side} ${fmt(p.spec.quantity ?? 0)} needs (no price or leverage; fail closed)`, ...slot };
+    if (!r)
+      return {
+        rule: RULE,
+        reason: `cannot price the funds ${p.spec.side} ${fmt(p.spec.quantity ?? 0)} needs (no price or leverage; fail closed)`,
+        ...slot,
+      };
     if (r.amount.isZero()) continue;
     const need = (needBy.get(r.asset) ?? ZERO).plus(r.amount);
     needBy.set(r.asset, need);

@@ -5,5 +5,8 @@ import type { RiskRule } from '../risk-rule.js';
 export const instrumentKnownRule: RiskRule = (intent, instrument) => {
   if (intent.kind === 'cancel' || intent.kind === 'cancel-all' || intent.kind === 'set-position-mode') return undefined;
   if (instrument) return undefined;
-  return { rule: 'instrument-known', reason: `no instrument rules for ${intentSymbol(intent) ?? '(no symbol)'}: cannot check the intent (fail closed)` };
+  return {
+    rule: 'instrument-known',
+    reason: `no instrument rules for ${intentSymbol(intent) ?? '(no symbol)'}: cannot check the intent (fail closed)`,
+  };
 };

@@ -11,8 +11,14 @@ export const instrumentStatusRule: RiskRule = (intent, instrument) => {
   if (intent.kind === 'desired-quotes' && intent.quotes.length === 0) return undefined;
   if (instrument.kind === 'spot') {
     if (instrument.status === SpotSymbolStatus.ONLINE) return undefined;
-    return { rule: 'instrument-status', reason: `${instrument.symbol} status is ${instrument.status} (${SPOT_NAMES[instrument.status] ?? 'unknown'}); trading needs 1 (online)` };
+    return {
+      rule: 'instrument-status',
+      reason: `${instrument.symbol} status is ${instrument.status} (${SPOT_NAMES[instrument.status] ?? 'unknown'}); trading needs 1 (online)`,
+    };
   }
   if (instrument.state === ContractState.ENABLED) return undefined;
-  return { rule: 'instrument-status', reason: `${instrument.symbol} state is ${instrument.state} (${CONTRACT_NAMES[instrument.state] ?? 'unknown'}); trading needs 0 (enabled)` };
+  return {
+    rule: 'instrument-status',
+    reason: `${instrument.symbol} state is ${instrument.state} (${CONTRACT_NAMES[instrument.state] ?? 'unknown'}); trading needs 0 (enabled)`,
+  };
 };

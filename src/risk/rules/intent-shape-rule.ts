@@ -16,7 +16,8 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       } catch (e) {
         return deny(e instanceof PerpetuaError ? e.message : String(e));
       }
-      if (instrument && instrument.kind !== intent.order.kind) return deny(`order kind ${intent.order.kind} but ${instrument.symbol} is a ${instrument.kind} instrument`);
+      if (instrument && instrument.kind !== intent.order.kind)
+        return deny(`order kind ${intent.order.kind} but ${instrument.symbol} is a ${instrument.kind} instrument`);
       if (intent.order.leverage !== undefined && !(Number.isInteger(intent.order.leverage) && intent.order.leverage > 0)) {
         return deny(`leverage must be a positive integer, got ${intent.order.leverage}`);
       }
@@ -28,11 +29,13 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       if (intent.quantity && intent.quantity.lte(0)) return deny(`amend quantity must be > 0, got ${fmt(intent.quantity)}`);
       return undefined;
     case 'chase':
-      if (!(Number.isInteger(intent.maxReprices) && intent.maxReprices > 0)) return deny(`maxReprices must be a positive integer, got ${intent.maxReprices}`);
+      if (!(Number.isInteger(intent.maxReprices) && intent.maxReprices > 0))
+        return deny(`maxReprices must be a positive integer, got ${intent.maxReprices}`);
       if (intent.priceCap && intent.priceCap.lte(0)) return deny(`priceCap must be > 0, got ${fmt(intent.priceCap)}`);
       return undefined;
     case 'set-leverage':
-      if (!(Number.isInteger(intent.leverage) && intent.leverage > 0)) return deny(`leverage must be a positive integer, got ${intent.leverage}`);
+      if (!(Number.isInteger(intent.leverage) && intent.leverage > 0))
+        return deny(`leverage must be a positive integer, got ${intent.leverage}`);
       return undefined;
     case 'desired-quotes': {
       const seen = new Set<string>();

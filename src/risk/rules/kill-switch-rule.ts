@@ -24,19 +24,27 @@ export function killSwitchCondition(state: RiskState): Denial | undefined {
   const m = state.metrics;
   const deny = (reason: string): Denial => ({ rule: KILL_SWITCH_RULE, reason });
   if (k.maxDrawdown || k.maxDailyLoss) {
-    if (!m.equity) return deny(`equity unknown${m.unknownReason ? ` (${m.unknownReason})` : ''} while drawdown / daily-loss limits are set (fail closed)`);
+    if (!m.equity)
+      return deny(
+        `equity unknown${m.unknownReason ? ` (${m.unknownReason})` : ''} while drawdown / daily-loss limits are set (fail closed)`,
+      );
     if (k.maxDrawdown && m.peakEquity && m.peakEquity.gt(0)) {
       // (peak − equity) / peak ≥ limit, as (peak − equity) ≥ limit × peak: no division on every
       // snapshot (the product is exact; the quotient is only needed for the message).
       const fall = m.peakEquity.minus(m.equity);
       if (fall.gte(drawdownFloor(m.peakEquity, k.maxDrawdown))) {
         const dd = fall.div(m.peakEquity);
-        return deny(`drawdown ${fmt(dd.mul(100).toDecimalPlaces(4))}% (peak ${fmt(m.peakEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDrawdown.mul(100))}%`);
+        return deny(
+          `drawdown ${fmt(dd.mul(100).toDecimalPlaces(4))}% (peak ${fmt(m.peakEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDrawdown.mul(100))}%`,
+        );
       }
     }
     if (k.maxDailyLoss && m.dayStartEquity) {
       const loss = m.dayStartEquity.minus(m.equity);
-      if (loss.gte(k.maxDailyLoss)) return deny(`daily loss ${fmt(loss)} (day start ${fmt(m.dayStartEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDailyLoss)}`);
+      if (loss.gte(k.maxDailyLoss))
+        return deny(
+          `daily loss ${fmt(loss)} (day start ${fmt(m.dayStartEquity)}, equity ${fmt(m.equity)}) reached the limit ${fmt(k.maxDailyLoss)}`,
+        );
     }
   }
   if (k.maxRejects !== undefined) {

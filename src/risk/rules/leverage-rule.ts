@@ -16,7 +16,11 @@ export function tierFor(instrument: ContractInstrument, size: Decimal): RiskTier
 function checkLeverage(instrument: ContractInstrument, leverage: number, size: Decimal, what: string, slot?: string): Denial | undefined {
   const s = slot ? { slot } : {};
   if (leverage < instrument.minLeverage || leverage > instrument.maxLeverage) {
-    return { rule: RULE, reason: `${what}: leverage ${leverage} is outside ${instrument.symbol}'s ${instrument.minLeverage}–${instrument.maxLeverage}`, ...s };
+    return {
+      rule: RULE,
+      reason: `${what}: leverage ${leverage} is outside ${instrument.symbol}'s ${instrument.minLeverage}–${instrument.maxLeverage}`,
+      ...s,
+    };
   }
   if (instrument.riskTiers.length === 0) return undefined;
   const tier = tierFor(instrument, size);
@@ -25,7 +29,11 @@ function checkLeverage(instrument: ContractInstrument, leverage: number, size: D
     return { rule: RULE, reason: `${what}: a position of ${fmt(size)} contracts exceeds the largest risk tier (maxVol ${fmt(top)})`, ...s };
   }
   if (leverage > tier.maxLeverage) {
-    return { rule: RULE, reason: `${what}: leverage ${leverage} is above ${tier.maxLeverage}, the maximum of risk tier ${tier.level} (positions up to ${fmt(tier.maxVol)} contracts) that a position of ${fmt(size)} contracts falls in`, ...s };
+    return {
+      rule: RULE,
+      reason: `${what}: leverage ${leverage} is above ${tier.maxLeverage}, the maximum of risk tier ${tier.level} (positions up to ${fmt(tier.maxVol)} contracts) that a position of ${fmt(size)} contracts falls in`,
+      ...s,
+    };
   }
   return undefined;
 }
@@ -57,7 +65,12 @@ export const leverageRule: RiskRule = (intent, instrument, state) => {
     const leg = legOf(p.spec);
     const lev = p.spec.leverage ?? state.leverage[positionKey(instrument.symbol, leg)];
     const what = `${p.spec.side} ${fmt(p.spec.quantity ?? 0)}${p.slot ? ` (slot ${p.slot})` : ''}`;
-    if (lev === undefined) return { rule: RULE, reason: `${what}: no leverage given and none known for ${instrument.symbol} ${leg} (fail closed)`, ...(p.slot ? { slot: p.slot } : {}) };
+    if (lev === undefined)
+      return {
+        rule: RULE,
+        reason: `${what}: no leverage given and none known for ${instrument.symbol} ${leg} (fail closed)`,
+        ...(p.slot ? { slot: p.slot } : {}),
+      };
     const size = sizes[i]!;
     const denial = checkLeverage(instrument, lev, size, what, p.slot);
     if (denial) return denial;

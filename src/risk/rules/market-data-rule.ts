@@ -11,6 +11,7 @@ export const marketDataRule: RiskRule = (intent, instrument, state) => {
   if (!s) return { rule: RULE, reason: `no market snapshot for ${symbol} (fail closed)` };
   if (s.symbol !== symbol) return { rule: RULE, reason: `the snapshot given is for ${s.symbol}, not ${symbol} (fail closed)` };
   const age = state.now - s.pollTime;
-  if (age > state.limits.maxSnapshotAgeMs) return { rule: RULE, reason: `the ${symbol} snapshot is ${age} ms old; the limit is ${state.limits.maxSnapshotAgeMs} ms` };
+  if (age > state.limits.maxSnapshotAgeMs)
+    return { rule: RULE, reason: `the ${symbol} snapshot is ${age} ms old; the limit is ${state.limits.maxSnapshotAgeMs} ms` };
   return undefined;
 };

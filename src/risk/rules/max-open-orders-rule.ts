@@ -32,7 +32,11 @@ export const maxOpenOrdersRule: RiskRule = (intent, instrument, state) => {
   for (const p of byTouchPriority(proposals)) {
     after += 1;
     if (after > cap) {
-      return { rule: RULE, reason: `${after} open orders on ${scope} would exceed the limit of ${cap} (now ${current})`, ...(p.slot ? { slot: p.slot } : {}) };
+      return {
+        rule: RULE,
+        reason: `${after} open orders on ${scope} would exceed the limit of ${cap} (now ${current})`,
+        ...(p.slot ? { slot: p.slot } : {}),
+      };
     }
   }
   return undefined;

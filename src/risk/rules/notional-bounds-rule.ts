@@ -22,15 +22,30 @@ export const notionalBoundsRule: RiskRule = (intent, instrument, state) => {
       how = `${fmt(s.quantity!)} × ${fmt(s.price!)}`;
     } else {
       const px = estimateMarketPrice(state.snapshot, s.side, s.quantity);
-      if (!px) return { rule: 'notional-bounds', reason: `${describe(s, p.slot)}: no book or ticker to estimate the market order's amount (fail closed)`, ...slot };
+      if (!px)
+        return {
+          rule: 'notional-bounds',
+          reason: `${describe(s, p.slot)}: no book or ticker to estimate the market order's amount (fail closed)`,
+          ...slot,
+        };
       amount = px.mul(s.quantity!);
       how = `${fmt(s.quantity!)} × estimated ${fmt(px.toDecimalPlaces(instrument.quotePrecision + 2))}`;
     }
     const min = market ? instrument.minQuoteAmountMarket : instrument.minQuoteAmount;
     const max = market ? instrument.maxQuoteAmountMarket : instrument.maxQuoteAmount;
     const q = instrument.quoteAsset;
-    if (amount.lt(min)) return { rule: 'notional-bounds', reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is below the minimum ${fmt(min)} ${q}`, ...slot };
-    if (max.gt(0) && amount.gt(max)) return { rule: 'notional-bounds', reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is above the maximum ${fmt(max)} ${q}`, ...slot };
+    if (amount.lt(min))
+      return {
+        rule: 'notional-bounds',
+        reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is below the minimum ${fmt(min)} ${q}`,
+        ...slot,
+      };
+    if (max.gt(0) && amount.gt(max))
+      return {
+        rule: 'notional-bounds',
+        reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is above the maximum ${fmt(max)} ${q}`,
+        ...slot,
+      };
   }
   return undefined;
 };

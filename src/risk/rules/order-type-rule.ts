@@ -26,7 +26,11 @@ export const orderTypeRule: RiskRule = (intent, instrument, state) => {
     // IOC / FOK are not listed in exchangeInfo samples but are documented order types; only the listed
     // LIMIT / MARKET / LIMIT_MAKER are checked against the symbol.
     if ((t === 'LIMIT' || t === 'MARKET' || t === 'LIMIT_MAKER') && !instrument.orderTypes.includes(t)) {
-      return { rule: 'order-type', reason: `${instrument.symbol} does not take ${t} orders (allowed: ${instrument.orderTypes.join(', ')})`, ...(p.slot ? { slot: p.slot } : {}) };
+      return {
+        rule: 'order-type',
+        reason: `${instrument.symbol} does not take ${t} orders (allowed: ${instrument.orderTypes.join(', ')})`,
+        ...(p.slot ? { slot: p.slot } : {}),
+      };
     }
   }
   return undefined;

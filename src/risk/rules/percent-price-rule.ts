@@ -21,19 +21,28 @@ export const percentPriceRule: RiskRule = (intent, instrument, state) => {
   const proposals = proposedOrders(intent, instrument, state).filter((p) => p.spec.type === 'limit' && p.spec.price);
   if (proposals.length === 0) return undefined;
   const last = lastPrice(state.snapshot);
-  if (!last) return { rule: 'percent-price-by-side', reason: `no last price for ${instrument.symbol} to check PERCENT_PRICE_BY_SIDE (fail closed)` };
+  if (!last)
+    return { rule: 'percent-price-by-side', reason: `no last price for ${instrument.symbol} to check PERCENT_PRICE_BY_SIDE (fail closed)` };
   for (const p of proposals) {
     const price = p.spec.price!;
     const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
       const cap = maxBuyPrice(last, band.bidMultiplierUp);
       if (price.gt(cap)) {
-        return { rule: 'percent-price-by-side', reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (last ${fmt(last)}, bidMultiplierUp ${fmt(band.bidMultiplierUp)})`, ...slot };
+        return {
+          rule: 'percent-price-by-side',
+          reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (last ${fmt(last)}, bidMultiplierUp ${fmt(band.bidMultiplierUp)})`,
+          ...slot,
+        };
       }
     } else {
       const floor = minSellPrice(last, band.askMultiplierDown);
       if (price.lt(floor)) {
-        return { rule: 'percent-price-by-side', reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (last ${fmt(last)}, askMultiplierDown ${fmt(band.askMultiplierDown)})`, ...slot };
+        return {
+          rule: 'percent-price-by-side',
+          reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (last ${fmt(last)}, askMultiplierDown ${fmt(band.askMultiplierDown)})`,
+          ...slot,
+        };
       }
     }
   }

@@ -8,5 +8,8 @@ export const positionModeRule: RiskRule = (intent, _instrument, state) => {
   const orders = state.openOrders.filter((o) => o.kind === 'contract' && isLive(o.status)).length;
   const positions = state.positions.filter((p) => p.kind === 'contract' && !p.quantity.isZero()).length;
   if (orders === 0 && positions === 0) return undefined;
-  return { rule: 'position-mode-change', reason: `switching to ${intent.mode} needs no open orders and no positions; there are ${orders} open contract orders and ${positions} open positions` };
+  return {
+    rule: 'position-mode-change',
+    reason: `switching to ${intent.mode} needs no open orders and no positions; there are ${orders} open contract orders and ${positions} open positions`,
+  };
 };

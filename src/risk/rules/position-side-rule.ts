@@ -16,8 +16,10 @@ export const positionSideRule: RiskRule = (intent, instrument, state) => {
       continue;
     }
     if (!state.positionMode) return { rule: RULE, reason: `position mode of the contract account is unknown (fail closed)`, ...slot };
-    if (state.positionMode === 'hedged' && !p.spec.positionSide) return { rule: RULE, reason: `hedged mode: the order must name its position side (long or short)`, ...slot };
-    if (state.positionMode === 'one-way' && p.spec.positionSide) return { rule: RULE, reason: `one-way mode: the order must not name a position side (got ${p.spec.positionSide})`, ...slot };
+    if (state.positionMode === 'hedged' && !p.spec.positionSide)
+      return { rule: RULE, reason: `hedged mode: the order must name its position side (long or short)`, ...slot };
+    if (state.positionMode === 'one-way' && p.spec.positionSide)
+      return { rule: RULE, reason: `one-way mode: the order must not name a position side (got ${p.spec.positionSide})`, ...slot };
   }
   return undefined;
 };

@@ -19,9 +19,13 @@ export const priceTickRule: RiskRule = (intent, instrument, state) => {
       ...(slot ? { slot } : {}),
     };
   };
-  if (intent.kind === 'attach-tpsl') return check('take-profit price', intent.takeProfitPrice) ?? check('stop-loss price', intent.stopLossPrice);
+  if (intent.kind === 'attach-tpsl')
+    return check('take-profit price', intent.takeProfitPrice) ?? check('stop-loss price', intent.stopLossPrice);
   for (const p of proposedOrders(intent, instrument, state)) {
-    const d = check(p.slot ? `quote ${p.slot} price` : 'price', p.spec.price, p.slot) ?? check('take-profit price', p.spec.takeProfitPrice) ?? check('stop-loss price', p.spec.stopLossPrice);
+    const d =
+      check(p.slot ? `quote ${p.slot} price` : 'price', p.spec.price, p.slot) ??
+      check('take-profit price', p.spec.takeProfitPrice) ??
+      check('stop-loss price', p.spec.stopLossPrice);
     if (d) return d;
   }
   return undefined;

@@ -10,11 +10,25 @@ export const quantityBoundsRule: RiskRule = (intent, instrument, state) => {
     const slot = p.slot ? { slot: p.slot } : {};
     if (instrument.kind === 'spot') {
       if (instrument.minQuantity.gt(0) && q.lt(instrument.minQuantity)) {
-        return { rule: 'quantity-bounds', reason: `${describe(p.spec, p.slot)}: quantity ${fmt(q)} is below the minimum ${fmt(instrument.minQuantity)} ${instrument.baseAsset}`, ...slot };
+        return {
+          rule: 'quantity-bounds',
+          reason: `${describe(p.spec, p.slot)}: quantity ${fmt(q)} is below the minimum ${fmt(instrument.minQuantity)} ${instrument.baseAsset}`,
+          ...slot,
+        };
       }
     } else {
-      if (q.lt(instrument.minVol)) return { rule: 'quantity-bounds', reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is below minVol ${fmt(instrument.minVol)}`, ...slot };
-      if (q.gt(instrument.maxVol)) return { rule: 'quantity-bounds', reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is above maxVol ${fmt(instrument.maxVol)}`, ...slot };
+      if (q.lt(instrument.minVol))
+        return {
+          rule: 'quantity-bounds',
+          reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is below minVol ${fmt(instrument.minVol)}`,
+          ...slot,
+        };
+      if (q.gt(instrument.maxVol))
+        return {
+          rule: 'quantity-bounds',
+          reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is above maxVol ${fmt(instrument.maxVol)}`,
+          ...slot,
+        };
     }
   }
   return undefined;

@@ -21,12 +21,21 @@ export const quantityStepRule: RiskRule = (intent, instrument, state) => {
     const slot = p.slot ? { slot: p.slot } : {};
     if (q && !isMultipleOf(q, step)) {
       const below = q.div(step).floor().mul(step);
-      return { rule: 'quantity-step', reason: `quantity ${fmt(q)} is not a multiple of the step ${fmt(step)} (truncated: ${fmt(below)})`, ...slot };
+      return {
+        rule: 'quantity-step',
+        reason: `quantity ${fmt(q)} is not a multiple of the step ${fmt(step)} (truncated: ${fmt(below)})`,
+        ...slot,
+      };
     }
     const qq = p.spec.quoteQuantity;
     if (qq && instrument.kind === 'spot') {
       const qStep = quoteStep(instrument.quoteAssetPrecision);
-      if (!isMultipleOf(qq, qStep)) return { rule: 'quantity-step', reason: `quote amount ${fmt(qq)} has more than ${instrument.quoteAssetPrecision} decimals`, ...slot };
+      if (!isMultipleOf(qq, qStep))
+        return {
+          rule: 'quantity-step',
+          reason: `quote amount ${fmt(qq)} has more than ${instrument.quoteAssetPrecision} decimals`,
+          ...slot,
+        };
     }
   }
   return undefined;

@@ -24,21 +24,38 @@ export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
       if (s.reduceOnly) return { rule: RULE, reason: 'spot orders cannot be reduce-only', ...slot };
       continue;
     }
-    if (s.reduceOnly && state.positionMode === 'hedged') return { rule: RULE, reason: 'reduceOnly is accepted only in one-way mode; in hedged mode close the leg with its close side', ...slot };
+    if (s.reduceOnly && state.positionMode === 'hedged')
+      return {
+        rule: RULE,
+        reason: 'reduceOnly is accepted only in one-way mode; in hedged mode close the leg with its close side',
+        ...slot,
+      };
     if (isOpening(s)) continue;
     const leg = legOf(s);
     const pos = positionQty(state.positions, instrument.symbol, leg);
     // The position size this order may close: long positions close with sells, short with buys.
     const closable = s.side === 'sell' ? (pos.gt(0) ? pos : ZERO) : pos.lt(0) ? pos.neg() : ZERO;
     if (closable.isZero()) {
-      return { rule: RULE, reason: `${s.side} ${fmt(s.quantity ?? 0)} closes nothing: the ${instrument.symbol} ${leg} position is ${fmt(pos)}`, ...slot };
+      return {
+        rule: RULE,
+        reason: `${s.side} ${fmt(s.quantity ?? 0)} closes nothing: the ${instrument.symbol} ${leg} position is ${fmt(pos)}`,
+        ...slot,
+      };
     }
     const key = `${leg}|${s.side}`;
     let pending = taken.get(key);
     if (pending === undefined) {
       pending = ZERO;
       for (const o of state.openOrders) {
-        if (!isLive(o.status) || released.has(o.clientOrderId) || o.symbol !== instrument.symbol || legOf(o) !== leg || o.side !== s.side || isOpening(o)) continue;
+        if (
+          !isLive(o.status) ||
+          released.has(o.clientOrderId) ||
+          o.symbol !== instrument.symbol ||
+          legOf(o) !== leg ||
+          o.side !== s.side ||
+          isOpening(o)
+        )
+          continue;
         pending = pending.plus(orderRemaining(o));
       }
     }

@@ -23,7 +23,8 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
   let buys = ZERO;
   let sells = ZERO;
   for (const o of state.openOrders) {
-    if (!isLive(o.status) || o.strategyId !== intent.strategyId || o.symbol !== instrument.symbol || released.has(o.clientOrderId)) continue;
+    if (!isLive(o.status) || o.strategyId !== intent.strategyId || o.symbol !== instrument.symbol || released.has(o.clientOrderId))
+      continue;
     if (o.side === 'buy') buys = buys.plus(orderRemaining(o));
     else sells = sells.plus(orderRemaining(o));
   }
@@ -42,7 +43,12 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
     }
     if (limits.maxNotional) {
       const px = markPrice(state.snapshot) ?? p.spec.price;
-      if (!px) return { rule: RULE, reason: `no price to value strategy ${intent.strategyId}'s position on ${instrument.symbol} (fail closed)`, ...slot };
+      if (!px)
+        return {
+          rule: RULE,
+          reason: `no price to value strategy ${intent.strategyId}'s position on ${instrument.symbol} (fail closed)`,
+          ...slot,
+        };
       const notional = worst.mul(px).mul(multiplier);
       if (notional.gt(limits.maxNotional)) {
         return {

@@ -10,10 +10,16 @@ const RULE = 'tpsl';
 function check(direction: PositionSide, ref: Decimal, tp: Decimal | undefined, sl: Decimal | undefined, what: string): Denial | undefined {
   const long = direction === 'long';
   if (tp && !tp.isZero() && (long ? tp.lte(ref) : tp.gte(ref))) {
-    return { rule: RULE, reason: `${what}: take-profit ${fmt(tp)} must be ${long ? 'above' : 'below'} ${fmt(ref)} for a ${direction} position` };
+    return {
+      rule: RULE,
+      reason: `${what}: take-profit ${fmt(tp)} must be ${long ? 'above' : 'below'} ${fmt(ref)} for a ${direction} position`,
+    };
   }
   if (sl && !sl.isZero() && (long ? sl.gte(ref) : sl.lte(ref))) {
-    return { rule: RULE, reason: `${what}: stop-loss ${fmt(sl)} must be ${long ? 'below' : 'above'} ${fmt(ref)} for a ${direction} position` };
+    return {
+      rule: RULE,
+      reason: `${what}: stop-loss ${fmt(sl)} must be ${long ? 'below' : 'above'} ${fmt(ref)} for a ${direction} position`,
+    };
   }
   return undefined;
 }
@@ -33,8 +39,18 @@ export const tpslRule: RiskRule = (intent, instrument, state) => {
     }
     const leg = intent.positionSide ?? 'net';
     const pos = state.positions.find((p) => p.symbol === instrument.symbol && p.leg === leg && !p.quantity.isZero());
-    if (!pos) return { rule: RULE, reason: `no open ${instrument.symbol} ${leg} position to attach TP/SL to (position ${fmt(positionQty(state.positions, instrument.symbol, leg))})` };
-    return check(pos.quantity.gt(0) ? 'long' : 'short', pos.entryPrice, intent.takeProfitPrice, intent.stopLossPrice, `TP/SL on the ${leg} position`);
+    if (!pos)
+      return {
+        rule: RULE,
+        reason: `no open ${instrument.symbol} ${leg} position to attach TP/SL to (position ${fmt(positionQty(state.positions, instrument.symbol, leg))})`,
+      };
+    return check(
+      pos.quantity.gt(0) ? 'long' : 'short',
+      pos.entryPrice,
+      intent.takeProfitPrice,
+      intent.stopLossPrice,
+      `TP/SL on the ${leg} position`,
+    );
   }
   for (const p of proposedOrders(intent, instrument, state)) {
     const s = p.spec;

@@ -10,8 +10,13 @@ export const tradeSideTypeRule: RiskRule = (intent, instrument, state) => {
   for (const p of proposedOrders(intent, instrument, state)) {
     const allowed = t === TradeSideType.BUY_ONLY ? p.spec.side === 'buy' : t === TradeSideType.SELL_ONLY ? p.spec.side === 'sell' : false;
     if (!allowed) {
-      const what = t === TradeSideType.BUY_ONLY ? 'buy orders only' : t === TradeSideType.SELL_ONLY ? 'sell orders only' : 'no orders (closed)';
-      return { rule: 'trade-side-type', reason: `${instrument.symbol} tradeSideType ${t} takes ${what}; ${describe(p.spec, p.slot)} denied`, ...(p.slot ? { slot: p.slot } : {}) };
+      const what =
+        t === TradeSideType.BUY_ONLY ? 'buy orders only' : t === TradeSideType.SELL_ONLY ? 'sell orders only' : 'no orders (closed)';
+      return {
+        rule: 'trade-side-type',
+        reason: `${instrument.symbol} tradeSideType ${t} takes ${what}; ${describe(p.spec, p.slot)} denied`,
+        ...(p.slot ? { slot: p.slot } : {}),
+      };
     }
   }
   return undefined;

@@ -10,13 +10,27 @@ export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 export const webhookSchema = z
   .strictObject({
-    url: z.url({ protocol: /^https?$/ })
+    url: z
+      .url({ protocol: /^https?$/ })
       .describe('Where notifications are POSTed as JSON. Only its host is ever logged (such URLs often carry a token).'),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).default([...WEBHOOK_EVENTS])
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .default([...WEBHOOK_EVENTS])
       .describe('Which notifications to send: fill, kill-switch, drift, start, stop.'),
-    maxAttempts: z.number().int().min(1).max(20).default(5)
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(5)
       .describe('Attempts per notification (a 5xx, 429 or network failure is tried again; a 4xx is not).'),
-    retryDelayMs: z.number().int().min(10).max(600_000).default(1000)
+    retryDelayMs: z
+      .number()
+      .int()
+      .min(10)
+      .max(600_000)
+      .default(1000)
       .describe('Wait before the first retry, ms; doubled at each further one.'),
     timeoutMs: z.number().int().min(100).max(60_000).default(5000).describe('Timeout of one POST, ms.'),
   })
@@ -24,14 +38,19 @@ export const webhookSchema = z
 
 export const consoleSchema = z
   .strictObject({
-    port: z.number().int().min(0).max(65_535)
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65_535)
       .describe('Port of the web console, its HTTP API and /metrics (0: any free port; the URL is printed at start).'),
     host: z
       .string()
       .min(1)
       .default('127.0.0.1')
       .describe('Address to bind. The default serves this machine only; any other lets whoever reaches it with the token steer the bot.'),
-    tokenEnv: envName.default('PERPETUA_CONSOLE_TOKEN')
+    tokenEnv: envName
+      .default('PERPETUA_CONSOLE_TOKEN')
       .describe('Environment variable holding the bearer token every API and /metrics request must carry (16+ characters). Never logged.'),
     webhook: webhookSchema.optional(),
   })

@@ -41,10 +41,20 @@ export function parseRunConfig(input: unknown, catalog: StrategyCatalog, source 
   const looks = detectConfigKind(doc);
   if (looks === 'emulator' || looks === 'record') {
     const article = looks === 'emulator' ? 'an' : 'a';
-    throw new ConfigInvalid(source, [{ path: '', message: `expected a run config (mode:, instruments:, strategies: …); this is ${article} ${looks} config, read by \`${COMMAND_OF_KIND[looks]}\`` }]);
+    throw new ConfigInvalid(source, [
+      {
+        path: '',
+        message: `expected a run config (mode:, instruments:, strategies: …); this is ${article} ${looks} config, read by \`${COMMAND_OF_KIND[looks]}\``,
+      },
+    ]);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new ConfigInvalid(source, [{ path: '', message: `expected a YAML mapping (mode:, instruments:, strategies: …), received ${doc === null || doc === undefined ? 'an empty document' : Array.isArray(doc) ? 'a list' : typeof doc}` }]);
+    throw new ConfigInvalid(source, [
+      {
+        path: '',
+        message: `expected a YAML mapping (mode:, instruments:, strategies: …), received ${doc === null || doc === undefined ? 'an empty document' : Array.isArray(doc) ? 'a list' : typeof doc}`,
+      },
+    ]);
   }
   const r = runConfigSchema.safeParse(doc, { reportInput: true });
   if (!r.success) issues.push(...issuesFromZod(r.error.issues, runConfigSchema, doc));
@@ -59,7 +69,10 @@ export function parseRunConfig(input: unknown, catalog: StrategyCatalog, source 
       if (typeof e.name !== 'string') return;
       const cls = catalog.get(e.name);
       if (!cls) {
-        issues.push({ path: formatPath(['strategies', i, 'name']), message: `expected a registered strategy (${catalog.names().join(', ') || 'none registered'}), received ${JSON.stringify(e.name)}` });
+        issues.push({
+          path: formatPath(['strategies', i, 'name']),
+          message: `expected a registered strategy (${catalog.names().join(', ') || 'none registered'}), received ${JSON.stringify(e.name)}`,
+        });
         return;
       }
       const params = e.params ?? {};
@@ -70,7 +83,14 @@ export function parseRunConfig(input: unknown, catalog: StrategyCatalog, source 
       }
       if (r.success) {
         const s = r.data.strategies[i]!;
-        resolved.push({ id: s.id as StrategyId, name: s.name, cls, params: p.data, instruments: s.instruments as InstrumentSymbol[], ...(s.tag !== undefined ? { tag: s.tag } : {}) });
+        resolved.push({
+          id: s.id as StrategyId,
+          name: s.name,
+          cls,
+          params: p.data,
+          instruments: s.instruments as InstrumentSymbol[],
+          ...(s.tag !== undefined ? { tag: s.tag } : {}),
+        });
       }
     });
   }
@@ -91,5 +111,8 @@ function sortIssues(issues: readonly ConfigIssue[]): ConfigIssue[] {
     const i = order.indexOf(head);
     return i < 0 ? order.length : i;
   };
-  return issues.map((iss, i) => ({ iss, i })).sort((a, b) => rank(a.iss.path) - rank(b.iss.path) || a.i - b.i).map((x) => x.iss);
+  return issues
+    .map((iss, i) => ({ iss, i }))
+    .sort((a, b) => rank(a.iss.path) - rank(b.iss.path) || a.i - b.i)
+    .map((x) => x.iss);
 }

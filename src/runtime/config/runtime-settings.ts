@@ -80,7 +80,11 @@ export function canonicalJson(value: unknown): string {
 export function configHash(c: RunConfig): string {
   const safe: RunConfig = {
     ...c,
-    venue: { ...c.venue, ...(c.venue.apiKey !== undefined ? { apiKey: '<inline>' } : {}), ...(c.venue.apiSecret !== undefined ? { apiSecret: '<inline>' } : {}) },
+    venue: {
+      ...c.venue,
+      ...(c.venue.apiKey !== undefined ? { apiKey: '<inline>' } : {}),
+      ...(c.venue.apiSecret !== undefined ? { apiSecret: '<inline>' } : {}),
+    },
   };
   return createHash('sha256').update(canonicalJson(safe)).digest('hex');
 }

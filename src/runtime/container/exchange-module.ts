@@ -86,7 +86,11 @@ export function exchangeModule(): ContainerModule {
         const spot = await ctx.getAsync(RUNTIME_TOKENS.SpotClient);
         if (spot) {
           const gateway = new MexcSpotGateway({ client: spot, instruments, clock });
-          venues.push({ kind: 'spot', gateway, orders: new OrderManager(gateway, new KindJournal(journal, 'spot'), clock, codec, instruments, omConfig) });
+          venues.push({
+            kind: 'spot',
+            gateway,
+            orders: new OrderManager(gateway, new KindJournal(journal, 'spot'), clock, codec, instruments, omConfig),
+          });
         }
         const contract = await ctx.getAsync(RUNTIME_TOKENS.ContractClient);
         if (contract) {
@@ -98,7 +102,11 @@ export function exchangeModule(): ContainerModule {
             ...(positionMode ? { positionMode } : {}),
             settingRetry: { clock, random: new SeededRandom('perpetua:settings'), deadlineMs: config.venue.startupDeadlineMs },
           });
-          venues.push({ kind: 'contract', gateway, orders: new OrderManager(gateway, new KindJournal(journal, 'contract'), clock, codec, instruments, omConfig) });
+          venues.push({
+            kind: 'contract',
+            gateway,
+            orders: new OrderManager(gateway, new KindJournal(journal, 'contract'), clock, codec, instruments, omConfig),
+          });
         }
         return venues;
       })

@@ -18,7 +18,11 @@ export function addPluginStrategies(classes: readonly StrategyClass[], where = '
   for (const cls of classes) {
     if (plugins.includes(cls)) continue;
     const clash = availableStrategies().find((c) => c.strategyName === cls.strategyName);
-    if (clash) throw new ConfigError(where, `${cls.name} is named ${JSON.stringify(cls.strategyName)}, which ${clash.name} already uses: choose another strategyName`);
+    if (clash)
+      throw new ConfigError(
+        where,
+        `${cls.name} is named ${JSON.stringify(cls.strategyName)}, which ${clash.name} already uses: choose another strategyName`,
+      );
     plugins.push(cls);
   }
 }

@@ -25,7 +25,8 @@ export function embeddedEmulatorModule(config: RunConfig): ContainerModule {
         return embeddedEmulatorAccess(
           config,
           env,
-          (err, id) => logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: err instanceof Error ? err.message : String(err) }),
+          (err, id) =>
+            logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: err instanceof Error ? err.message : String(err) }),
           emulatorPort,
         );
       })

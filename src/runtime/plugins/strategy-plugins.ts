@@ -23,17 +23,22 @@ export const PROJECT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../
 const DIST_DIR = join(PROJECT_DIR, 'dist');
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.ts']);
 
-const isModuleFile = (f: string): boolean => MODULE_EXTENSIONS.has(extname(f)) && !/\.(test|spec)\.[mc]?[jt]s$/.test(f) && !f.endsWith('.d.ts');
+const isModuleFile = (f: string): boolean =>
+  MODULE_EXTENSIONS.has(extname(f)) && !/\.(test|spec)\.[mc]?[jt]s$/.test(f) && !f.endsWith('.d.ts');
 
 /** The module files a path names: the file itself, or the module files directly inside a folder. */
 function moduleFiles(path: string, configPath: string, shown: string): string[] {
   if (!existsSync(path)) throw new ConfigError(configPath, `${shown} does not exist (${path})`);
   if (statSync(path).isDirectory()) {
-    const files = readdirSync(path).filter(isModuleFile).sort().map((f) => join(path, f));
+    const files = readdirSync(path)
+      .filter(isModuleFile)
+      .sort()
+      .map((f) => join(path, f));
     if (files.length === 0) throw new ConfigError(configPath, `${shown} holds no .ts / .js strategy module`);
     return files;
   }
-  if (!MODULE_EXTENSIONS.has(extname(path))) throw new ConfigError(configPath, `expected a .ts, .js or .mjs module or a folder of them, received ${shown}`);
+  if (!MODULE_EXTENSIONS.has(extname(path)))
+    throw new ConfigError(configPath, `expected a .ts, .js or .mjs module or a folder of them, received ${shown}`);
   return [path];
 }
 
@@ -47,7 +52,10 @@ function compileTypeScript(files: readonly string[], configPath: string): void {
   for (const f of files) {
     const rel = relative(PROJECT_DIR, f);
     if (rel.startsWith('..') || isAbsolute(rel)) {
-      throw new ConfigError(configPath, `${f} is outside the project folder (${PROJECT_DIR}): put TypeScript strategies inside it (e.g. my-strategies/), or name a compiled .js module`);
+      throw new ConfigError(
+        configPath,
+        `${f} is outside the project folder (${PROJECT_DIR}): put TypeScript strategies inside it (e.g. my-strategies/), or name a compiled .js module`,
+      );
     }
   }
   const stale = files.filter((f) => {
@@ -56,27 +64,48 @@ function compileTypeScript(files: readonly string[], configPath: string): void {
   });
   if (stale.length === 0) return;
   const tsc = join(PROJECT_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
-  if (!existsSync(tsc)) throw new ConfigError(configPath, `TypeScript is not installed (${tsc}): run \`npm install\`, or name compiled .js modules`);
+  if (!existsSync(tsc))
+    throw new ConfigError(configPath, `TypeScript is not installed (${tsc}): run \`npm install\`, or name compiled .js modules`);
   // A tsconfig of its own so only these files (and what they import) are compiled, with the project's options.
   const tsconfig = join(DIST_DIR, '.strategy-plugins.tsconfig.json');
-  writeFileSync(tsconfig, JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '..', outDir: '.' }, files: stale, include: [] }));
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '..', outDir: '.' }, files: stale, include: [] }),
+  );
   const r = spawnSync(process.execPath, [tsc, '-p', tsconfig], { cwd: PROJECT_DIR, encoding: 'utf8' });
   if (r.status !== 0) {
     const errors = `${r.stdout}${r.stderr}`.trim().split('\n').slice(0, 20).join('\n    ');
-    throw new ConfigError(configPath, `the TypeScript of ${stale.map((f) => relative(PROJECT_DIR, f)).join(', ')} does not compile:\n    ${errors}`);
+    throw new ConfigError(
+      configPath,
+      `the TypeScript of ${stale.map((f) => relative(PROJECT_DIR, f)).join(', ')} does not compile:\n    ${errors}`,
+    );
   }
 }
 
 const isStrategyClass = (v: unknown): v is StrategyClass =>
-  typeof v === 'function' && typeof (v as { strategyName?: unknown }).strategyName === 'string' && typeof (v as { paramsSchema?: { safeParse?: unknown } }).paramsSchema?.safeParse === 'function';
+  typeof v === 'function' &&
+  typeof (v as { strategyName?: unknown }).strategyName === 'string' &&
+  typeof (v as { paramsSchema?: { safeParse?: unknown } }).paramsSchema?.safeParse === 'function';
 
 /**
  * The strategy classes exported by the modules `paths` name (relative paths resolve against `cwd`).
  * `configPath` is where the paths were written, for messages (`strategyModules[0]`).
  */
-export async function loadStrategyModules(paths: readonly string[], cwd = process.cwd(), configPath = 'strategyModules'): Promise<StrategyClass[]> {
-  const named = paths.map((p, i) => ({ at: `${configPath}[${i}]`, shown: p, files: moduleFiles(resolve(cwd, p), `${configPath}[${i}]`, p) }));
-  for (const n of named) compileTypeScript(n.files.filter((f) => f.endsWith('.ts')), n.at);
+export async function loadStrategyModules(
+  paths: readonly string[],
+  cwd = process.cwd(),
+  configPath = 'strategyModules',
+): Promise<StrategyClass[]> {
+  const named = paths.map((p, i) => ({
+    at: `${configPath}[${i}]`,
+    shown: p,
+    files: moduleFiles(resolve(cwd, p), `${configPath}[${i}]`, p),
+  }));
+  for (const n of named)
+    compileTypeScript(
+      n.files.filter((f) => f.endsWith('.ts')),
+      n.at,
+    );
   const classes: StrategyClass[] = [];
   for (const n of named) {
     for (const f of n.files) {
@@ -88,7 +117,8 @@ export async function loadStrategyModules(paths: readonly string[], cwd = proces
         throw new ConfigError(n.at, `cannot load ${relative(cwd, f) || f}: ${(e as Error).message}`);
       }
       const found = Object.values(mod).filter(isStrategyClass);
-      if (found.length === 0 && n.files.length === 1) throw new ConfigError(n.at, `${n.shown} exports no strategy class (a class with static strategyName and paramsSchema)`);
+      if (found.length === 0 && n.files.length === 1)
+        throw new ConfigError(n.at, `${n.shown} exports no strategy class (a class with static strategyName and paramsSchema)`);
       for (const c of found) if (!classes.includes(c)) classes.push(c);
     }
   }
@@ -133,7 +163,12 @@ export function testStrategies(paths: readonly string[], cwd = process.cwd(), st
   const files = paths.flatMap((p, i) => {
     const abs = resolve(cwd, p);
     if (!existsSync(abs)) throw new ConfigError(`paths[${i}]`, `${p} does not exist`);
-    return statSync(abs).isDirectory() ? readdirSync(abs).filter((f) => /\.test\.ts$/.test(f)).sort().map((f) => join(abs, f)) : [abs];
+    return statSync(abs).isDirectory()
+      ? readdirSync(abs)
+          .filter((f) => /\.test\.ts$/.test(f))
+          .sort()
+          .map((f) => join(abs, f))
+      : [abs];
   });
   if (files.length === 0) throw new ConfigError('paths', `no *.test.ts in ${paths.join(', ')}`);
   compileTypeScript(files, 'paths');

@@ -14,13 +14,19 @@ import { InstrumentRegistry } from '../../domain/instrument-registry.js';
 export type SpotReferenceClient = Pick<SpotClient, 'exchangeInfo' | 'defaultSymbols'>;
 export type ContractReferenceClient = Pick<ContractClient, 'contractDetail'>;
 
-export async function loadInstruments(symbols: readonly InstrumentSymbol[], clients: { spot?: SpotReferenceClient; contract?: ContractReferenceClient }): Promise<InstrumentRegistry> {
+export async function loadInstruments(
+  symbols: readonly InstrumentSymbol[],
+  clients: { spot?: SpotReferenceClient; contract?: ContractReferenceClient },
+): Promise<InstrumentRegistry> {
   const registry = new InstrumentRegistry();
   const spotSymbols = symbols.filter((s) => !isContractSymbol(s));
   const contractSymbols = symbols.filter((s) => isContractSymbol(s));
   if (spotSymbols.length > 0) {
     if (!clients.spot) throw new ConfigError('instruments', 'spot symbols need a spot client');
-    const [info, tradable] = await Promise.all([clients.spot.exchangeInfo(spotSymbols.length === 1 ? { symbol: spotSymbols[0]! } : { symbols: [...spotSymbols] }), clients.spot.defaultSymbols()]);
+    const [info, tradable] = await Promise.all([
+      clients.spot.exchangeInfo(spotSymbols.length === 1 ? { symbol: spotSymbols[0]! } : { symbols: [...spotSymbols] }),
+      clients.spot.defaultSymbols(),
+    ]);
     const api = new Set<string>(tradable);
     for (const s of spotSymbols) {
       const entry = info.symbols.find((e) => e.symbol === s);

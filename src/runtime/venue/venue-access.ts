@@ -56,7 +56,10 @@ export function resolveCredentials(venue: RunConfig['venue'], env: NodeJS.Proces
 export function liveVenueAccess(config: RunConfig, env: NodeJS.ProcessEnv): VenueAccess {
   const r = resolveCredentials(config.venue, env);
   if (!r.credentials) {
-    throw new ConfigError('venue.apiKeyEnv', `live trading needs API credentials: set the environment variables ${config.venue.apiKeyEnv} and ${config.venue.apiSecretEnv}`);
+    throw new ConfigError(
+      'venue.apiKeyEnv',
+      `live trading needs API credentials: set the environment variables ${config.venue.apiKeyEnv} and ${config.venue.apiSecretEnv}`,
+    );
   }
   return {
     label: `exchange ${config.venue.spotUrl} / ${config.venue.contractUrl}`,
@@ -74,9 +77,21 @@ export function runningEmulatorAccess(config: RunConfig, env: NodeJS.ProcessEnv)
   const url = config.paper?.emulatorUrl;
   if (!url) throw new ConfigError('paper.emulatorUrl', 'expected the URL of a running emulator');
   const r = resolveCredentials(config.venue, env);
-  if (!r.credentials) throw new ConfigError('venue', `a running emulator is reached with one of its accounts' keys: set venue.apiKey / venue.apiSecret (demo key) or ${config.venue.apiKeyEnv} / ${config.venue.apiSecretEnv}`);
+  if (!r.credentials)
+    throw new ConfigError(
+      'venue',
+      `a running emulator is reached with one of its accounts' keys: set venue.apiKey / venue.apiSecret (demo key) or ${config.venue.apiKeyEnv} / ${config.venue.apiSecretEnv}`,
+    );
   const base = url.replace(/\/+$/, '');
-  return { label: `emulator ${base}`, spotUrl: base, contractUrl: base, credentials: r.credentials, credentialSource: r.source, fresh: false, close: async () => undefined };
+  return {
+    label: `emulator ${base}`,
+    spotUrl: base,
+    contractUrl: base,
+    credentials: r.credentials,
+    credentialSource: r.source,
+    fresh: false,
+    close: async () => undefined,
+  };
 }
 
 /** Starts the emulator in this process from its YAML; trades as one of its accounts. */
@@ -98,7 +113,10 @@ export async function embeddedEmulatorAccess(
     const wanted = config.paper?.account;
     const account = wanted === undefined ? emuConfig.accounts[0] : emuConfig.accounts.find((a) => a.name === wanted);
     if (!account) {
-      throw new ConfigError(wanted === undefined ? 'paper.emulatorConfig' : 'paper.account', wanted === undefined ? `${file} defines no account to trade as` : `${file} has no account named ${JSON.stringify(wanted)}`);
+      throw new ConfigError(
+        wanted === undefined ? 'paper.emulatorConfig' : 'paper.account',
+        wanted === undefined ? `${file} defines no account to trade as` : `${file} has no account named ${JSON.stringify(wanted)}`,
+      );
     }
     globalRedactor.register(account.secretKey, account.apiKey);
     credentials = { apiKey: account.apiKey, secretKey: account.secretKey };

@@ -18,7 +18,11 @@ const PAGE_H = 842;
 const MARGIN = 50;
 
 export function escapePdfText(s: string): string {
-  return s.replace(/[^\x20-\x7e]/g, '?').replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+  return s
+    .replace(/[^\x20-\x7e]/g, '?')
+    .replace(/\\/g, '\\\\')
+    .replace(/\(/g, '\\(')
+    .replace(/\)/g, '\\)');
 }
 
 function pdfDate(ms: number): string {
@@ -43,7 +47,8 @@ export function pdfDocument(lines: readonly string[], opts: PdfOptions): Buffer 
   pages.forEach((pageLines, k) => {
     const text = pageLines.map((l, i) => `${i === 0 ? '' : 'T* '}(${escapePdfText(l)}) Tj`).join('\n');
     const stream = `BT\n/F1 ${size} Tf\n${leading} TL\n${MARGIN} ${PAGE_H - MARGIN} Td\n${text}\nET`;
-    objects[pageIds[k]!] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[k]! + 1} 0 R >>`;
+    objects[pageIds[k]!] =
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[k]! + 1} 0 R >>`;
     objects[pageIds[k]! + 1] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`;
   });
 

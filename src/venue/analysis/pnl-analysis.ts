@@ -149,18 +149,36 @@ export class PnlAnalysis {
     for (const d of daysBetween(from, end)) {
       const pnl = this.dayPnl(accountId, d, q);
       const dayBase = this.rateBase(accountId, d, Math.min(d + DAY_MS - 1, now), q);
-      days.push({ day: d, pnl, rate: this.rate(pnl, dayBase), equity: this.equityAt(accountId, d + DAY_MS, q), indexChange: this.indexChange(d, q) });
+      days.push({
+        day: d,
+        pnl,
+        rate: this.rate(pnl, dayBase),
+        equity: this.equityAt(accountId, d + DAY_MS, q),
+        indexChange: this.indexChange(d, q),
+      });
       acc = acc.add(pnl);
       accumPnl.push(acc);
       accumRate.push(this.rate(acc, base));
       if (!pnl.isZero()) nonZero++;
       if (pnl.gt(0)) wins++;
     }
-    return { from: dayStart(from), to: end, days, totalPnl: acc, accumPnl, accumRate, winRate: nonZero === 0 ? ZERO : new Decimal(wins).div(nonZero).toDecimalPlaces(6, Decimal.ROUND_HALF_UP) };
+    return {
+      from: dayStart(from),
+      to: end,
+      days,
+      totalPnl: acc,
+      accumPnl,
+      accumRate,
+      winRate: nonZero === 0 ? ZERO : new Decimal(wins).div(nonZero).toDecimalPlaces(6, Decimal.ROUND_HALF_UP),
+    };
   }
 
   /** asset/analysis/{type}: 1 this week, 2 this month, 3 all, 4 custom [startTime, endTime]. */
-  periodOfType(accountId: string, type: 1 | 2 | 3 | 4, custom: { startTime?: number | undefined; endTime?: number | undefined }): { from: number; to: number } {
+  periodOfType(
+    accountId: string,
+    type: 1 | 2 | 3 | 4,
+    custom: { startTime?: number | undefined; endTime?: number | undefined },
+  ): { from: number; to: number } {
     const now = this.opts.now();
     switch (type) {
       case 1:

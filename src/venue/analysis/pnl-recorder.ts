@@ -96,7 +96,8 @@ export class PnlRecorder {
     this.unsubscribe = this.opts.venue.on(this.observe);
     // Accounts funded before the recorder started get their baseline now.
     const now = this.opts.clock.now();
-    for (const a of this.tracked) if (!this.firstSeen.has(a) && this.opts.venue.assets(a).some((x) => !x.equity.isZero())) this.baseline(a, now);
+    for (const a of this.tracked)
+      if (!this.firstSeen.has(a) && this.opts.venue.assets(a).some((x) => !x.equity.isZero())) this.baseline(a, now);
     if (this.opts.midnightTimer !== false) this.scheduleMidnight();
   }
 
@@ -134,7 +135,11 @@ export class PnlRecorder {
       case 'FundsTransferred': {
         const t = e.transfer;
         if (!this.tracked.has(t.accountId) || t.state !== 'SUCCESS') return;
-        this.day(t.accountId, e.time).transfers.push({ time: e.time, currency: t.currency, amount: t.type === 'IN' ? t.amount : t.amount.neg() });
+        this.day(t.accountId, e.time).transfers.push({
+          time: e.time,
+          currency: t.currency,
+          amount: t.type === 'IN' ? t.amount : t.amount.neg(),
+        });
         if (!this.firstSeen.has(t.accountId)) this.baseline(t.accountId, e.time);
         break;
       }
@@ -201,7 +206,8 @@ export class PnlRecorder {
   /** Takes the 00:00 UTC snapshot of every tracked account now (the timer calls it). */
   takeMidnightSnapshot(time = this.opts.clock.now()): void {
     const prices = new Map<string, { index?: Decimal | undefined; fair?: Decimal | undefined }>();
-    for (const i of this.opts.venue.instruments()) prices.set(i.symbol, { index: this.opts.venue.indexPrice(i.symbol), fair: this.opts.venue.fairPrice(i.symbol) });
+    for (const i of this.opts.venue.instruments())
+      prices.set(i.symbol, { index: this.opts.venue.indexPrice(i.symbol), fair: this.opts.venue.fairPrice(i.symbol) });
     this.prices.set(time, prices);
     for (const a of this.tracked) {
       if (!this.firstSeen.has(a)) continue;

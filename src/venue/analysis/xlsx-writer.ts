@@ -69,7 +69,12 @@ const STYLES = `${HEAD}<styleSheet xmlns="${MAIN_NS}"><fonts count="2"><font><sz
 export function xlsxWorkbook(sheets: readonly Sheet[], modifiedAt: number): Buffer {
   if (sheets.length === 0) throw new RangeError('a workbook needs at least one sheet');
   const utf8 = (s: string) => Buffer.from(s, 'utf8');
-  const overrides = sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('');
+  const overrides = sheets
+    .map(
+      (_, i) =>
+        `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+    )
+    .join('');
   const contentTypes =
     `${HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
     '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +

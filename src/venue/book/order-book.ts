@@ -303,7 +303,8 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
     if (order === undefined) return undefined;
     checkPositiveInt('priceTicks', newPriceTicks);
     checkPositiveInt('lots', newLots);
-    if (newPriceTicks !== order.priceTicks && this.wouldCross(order.side, newPriceTicks)) throw new RangeError(`amend of ${id} to ${newPriceTicks} would cross the book`);
+    if (newPriceTicks !== order.priceTicks && this.wouldCross(order.side, newPriceTicks))
+      throw new RangeError(`amend of ${id} to ${newPriceTicks} would cross the book`);
     this.changes++;
     if (newPriceTicks === order.priceTicks) {
       if (newLots <= order.lots) {
@@ -573,7 +574,8 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
         if (map.get(l.priceTicks) !== l) problems.push(`${side}: level ${l.priceTicks} missing from the map`);
         if (i > 0) {
           const prev = arr[i - 1]!.priceTicks;
-          if (side === 'BUY' ? prev >= l.priceTicks : prev <= l.priceTicks) problems.push(`${side}: levels out of order at ${l.priceTicks}`);
+          if (side === 'BUY' ? prev >= l.priceTicks : prev <= l.priceTicks)
+            problems.push(`${side}: levels out of order at ${l.priceTicks}`);
         }
         let lots = 0;
         let count = 0;

@@ -106,20 +106,25 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
       if (pos.holdCost < 0n) problems.push(`${a.id}: position ${pos.positionId} negative cost`);
       const j = p.positionFills.get(pos.positionId);
       if (j === undefined) problems.push(`${a.id}: position ${pos.positionId} has no fill journal`);
-      else if (j.opened - j.closed !== pos.holdLots) problems.push(`${a.id}: position ${pos.positionId} holds ${pos.holdLots} but fills say ${j.opened - j.closed}`);
+      else if (j.opened - j.closed !== pos.holdLots)
+        problems.push(`${a.id}: position ${pos.positionId} holds ${pos.holdLots} but fills say ${j.opened - j.closed}`);
       const reserved = reservedByPosition.get(pos.positionId) ?? 0;
-      if (pos.frozenLots !== reserved) problems.push(`${a.id}: position ${pos.positionId} frozenVol ${pos.frozenLots} != Σ close orders ${reserved}`);
-      if (pos.frozenLots > pos.holdLots) problems.push(`${a.id}: position ${pos.positionId} frozenVol ${pos.frozenLots} > holdVol ${pos.holdLots}`);
+      if (pos.frozenLots !== reserved)
+        problems.push(`${a.id}: position ${pos.positionId} frozenVol ${pos.frozenLots} != Σ close orders ${reserved}`);
+      if (pos.frozenLots > pos.holdLots)
+        problems.push(`${a.id}: position ${pos.positionId} frozenVol ${pos.frozenLots} > holdVol ${pos.holdLots}`);
       const map = pos.positionType === PositionType.LONG ? longLots : shortLots;
       map.set(spec.symbol, (map.get(spec.symbol) ?? 0) + pos.holdLots);
       if (!a.exempt && mark) {
         const mmr = spec.tierOfLots(pos.holdLots).mmr;
-        if (pos.openType === OpenType.ISOLATED && isBreached(fig, mark, mmr)) problems.push(`${a.id}: isolated position ${pos.positionId} left in breach at ${mark.toString()}`);
+        if (pos.openType === OpenType.ISOLATED && isBreached(fig, mark, mmr))
+          problems.push(`${a.id}: isolated position ${pos.positionId} left in breach at ${mark.toString()}`);
       }
       if (pos.openType === OpenType.CROSS && !a.exempt) crossCoins.add(coin);
     }
     for (const [posId, n] of reservedByPosition) {
-      if (![...a.positions.values()].some((x) => x.positionId === posId)) problems.push(`${a.id}: close orders reserve ${n} lots of closed position ${posId}`);
+      if (![...a.positions.values()].some((x) => x.positionId === posId))
+        problems.push(`${a.id}: close orders reserve ${n} lots of closed position ${posId}`);
     }
     for (const coin of crossCoins) {
       const w = a.wallets.get(coin)!;
@@ -130,7 +135,10 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
         (x) => p.markPrice(bySymbol.get(x.spec.symbol)!) ?? x.holdAvgPrice(),
         (x) => x.spec.tierOfLots(x.holdLots).mmr,
       );
-      if (isCrossBreached(cross)) problems.push(`${a.id}: cross ${coin} equity ${cross.equity.toString()} ≤ maintenance ${cross.maintenance.toString()} left unliquidated`);
+      if (isCrossBreached(cross))
+        problems.push(
+          `${a.id}: cross ${coin} equity ${cross.equity.toString()} ≤ maintenance ${cross.maintenance.toString()} left unliquidated`,
+        );
     }
 
     // 5. orders and their fills
@@ -139,13 +147,16 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
     const complete = a.fills.length < p.accountHistoryLimit(a);
     const check = (o: OrderState): void => {
       if (o.dealLots > o.lots || o.dealLots < 0) problems.push(`order ${o.id}: dealt ${o.dealLots} of ${o.lots}`);
-      if (o.state === ContractOrderState.COMPLETED && o.dealLots !== o.lots) problems.push(`order ${o.id}: completed with ${o.dealLots} of ${o.lots}`);
-      if (complete && o.category === 1 && (fillLots.get(o.id) ?? 0) !== o.dealLots) problems.push(`order ${o.id}: fills ${fillLots.get(o.id) ?? 0} != dealt ${o.dealLots}`);
+      if (o.state === ContractOrderState.COMPLETED && o.dealLots !== o.lots)
+        problems.push(`order ${o.id}: completed with ${o.dealLots} of ${o.lots}`);
+      if (complete && o.category === 1 && (fillLots.get(o.id) ?? 0) !== o.dealLots)
+        problems.push(`order ${o.id}: fills ${fillLots.get(o.id) ?? 0} != dealt ${o.dealLots}`);
     };
     for (const o of a.openOrders.values()) check(o);
     for (const o of a.history) {
       check(o);
-      if (o.state === ContractOrderState.UNCOMPLETED || o.state === ContractOrderState.PENDING) problems.push(`order ${o.id}: in history while open`);
+      if (o.state === ContractOrderState.UNCOMPLETED || o.state === ContractOrderState.PENDING)
+        problems.push(`order ${o.id}: in history while open`);
     }
   }
   for (const [c, v] of p.feeIncome) {

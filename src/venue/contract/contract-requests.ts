@@ -1,6 +1,15 @@
 /** Commands the engine accepts and the value-shaped answers it gives (risk outcomes are values). */
 import type { DecimalLike } from '../../core/decimal.js';
-import type { ContractOrderErrorCode, ContractOrderType, ContractSide, ContractStpMode, MarginChangeType, OpenType, PositionMode, PositionType } from '../../domain/contract-enums.js';
+import type {
+  ContractOrderErrorCode,
+  ContractOrderType,
+  ContractSide,
+  ContractStpMode,
+  MarginChangeType,
+  OpenType,
+  PositionMode,
+  PositionType,
+} from '../../domain/contract-enums.js';
 import type { CancelErrorCode } from './contract-codes.js';
 import type { ContractOrderView } from './contract-views.js';
 

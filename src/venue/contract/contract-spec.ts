@@ -88,4 +88,3 @@ export class ContractSpec {
     return oneWay ? this.instrument.maxNumOrders[1] : this.instrument.maxNumOrders[0];
   }
 }
-

@@ -118,7 +118,18 @@ export interface ContractPositionView {
 /** What a position view holds before the derived figures (ContractVenue.heldPositions). */
 export type HeldPositionView = Pick<
   ContractPositionView,
-  'symbol' | 'positionType' | 'openType' | 'holdVol' | 'holdAvgPriceFullyScale' | 'liquidatePrice' | 'im' | 'holdFee' | 'realised' | 'totalFee' | 'leverage' | 'updateTime'
+  | 'symbol'
+  | 'positionType'
+  | 'openType'
+  | 'holdVol'
+  | 'holdAvgPriceFullyScale'
+  | 'liquidatePrice'
+  | 'im'
+  | 'holdFee'
+  | 'realised'
+  | 'totalFee'
+  | 'leverage'
+  | 'updateTime'
 >;
 
 export interface ContractAssetView {

@@ -59,7 +59,14 @@ export class CrossScreen {
    * (all of them, in a stable order: the screen picks the cross ones settled in the wallet's currency); `markOf` gives the
    * mark of another market (undefined: no screen); `mmrOf` the maintenance rate of a position's tier.
    */
-  surelySafe(wallet: Wallet, symbol: string, fair: number, positions: Positions, markOf: (p: ContractPosition) => Decimal | undefined, mmrOf: (p: ContractPosition) => Decimal): boolean {
+  surelySafe(
+    wallet: Wallet,
+    symbol: string,
+    fair: number,
+    positions: Positions,
+    markOf: (p: ContractPosition) => Decimal | undefined,
+    mmrOf: (p: ContractPosition) => Decimal,
+  ): boolean {
     let b = this.bounds.get(wallet);
     if (b === undefined || !unchanged(b, wallet, symbol, positions, markOf)) {
       const fresh = boundOf(wallet, symbol, positions, markOf, mmrOf);
@@ -75,7 +82,13 @@ export class CrossScreen {
 
 const isCrossIn = (p: ContractPosition, currency: string): boolean => p.openType === OpenType.CROSS && p.spec.settleCoin === currency;
 
-function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Positions, markOf: (p: ContractPosition) => Decimal | undefined): boolean {
+function unchanged(
+  b: Bound,
+  wallet: Wallet,
+  symbol: string,
+  positions: Positions,
+  markOf: (p: ContractPosition) => Decimal | undefined,
+): boolean {
   if (b.symbol !== symbol || b.free !== wallet.free || b.frozen !== wallet.frozen) return false;
   let i = 0;
   for (const p of positions.values()) {
@@ -87,7 +100,13 @@ function unchanged(b: Bound, wallet: Wallet, symbol: string, positions: Position
   return i === b.inputs.length;
 }
 
-function boundOf(wallet: Wallet, symbol: string, positions: Positions, markOf: (p: ContractPosition) => Decimal | undefined, mmrOf: (p: ContractPosition) => Decimal): Bound | undefined {
+function boundOf(
+  wallet: Wallet,
+  symbol: string,
+  positions: Positions,
+  markOf: (p: ContractPosition) => Decimal | undefined,
+  mmrOf: (p: ContractPosition) => Decimal,
+): Bound | undefined {
   const free = wallet.free.toNumber();
   const frozen = wallet.frozen.toNumber();
   let a = free + frozen;

@@ -57,11 +57,17 @@ export function priceBand(spec: ContractSpec, fair: Decimal | undefined): PriceB
   return { maxBuy, minSell };
 }
 
-export function validateOrderRequest(req: PlaceOrderRequest, spec: ContractSpec, mode: PositionMode, band: PriceBand | undefined): VenueResult<ValidatedOrder> {
+export function validateOrderRequest(
+  req: PlaceOrderRequest,
+  spec: ContractSpec,
+  mode: PositionMode,
+  band: PriceBand | undefined,
+): VenueResult<ValidatedOrder> {
   const inst = spec.instrument;
   if (![1, 2, 3, 4].includes(req.side)) return refuse(ContractVenueCode.PARAMETER, 'side must be 1–4');
   if (![1, 2, 3, 4, 5, 6].includes(req.type)) return refuse(ContractVenueCode.PARAMETER, 'type must be 1–6');
-  if (req.openType !== OpenType.ISOLATED && req.openType !== OpenType.CROSS) return refuse(ContractVenueCode.PARAMETER, 'openType must be 1 or 2');
+  if (req.openType !== OpenType.ISOLATED && req.openType !== OpenType.CROSS)
+    return refuse(ContractVenueCode.PARAMETER, 'openType must be 1 or 2');
   if (
     (inst.positionOpenType === PositionOpenType.ISOLATED && req.openType !== OpenType.ISOLATED) ||
     (inst.positionOpenType === PositionOpenType.CROSS && req.openType !== OpenType.CROSS)
@@ -77,8 +83,12 @@ export function validateOrderRequest(req: PlaceOrderRequest, spec: ContractSpec,
   if (reduceOnly && mode === PositionMode.HEDGED) return refuse(ContractVenueCode.PARAMETER, 'reduceOnly is accepted only in one-way mode');
   const lots = parseLots(spec, req.vol);
   if (lots === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'vol is not a multiple of volUnit');
-  if (lots < spec.minLots || lots > spec.maxLots) return refuse(ContractVenueCode.PARAMETER, `vol must be within [${inst.minVol.toString()}, ${inst.maxVol.toString()}]`);
-  if (req.leverage !== undefined && (!Number.isInteger(req.leverage) || req.leverage < inst.minLeverage || req.leverage > inst.maxLeverage)) {
+  if (lots < spec.minLots || lots > spec.maxLots)
+    return refuse(ContractVenueCode.PARAMETER, `vol must be within [${inst.minVol.toString()}, ${inst.maxVol.toString()}]`);
+  if (
+    req.leverage !== undefined &&
+    (!Number.isInteger(req.leverage) || req.leverage < inst.minLeverage || req.leverage > inst.maxLeverage)
+  ) {
     return refuse(ContractVenueCode.LEVERAGE_ERROR, `leverage must be an integer within [${inst.minLeverage}, ${inst.maxLeverage}]`);
   }
   const type = req.type;
@@ -101,7 +111,22 @@ export function validateOrderRequest(req: PlaceOrderRequest, spec: ContractSpec,
   const closing = oneWay ? !isOpenSide(req.side) || reduceOnly : !isOpenSide(req.side);
   // One-way: a buy opens a long or reduces the short; hedged: the side names the position.
   const positionType = oneWay ? (closing === isBuy ? PositionType.SHORT : PositionType.LONG) : sidePositionType(req.side);
-  return { ok: true, value: { side: req.side, type, openType: req.openType, stpMode, reduceOnly, lots, priceTicks, displayPrice, isBuy, closing, positionType } };
+  return {
+    ok: true,
+    value: {
+      side: req.side,
+      type,
+      openType: req.openType,
+      stpMode,
+      reduceOnly,
+      lots,
+      priceTicks,
+      displayPrice,
+      isBuy,
+      closing,
+      positionType,
+    },
+  };
 }
 
 /** Whole lots of a positive vol, or undefined when it is not a positive multiple of volUnit. */

@@ -144,11 +144,19 @@ export class ContractFeeModel {
     const k = key(accountId, instrument.symbol);
     const now = this.opts.clock.now();
     const version = this.versions.get(accountId) ?? 0;
-    const leverage = this.schedulesBySymbol.get(instrument.symbol)?.feeRateMode === 'LEVERAGE' ? this.opts.leverageOf?.(accountId, instrument.symbol) : undefined;
+    const leverage =
+      this.schedulesBySymbol.get(instrument.symbol)?.feeRateMode === 'LEVERAGE'
+        ? this.opts.leverageOf?.(accountId, instrument.symbol)
+        : undefined;
     const hit = this.cache.get(k);
     if (hit && hit.now === now && hit.version === version && hit.leverage === leverage) return hit.real;
     const q = this.quote(accountId, instrument.symbol);
-    this.applied.set(k, { original: q.original, discount: q.enjoyDiscount ? q.discountRate : ZERO, deduct: q.enjoyDeduct ? q.deductRate : ZERO, deductCoin: q.deductCoin });
+    this.applied.set(k, {
+      original: q.original,
+      discount: q.enjoyDiscount ? q.discountRate : ZERO,
+      deduct: q.enjoyDeduct ? q.deductRate : ZERO,
+      deductCoin: q.deductCoin,
+    });
     this.cache.set(k, { now, version, leverage, real: q.real });
     return q.real;
   };
@@ -170,7 +178,11 @@ export class ContractFeeModel {
     if (a && a.deduct.gt(0)) {
       // The deduction is applied last: what it saved is the fee before it minus the fee charged.
       const beforeDeduct = f.fee.div(ONE.sub(a.deduct));
-      this.rememberDeduction(f.accountId, String(f.tradeId), { deductType: 1, deductFeeCurrency: f.feeCurrency, deductFee: beforeDeduct.sub(f.fee) });
+      this.rememberDeduction(f.accountId, String(f.tradeId), {
+        deductType: 1,
+        deductFeeCurrency: f.feeCurrency,
+        deductFee: beforeDeduct.sub(f.fee),
+      });
     }
   };
 
@@ -284,4 +296,3 @@ export class ContractFeeModel {
 
 const key = (accountId: string, symbol: string): string => `${accountId}\u0000${symbol}`;
 const ZERO_RATES: MakerTaker = Object.freeze({ maker: ZERO, taker: ZERO });
-

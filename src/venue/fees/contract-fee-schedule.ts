@@ -81,7 +81,9 @@ export const DEFAULT_TIERED_SETTINGS: TieredSettings = Object.freeze({
 export function contractFeeSchedule(i: ContractInstrument, o: ContractFeeOverride = {}): ContractFeeSchedule {
   const maker = o.makerFeeRate !== undefined ? D(o.makerFeeRate) : i.makerFeeRate;
   const taker = o.takerFeeRate !== undefined ? D(o.takerFeeRate) : i.takerFeeRate;
-  const tiers = [...(o.tieredFeeRates ?? i.tieredFeeRates)].sort((a, b) => (a.minTieredDealAmount ?? D(0)).cmp(b.minTieredDealAmount ?? D(0)));
+  const tiers = [...(o.tieredFeeRates ?? i.tieredFeeRates)].sort((a, b) =>
+    (a.minTieredDealAmount ?? D(0)).cmp(b.minTieredDealAmount ?? D(0)),
+  );
   const lev = [...(o.leverageFeeRates ?? [])].sort((a, b) => a.minLeverage - b.minLeverage);
   return {
     symbol: i.symbol,
@@ -120,7 +122,10 @@ export interface ScheduleRate extends MakerTaker {
 }
 
 /** The rate the schedule gives before any discount or deduction. */
-export function scheduleRate(s: ContractFeeSchedule, inputs: { readonly leverage?: number | undefined; readonly dealAmount?: Decimal | undefined }): ScheduleRate {
+export function scheduleRate(
+  s: ContractFeeSchedule,
+  inputs: { readonly leverage?: number | undefined; readonly dealAmount?: Decimal | undefined },
+): ScheduleRate {
   if (s.isZeroFee) return { maker: new Decimal(0), taker: new Decimal(0), tier: -1 };
   if (s.feeRateMode === 'LEVERAGE' && inputs.leverage !== undefined) {
     const k = leverageTierIndex(s.leverageFeeRates, inputs.leverage);

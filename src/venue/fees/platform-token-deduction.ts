@@ -49,7 +49,13 @@ export class PlatformTokenDeduction implements SpotFeePayer {
     this.decimals = opts.tokenDecimals ?? 8;
   }
 
-  alternative(accountId: string, _symbol: string, feeAsset: string, feeUnits: bigint, ledgerScale: number): { asset: string; units: bigint } | undefined {
+  alternative(
+    accountId: string,
+    _symbol: string,
+    feeAsset: string,
+    feeUnits: bigint,
+    ledgerScale: number,
+  ): { asset: string; units: bigint } | undefined {
     if (feeAsset === this.token || !this.opts.enabled(accountId)) return undefined;
     const amount = this.tokenAmount(feeAsset, unitsToDecimal(feeUnits, ledgerScale));
     if (amount === undefined || amount.lte(0)) return undefined;

@@ -366,8 +366,10 @@ export class Ledger {
     if (!sellerBase || sellerBase.locked < t.baseUnits) {
       throw new Error(`ledger: seller ${t.seller} has ${sellerBase?.locked ?? 0n} ${t.baseAsset} locked, fill needs ${t.baseUnits}`);
     }
-    if (t.buyerLockedQuote < t.quoteUnits) throw new Error(`ledger: buyer pays ${t.quoteUnits} from a reservation of ${t.buyerLockedQuote}`);
-    if (t.buyerFee > t.baseUnits || t.sellerFee > t.quoteUnits || t.buyerFee < 0n || t.sellerFee < 0n) throw new Error('ledger: fee outside [0, amount received]');
+    if (t.buyerLockedQuote < t.quoteUnits)
+      throw new Error(`ledger: buyer pays ${t.quoteUnits} from a reservation of ${t.buyerLockedQuote}`);
+    if (t.buyerFee > t.baseUnits || t.sellerFee > t.quoteUnits || t.buyerFee < 0n || t.sellerFee < 0n)
+      throw new Error('ledger: fee outside [0, amount received]');
 
     buyerQuote.locked = buyerQuote.locked - t.buyerLockedQuote;
     buyerQuote.free = buyerQuote.free + (t.buyerLockedQuote - t.quoteUnits);
@@ -445,12 +447,18 @@ export class Ledger {
   settleGrains(t: Readonly<GrainSettlement>): void {
     const buyerQuote = t.buyer.slots.get(t.quoteAsset);
     const sellerBase = t.seller.slots.get(t.baseAsset);
-    if (buyerQuote === undefined || buyerQuote.lbg + buyerQuote.lf < t.buyerLockedQuote || sellerBase === undefined || sellerBase.lbg + sellerBase.lf < t.base) {
+    if (
+      buyerQuote === undefined ||
+      buyerQuote.lbg + buyerQuote.lf < t.buyerLockedQuote ||
+      sellerBase === undefined ||
+      sellerBase.lbg + sellerBase.lf < t.base
+    ) {
       // The bigint path words the error (and never gets past its checks here).
       return this.settleTrade(this.unitsOf(t));
     }
     if (t.buyerLockedQuote < t.quote) throw new Error(`ledger: buyer pays ${t.quote} grains from a reservation of ${t.buyerLockedQuote}`);
-    if (t.buyerFee > t.base || t.sellerFee > t.quote || t.buyerFee < 0 || t.sellerFee < 0) throw new Error('ledger: fee outside [0, amount received]');
+    if (t.buyerFee > t.base || t.sellerFee > t.quote || t.buyerFee < 0 || t.sellerFee < 0)
+      throw new Error('ledger: fee outside [0, amount received]');
 
     buyerQuote.lf -= t.buyerLockedQuote;
     buyerQuote.ff += t.buyerLockedQuote - t.quote;

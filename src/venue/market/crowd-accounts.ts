@@ -29,7 +29,12 @@ export const contractCrowdMaker = (symbol: string, k: number): string => `crowd-
 export const CONTRACT_CROWD_TAKER = 'crowd-ctaker';
 
 /** Opens crowd accounts on a contract venue in one-way mode, in the order given, each funded in every coin. */
-export function openContractCrowd(venue: ContractVenue, ids: readonly string[], coins: readonly string[], amount: DecimalLike = CROWD_DEPOSIT): void {
+export function openContractCrowd(
+  venue: ContractVenue,
+  ids: readonly string[],
+  coins: readonly string[],
+  amount: DecimalLike = CROWD_DEPOSIT,
+): void {
   for (const id of ids) {
     venue.openAccount(id, PositionMode.ONE_WAY);
     for (const c of coins) venue.deposit(id, c, amount);

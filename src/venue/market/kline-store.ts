@@ -112,7 +112,8 @@ export class KlineStore {
 
   private seriesOf(interval: KlineInterval): BarSeries {
     const s = this.series.get(interval);
-    if (!s) throw new RangeError(`kline interval ${interval} is not kept by this store (kept: ${[...this.series.keys()].join(', ') || 'none'})`);
+    if (!s)
+      throw new RangeError(`kline interval ${interval} is not kept by this store (kept: ${[...this.series.keys()].join(', ') || 'none'})`);
     return s;
   }
 

@@ -52,7 +52,8 @@ export class OrderBookLiquidityPort implements LiquidityPort {
   /** Places an order for any owner: match first, then rest the remainder of a limit order. */
   placeAs(owner: string, symbol: string, side: BookSide, priceTicks: number, lots: number, kind: LiquidityOrderKind): PlaceResult {
     const book = this.book(symbol);
-    if (!Number.isSafeInteger(priceTicks) || priceTicks <= 0 || !Number.isSafeInteger(lots) || lots <= 0) return { id: undefined, filledLots: 0 };
+    if (!Number.isSafeInteger(priceTicks) || priceTicks <= 0 || !Number.isSafeInteger(lots) || lots <= 0)
+      return { id: undefined, filledLots: 0 };
     const id = String(this.nextOrderId++);
     const engineSide: EngineSide = side === 'buy' ? 'BUY' : 'SELL';
     const result = book.match(engineSide, { limitTicks: priceTicks, lots });
@@ -65,7 +66,15 @@ export class OrderBookLiquidityPort implements LiquidityPort {
         makerOwner: f.maker.owner,
         takerOwner: owner,
         makerOrderId: f.maker.id,
-        trade: { id: tradeId, time: now, priceTicks: f.priceTicks, lots: f.lots, takerSide: side, takerOrderId: id, selfTrade: f.maker.owner === owner },
+        trade: {
+          id: tradeId,
+          time: now,
+          priceTicks: f.priceTicks,
+          lots: f.lots,
+          takerSide: side,
+          takerOrderId: id,
+          selfTrade: f.maker.owner === owner,
+        },
       });
     }
     const rest = lots - result.lots;

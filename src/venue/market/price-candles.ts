@@ -40,6 +40,12 @@ export class PriceCandleSeries {
   contractCandles(interval: KlineInterval, q: CandleQuery, now: number): ContractCandles {
     const bars = this.store.select(interval, contractCandleSelection(q, now));
     const price = (u: number): number => this.unit.mul(u).toNumber();
-    return candlesOf(bars, price, () => 0, () => 0, true);
+    return candlesOf(
+      bars,
+      price,
+      () => 0,
+      () => 0,
+      true,
+    );
   }
 }

@@ -8,7 +8,8 @@ export class RingBuffer<T> {
   private count = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity <= 0) throw new RangeError(`ring buffer capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity <= 0)
+      throw new RangeError(`ring buffer capacity must be a positive integer, got ${capacity}`);
     this.items = new Array<T | undefined>(capacity);
   }
 

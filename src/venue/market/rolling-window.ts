@@ -49,7 +49,8 @@ export class RollingWindow {
     readonly windowMs: number,
     readonly bucketMs: number,
   ) {
-    if (!(bucketMs > 0) || !(windowMs >= bucketMs)) throw new RangeError(`rolling window needs window ≥ bucket > 0, got ${windowMs}/${bucketMs}`);
+    if (!(bucketMs > 0) || !(windowMs >= bucketMs))
+      throw new RangeError(`rolling window needs window ≥ bucket > 0, got ${windowMs}/${bucketMs}`);
   }
 
   /** Adds a print; `t` must not go backwards. */

@@ -412,7 +412,8 @@ function validate(c: SyntheticMarketConfig): void {
     const decay = b.depthDecay ?? 0.85;
     if (!(decay > 0 && decay <= 1)) throw new ValidationError(f('depthDecay'), 'a number in (0, 1]', decay);
     const [lo, hi] = b.ordersPerLevel ?? [1, 4];
-    if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 1 || hi < lo) throw new ValidationError(f('ordersPerLevel'), 'integers 1 ≤ min ≤ max', b.ordersPerLevel);
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < 1 || hi < lo)
+      throw new ValidationError(f('ordersPerLevel'), 'integers 1 ≤ min ≤ max', b.ordersPerLevel);
     if (!(b.takerArrivalPerSec >= 0)) throw new ValidationError(f('takerArrivalPerSec'), 'a number ≥ 0', b.takerArrivalPerSec);
     positive(f('takerMeanLots'), b.takerMeanLots);
     const pb = b.takerBuyProbability ?? 0.5;

@@ -298,7 +298,16 @@ export class TapeAggregator implements TapeSink {
       agg.lots += lots;
       agg.l = trade.id;
     } else {
-      this.aggs.push({ a: this.nextAggId++, f: trade.id, l: trade.id, priceTicks: p, lots, time: t, takerSide: trade.takerSide, takerOrderId: trade.takerOrderId });
+      this.aggs.push({
+        a: this.nextAggId++,
+        f: trade.id,
+        l: trade.id,
+        priceTicks: p,
+        lots,
+        time: t,
+        takerSide: trade.takerSide,
+        takerOrderId: trade.takerOrderId,
+      });
     }
   }
 
@@ -374,7 +383,13 @@ export class TapeAggregator implements TapeSink {
 
   contractCandles(interval: KlineInterval, q: CandleQuery, now: number): ContractCandles {
     const bars = this.candleBars(interval, q, now);
-    return candlesOf(bars, (ticks) => this.price(ticks).toNumber(), (lots) => this.qty(lots).toNumber(), (u) => this.quote(u).toNumber(), false);
+    return candlesOf(
+      bars,
+      (ticks) => this.price(ticks).toNumber(),
+      (lots) => this.qty(lots).toNumber(),
+      (u) => this.quote(u).toNumber(),
+      false,
+    );
   }
 
   /** Rolling 24h statistics at `now`. */
@@ -411,7 +426,11 @@ export class TapeAggregator implements TapeSink {
     if (!this.day) throw this.refused('the 24h ticker', 'ticker24h');
     const s = this.day.stats(now);
     const lastTicks = Number.isNaN(s.last) ? this.lastTicks : s.last;
-    return { last: lastTicks === undefined ? undefined : this.price(lastTicks), volume: this.qty(s.volume), quoteVolume: this.quote(s.quote) };
+    return {
+      last: lastTicks === undefined ? undefined : this.price(lastTicks),
+      volume: this.qty(s.volume),
+      quoteVolume: this.quote(s.quote),
+    };
   }
 
   /**
@@ -485,7 +504,19 @@ export function candlesOf(
   amount: (quoteUnits: number) => number,
   realFromClose: boolean,
 ): ContractCandles {
-  const c: ContractCandles = { time: [], open: [], close: [], high: [], low: [], vol: [], amount: [], realOpen: [], realClose: [], realHigh: [], realLow: [] };
+  const c: ContractCandles = {
+    time: [],
+    open: [],
+    close: [],
+    high: [],
+    low: [],
+    vol: [],
+    amount: [],
+    realOpen: [],
+    realClose: [],
+    realHigh: [],
+    realLow: [],
+  };
   for (const b of bars) {
     const open = Number.isNaN(b.prevClose) ? b.open : b.prevClose;
     c.time.push(Math.floor(b.openTime / 1000));

@@ -18,7 +18,14 @@ export interface PrintOutcome {
   readonly forcedLots: number;
 }
 
-export function printTrade(port: LiquidityPort, symbol: string, takerSide: BookSide, priceTicks: number, lots: number, force: boolean): PrintOutcome {
+export function printTrade(
+  port: LiquidityPort,
+  symbol: string,
+  takerSide: BookSide,
+  priceTicks: number,
+  lots: number,
+  force: boolean,
+): PrintOutcome {
   const first = port.place(symbol, takerSide, priceTicks, lots, 'ioc');
   const missing = lots - first.filledLots;
   if (!force || missing <= 0) return { matchedLots: first.filledLots, forcedLots: 0 };

@@ -67,7 +67,7 @@ export class OpenOrders<O extends OpenListed<O>> {
 
   /** Oldest first. Removing the order just returned is safe; a snapshot ([...values()]) is for more. */
   *values(): IterableIterator<O> {
-    for (let o = this.head; o !== null; ) {
+    for (let o = this.head; o !== null;) {
       const next = o.openNext;
       yield o;
       o = next;

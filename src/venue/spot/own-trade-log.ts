@@ -47,7 +47,19 @@ export class OwnTradeLog {
   }
 
   /** Appends one side of a fill; the commission is feeCount · feePer when feePer > 0n, else feeRest. */
-  push(order: SpotOrder, tradeSeq: number, priceTicks: number, lots: number, feeCount: number, feePer: bigint, feeRest: bigint, feeAsset: string, isMaker: boolean, isSelfTrade: boolean, time: number): void {
+  push(
+    order: SpotOrder,
+    tradeSeq: number,
+    priceTicks: number,
+    lots: number,
+    feeCount: number,
+    feePer: bigint,
+    feeRest: bigint,
+    feeAsset: string,
+    isMaker: boolean,
+    isSelfTrade: boolean,
+    time: number,
+  ): void {
     const i = this.count;
     let num = this.num;
     if ((i + 1) * WIDTH > num.length) {

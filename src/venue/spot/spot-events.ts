@@ -93,7 +93,8 @@ export interface SpotTradeTick {
 
 export type SpotTradeListener = (tick: SpotTradeTick) => void;
 
-export type SpotVenueEvent = SpotOrderAccepted | SpotOrderPartiallyFilled | SpotOrderFilled | SpotOrderCanceled | SpotTradeExecuted | SpotBalanceChanged;
+export type SpotVenueEvent =
+  SpotOrderAccepted | SpotOrderPartiallyFilled | SpotOrderFilled | SpotOrderCanceled | SpotTradeExecuted | SpotBalanceChanged;
 export type SpotVenueListener = (event: SpotVenueEvent) => void;
 
 /** Ordered, re-entrancy-safe delivery. A listener that throws does not stop delivery to the others;

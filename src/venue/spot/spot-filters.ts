@@ -4,7 +4,14 @@
  * band → funds), so the first failing rule names the error.
  */
 import { D } from '../../core/decimal.js';
-import { SPOT_ORDER_TYPES, SPOT_STP_MODES, SpotSymbolStatus, TradeSideType, type SpotOrderType, type SpotSide } from '../../domain/spot-enums.js';
+import {
+  SPOT_ORDER_TYPES,
+  SPOT_STP_MODES,
+  SpotSymbolStatus,
+  TradeSideType,
+  type SpotOrderType,
+  type SpotSide,
+} from '../../domain/spot-enums.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { REJECT, type SpotRejection } from './spot-rejections.js';
 import { UNLIMITED, type AdmissionTable, type PriceBand, type SpotMarket } from './spot-market.js';
@@ -12,13 +19,15 @@ import { UNLIMITED, type AdmissionTable, type PriceBand, type SpotMarket } from 
 export function checkSymbolTradable(m: SpotMarket): SpotRejection | undefined {
   if (!m.instrument.apiTradable) return REJECT.notApiTradable();
   // isSpotTradingAllowed is not consulted: the real BTCUSDT reports false and trades through the API.
-  if (m.instrument.status !== SpotSymbolStatus.ONLINE || m.instrument.tradeSideType === TradeSideType.CLOSED) return REJECT.tradingDisabled();
+  if (m.instrument.status !== SpotSymbolStatus.ONLINE || m.instrument.tradeSideType === TradeSideType.CLOSED)
+    return REJECT.tradingDisabled();
   return undefined;
 }
 
 export function checkSideAllowed(m: SpotMarket, side: SpotSide): SpotRejection | undefined {
   const t = m.instrument.tradeSideType;
-  if ((t === TradeSideType.BUY_ONLY && side !== 'BUY') || (t === TradeSideType.SELL_ONLY && side !== 'SELL')) return REJECT.sideNotAllowed();
+  if ((t === TradeSideType.BUY_ONLY && side !== 'BUY') || (t === TradeSideType.SELL_ONLY && side !== 'SELL'))
+    return REJECT.sideNotAllowed();
   return undefined;
 }
 
@@ -56,7 +65,8 @@ export function typeBit(type: string): number {
 export function admissionTable(m: SpotMarket): AdmissionTable {
   const mask = (side: SpotSide): number => {
     let bits = 0;
-    for (const type of SPOT_ORDER_TYPES) if ((checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type)) === undefined) bits |= typeBit(type);
+    for (const type of SPOT_ORDER_TYPES)
+      if ((checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type)) === undefined) bits |= typeBit(type);
     return bits;
   };
   return { buy: mask('BUY'), sell: mask('SELL') };

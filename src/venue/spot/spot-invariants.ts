@@ -47,24 +47,28 @@ export function checkSpotVenueInvariants(s: SpotVenueState): string[] {
   }
 
   for (const [accountId, acct] of s.accounts) {
-    if (acct.open.size > s.maxOpenOrdersPerAccount) problems.push(`${accountId} has ${acct.open.size} open orders (cap ${s.maxOpenOrdersPerAccount})`);
+    if (acct.open.size > s.maxOpenOrdersPerAccount)
+      problems.push(`${accountId} has ${acct.open.size} open orders (cap ${s.maxOpenOrdersPerAccount})`);
     let withClientId = 0;
     for (const o of acct.open.values()) {
       if (!isOpenStatus(o.status)) problems.push(`${accountId}: order ${o.orderId} listed open but ${o.status}`);
       if (s.orders.get(o.seq) !== o) problems.push(`${accountId}: open order ${o.orderId} missing from the order index`);
       if (o.clientOrderId !== undefined) {
         withClientId++;
-        if (acct.openByClientId.get(o.clientOrderId) !== o) problems.push(`${accountId}: client id ${o.clientOrderId} does not point at open order ${o.orderId}`);
+        if (acct.openByClientId.get(o.clientOrderId) !== o)
+          problems.push(`${accountId}: client id ${o.clientOrderId} does not point at open order ${o.orderId}`);
       }
     }
-    if (acct.openByClientId.size !== withClientId) problems.push(`${accountId}: ${acct.openByClientId.size} open client ids for ${withClientId} open orders with one`);
+    if (acct.openByClientId.size !== withClientId)
+      problems.push(`${accountId}: ${acct.openByClientId.size} open client ids for ${withClientId} open orders with one`);
     for (const [asset, b] of s.ledger.balancesOf(accountId)) {
       const want = expectedLocked.get(`${accountId}\u0000${asset}`) ?? 0n;
       if (b.locked !== want) problems.push(`${accountId} ${asset}: locked ${b.locked} but open orders hold ${want}`);
       expectedLocked.delete(`${accountId}\u0000${asset}`);
     }
   }
-  for (const [k, v] of expectedLocked) if (v !== 0n) problems.push(`${k.replace('\u0000', ' ')}: open orders hold ${v} the ledger does not show`);
+  for (const [k, v] of expectedLocked)
+    if (v !== 0n) problems.push(`${k.replace('\u0000', ' ')}: open orders hold ${v} the ledger does not show`);
 
   for (const [symbol, m] of s.markets) {
     for (const bo of m.book.orders()) {
@@ -74,7 +78,8 @@ export function checkSpotVenueInvariants(s: SpotVenueState): string[] {
         continue;
       }
       if (!isOpenStatus(o.status) || !o.isWorking) problems.push(`${symbol}: book order ${bo.id} is ${o.status}`);
-      if (s.accounts.get(o.accountId)?.open.get(o.seq) !== o) problems.push(`${symbol}: book order ${bo.id} is not among its account's open orders`);
+      if (s.accounts.get(o.accountId)?.open.get(o.seq) !== o)
+        problems.push(`${symbol}: book order ${bo.id} is not among its account's open orders`);
     }
   }
   return problems;
@@ -100,7 +105,8 @@ function checkOrder(o: SpotOrder, m: SpotMarket, acct: SpotAccountState | undefi
       if (!o.isWorking || !onBook || onBook.data !== o) p.push(`${id}: open but not on the book`);
       else if (o.bookOrder !== onBook) p.push(`${id}: keeps a stale book handle`);
       else if (onBook.lots !== remaining) p.push(`${id}: book holds ${onBook.lots} lots, ${remaining} remain`);
-      const want = o.side === 'BUY' ? BigInt(o.priceTicks) * BigInt(remaining) * m.quoteUnitsPerTickLot : BigInt(remaining) * m.baseUnitsPerLot;
+      const want =
+        o.side === 'BUY' ? BigInt(o.priceTicks) * BigInt(remaining) * m.quoteUnitsPerTickLot : BigInt(remaining) * m.baseUnitsPerLot;
       if (o.lockedUnits !== want) p.push(`${id}: holds ${o.lockedUnits}, needs ${want}`);
       if (acct?.open.get(o.seq) !== o) p.push(`${id}: not among its account's open orders`);
       break;
@@ -120,6 +126,7 @@ function checkOrder(o: SpotOrder, m: SpotMarket, acct: SpotAccountState | undefi
     if (o.isWorking || onBook || o.bookOrder !== null) p.push(`${id}: closed but on the book`);
     if (acct?.open.has(o.seq)) p.push(`${id}: closed but listed open`);
   }
-  if (o.status !== 'CANCELED' && o.status !== 'PARTIALLY_CANCELED' && o.cancelReason !== '') p.push(`${id}: cancel reason ${o.cancelReason}`);
+  if (o.status !== 'CANCELED' && o.status !== 'PARTIALLY_CANCELED' && o.cancelReason !== '')
+    p.push(`${id}: cancel reason ${o.cancelReason}`);
   return p;
 }

@@ -120,7 +120,14 @@ export function compileSpotMarket(instrument: SpotInstrument, scale = LEDGER_SCA
     const num = BigInt(m.mul(D(10).pow(dp)).toFixed(0));
     const fractional = m.lt(1);
     const safe = (v: bigint): number => (v <= MAX_SAFE ? Number(v) : NaN);
-    return { num, den, fractional, denNum: safe(den), upNum: safe(fractional ? den + num : num), downNum: safe(fractional ? den - num : num) };
+    return {
+      num,
+      den,
+      fractional,
+      denNum: safe(den),
+      upNum: safe(fractional ? den + num : num),
+      downNum: safe(fractional ? den - num : num),
+    };
   };
   const minQty = D(instrument.minQuantity);
   const baseUnitsPerLot = unitsPer(step, scale);
@@ -165,7 +172,6 @@ export function compileSpotMarket(instrument: SpotInstrument, scale = LEDGER_SCA
     admits: undefined,
   };
 }
-
 
 /** ceil(units / perTickLot) as a number; Infinity when beyond 2^53 (no safe tick-lot count reaches it). */
 function ceilTickLots(units: bigint, perTickLot: bigint): number {

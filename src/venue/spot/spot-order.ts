@@ -118,7 +118,9 @@ export class SpotOrder implements SpotOrderState {
   }
 
   get origQuoteUnits(): bigint {
-    return this.type === 'MARKET' ? this.quoteOrderUnits : BigInt(this.priceTicks) * BigInt(this.origLots) * this.market.quoteUnitsPerTickLot;
+    return this.type === 'MARKET'
+      ? this.quoteOrderUnits
+      : BigInt(this.priceTicks) * BigInt(this.origLots) * this.market.quoteUnitsPerTickLot;
   }
 
   get cumQuoteUnits(): bigint {

@@ -67,7 +67,8 @@ export const REJECT = {
   sideNotAllowed: () => reject(SpotRejectCode.SIDE_NOT_ALLOWED, 'The current transaction direction is not allowed to place an order'),
   marketDisabled: () => reject(SpotRejectCode.MARKET_ORDERS_DISABLED, 'api market order is disabled'),
   typeNotAllowed: () => reject(SpotRejectCode.ORDER_TYPE_NOT_ALLOWED, 'current order type can not place order'),
-  mandatory: (param: string) => reject(SpotRejectCode.MANDATORY_PARAM, `Mandatory parameter '${param}' was not sent, was empty/null, or malformed.`),
+  mandatory: (param: string) =>
+    reject(SpotRejectCode.MANDATORY_PARAM, `Mandatory parameter '${param}' was not sent, was empty/null, or malformed.`),
   combination: () => reject(SpotRejectCode.PARAM_COMBINATION, 'Combination of optional parameters invalid.'),
   priceScale: () => reject(SpotRejectCode.BAD_SCALE, 'price scale is invalid'),
   quantityScale: () => reject(SpotRejectCode.BAD_SCALE, 'quantity scale is invalid'),

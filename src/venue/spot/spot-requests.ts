@@ -67,7 +67,11 @@ export interface AccountFeeRates {
  * asset's precision: the real venue's code 400 "… scale is invalid") and converts to units. Symbol,
  * side and type are checked first so the first failing rule names the error, as in place().
  */
-export function toUnitsRequest(m: SpotMarket | undefined, req: SpotOrderRequest, scale: number): { ok: true; req: SpotUnitsOrderRequest } | SpotRejection {
+export function toUnitsRequest(
+  m: SpotMarket | undefined,
+  req: SpotOrderRequest,
+  scale: number,
+): { ok: true; req: SpotUnitsOrderRequest } | SpotRejection {
   if (!m) return REJECT.invalidSymbol();
   const pre = checkSymbolTradable(m) ?? checkSideAllowed(m, req.side) ?? checkOrderType(m, req.type);
   if (pre) return pre;

@@ -42,7 +42,18 @@ import { feeOn, feeRate, type FeeRate } from '../ledger/fee-rate.js';
 import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type GrainSettlement, type LedgerAccount } from '../ledger/ledger.js';
 import { amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
 import { CounterIds } from './counter-ids.js';
-import { admissionTable, typeBit, checkAmount, checkMinLots, checkOpenOrderCap, checkOrderType, checkPercentPrice, checkSideAllowed, checkStpMode, checkSymbolTradable } from './spot-filters.js';
+import {
+  admissionTable,
+  typeBit,
+  checkAmount,
+  checkMinLots,
+  checkOpenOrderCap,
+  checkOrderType,
+  checkPercentPrice,
+  checkSideAllowed,
+  checkStpMode,
+  checkSymbolTradable,
+} from './spot-filters.js';
 import { EventQueue, type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
 import { OpenOrders } from './open-orders.js';
@@ -138,7 +149,13 @@ export interface SpotVenueOptions {
  * command (between fills): it may read the venue (prices) but must not call its commands.
  */
 export interface SpotFeePayer {
-  alternative(accountId: string, symbol: string, feeAsset: string, feeUnits: bigint, ledgerScale: number): { readonly asset: string; readonly units: bigint } | undefined;
+  alternative(
+    accountId: string,
+    symbol: string,
+    feeAsset: string,
+    feeUnits: bigint,
+    ledgerScale: number,
+  ): { readonly asset: string; readonly units: bigint } | undefined;
 }
 
 interface FeeOverride {
@@ -196,7 +213,9 @@ export class SpotVenue {
   /** One settlement record reused by every fast fill. */
   private readonly grainFill: GrainSettlement;
   /** Settles the fills of one taker as OrderBook.sweep hands them over. */
-  private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) => this.settle(m, taker, maker, price, lots, done, now));
+  private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) =>
+    this.settle(m, taker, maker, price, lots, done, now),
+  );
   /** The market used last (one map lookup saved per command on single-symbol traffic). */
   private lastMarket: SpotMarket | undefined;
 
@@ -216,7 +235,17 @@ export class SpotVenue {
     this.fastLedger = opts.fastLedger ?? true;
     // Placeholder handles until the first fast fill fills them in (not an account of the ledger).
     const none: LedgerAccount = { id: '', slots: new Map() };
-    this.grainFill = { buyer: none, seller: none, baseAsset: '', quoteAsset: '', base: 0, quote: 0, buyerLockedQuote: 0, buyerFee: 0, sellerFee: 0 };
+    this.grainFill = {
+      buyer: none,
+      seller: none,
+      baseAsset: '',
+      quoteAsset: '',
+      base: 0,
+      quote: 0,
+      buyerLockedQuote: 0,
+      buyerFee: 0,
+      sellerFee: 0,
+    };
     this.ledger.setListener((accountId, asset) => {
       if (this.events.active) this.dirtyBalances.set(`${accountId}\u0000${asset}`, [accountId, asset]);
     });
@@ -556,7 +585,8 @@ export class SpotVenue {
     let r: SpotRejection | undefined;
     // The symbol / side / type rules depend on the instrument only: answered once per rules (admits).
     const admitted = side === 'BUY' ? m.admits?.buy : side === 'SELL' ? m.admits?.sell : undefined;
-    if (admitted === undefined || (admitted & typeBit(type)) === 0) r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
+    if (admitted === undefined || (admitted & typeBit(type)) === 0)
+      r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
     if (!r && stpMode !== '') r = checkStpMode(stpMode);
     if (r) return r;
 
@@ -603,7 +633,8 @@ export class SpotVenue {
     if (!r) {
       // In tick-lots the limits are exact integer bounds (spot-market.ts); the bigint check only words a rejection.
       if (!isMarket) {
-        if (!(tickLots >= m.minTickLots && tickLots <= m.maxTickLots)) r = checkAmount(notional ?? quoteUnitsOf(m, priceTicks, lots), m.minQuoteUnits, m.maxQuoteUnits, scale);
+        if (!(tickLots >= m.minTickLots && tickLots <= m.maxTickLots))
+          r = checkAmount(notional ?? quoteUnitsOf(m, priceTicks, lots), m.minQuoteUnits, m.maxQuoteUnits, scale);
       } else if (byQuote) r = checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
       else {
         const ref = (side === 'BUY' ? book.bestAsk() : book.bestBid()) ?? m.lastPriceTicks;
@@ -672,7 +703,20 @@ export class SpotVenue {
     // ---- accepted
     const now = (this.now = this.clock.now());
     const seq = this.orderIds.nextSeq();
-    const order = new SpotOrder(m, acct, seq, this.orderIds.format(seq), clientOrderId, side, type, stpMode, priceTicks, lots, byQuote ? quoteUnits : 0n, now);
+    const order = new SpotOrder(
+      m,
+      acct,
+      seq,
+      this.orderIds.format(seq),
+      clientOrderId,
+      side,
+      type,
+      stpMode,
+      priceTicks,
+      lots,
+      byQuote ? quoteUnits : 0n,
+      now,
+    );
     if (lockUnits === undefined) order.lockCount = lockCount;
     else order.lockRest = lockUnits;
     this.orders.set(seq, order);
@@ -770,13 +814,23 @@ export class SpotVenue {
     }
     // Paid in another asset (platform token): charged from free funds now, so the side receives in full.
     if (this.feePayer !== undefined) {
-      const buyerAlt = this.payElsewhere(buyer.accountId, m.symbol, m.baseAsset, buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest);
+      const buyerAlt = this.payElsewhere(
+        buyer.accountId,
+        m.symbol,
+        m.baseAsset,
+        buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest,
+      );
       if (buyerAlt) {
         buyerFeePer = 0n;
         buyerFeeRest = buyerAlt.units;
         buyerFeeAsset = buyerAlt.asset;
       }
-      const sellerAlt = this.payElsewhere(seller.accountId, m.symbol, m.quoteAsset, sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest);
+      const sellerAlt = this.payElsewhere(
+        seller.accountId,
+        m.symbol,
+        m.quoteAsset,
+        sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest,
+      );
       if (sellerAlt) {
         sellerFeePer = 0n;
         sellerFeeRest = sellerAlt.units;
@@ -795,9 +849,26 @@ export class SpotVenue {
       g.base = lots * bm.grains;
       g.quote = tickLots * qm.grains;
       g.buyerLockedQuote = lockedTickLots * qm.grains;
-      g.buyerFee = !buyerFeeInKind ? 0 : buyerFeePer > 0n ? lots * (buyerSteps.perLotMeasure?.grains ?? NaN) : buyerFeeRest === 0n ? 0 : NaN;
-      g.sellerFee = !sellerFeeInKind ? 0 : sellerFeePer > 0n ? tickLots * (sellerSteps.perTickLotMeasure?.grains ?? NaN) : sellerFeeRest === 0n ? 0 : NaN;
-      fast = g.base <= MAX_GRAINS && g.quote <= MAX_GRAINS && g.buyerLockedQuote <= MAX_GRAINS && g.buyerFee <= MAX_GRAINS && g.sellerFee <= MAX_GRAINS;
+      g.buyerFee = !buyerFeeInKind
+        ? 0
+        : buyerFeePer > 0n
+          ? lots * (buyerSteps.perLotMeasure?.grains ?? NaN)
+          : buyerFeeRest === 0n
+            ? 0
+            : NaN;
+      g.sellerFee = !sellerFeeInKind
+        ? 0
+        : sellerFeePer > 0n
+          ? tickLots * (sellerSteps.perTickLotMeasure?.grains ?? NaN)
+          : sellerFeeRest === 0n
+            ? 0
+            : NaN;
+      fast =
+        g.base <= MAX_GRAINS &&
+        g.quote <= MAX_GRAINS &&
+        g.buyerLockedQuote <= MAX_GRAINS &&
+        g.buyerFee <= MAX_GRAINS &&
+        g.sellerFee <= MAX_GRAINS;
       if (fast) {
         g.buyer = buyer.acct.ledger;
         g.seller = seller.acct.ledger;
@@ -846,11 +917,59 @@ export class SpotVenue {
     const buyerFeeCount = buyerFeePer > 0n ? lots : 0;
     const sellerFeeCount = sellerFeePer > 0n ? tickLots : 0;
     if (takerBuys) {
-      this.tradesOf(makerAcct, m.symbol).push(maker, tradeSeq, price, lots, sellerFeeCount, sellerFeePer, sellerFeeRest, sellerFeeAsset, true, isSelfTrade, now);
-      this.tradesOf(takerAcct, m.symbol).push(taker, tradeSeq, price, lots, buyerFeeCount, buyerFeePer, buyerFeeRest, buyerFeeAsset, false, isSelfTrade, now);
+      this.tradesOf(makerAcct, m.symbol).push(
+        maker,
+        tradeSeq,
+        price,
+        lots,
+        sellerFeeCount,
+        sellerFeePer,
+        sellerFeeRest,
+        sellerFeeAsset,
+        true,
+        isSelfTrade,
+        now,
+      );
+      this.tradesOf(takerAcct, m.symbol).push(
+        taker,
+        tradeSeq,
+        price,
+        lots,
+        buyerFeeCount,
+        buyerFeePer,
+        buyerFeeRest,
+        buyerFeeAsset,
+        false,
+        isSelfTrade,
+        now,
+      );
     } else {
-      this.tradesOf(makerAcct, m.symbol).push(maker, tradeSeq, price, lots, buyerFeeCount, buyerFeePer, buyerFeeRest, buyerFeeAsset, true, isSelfTrade, now);
-      this.tradesOf(takerAcct, m.symbol).push(taker, tradeSeq, price, lots, sellerFeeCount, sellerFeePer, sellerFeeRest, sellerFeeAsset, false, isSelfTrade, now);
+      this.tradesOf(makerAcct, m.symbol).push(
+        maker,
+        tradeSeq,
+        price,
+        lots,
+        buyerFeeCount,
+        buyerFeePer,
+        buyerFeeRest,
+        buyerFeeAsset,
+        true,
+        isSelfTrade,
+        now,
+      );
+      this.tradesOf(takerAcct, m.symbol).push(
+        taker,
+        tradeSeq,
+        price,
+        lots,
+        sellerFeeCount,
+        sellerFeePer,
+        sellerFeeRest,
+        sellerFeeAsset,
+        false,
+        isSelfTrade,
+        now,
+      );
     }
 
     if (this.ticks.active) {
@@ -971,7 +1090,8 @@ export class SpotVenue {
     order.bookOrder = null;
     const acct = order.acct;
     acct.open.remove(order);
-    if (order.clientOrderId !== undefined && acct.openByClientId.get(order.clientOrderId) === order) acct.openByClientId.delete(order.clientOrderId);
+    if (order.clientOrderId !== undefined && acct.openByClientId.get(order.clientOrderId) === order)
+      acct.openByClientId.delete(order.clientOrderId);
   }
 
   /** The fee steps of an account's maker or taker rate on a market (its own rate, else the instrument's). */
@@ -1002,7 +1122,12 @@ export class SpotVenue {
   }
 
   /** The fee charged in another asset, when the fee payer asks for it and the account's free balance covers it. */
-  private payElsewhere(accountId: string, symbol: string, feeAsset: string, feeUnits: bigint): { asset: string; units: bigint } | undefined {
+  private payElsewhere(
+    accountId: string,
+    symbol: string,
+    feeAsset: string,
+    feeUnits: bigint,
+  ): { asset: string; units: bigint } | undefined {
     if (this.feePayer === undefined || feeUnits === 0n) return undefined;
     const alt = this.feePayer.alternative(accountId, symbol, feeAsset, feeUnits, this.ledger.scale);
     if (alt === undefined || alt.asset === feeAsset || alt.units <= 0n) return undefined;
@@ -1071,7 +1196,14 @@ export class SpotVenue {
       const scale = this.ledger.scale;
       for (const [accountId, asset] of this.dirtyBalances.values()) {
         const b: Readonly<BalanceUnits> = this.ledger.balance(accountId, asset);
-        this.events.push({ type: 'balanceChanged', time: this.now, accountId, asset, free: unitsToDecimal(b.free, scale), locked: unitsToDecimal(b.locked, scale) });
+        this.events.push({
+          type: 'balanceChanged',
+          time: this.now,
+          accountId,
+          asset,
+          free: unitsToDecimal(b.free, scale),
+          locked: unitsToDecimal(b.locked, scale),
+        });
       }
       this.dirtyBalances.clear();
     }
@@ -1081,7 +1213,15 @@ export class SpotVenue {
 
 const OK = { ok: true } as const;
 
-type Settle = (m: SpotMarket, taker: SpotOrder, maker: SpotOrder, priceTicks: number, lots: number, makerDone: boolean, now: number) => void;
+type Settle = (
+  m: SpotMarket,
+  taker: SpotOrder,
+  maker: SpotOrder,
+  priceTicks: number,
+  lots: number,
+  makerDone: boolean,
+  now: number,
+) => void;
 
 /** The fill sink of one taker at a time (the venue runs one command at a time). */
 export class TakerSweep implements FillSink<SpotOrder, number> {
@@ -1101,8 +1241,6 @@ export class TakerSweep implements FillSink<SpotOrder, number> {
     this.settle(this.m!, this.taker!, maker.data, priceTicks, lots, makerDone, this.now);
   }
 }
-
-
 
 /** Stand-in answered by the dry run; never stored. */
 const DRY_RUN_ORDER: SpotOrderRecord = Object.freeze({
@@ -1127,4 +1265,3 @@ const DRY_RUN_ORDER: SpotOrderRecord = Object.freeze({
   lockedUnits: 0n,
   isWorking: false,
 });
-

@@ -90,7 +90,8 @@ export type StpGroupRefusal =
   | 'too_many_groups'
   | 'group_not_found';
 
-export type StpGroupResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: StpGroupRefusal; readonly message: string };
+export type StpGroupResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly refusal: StpGroupRefusal; readonly message: string };
 
 export interface StpGroupRegistryOptions {
   /** Creation and update times. */
@@ -127,10 +128,18 @@ export class StpGroupRegistry {
     const master = this.requireMaster(callerAccountId);
     if (!master.ok) return master;
     const owned = this.ownedBy(callerAccountId);
-    if (owned.some((g) => g.tradeGroupName === tradeGroupName)) return refuse('name_taken', `tradeGroupName ${tradeGroupName} already exists`);
+    if (owned.some((g) => g.tradeGroupName === tradeGroupName))
+      return refuse('name_taken', `tradeGroupName ${tradeGroupName} already exists`);
     if (owned.length >= this.maxGroups) return refuse('too_many_groups', `a master account has at most ${this.maxGroups} strategy groups`);
     const now = this.opts.now();
-    const g: StpGroupRecord = { tradeGroupId: String(this.nextId++), tradeGroupName, masterAccountId: callerAccountId, uids: [], createTime: now, updateTime: now };
+    const g: StpGroupRecord = {
+      tradeGroupId: String(this.nextId++),
+      tradeGroupName,
+      masterAccountId: callerAccountId,
+      uids: [],
+      createTime: now,
+      updateTime: now,
+    };
     this.groups.set(g.tradeGroupId, g);
     return { ok: true, value: g };
   }
@@ -150,7 +159,11 @@ export class StpGroupRegistry {
   }
 
   /** Adds UIDs (already present ones are kept once); answers the group with the UIDs just added. */
-  addUids(callerAccountId: string, tradeGroupId: string, uids: readonly string[]): StpGroupResult<{ group: StpGroupRecord; added: string[] }> {
+  addUids(
+    callerAccountId: string,
+    tradeGroupId: string,
+    uids: readonly string[],
+  ): StpGroupResult<{ group: StpGroupRecord; added: string[] }> {
     const g = this.ownGroup(callerAccountId, tradeGroupId);
     if (!g.ok) return g;
     const members = this.resolve(callerAccountId, uids);
@@ -184,7 +197,8 @@ export class StpGroupRegistry {
   }
 
   private requireMaster(callerAccountId: string): StpGroupResult<string> {
-    if (this.opts.masterOf(callerAccountId) !== callerAccountId) return refuse('not_master', 'only a master account may operate strategy groups; sub-accounts cannot');
+    if (this.opts.masterOf(callerAccountId) !== callerAccountId)
+      return refuse('not_master', 'only a master account may operate strategy groups; sub-accounts cannot');
     return { ok: true, value: callerAccountId };
   }
 

@@ -13,13 +13,30 @@ import {
 } from '../../../src/api/contract/catalogue.js';
 
 const entries = Object.entries(contractCatalogue) as [ContractMethod, EndpointDef][];
-const keysWhere = (pred: (d: EndpointDef) => boolean) => entries.filter(([, d]) => pred(d)).map(([k]) => k).sort();
+const keysWhere = (pred: (d: EndpointDef) => boolean) =>
+  entries
+    .filter(([, d]) => pred(d))
+    .map(([k]) => k)
+    .sort();
 
 /** Query strings carry text only: every value becomes its string form. */
-const asQueryStrings = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+const asQueryStrings = (o: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
 
 // ---- compile-time checks: the catalogue keeps precise types per entry ----
-const createInput: ContractRequestInput<'createOrder'> = { symbol: 'BTC_USDT', price: new Decimal('1'), vol: '2', side: 1, type: 5, openType: '2', leverage: 3 };
+const createInput: ContractRequestInput<'createOrder'> = {
+  symbol: 'BTC_USDT',
+  price: new Decimal('1'),
+  vol: '2',
+  side: 1,
+  type: 5,
+  openType: '2',
+  leverage: 3,
+};
 // @ts-expect-error side 9 is not a side
 const badSide: ContractRequestInput<'createOrder'> = { symbol: 'BTC_USDT', price: 1, vol: 1, side: 9, type: 1, openType: 1 };
 const wireCreate: ContractWireRequest<'createOrder'> = { symbol: 'BTC_USDT', price: 1, vol: 2, side: 1, type: 5, openType: 2 };
@@ -65,7 +82,8 @@ describe('contract catalogue: entries', () => {
     for (const [key, d] of entries) {
       if (d.auth === 'public') continue;
       if (d.section === '4.2') expect(d.permission, key).to.equal('ACCOUNT_READ');
-      else if (d.method === 'GET' || key === 'batchQueryWithExternal' || key === 'openOrderTotalCount') expect(d.permission, key).to.equal('ORDER_READ');
+      else if (d.method === 'GET' || key === 'batchQueryWithExternal' || key === 'openOrderTotalCount')
+        expect(d.permission, key).to.equal('ORDER_READ');
       else expect(d.permission, key).to.equal('ORDER_PLACE');
     }
   });
@@ -79,13 +97,30 @@ describe('contract catalogue: entries', () => {
 
   it('sends_bare_arrays_exactly_where_the_venue_takes_them', () => {
     expect(keysWhere((d) => d.encoding === 'json-array')).to.deep.equal(
-      ['batchCancelWithExternal', 'batchQueryWithExternal', 'cancelOrders', 'cancelPlanOrders', 'cancelStopOrders', 'cancelWithExternal', 'submitBatch'].sort(),
+      [
+        'batchCancelWithExternal',
+        'batchQueryWithExternal',
+        'cancelOrders',
+        'cancelPlanOrders',
+        'cancelStopOrders',
+        'cancelWithExternal',
+        'submitBatch',
+      ].sort(),
     );
   });
 
   it('marks_every_order_creating_endpoint_as_placement', () => {
     expect(keysWhere((d) => d.placement === true)).to.deep.equal(
-      ['closeAll', 'createOrder', 'placePlanOrder', 'placePlanOrderV2', 'placeStopOrder', 'placeTrackOrder', 'reversePosition', 'submitBatch'].sort(),
+      [
+        'closeAll',
+        'createOrder',
+        'placePlanOrder',
+        'placePlanOrderV2',
+        'placeStopOrder',
+        'placeTrackOrder',
+        'reversePosition',
+        'submitBatch',
+      ].sort(),
     );
   });
 
@@ -148,9 +183,9 @@ describe('contract catalogue: entries', () => {
   });
 
   it('expands_path_params_from_the_wire_request', () => {
-    expect(expandPath(contractCatalogue.depthCommits, contractCatalogue.depthCommits.request.parse({ symbol: 'BTC_USDT', limit: '10' }))).to.equal(
-      '/api/v1/contract/depth_commits/BTC_USDT/10',
-    );
+    expect(
+      expandPath(contractCatalogue.depthCommits, contractCatalogue.depthCommits.request.parse({ symbol: 'BTC_USDT', limit: '10' })),
+    ).to.equal('/api/v1/contract/depth_commits/BTC_USDT/10');
     expect(expandPath(contractCatalogue.getOrder, contractCatalogue.getOrder.request.parse({ orderId: 102015012431820288n }))).to.equal(
       '/api/v1/private/order/get/102015012431820288',
     );
@@ -162,7 +197,17 @@ describe('contract catalogue: entries', () => {
   });
 
   it('writes_a_note_wherever_the_document_is_open_or_not_followed_literally', () => {
-    for (const key of ['historyOrders', 'changeStopPrice', 'createOrder', 'submitBatch', 'cancelOrders', 'exportAnalysis', 'kline', 'openOrderTotalCount', 'changeRiskLevel'] as const) {
+    for (const key of [
+      'historyOrders',
+      'changeStopPrice',
+      'createOrder',
+      'submitBatch',
+      'cancelOrders',
+      'exportAnalysis',
+      'kline',
+      'openOrderTotalCount',
+      'changeRiskLevel',
+    ] as const) {
       expect(contractCatalogue[key].notes, key).to.be.a('string').and.not.equal('');
     }
   });

@@ -16,7 +16,11 @@ interface DocRow {
 /** The two rows whose method and path the document does not show, and the real exchange's path. */
 const NOT_SHOWN: readonly { readonly marker: RegExp; readonly method: string; readonly path: string }[] = [
   { marker: /^\|\s*history orders of the user\s*\|.*not shown/, method: 'GET', path: '/api/v1/private/order/list/history_orders' },
-  { marker: /^Take-profit and stop-loss on an existing limit order: the method and path are not shown/, method: 'POST', path: '/api/v1/private/stoporder/change_price' },
+  {
+    marker: /^Take-profit and stop-loss on an existing limit order: the method and path are not shown/,
+    method: 'POST',
+    path: '/api/v1/private/stoporder/change_price',
+  },
 ];
 
 /** Catalogue entries that are not rows of §4 (trigger and stop orders from the real exchange). */
@@ -53,7 +57,8 @@ function endpointRows(markdown: string): { rows: DocRow[]; notShown: number } {
     const bare = /^\|\s*(\/api\/v1\/\S+?)\s*\|/.exec(line);
     if (bare) rows.push({ method: 'GET', path: bare[1]!, section });
     // tables with a method column, bold prose rows (**POST /api/…**) and bullets (- POST /api/…)
-    for (const m of line.matchAll(/\b(GET|POST|DELETE) (\/api\/v1\/[A-Za-z0-9_/{}.-]+)/g)) rows.push({ method: m[1]!, path: m[2]!, section });
+    for (const m of line.matchAll(/\b(GET|POST|DELETE) (\/api\/v1\/[A-Za-z0-9_/{}.-]+)/g))
+      rows.push({ method: m[1]!, path: m[2]!, section });
     for (const ns of NOT_SHOWN) {
       if (ns.marker.test(line)) {
         rows.push({ method: ns.method, path: ns.path, section });

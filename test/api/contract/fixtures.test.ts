@@ -4,7 +4,12 @@
  */
 import { expect } from 'chai';
 import { Decimal } from '../../../src/core/decimal.js';
-import { contractCatalogue as C, type ContractMethod, type ContractResponse, type ContractWireRequest } from '../../../src/api/contract/catalogue.js';
+import {
+  contractCatalogue as C,
+  type ContractMethod,
+  type ContractResponse,
+  type ContractWireRequest,
+} from '../../../src/api/contract/catalogue.js';
 import { contractEnvelopeSchema } from '../../../src/api/contract/response-primitives.js';
 import { contractFixtureFiles, mexc, mexcData, readText } from './fixture-loader.js';
 
@@ -244,7 +249,15 @@ describe('contract catalogue: captured fixtures', () => {
     it('parses_plan_orders', () => {
       const list = response('planOrders', 'contract_GET_api_v1_private_planorder_list_orders.json');
       const p = list[0]!;
-      expect([p.id, p.symbol, p.side, p.triggerType, p.state, p.executeCycle, p.trend]).to.deep.equal(['265557643326564352', 'STEPN_USDT', 1, 1, 1, 87600, 1]);
+      expect([p.id, p.symbol, p.side, p.triggerType, p.state, p.executeCycle, p.trend]).to.deep.equal([
+        '265557643326564352',
+        'STEPN_USDT',
+        1,
+        1,
+        1,
+        87600,
+        1,
+      ]);
       decEq(p.triggerPrice, '3');
       decEq(p.price!, '2.9');
     });
@@ -279,7 +292,10 @@ describe('contract catalogue: captured fixtures', () => {
       expect(C.cancelAll.response.parse(mexcData('contract_POST_api_v1_private_order_cancel_all.json'))).to.equal(undefined);
       expect(C.chaseLimitOrder.response.parse(mexcData('contract_POST_api_v1_private_order_chase_limit_order.json'))).to.equal(undefined);
       expect(response('changeLimitOrder', 'contract_POST_api_v1_private_order_change_limit_order.json')).to.equal('739204819784386560');
-      expect(response('createOrder', 'contract_POST_api_v1_private_order_create.json')).to.deep.equal({ orderId: '814218083416790528', ts: 1779795118533 });
+      expect(response('createOrder', 'contract_POST_api_v1_private_order_create.json')).to.deep.equal({
+        orderId: '814218083416790528',
+        ts: 1779795118533,
+      });
       // data 259208506303929856 is a JSON number above 2^53
       expect(response('placePlanOrder', 'contract_POST_api_v1_private_planorder_place.json')).to.equal('259208506303929856');
       expect(response('placePlanOrderV2', 'contract_POST_api_v1_private_planorder_place_v2.json')).to.equal('739206374277809664');
@@ -287,7 +303,9 @@ describe('contract catalogue: captured fixtures', () => {
     });
 
     it('reads_older_create_answers_that_carry_only_the_id', () => {
-      expect(C.createOrder.response.parse('2ff3163e8617443cb9c6fc19d42b1ca4')).to.deep.equal({ orderId: '2ff3163e8617443cb9c6fc19d42b1ca4' });
+      expect(C.createOrder.response.parse('2ff3163e8617443cb9c6fc19d42b1ca4')).to.deep.equal({
+        orderId: '2ff3163e8617443cb9c6fc19d42b1ca4',
+      });
       expect(C.createOrder.response.parse(102057569836905)).to.deep.equal({ orderId: '102057569836905' });
     });
   });
@@ -313,7 +331,9 @@ describe('contract catalogue: captured fixtures', () => {
     });
 
     it('reads_the_chase_body_with_a_string_order_id', () => {
-      expect(request('chaseLimitOrder', 'contract_POST_api_v1_private_order_chase_limit_order.request.json')).to.deep.equal({ orderId: '739204819784386560' });
+      expect(request('chaseLimitOrder', 'contract_POST_api_v1_private_order_chase_limit_order.request.json')).to.deep.equal({
+        orderId: '739204819784386560',
+      });
     });
 
     it('reads_the_plan_order_bodies', () => {
@@ -325,7 +345,14 @@ describe('contract catalogue: captured fixtures', () => {
 
     it('reads_the_stop_order_body_with_a_string_position_id', () => {
       const s = request('placeStopOrder', 'contract_POST_api_v1_private_stoporder_place.request.json');
-      expect([s.positionId, s.vol, s.stopLossType, s.stopLossOrderPrice, s.stopLossPrice, s.takeProfitPrice]).to.deep.equal(['1110417836', 1, 1, 0.19, 0.19, undefined]);
+      expect([s.positionId, s.vol, s.stopLossType, s.stopLossOrderPrice, s.stopLossPrice, s.takeProfitPrice]).to.deep.equal([
+        '1110417836',
+        1,
+        1,
+        0.19,
+        0.19,
+        undefined,
+      ]);
     });
 
     it('reads_the_trailing_order_body', () => {
@@ -387,7 +414,12 @@ describe('contract catalogue: captured fixtures', () => {
 
     it('reads_the_discount_config_string_as_records', () => {
       const cfg = C.contractFeeDiscountConfig.response.parse([
-        { currency: 'USDT', state: 'ENABLED', discountConfig: '[{"level":1,"volMin":0,"volMax":100000,"day":30,"discount":0.9}]', blackContractIdSet: [10, 11] },
+        {
+          currency: 'USDT',
+          state: 'ENABLED',
+          discountConfig: '[{"level":1,"volMin":0,"volMax":100000,"day":30,"discount":0.9}]',
+          blackContractIdSet: [10, 11],
+        },
       ]);
       expect(cfg[0]!.discountConfig![0]!.level).to.equal(1);
       decEq(cfg[0]!.discountConfig![0]!.discount!, '0.9');

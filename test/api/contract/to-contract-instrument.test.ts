@@ -19,7 +19,8 @@ const allDetails = (): ContractDetail[] => {
 };
 
 /** Tiers as plain strings so deep-equal compares values, not Decimal internals. */
-const plain = (tiers: readonly RiskTier[]) => tiers.map((t) => [t.level, t.maxVol.toFixed(), t.mmr.toFixed(), t.imr.toFixed(), t.maxLeverage]);
+const plain = (tiers: readonly RiskTier[]) =>
+  tiers.map((t) => [t.level, t.maxVol.toFixed(), t.mmr.toFixed(), t.imr.toFixed(), t.maxLeverage]);
 
 describe('toContractInstrument', () => {
   it('takes_btc_usdt_tiers_from_risk_limit_custom', () => {
@@ -36,11 +37,36 @@ describe('toContractInstrument', () => {
 
   it('copies_the_trading_rules_of_btc_usdt', () => {
     const btc = toContractInstrument(detailOf('contract_GET_api_v1_contract_detail.json'));
-    expect([btc.kind, btc.symbol, btc.displayName, btc.baseCoin, btc.quoteCoin, btc.settleCoin]).to.deep.equal(['contract', 'BTC_USDT', 'BTC_USDT PERPETUAL', 'BTC', 'USDT', 'USDT']);
-    expect([btc.contractSize.toFixed(), btc.priceUnit.toFixed(), btc.volUnit.toFixed(), btc.minVol.toFixed(), btc.maxVol.toFixed()]).to.deep.equal(['0.0001', '0.1', '1', '1', '400000']);
+    expect([btc.kind, btc.symbol, btc.displayName, btc.baseCoin, btc.quoteCoin, btc.settleCoin]).to.deep.equal([
+      'contract',
+      'BTC_USDT',
+      'BTC_USDT PERPETUAL',
+      'BTC',
+      'USDT',
+      'USDT',
+    ]);
+    expect([
+      btc.contractSize.toFixed(),
+      btc.priceUnit.toFixed(),
+      btc.volUnit.toFixed(),
+      btc.minVol.toFixed(),
+      btc.maxVol.toFixed(),
+    ]).to.deep.equal(['0.0001', '0.1', '1', '1', '400000']);
     expect([btc.minLeverage, btc.maxLeverage, btc.priceScale, btc.volScale, btc.amountScale]).to.deep.equal([1, 500, 1, 0, 4]);
-    expect([btc.takerFeeRate.toFixed(), btc.makerFeeRate.toFixed(), btc.maintenanceMarginRate.toFixed(), btc.initialMarginRate.toFixed()]).to.deep.equal(['0.0001', '0', '0.001', '0.002']);
-    expect([btc.positionOpenType, btc.state, btc.apiAllowed, btc.riskLimitType, btc.feeRateMode, btc.isZeroFee]).to.deep.equal([3, 0, false, 'BY_VOLUME', 'NORMAL', false]);
+    expect([
+      btc.takerFeeRate.toFixed(),
+      btc.makerFeeRate.toFixed(),
+      btc.maintenanceMarginRate.toFixed(),
+      btc.initialMarginRate.toFixed(),
+    ]).to.deep.equal(['0.0001', '0', '0.001', '0.002']);
+    expect([btc.positionOpenType, btc.state, btc.apiAllowed, btc.riskLimitType, btc.feeRateMode, btc.isZeroFee]).to.deep.equal([
+      3,
+      0,
+      false,
+      'BY_VOLUME',
+      'NORMAL',
+      false,
+    ]);
     expect(btc.maxNumOrders).to.deep.equal([200, 50]);
     expect([btc.leverageFeeRates, btc.tieredFeeRates]).to.deep.equal([[], []]);
   });
@@ -90,7 +116,12 @@ describe('toContractInstrument', () => {
       ...btc,
       feeRateMode: 'TIERED',
       tieredFeeRates: [
-        { takerFeeRate: new Decimal('0.0004'), makerFeeRate: new Decimal('0.0001'), minTieredDealAmount: new Decimal(0), maxTieredDealAmount: new Decimal(1000000) },
+        {
+          takerFeeRate: new Decimal('0.0004'),
+          makerFeeRate: new Decimal('0.0001'),
+          minTieredDealAmount: new Decimal(0),
+          maxTieredDealAmount: new Decimal(1000000),
+        },
         { takerFeeRate: new Decimal('0.0003'), makerFeeRate: new Decimal('0'), minTieredDealAmount: new Decimal(1000000) },
       ],
     });

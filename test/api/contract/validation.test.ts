@@ -16,7 +16,10 @@ function issues(method: ContractMethod, input: unknown): Issue[] {
 /** Asserts the request fails with exactly one issue at `path` whose message contains `expected`. */
 function refuses(method: ContractMethod, input: unknown, path: PropertyKey[], expected: string): void {
   const found = issues(method, input);
-  expect(found, `${method} accepted ${JSON.stringify(input, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`).to.have.length.greaterThan(0);
+  expect(
+    found,
+    `${method} accepted ${JSON.stringify(input, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
+  ).to.have.length.greaterThan(0);
   expect(found.map((i) => i.path)).to.deep.include(path);
   const at = found.find((i) => JSON.stringify(i.path) === JSON.stringify(path))!;
   expect(at.message).to.contain(expected);
@@ -215,7 +218,9 @@ describe('contract catalogue: request validation', () => {
     it('allows_reduce_only_in_one_way_mode_only', () => {
       refuses('createOrder', { ...order, side: 4, reduceOnly: true }, ['reduceOnly'], 'positionMode is 2');
       refuses('createOrder', { ...order, side: 4, reduceOnly: true, positionMode: 1 }, ['reduceOnly'], 'positionMode is 2');
-      expect((accepts('createOrder', { ...order, side: 4, reduceOnly: true, positionMode: 2 }) as { reduceOnly: boolean }).reduceOnly).to.equal(true);
+      expect(
+        (accepts('createOrder', { ...order, side: 4, reduceOnly: true, positionMode: 2 }) as { reduceOnly: boolean }).reduceOnly,
+      ).to.equal(true);
     });
 
     it('leaves_reduce_only_false_out_of_a_hedged_body', () => {
@@ -259,7 +264,12 @@ describe('contract catalogue: request validation', () => {
     });
 
     it('refuses_more_than_50_orders', () => {
-      refuses('submitBatch', Array.from({ length: 51 }, () => ({ ...order, stpMode: 1 })), ['orders'], 'a list of 1 to 50 orders');
+      refuses(
+        'submitBatch',
+        Array.from({ length: 51 }, () => ({ ...order, stpMode: 1 })),
+        ['orders'],
+        'a list of 1 to 50 orders',
+      );
     });
 
     it('refuses_tp_sl_fields_in_a_batch_order', () => {
@@ -272,7 +282,12 @@ describe('contract catalogue: request validation', () => {
     it('refuses_a_loss_trend_outside_1_3_when_a_stop_loss_is_set', () => {
       // the venue would answer 3001 (price type error)
       refuses('changeStopOrder', { symbol: 'BTC_USDT', orderId: '1', stopLossPrice: 80000, lossTrend: 4 }, ['lossTrend'], '1, 2 or 3');
-      refuses('changeStopOrder', { symbol: 'BTC_USDT', orderId: '1', takeProfitPrice: 95000, profitTrend: 0 }, ['profitTrend'], '1, 2 or 3');
+      refuses(
+        'changeStopOrder',
+        { symbol: 'BTC_USDT', orderId: '1', takeProfitPrice: 95000, profitTrend: 0 },
+        ['profitTrend'],
+        '1, 2 or 3',
+      );
     });
 
     it('ignores_the_trend_when_the_price_cancels', () => {
@@ -292,19 +307,39 @@ describe('contract catalogue: request validation', () => {
     });
 
     it('requires_the_limit_price_of_a_limit_stop_leg', () => {
-      refuses('placeStopOrder', { positionId: '1', vol: 1, stopLossPrice: 0.19, stopLossType: 1 }, ['stopLossOrderPrice'], 'stopLossType 1');
+      refuses(
+        'placeStopOrder',
+        { positionId: '1', vol: 1, stopLossPrice: 0.19, stopLossType: 1 },
+        ['stopLossOrderPrice'],
+        'stopLossType 1',
+      );
     });
 
     it('requires_an_execution_price_for_a_non_market_trigger', () => {
-      refuses('placePlanOrder', { symbol: 'ADA_USDT', vol: 1, side: 4, openType: 2, triggerPrice: 0.7, triggerType: 1, executeCycle: 1, orderType: 1, trend: 1 }, ['price'], 'unless orderType is 5');
+      refuses(
+        'placePlanOrder',
+        { symbol: 'ADA_USDT', vol: 1, side: 4, openType: 2, triggerPrice: 0.7, triggerType: 1, executeCycle: 1, orderType: 1, trend: 1 },
+        ['price'],
+        'unless orderType is 5',
+      );
     });
 
     it('requires_leverage_for_an_isolated_opening_trigger', () => {
-      refuses('placePlanOrderV2', { symbol: 'DOGE_USDT', vol: 1, side: 1, openType: 1, triggerPrice: 0.06, triggerType: 2, executeCycle: 1, orderType: 5, trend: 1 }, ['leverage'], 'opening isolated');
+      refuses(
+        'placePlanOrderV2',
+        { symbol: 'DOGE_USDT', vol: 1, side: 1, openType: 1, triggerPrice: 0.06, triggerType: 2, executeCycle: 1, orderType: 5, trend: 1 },
+        ['leverage'],
+        'opening isolated',
+      );
     });
 
     it('refuses_more_than_50_plan_cancels', () => {
-      refuses('cancelPlanOrders', Array.from({ length: 51 }, (_, i) => ({ symbol: 'BTC_USDT', orderId: String(i + 1) })), ['orders'], '1 to 50');
+      refuses(
+        'cancelPlanOrders',
+        Array.from({ length: 51 }, (_, i) => ({ symbol: 'BTC_USDT', orderId: String(i + 1) })),
+        ['orders'],
+        '1 to 50',
+      );
     });
   });
 
@@ -326,8 +361,26 @@ describe('contract catalogue: request validation', () => {
 
   describe('wire form', () => {
     it('accepts_query_values_as_strings', () => {
-      const out = accepts('historyOrders', { symbol: 'BTC_USDT', states: '2,3', category: '1', side: '4', start_time: String(T0), end_time: String(T0 + DAY), page_num: '2', page_size: '50' });
-      expect(out).to.deep.equal({ symbol: 'BTC_USDT', states: '2,3', category: 1, side: 4, start_time: T0, end_time: T0 + DAY, page_num: 2, page_size: 50 });
+      const out = accepts('historyOrders', {
+        symbol: 'BTC_USDT',
+        states: '2,3',
+        category: '1',
+        side: '4',
+        start_time: String(T0),
+        end_time: String(T0 + DAY),
+        page_num: '2',
+        page_size: '50',
+      });
+      expect(out).to.deep.equal({
+        symbol: 'BTC_USDT',
+        states: '2,3',
+        category: 1,
+        side: 4,
+        start_time: T0,
+        end_time: T0 + DAY,
+        page_num: 2,
+        page_size: 50,
+      });
     });
 
     it('accepts_booleans_as_strings', () => {

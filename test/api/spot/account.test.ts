@@ -48,7 +48,9 @@ describe('spot account (4.2) and platform-token deduction (4.3)', () => {
     });
 
     it('parses_platform_deduction_state', () => {
-      expect(parseOk(c.enablePlatformDeduct.response, unwrapSpot(wrapSpot({ platformDeductEnable: true }))).platformDeductEnable).to.equal(true);
+      expect(parseOk(c.enablePlatformDeduct.response, unwrapSpot(wrapSpot({ platformDeductEnable: true }))).platformDeductEnable).to.equal(
+        true,
+      );
       expect(parseOk(c.platformDeductStatus.response, { platformDeductEnable: 'false' }).platformDeductEnable).to.equal(false);
     });
 
@@ -80,7 +82,9 @@ describe('spot account (4.2) and platform-token deduction (4.3)', () => {
 
     it('refuses_myTrades_orderId_without_symbol', () => {
       expectIssue(c.myTrades.request, { orderId: 'C02__385413065019117569043' }, ['symbol'], /spot symbol/);
-      expect(parseOk(c.myTrades.request, { symbol: 'ATLASUSDT', orderId: 'C02__385413065019117569043' }).orderId).to.equal('C02__385413065019117569043');
+      expect(parseOk(c.myTrades.request, { symbol: 'ATLASUSDT', orderId: 'C02__385413065019117569043' }).orderId).to.equal(
+        'C02__385413065019117569043',
+      );
     });
 
     it('requires_tradeFee_symbol', () => {

@@ -51,14 +51,21 @@ describe('spot catalogue', () => {
       // Counted by hand in the document: 13 market rows, 6 account rows, 2 deduction bullets,
       // 8 order headings, 5 STP rows = 34.
       const perSection = (s: string) => rows.filter((r) => r.section === s).length;
-      expect([perSection('4.1'), perSection('4.2'), perSection('4.3'), perSection('4.4'), perSection('4.5')]).to.deep.equal([13, 6, 2, 8, 5]);
+      expect([perSection('4.1'), perSection('4.2'), perSection('4.3'), perSection('4.4'), perSection('4.5')]).to.deep.equal([
+        13, 6, 2, 8, 5,
+      ]);
     });
 
     it('has_exactly_one_entry_per_row_and_none_outside_the_document', () => {
       const unmatched = new Set(documentEntries.map(([k]) => k));
       const take = (row: SpecRow, method: HttpMethod | undefined): string => {
-        const hits = documentEntries.filter(([k, e]) => unmatched.has(k) && e.path === row.path && (method === undefined || e.method === method));
-        expect(hits.map(([k]) => k), `row ${row.method ?? '?'} ${row.path}`).to.have.length(1);
+        const hits = documentEntries.filter(
+          ([k, e]) => unmatched.has(k) && e.path === row.path && (method === undefined || e.method === method),
+        );
+        expect(
+          hits.map(([k]) => k),
+          `row ${row.method ?? '?'} ${row.path}`,
+        ).to.have.length(1);
         const [key, def] = hits[0]!;
         expect(def.section, `${key} section`).to.equal(row.section);
         unmatched.delete(key);
@@ -157,7 +164,8 @@ describe('spot catalogue', () => {
       expect([w('kycStatus'), w('uid'), w('selfSymbols'), w('account'), w('myTrades'), w('tradeFee')]).to.deep.equal([1, 1, 1, 10, 10, 20]);
       expect([w('enablePlatformDeduct'), w('platformDeductStatus'), w('testNewOrder')]).to.deep.equal([1, 1, 1]);
       expect([w('queryOrder'), w('openOrders'), w('allOrders'), w('cancelOpenOrders')]).to.deep.equal([2, 3, 10, 1]);
-      for (const k of ['createStpGroup', 'queryStpGroups', 'deleteStpGroup', 'addStpGroupUid', 'deleteStpGroupUid'] as const) expect(w(k), k).to.equal(20);
+      for (const k of ['createStpGroup', 'queryStpGroups', 'deleteStpGroup', 'addStpGroupUid', 'deleteStpGroupUid'] as const)
+        expect(w(k), k).to.equal(20);
     });
 
     it('charges_tickers_more_without_a_symbol', () => {
@@ -225,7 +233,12 @@ describe('spot catalogue', () => {
       // @ts-expect-error not a spot method
       const notKey: keyof typeof spotCatalogue = 'cancelAllOrders';
       expect(spotCatalogue[key].method).to.equal('DELETE');
-      expect(parseOk(spotCatalogue.newOrder.request, input)).to.deep.equal({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '1' });
+      expect(parseOk(spotCatalogue.newOrder.request, input)).to.deep.equal({
+        symbol: 'BTCUSDT',
+        side: 'SELL',
+        type: 'MARKET',
+        quantity: '1',
+      });
       expect([wrong, notKey]).to.have.length(2);
     });
   });
@@ -244,14 +257,18 @@ describe('spot request issue reasons and parameter docs', () => {
   });
 
   it('tags_a_market_order_without_amount_as_a_combination_error', () => {
-    expect(reasons(spotCatalogue.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' })).to.deep.equal(['quantity:combination']);
+    expect(reasons(spotCatalogue.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' })).to.deep.equal([
+      'quantity:combination',
+    ]);
   });
 
   it('tags_bad_values_and_unknown_keys', () => {
     // A limit outside its range is a `range` issue: the emulator answers it naming the parameter and range.
     expect(reasons(spotCatalogue.depth.request, { symbol: 'BTCUSDT', limit: 'ten' })).to.deep.equal(['limit:range']);
     expect(reasons(spotCatalogue.depth.request, { symbol: 'BTCUSDT', side: 'x' })).to.deep.equal(['side:unknown']);
-    expect(reasons(spotCatalogue.newOrder.request, { symbol: 'BTCUSDT', side: 'UP', type: 'LIMIT', quantity: '1', price: '1' })).to.deep.equal(['side:invalid']);
+    expect(
+      reasons(spotCatalogue.newOrder.request, { symbol: 'BTCUSDT', side: 'UP', type: 'LIMIT', quantity: '1', price: '1' }),
+    ).to.deep.equal(['side:invalid']);
     expect(reasons(spotCatalogue.ping.request, { symbol: 'BTCUSDT' })).to.deep.equal(['symbol:unknown']);
   });
 
@@ -267,7 +284,11 @@ describe('spot request issue reasons and parameter docs', () => {
       for (const d of docs!) expect(d.expected, `${key}.${d.name}`).to.not.equal('see the catalogue');
       if (e.auth === 'signed') expect(docs!.find((d) => d.name === 'recvWindow')?.required, key).to.equal(false);
     }
-    expect(describeParams(spotCatalogue.newOrder.request)!.filter((d) => d.required).map((d) => d.name)).to.deep.equal(['symbol', 'side', 'type']);
+    expect(
+      describeParams(spotCatalogue.newOrder.request)!
+        .filter((d) => d.required)
+        .map((d) => d.name),
+    ).to.deep.equal(['symbol', 'side', 'type']);
     expect(describeParams(spotCatalogue.ping.request)).to.deep.equal([]);
   });
 });

@@ -116,7 +116,12 @@ describe('spot market data (4.1)', () => {
 
     it('parses_book_tickers_one_and_all', () => {
       const one = parseOk(c.bookTicker.response, fixture('spot_GET_api_v3_ticker_bookTicker.json'));
-      expect([s(one[0]!.bidPrice), s(one[0]!.bidQty), s(one[0]!.askPrice), s(one[0]!.askQty)]).to.deep.equal(['87893.56', '3.141912', '87894.45', '1.783024']);
+      expect([s(one[0]!.bidPrice), s(one[0]!.bidQty), s(one[0]!.askPrice), s(one[0]!.askQty)]).to.deep.equal([
+        '87893.56',
+        '3.141912',
+        '87894.45',
+        '1.783024',
+      ]);
       const all = parseOk(c.bookTicker.response, fixture('spot_GET_api_v3_ticker_bookTicker_all.json'));
       expect(all).to.have.length(5);
       expect(s(all[1]!.bidQty)).to.equal('58.3');
@@ -124,7 +129,12 @@ describe('spot market data (4.1)', () => {
 
     it('parses_ping_and_offline_symbols_shapes', () => {
       expect(parseOk(c.ping.response, {})).to.deep.equal({});
-      const off = parseOk(c.offlineSymbols.response, { data: [{ symbol: 'OLDUSDT', state: 3, offlineTime: '1767200000000' }, { symbol: 'SUSUSDT', state: '2' }] });
+      const off = parseOk(c.offlineSymbols.response, {
+        data: [
+          { symbol: 'OLDUSDT', state: 3, offlineTime: '1767200000000' },
+          { symbol: 'SUSUSDT', state: '2' },
+        ],
+      });
       expect(off.data.map((x) => [x.symbol, x.state, x.offlineTime])).to.deep.equal([
         ['OLDUSDT', 3, 1767200000000],
         ['SUSUSDT', 2, undefined],

@@ -43,7 +43,14 @@ describe('spot orders (4.4)', () => {
 
     it('parses_the_cancel_answer', () => {
       const o = parseOk(c.cancelOrder.response, fixture('spot_DELETE_api_v3_order.json'));
-      expect([o.symbol, o.orderId, s(o.price), s(o.origQty), o.type, o.side]).to.deep.equal(['BTCUSDT', '133734823834447872', '30000', '0.0002', 'LIMIT', 'BUY']);
+      expect([o.symbol, o.orderId, s(o.price), s(o.origQty), o.type, o.side]).to.deep.equal([
+        'BTCUSDT',
+        '133734823834447872',
+        '30000',
+        '0.0002',
+        'LIMIT',
+        'BUY',
+      ]);
       expect(o.status).to.equal(undefined);
     });
 
@@ -55,7 +62,13 @@ describe('spot orders (4.4)', () => {
     it('parses_the_single_order_query', () => {
       const o = parseOk(c.queryOrder.response, fixture('spot_GET_api_v3_order.json'));
       expect([o.orderId, o.status, o.type, o.side, o.orderListId]).to.deep.equal(['133734823834147272', 'CANCELED', 'LIMIT', 'BUY', -1]);
-      expect([s(o.price), s(o.origQty), s(o.executedQty), s(o.cummulativeQuoteQty), s(o.origQuoteOrderQty)]).to.deep.equal(['30000', '0.0002', '0', '0', '6']);
+      expect([s(o.price), s(o.origQty), s(o.executedQty), s(o.cummulativeQuoteQty), s(o.origQuoteOrderQty)]).to.deep.equal([
+        '30000',
+        '0.0002',
+        '0',
+        '0',
+        '6',
+      ]);
       expect([o.time, o.updateTime]).to.deep.equal([1647667102000, 1647708567000]);
       expect([o.clientOrderId, o.timeInForce, o.stopPrice, o.icebergQty]).to.deep.equal([undefined, undefined, undefined, undefined]);
       expect(o.isWorking).to.equal(true);
@@ -73,7 +86,13 @@ describe('spot orders (4.4)', () => {
     it('parses_open_orders_with_empty_client_id_and_null_update_time', () => {
       const list = parseOk(c.openOrders.response, fixture('spot_GET_api_v3_openOrders.json'));
       const o = list[0]!;
-      expect([o.orderId, o.status, o.side, o.clientOrderId, o.updateTime]).to.deep.equal(['133949373632483328', 'NEW', 'SELL', undefined, undefined]);
+      expect([o.orderId, o.status, o.side, o.clientOrderId, o.updateTime]).to.deep.equal([
+        '133949373632483328',
+        'NEW',
+        'SELL',
+        undefined,
+        undefined,
+      ]);
       expect([s(o.price), s(o.origQuoteOrderQty)]).to.deep.equal(['45000', '9']);
       expect(o.time).to.equal(1647718255199);
     });
@@ -81,7 +100,14 @@ describe('spot orders (4.4)', () => {
     it('parses_all_orders_with_stringified_numbers', () => {
       const list = parseOk(c.allOrders.response, fixture('spot_GET_api_v3_allOrders.json'));
       const o = list[0]!;
-      expect([o.symbol, o.orderId, o.orderListId, o.status, o.type, o.side]).to.deep.equal(['ATLASUSDT', 'C02__385413065019117569043', -1, 'FILLED', 'MARKET', 'SELL']);
+      expect([o.symbol, o.orderId, o.orderListId, o.status, o.type, o.side]).to.deep.equal([
+        'ATLASUSDT',
+        'C02__385413065019117569043',
+        -1,
+        'FILLED',
+        'MARKET',
+        'SELL',
+      ]);
       expect([s(o.executedQty), s(o.cummulativeQuoteQty)]).to.deep.equal(['1220', '5.54124']);
       expect([o.time, o.updateTime]).to.deep.equal([1707671871000, 1707671871000]);
     });
@@ -145,21 +171,38 @@ describe('spot orders (4.4)', () => {
         ['recvWindow', '5000'],
       ]);
       // 1e-7 as a JS number must not go out as "1e-7"
-      expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: 1e-7 }).quantity).to.equal('0.0000001');
+      expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: 1e-7 }).quantity).to.equal(
+        '0.0000001',
+      );
     });
 
     for (const type of ['LIMIT', 'LIMIT_MAKER', 'IMMEDIATE_OR_CANCEL', 'FILL_OR_KILL'] as const) {
       it(`refuses_${type}_without_price`, () => {
-        expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type, quantity: '1' }, ['price'], new RegExp(`required for type ${type}`));
+        expectIssue(
+          c.newOrder.request,
+          { symbol: 'BTCUSDT', side: 'BUY', type, quantity: '1' },
+          ['price'],
+          new RegExp(`required for type ${type}`),
+        );
       });
 
       it(`refuses_${type}_without_quantity`, () => {
-        expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type, price: '1' }, ['quantity'], new RegExp(`required for type ${type}`));
+        expectIssue(
+          c.newOrder.request,
+          { symbol: 'BTCUSDT', side: 'BUY', type, price: '1' },
+          ['quantity'],
+          new RegExp(`required for type ${type}`),
+        );
       });
     }
 
     it('refuses_quoteOrderQty_on_a_limit_order', () => {
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', quoteOrderQty: '10' }, ['quoteOrderQty'], /MARKET/);
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1', quoteOrderQty: '10' },
+        ['quoteOrderQty'],
+        /MARKET/,
+      );
     });
 
     it('refuses_a_market_order_without_quantity_or_quoteOrderQty', () => {
@@ -167,11 +210,18 @@ describe('spot orders (4.4)', () => {
     });
 
     it('refuses_a_market_order_with_both_quantity_and_quoteOrderQty', () => {
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', quoteOrderQty: '10' }, ['quoteOrderQty'], /only one/);
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', quoteOrderQty: '10' },
+        ['quoteOrderQty'],
+        /only one/,
+      );
     });
 
     it('accepts_a_market_order_by_quote_amount_or_by_quantity', () => {
-      expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: 10 }).quoteOrderQty).to.equal('10');
+      expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: 10 }).quoteOrderQty).to.equal(
+        '10',
+      );
       expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.5' }).quantity).to.equal('0.5');
     });
 
@@ -180,20 +230,44 @@ describe('spot orders (4.4)', () => {
     });
 
     it('refuses_non_positive_or_non_numeric_decimals', () => {
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0' }, ['price'], /decimal number > 0/);
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '-1', price: '1' }, ['quantity'], /decimal number > 0/);
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: 'abc' }, ['price'], /decimal number/);
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '0' },
+        ['price'],
+        /decimal number > 0/,
+      );
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '-1', price: '1' },
+        ['quantity'],
+        /decimal number > 0/,
+      );
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: 'abc' },
+        ['price'],
+        /decimal number/,
+      );
     });
 
     it('refuses_unknown_side_type_and_stp_mode', () => {
       expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'buy', type: 'MARKET', quantity: '1' }, ['side'], /BUY, SELL/);
       expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'STOP', quantity: '1' }, ['type'], /LIMIT_MAKER/);
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', stpMode: 'cancel_all' }, ['stpMode'], /cancel_both/);
-      expect(parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', stpMode: 'cancel_maker' }).stpMode).to.equal('cancel_maker');
+      expectIssue(
+        c.newOrder.request,
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', stpMode: 'cancel_all' },
+        ['stpMode'],
+        /cancel_both/,
+      );
+      expect(
+        parseOk(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', stpMode: 'cancel_maker' }).stpMode,
+      ).to.equal('cancel_maker');
     });
 
     it('refuses_a_client_order_id_with_illegal_characters', () => {
-      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'a b' }, ['newClientOrderId']);
+      expectIssue(c.newOrder.request, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '1', newClientOrderId: 'a b' }, [
+        'newClientOrderId',
+      ]);
     });
   });
 
@@ -224,21 +298,46 @@ describe('spot orders (4.4)', () => {
     });
 
     it('refuses_a_batch_of_two_symbols_naming_the_odd_order', () => {
-      expectIssue(c.batchOrders.request, { batchOrders: [limitBuy(0), limitBuy(1, { symbol: 'ETHUSDT' })] }, ['batchOrders', 1, 'symbol'], /BTCUSDT.*one symbol/);
+      expectIssue(
+        c.batchOrders.request,
+        { batchOrders: [limitBuy(0), limitBuy(1, { symbol: 'ETHUSDT' })] },
+        ['batchOrders', 1, 'symbol'],
+        /BTCUSDT.*one symbol/,
+      );
     });
 
     it('applies_the_single_order_rules_to_each_element', () => {
       const { price: _omit, ...noPrice } = limitBuy(2);
-      expectIssue(c.batchOrders.request, { batchOrders: [limitBuy(0), limitBuy(1), noPrice] }, ['batchOrders', 2, 'price'], /required for type LIMIT/);
-      expectIssue(c.batchOrders.request, { batchOrders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' }] }, ['batchOrders', 0, 'quantity'], /quoteOrderQty/);
+      expectIssue(
+        c.batchOrders.request,
+        { batchOrders: [limitBuy(0), limitBuy(1), noPrice] },
+        ['batchOrders', 2, 'price'],
+        /required for type LIMIT/,
+      );
+      expectIssue(
+        c.batchOrders.request,
+        { batchOrders: [{ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET' }] },
+        ['batchOrders', 0, 'quantity'],
+        /quoteOrderQty/,
+      );
     });
 
     it('refuses_recvWindow_inside_an_element', () => {
-      expectIssue(c.batchOrders.request, { batchOrders: [{ ...limitBuy(0), recvWindow: 5000 }] }, ['batchOrders', 0, 'recvWindow'], /no such parameter/);
+      expectIssue(
+        c.batchOrders.request,
+        { batchOrders: [{ ...limitBuy(0), recvWindow: 5000 }] },
+        ['batchOrders', 0, 'recvWindow'],
+        /no such parameter/,
+      );
     });
 
     it('refuses_a_duplicate_client_order_id_in_one_batch', () => {
-      expectIssue(c.batchOrders.request, { batchOrders: [limitBuy(0), limitBuy(1, { newClientOrderId: 'pp-0' })] }, ['batchOrders', 1, 'newClientOrderId'], /order 0/);
+      expectIssue(
+        c.batchOrders.request,
+        { batchOrders: [limitBuy(0), limitBuy(1, { newClientOrderId: 'pp-0' })] },
+        ['batchOrders', 1, 'newClientOrderId'],
+        /order 0/,
+      );
     });
 
     it('refuses_a_batch_that_is_not_json', () => {
@@ -258,7 +357,9 @@ describe('spot orders (4.4)', () => {
 
     it('requires_orderId_or_origClientOrderId_to_query', () => {
       expectIssue(c.queryOrder.request, { symbol: 'BTCUSDT' }, ['orderId'], /orderId or origClientOrderId/);
-      expect(parseOk(c.queryOrder.request, { symbol: 'MXUSDT', orderId: '06a480e69e604477bfb48dddd5f0b750' }).orderId).to.equal('06a480e69e604477bfb48dddd5f0b750');
+      expect(parseOk(c.queryOrder.request, { symbol: 'MXUSDT', orderId: '06a480e69e604477bfb48dddd5f0b750' }).orderId).to.equal(
+        '06a480e69e604477bfb48dddd5f0b750',
+      );
     });
 
     it('accepts_up_to_five_open_order_symbols_and_refuses_six', () => {

@@ -6,12 +6,20 @@ import { expectIssue, parseOk, unwrapSpot, wrapSpot } from './spot-test-kit.js';
 // tradeGroupId as a number as the doc's samples show.
 describe('spot STP strategy groups (4.5)', () => {
   it('parses_a_created_group_with_a_numeric_id_as_a_string', () => {
-    const g = parseOk(c.createStpGroup.response, unwrapSpot(wrapSpot({ tradeGroupName: 'desk-a', tradeGroupId: 1001, createTime: 1767205878625, updateTime: 1767205878625 })));
+    const g = parseOk(
+      c.createStpGroup.response,
+      unwrapSpot(wrapSpot({ tradeGroupName: 'desk-a', tradeGroupId: 1001, createTime: 1767205878625, updateTime: 1767205878625 })),
+    );
     expect([g.tradeGroupName, g.tradeGroupId, g.createTime, g.tradeGroupUid]).to.deep.equal(['desk-a', '1001', 1767205878625, undefined]);
   });
 
   it('parses_queried_groups_with_their_uid_lists', () => {
-    const list = parseOk(c.queryStpGroups.response, unwrapSpot(wrapSpot([{ tradeGroupName: 'desk-a', tradeGroupId: '1001', tradeGroupUid: '10000001,10000002', createTime: 1, updateTime: 2 }])));
+    const list = parseOk(
+      c.queryStpGroups.response,
+      unwrapSpot(
+        wrapSpot([{ tradeGroupName: 'desk-a', tradeGroupId: '1001', tradeGroupUid: '10000001,10000002', createTime: 1, updateTime: 2 }]),
+      ),
+    );
     expect(list[0]!.tradeGroupUid).to.deep.equal(['10000001', '10000002']);
   });
 
@@ -40,7 +48,10 @@ describe('spot STP strategy groups (4.5)', () => {
   });
 
   it('joins_uid_lists_with_commas', () => {
-    expect(parseOk(c.addStpGroupUid.request, { uid: ['10000001', 10000002], tradeGroupId: '1001' })).to.deep.equal({ uid: '10000001,10000002', tradeGroupId: '1001' });
+    expect(parseOk(c.addStpGroupUid.request, { uid: ['10000001', 10000002], tradeGroupId: '1001' })).to.deep.equal({
+      uid: '10000001,10000002',
+      tradeGroupId: '1001',
+    });
     expect(parseOk(c.deleteStpGroupUid.request, { uid: '10000001,10000002', tradeGroupId: '1001' }).uid).to.equal('10000001,10000002');
   });
 

@@ -55,7 +55,11 @@ describe('toSpotInstrument', () => {
   it('maps_limits_fees_filter_and_status', () => {
     const btc = toSpotInstrument(allInfo().symbols[0]!);
     expect([btc.kind, btc.symbol, btc.status, btc.baseAsset, btc.quoteAsset]).to.deep.equal(['spot', 'BTCUSDT', '1', 'BTC', 'USDT']);
-    expect([btc.minQuantity.toFixed(), btc.minQuoteAmount.toFixed(), btc.minQuoteAmountMarket.toFixed()]).to.deep.equal(['0.000001', '1', '1']);
+    expect([btc.minQuantity.toFixed(), btc.minQuoteAmount.toFixed(), btc.minQuoteAmountMarket.toFixed()]).to.deep.equal([
+      '0.000001',
+      '1',
+      '1',
+    ]);
     expect([btc.maxQuoteAmount.toFixed(), btc.maxQuoteAmountMarket.toFixed()]).to.deep.equal(['4000000', '4000000']);
     expect([btc.makerCommission.toFixed(), btc.takerCommission.toFixed()]).to.deep.equal(['0', '0.0005']);
     expect(btc.percentPriceBySide?.bidMultiplierUp.toFixed()).to.equal('0.005');
@@ -79,7 +83,17 @@ describe('toSpotInstrument', () => {
 
   it('fills_missing_optional_fields_with_safe_values', () => {
     const entry = parseOk(c.exchangeInfo.response, {
-      symbols: [{ symbol: 'NEWUSDT', status: 2, baseAsset: 'NEW', quoteAsset: 'USDT', baseAssetPrecision: 3, quotePrecision: 1, orderTypes: ['LIMIT', 'STOP_LOSS'] }],
+      symbols: [
+        {
+          symbol: 'NEWUSDT',
+          status: 2,
+          baseAsset: 'NEW',
+          quoteAsset: 'USDT',
+          baseAssetPrecision: 3,
+          quotePrecision: 1,
+          orderTypes: ['LIMIT', 'STOP_LOSS'],
+        },
+      ],
     }).symbols[0]!;
     const i = toSpotInstrument(entry);
     expect([i.status, i.tick.toFixed(), i.step.toFixed()]).to.deep.equal(['2', '0.1', '0.001']);

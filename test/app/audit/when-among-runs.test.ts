@@ -18,7 +18,9 @@ describe('audit: where an unjournaled venue execution falls among the bot runs',
     expect(whenAmongRuns(T + 25_000, runs)).to.equal(`traded at ${iso(T + 25_000)} during run #2`);
   });
   it('says_after_a_killed_run_started_and_before_the_next', () => {
-    expect(whenAmongRuns(T + 12_500, runs)).to.equal(`traded at ${iso(T + 12_500)}, 12.5 s after run #1 started (killed: no end on record), before run #2`);
+    expect(whenAmongRuns(T + 12_500, runs)).to.equal(
+      `traded at ${iso(T + 12_500)}, 12.5 s after run #1 started (killed: no end on record), before run #2`,
+    );
   });
   it('says_before_the_first_run', () => {
     expect(whenAmongRuns(T - 1, runs)).to.equal(`traded at ${iso(T - 1)}, before the first run`);

@@ -15,13 +15,18 @@ interface Validator {
   errors?: { instancePath: string; message?: string; params?: unknown }[] | null;
 }
 // ajv comes with fastify; loaded by name so the test needs no compile-time types for it.
-const Ajv2020 = (createRequire(import.meta.url)('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): Validator } }).default;
+const Ajv2020 = (createRequire(import.meta.url)('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): Validator } })
+  .default;
 
 describe('config JSON Schemas (perpetua schema)', () => {
   const schemas = allConfigSchemas();
 
   it('docs/schemas holds the current schema of every kind', () => {
-    for (const s of schemas) expect(readFileSync(join('docs', 'schemas', s.file), 'utf8'), `${s.file}: run \`npx perpetua schema all --write docs/schemas\``).to.equal(s.text);
+    for (const s of schemas)
+      expect(
+        readFileSync(join('docs', 'schemas', s.file), 'utf8'),
+        `${s.file}: run \`npx perpetua schema all --write docs/schemas\``,
+      ).to.equal(s.text);
   });
 
   it('accepts_every_shipped_config_under_the_schema_its_first_line_names', () => {

@@ -21,12 +21,32 @@ describe('journal views', () => {
     const j = new SqliteJournal({ path });
     j.startRun('hash', 'paper', 1_767_225_600_000);
     // 2026-01-01T00:00:00Z: a limit buy of 0.002 at 87500.5, filled by two trades
-    const o = { ...order({ price: D('87500.5'), quantity: D('0.002'), createdAt: 1_767_225_600_000, updatedAt: 1_767_225_601_000 }), status: 'filled' as const, filledQty: D('0.002'), filledNotional: D('175.001'), avgFillPrice: D('87500.5') };
+    const o = {
+      ...order({ price: D('87500.5'), quantity: D('0.002'), createdAt: 1_767_225_600_000, updatedAt: 1_767_225_601_000 }),
+      status: 'filled' as const,
+      filledQty: D('0.002'),
+      filledNotional: D('175.001'),
+      avgFillPrice: D('87500.5'),
+    };
     j.recordOrder(o);
     const f1 = { ...fill(o, '0.0015', '87500.5'), time: 1_767_225_600_500, fee: D('0.01'), liquidity: 'maker' as const };
     const f2 = { ...fill(o, '0.0005', '87500.5'), time: 1_767_225_601_000, liquidity: 'maker' as const };
-    j.recordEvent({ type: 'OrderPartiallyFilled', ts: f1.time, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, fill: f1 } as never);
-    j.recordEvent({ type: 'OrderFilled', ts: f2.time, strategyId: o.strategyId, clientOrderId: o.clientOrderId, symbol: o.symbol, fill: f2 } as never);
+    j.recordEvent({
+      type: 'OrderPartiallyFilled',
+      ts: f1.time,
+      strategyId: o.strategyId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.symbol,
+      fill: f1,
+    } as never);
+    j.recordEvent({
+      type: 'OrderFilled',
+      ts: f2.time,
+      strategyId: o.strategyId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.symbol,
+      fill: f2,
+    } as never);
     j.close();
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +64,15 @@ describe('journal views', () => {
   it('orders_as_json_and_table_and_filters', () => {
     const rows = JSON.parse(renderRows(journalRows(path, 'orders'), 'json', '')) as Record<string, string>[];
     expect(rows).to.have.length(1);
-    expect(rows[0]).to.include({ created: '2026-01-01T00:00:00.000Z', side: 'buy', price: '87500.5', quantity: '0.002', filled: '0.002', avgPrice: '87500.5', status: 'filled' });
+    expect(rows[0]).to.include({
+      created: '2026-01-01T00:00:00.000Z',
+      side: 'buy',
+      price: '87500.5',
+      quantity: '0.002',
+      filled: '0.002',
+      avgPrice: '87500.5',
+      status: 'filled',
+    });
     const table = renderRows(journalRows(path, 'orders'), 'table', 'none').split('\n');
     expect(table[0]).to.match(/^created\s+strategy\s+symbol\s+side/);
     expect(table[1]).to.match(/^-+ {2}-+/);

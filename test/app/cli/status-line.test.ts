@@ -9,7 +9,18 @@ import { statusLine } from '../../../src/app/cli/run-report.js';
 import type { RuntimeStatus } from '../../../src/runtime/runtime-status.js';
 import type { StrategyCounters } from '../../../src/runtime/run-stats.js';
 
-const counters = (o: Partial<StrategyCounters> = {}): StrategyCounters => ({ placed: 2, fills: 1, volume: D(0), amends: 0, cancels: 0, rejects: 0, denials: 1, failures: 0, deniedBy: { 'price-tick': 1 }, ...o });
+const counters = (o: Partial<StrategyCounters> = {}): StrategyCounters => ({
+  placed: 2,
+  fills: 1,
+  volume: D(0),
+  amends: 0,
+  cancels: 0,
+  rejects: 0,
+  denials: 1,
+  failures: 0,
+  deniedBy: { 'price-tick': 1 },
+  ...o,
+});
 const BTC = spotSymbol('BTCUSDT');
 
 describe('status line', () => {

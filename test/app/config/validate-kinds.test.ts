@@ -57,7 +57,17 @@ describe('validate: every config kind', () => {
   });
 
   it('emulator_config_lists_every_problem_with_its_path', async () => {
-    const f = write('emu.yaml', ['port: 99999', 'clock: { mode: sometimes }', 'limits: { maxOpenOrders: 0 }', 'accounts:', '  - { name: demo, apiKey: mx0vglDemo01, secretKey: demo-secret-0123456789, spot: { balances: { USDT: lots } } }', ''].join('\n'));
+    const f = write(
+      'emu.yaml',
+      [
+        'port: 99999',
+        'clock: { mode: sometimes }',
+        'limits: { maxOpenOrders: 0 }',
+        'accounts:',
+        '  - { name: demo, apiKey: mx0vglDemo01, secretKey: demo-secret-0123456789, spot: { balances: { USDT: lots } } }',
+        '',
+      ].join('\n'),
+    );
     const r = await validateConfig(f);
     expect(r.ok).to.equal(false);
     expect(r.kind).to.equal('emulator');
@@ -81,7 +91,10 @@ describe('validate: every config kind', () => {
     ].join('\n');
     const r = await validateConfig(write('bt.yaml', doc));
     expect(r.kind).to.equal('backtest');
-    expect(r.lines.slice(1)).to.deep.equal(['  strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1', '  backtest.initialCapital: expected a decimal number > 0, received "abc"']);
+    expect(r.lines.slice(1)).to.deep.equal([
+      '  strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1',
+      '  backtest.initialCapital: expected a decimal number > 0, received "abc"',
+    ]);
     // With the schema problems fixed, the data file is what remains, at its own path.
     const r2 = await validateConfig(write('bt2.yaml', doc.replace('spreadBps: -1', 'spreadBps: 1').replace('abc', "'1000'")));
     expect(r2.lines).to.have.length(2);
@@ -106,9 +119,14 @@ describe('validate: every config kind', () => {
   });
 
   it('record_config_lists_every_problem', async () => {
-    const r = await validateConfig(write('rec.yaml', 'out: x\nduration: 10q\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n'));
+    const r = await validateConfig(
+      write('rec.yaml', 'out: x\nduration: 10q\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n'),
+    );
     expect(r.kind).to.equal('record');
-    expect(r.lines.slice(1)).to.deep.equal(['  instruments[0].streams.depth.limit: expected an integer 1..5000, received -1', '  duration: expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received "10q"']);
+    expect(r.lines.slice(1)).to.deep.equal([
+      '  instruments[0].streams.depth.limit: expected an integer 1..5000, received -1',
+      '  duration: expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received "10q"',
+    ]);
   });
 
   it('each_commands_loader_refuses_a_broken_file_with_the_lines_validate_prints', async () => {
@@ -117,12 +135,33 @@ describe('validate: every config kind', () => {
     // worked out from the schema: port is an integer 0..65535, a depth limit 1..5000, the strategy param
     // spreadBps > 0 and <= 10000; a syntax error names its line and column.
     const catalog = strategyCatalog();
-    const strategy = 'strategies: [{ id: mm1, name: spot-market-maker, instruments: [BTCUSDT], params: { spreadBps: -1, orderSize: "0.002", maxInventory: "0.02" } }]';
+    const strategy =
+      'strategies: [{ id: mm1, name: spot-market-maker, instruments: [BTCUSDT], params: { spreadBps: -1, orderSize: "0.002", maxInventory: "0.02" } }]';
     const cases: [kind: string, text: string, load: (f: string) => Promise<unknown>, first: string][] = [
-      ['emulator', 'port: 99999\nclock: { mode: sometimes }\n', loadEmulatorConfig, 'port: expected an integer >= 0 and <= 65535, received 99999'],
-      ['record', 'out: x\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n', loadRecordConfig, 'instruments[0].streams.depth.limit: expected an integer 1..5000, received -1'],
-      ['run', `mode: backtest\ninstruments: [BTCUSDT]\n${strategy}\n`, (f) => loadRunConfig(f, catalog), 'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1'],
-      ['backtest', `instruments: [BTCUSDT]\n${strategy}\nbacktest: { initialCapital: abc, data: [{ kind: store, path: x }] }\n`, (f) => loadBacktestConfig(f, catalog), 'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1'],
+      [
+        'emulator',
+        'port: 99999\nclock: { mode: sometimes }\n',
+        loadEmulatorConfig,
+        'port: expected an integer >= 0 and <= 65535, received 99999',
+      ],
+      [
+        'record',
+        'out: x\ninstruments:\n  - symbol: BTCUSDT\n    streams: { depth: { limit: -1 } }\n',
+        loadRecordConfig,
+        'instruments[0].streams.depth.limit: expected an integer 1..5000, received -1',
+      ],
+      [
+        'run',
+        `mode: backtest\ninstruments: [BTCUSDT]\n${strategy}\n`,
+        (f) => loadRunConfig(f, catalog),
+        'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1',
+      ],
+      [
+        'backtest',
+        `instruments: [BTCUSDT]\n${strategy}\nbacktest: { initialCapital: abc, data: [{ kind: store, path: x }] }\n`,
+        (f) => loadBacktestConfig(f, catalog),
+        'strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received -1',
+      ],
       ['yaml', 'port: [unclosed\n', loadEmulatorConfig, 'not valid YAML at line '],
     ];
     for (const [kind, text, load, first] of cases) {
@@ -147,7 +186,10 @@ describe('validate: every config kind', () => {
     expect(r.ok, r.lines.join('\n')).to.equal(true);
     expect(r.kind).to.equal('emulator');
     const bad = await validateConfig(write('k2.yaml', 'kind: strategy\nport: 0\n'));
-    expect(bad.lines).to.deep.equal([`${join(dir, 'k2.yaml')}: 1 problem`, '  kind: expected one of run, backtest, sweep, emulator, record, received "strategy"']);
+    expect(bad.lines).to.deep.equal([
+      `${join(dir, 'k2.yaml')}: 1 problem`,
+      '  kind: expected one of run, backtest, sweep, emulator, record, received "strategy"',
+    ]);
   });
 
   it('a_document_of_no_known_kind_says_how_to_name_it', async () => {

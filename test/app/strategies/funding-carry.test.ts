@@ -6,9 +6,14 @@ import { FundingCarry, fundingCarryParams } from '../../../strategies/funding-ca
 import { balance, BTC_USDT, BTCUSDT, contractInstrument, position, S1, snapshot, spotInstrument } from '../../domain/support/builders.js';
 import { PlainState, started } from './strategy-kit.js';
 
-const params = (over: Record<string, unknown> = {}) => fundingCarryParams.parse({ baseQty: '0.01', entryRate: 0.0001, settlementsToCover: 3, ...over });
+const params = (over: Record<string, unknown> = {}) =>
+  fundingCarryParams.parse({ baseQty: '0.01', entryRate: 0.0001, settlementsToCover: 3, ...over });
 const shown = (intents: readonly Intent[]): string[] =>
-  intents.map((i) => (i.kind === 'place' ? `${i.order.symbol} ${i.order.side} ${i.order.quantity!.toFixed()}${i.order.reduceOnly ? ' reduce-only' : ''}` : i.kind));
+  intents.map((i) =>
+    i.kind === 'place'
+      ? `${i.order.symbol} ${i.order.side} ${i.order.quantity!.toFixed()}${i.order.reduceOnly ? ' reduce-only' : ''}`
+      : i.kind,
+  );
 
 /** Spot 99990 / 100010 (half-spread 1 bp), perpetual 99995 / 100005 (0.5 bp) with fair `fair` and `rate`. */
 function markets(state: PlainState, rate: string, fair = 100_000): MarketSnapshot {
@@ -84,6 +89,13 @@ describe('FundingCarry', () => {
     state.positionList = [position(BTCUSDT, '0.01', '100010'), position(BTC_USDT, '-100', '100045', 'net', { funding: D('0.25') })];
     // later the basis narrows to 20: the pair earns (50 − 20)·0.01 = 0.3 USDT whatever the price did
     runner.onSnapshot(markets(state, '0.0005', 100_020));
-    expect(strategy.report()).to.include({ direction: 'long-spot', fundingIncome: '0.2500', entryBasis: '50.0000', basis: '20.0000', basisPnl: '0.3000', perpBase: '-0.01' });
+    expect(strategy.report()).to.include({
+      direction: 'long-spot',
+      fundingIncome: '0.2500',
+      entryBasis: '50.0000',
+      basis: '20.0000',
+      basisPnl: '0.3000',
+      perpBase: '-0.01',
+    });
   });
 });

@@ -35,7 +35,12 @@ describe('planQuotes', () => {
 
   it('adds_levels_level_step_further_out', () => {
     // level 1 offset 5 + 5 = 10 bp: 99900 and 100100
-    expect(show(planQuotes(D(100000), D(0), settings({ levels: 2 }), inst))).to.deep.equal(['b0 buy 99950 0.001', 'a0 sell 100050 0.001', 'b1 buy 99900 0.001', 'a1 sell 100100 0.001']);
+    expect(show(planQuotes(D(100000), D(0), settings({ levels: 2 }), inst))).to.deep.equal([
+      'b0 buy 99950 0.001',
+      'a0 sell 100050 0.001',
+      'b1 buy 99900 0.001',
+      'a1 sell 100100 0.001',
+    ]);
   });
 
   it('leaves_out_quotes_under_the_minimum_quote_amount', () => {

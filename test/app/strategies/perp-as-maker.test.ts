@@ -8,7 +8,8 @@ import { BTC_USDT, contractInstrument, position, S1, snapshot } from '../../doma
 import { PlainState, started } from './strategy-kit.js';
 
 type Quotes = Extract<Intent, { kind: 'desired-quotes' }>;
-const shown = (intents: readonly Intent[]): string[] => (intents[0] as Quotes).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()} ${q.timeInForce}`);
+const shown = (intents: readonly Intent[]): string[] =>
+  (intents[0] as Quotes).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()} ${q.timeInForce}`);
 const NOW = 1_000_000;
 // Two snapshots give one σ² observation (taken as it is), and k stays at its prior (no trades): worked values below.
 const params = (over: Record<string, unknown> = {}) =>
@@ -104,7 +105,10 @@ describe('PerpAsMaker', () => {
 
   it('asks_for_hedged_mode_and_quotes_opening_legs_when_flat', async () => {
     const { runner, startIntents } = await maker(new PlainState(), { positionMode: 'hedged' });
-    expect(startIntents.map((i) => (i.kind === 'set-position-mode' ? `mode ${i.mode}` : i.kind))).to.deep.equal(['mode hedged', 'set-leverage']);
+    expect(startIntents.map((i) => (i.kind === 'set-position-mode' ? `mode ${i.mode}` : i.kind))).to.deep.equal([
+      'mode hedged',
+      'set-leverage',
+    ]);
     runner.onSnapshot(book(100, 0));
     // The same prices as one-way when flat (q = 0); the bid opens a long, the ask a short.
     const intents = runner.onSnapshot(book(101, 1000));

@@ -6,7 +6,8 @@ import { PerpTrend, perpTrendParams } from '../../../strategies/perp-trend.js';
 import { BTC_USDT, contractInstrument, position, S1 } from '../../domain/support/builders.js';
 import { PlainState, started } from './strategy-kit.js';
 
-const params = (over: Record<string, unknown> = {}) => perpTrendParams.parse({ size: 20, fastPeriod: 2, slowPeriod: 3, leverage: 5, takeProfitPct: 1, stopLossPct: 0.5, ...over });
+const params = (over: Record<string, unknown> = {}) =>
+  perpTrendParams.parse({ size: 20, fastPeriod: 2, slowPeriod: 3, leverage: 5, takeProfitPct: 1, stopLossPct: 0.5, ...over });
 
 function klines(closes: number[]): Kline[] {
   return closes.map((c, i) => ({ openTime: i * 60_000, open: D(c), high: D(c), low: D(c), close: D(c), volume: D(1) }));

@@ -8,10 +8,12 @@ import { SpotGrid, spotGridParams } from '../../../strategies/spot-grid.js';
 import { BTCUSDT, fill, order, S1, snapshot, spotInstrument } from '../../domain/support/builders.js';
 import { PlainState, started } from './strategy-kit.js';
 
-const params = (over: Record<string, unknown> = {}) => spotGridParams.parse({ lower: '99000', upper: '101000', levels: 5, totalInvestment: '4000', ...over });
+const params = (over: Record<string, unknown> = {}) =>
+  spotGridParams.parse({ lower: '99000', upper: '101000', levels: 5, totalInvestment: '4000', ...over });
 const book = (bid: number, ask: number) => snapshot(BTCUSDT, { bids: [[bid, 1]], asks: [[ask, 1]] });
 type Quotes = Extract<Intent, { kind: 'desired-quotes' }>;
-const shown = (intents: readonly Intent[]): string[] => (intents[0] as Quotes).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()}`);
+const shown = (intents: readonly Intent[]): string[] =>
+  (intents[0] as Quotes).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()}`);
 
 async function grid(state: PlainState, over: Record<string, unknown> = {}) {
   state.instruments = [spotInstrument()];
@@ -33,21 +35,42 @@ const filled = (slot: string, side: 'buy' | 'sell', price: string, qty: string, 
     clientOrderId: clientOrderId(`c-${slot}-${price}`),
     fees: Object.fromEntries(Object.entries(fees).map(([k, v]) => [k, D(v)])),
   });
-const filledEvent = (o: Order) => ({ type: 'OrderFilled' as const, ts: 0, strategyId: S1, clientOrderId: o.clientOrderId, symbol: BTCUSDT, fill: fill(o, o.filledQty, o.avgFillPrice!) });
+const filledEvent = (o: Order) => ({
+  type: 'OrderFilled' as const,
+  ts: 0,
+  strategyId: S1,
+  clientOrderId: o.clientOrderId,
+  symbol: BTCUSDT,
+  fill: fill(o, o.filledQty, o.avgFillPrice!),
+});
 
 describe('grid levels', () => {
   it('spaces_arithmetic_lines_evenly', () => {
     // (101000 − 99000) / 4 = 500
-    expect(gridLines(D(99000), D(101000), 5, 'arithmetic', D('0.01')).map((d) => d.toFixed())).to.deep.equal(['99000', '99500', '100000', '100500', '101000']);
+    expect(gridLines(D(99000), D(101000), 5, 'arithmetic', D('0.01')).map((d) => d.toFixed())).to.deep.equal([
+      '99000',
+      '99500',
+      '100000',
+      '100500',
+      '101000',
+    ]);
   });
 
   it('spaces_geometric_lines_by_a_constant_ratio', () => {
     // 100 · 4^(k/4) = 100, 141.421356…, 200, 282.842712…, 400; lines below the middle round down, above it up
-    expect(gridLines(D(100), D(400), 5, 'geometric', D('0.01')).map((d) => d.toFixed())).to.deep.equal(['100', '141.42', '200', '282.85', '400']);
+    expect(gridLines(D(100), D(400), 5, 'geometric', D('0.01')).map((d) => d.toFixed())).to.deep.equal([
+      '100',
+      '141.42',
+      '200',
+      '282.85',
+      '400',
+    ]);
   });
 
   it('refuses_levels_that_round_onto_the_same_tick', () => {
-    expect(() => gridLines(D('100'), D('100.02'), 5, 'arithmetic', D('0.01'))).to.throw(/levels: expected a count whose lines stay a tick apart/);
+    expect(() => gridLines(D('100'), D('100.02'), 5, 'arithmetic', D('0.01'))).to.throw(
+      /levels: expected a count whose lines stay a tick apart/,
+    );
   });
 
   it('gives_every_interval_the_same_share_of_the_budget', () => {
@@ -100,7 +123,11 @@ describe('SpotGrid', () => {
     expect(strategy.report()).to.include({ 'BTCUSDT.gridProfit': '4.0250', 'BTCUSDT.roundTrips': '1', 'BTCUSDT.inventoryBase': '0' });
     state.orders = [];
     // and the buy of interval 1 is back
-    expect(shown(runner.onSnapshot(book(100240, 100260)))).to.deep.equal(['b0 buy 99000 0.010101', 'b1 buy 99500 0.01005', 'b2 buy 100000 0.01']);
+    expect(shown(runner.onSnapshot(book(100240, 100260)))).to.deep.equal([
+      'b0 buy 99000 0.010101',
+      'b1 buy 99500 0.01005',
+      'b2 buy 100000 0.01',
+    ]);
   });
 
   it('sells_what_arrived_when_the_fee_was_taken_in_base', async () => {
@@ -125,13 +152,27 @@ describe('SpotGrid', () => {
     state.orders = [];
     runner.onSnapshot(book(99790, 99810));
     // 0.01 BTC bought for 1000 USDT, worth 0.01 × 99800 = 998 at the mid: −2; nothing realised
-    expect(strategy.report()).to.include({ 'BTCUSDT.gridProfit': '0.0000', 'BTCUSDT.inventoryBase': '0.01', 'BTCUSDT.inventoryPnl': '-2.0000' });
+    expect(strategy.report()).to.include({
+      'BTCUSDT.gridProfit': '0.0000',
+      'BTCUSDT.inventoryBase': '0.01',
+      'BTCUSDT.inventoryPnl': '-2.0000',
+    });
   });
 
   it('declares_what_is_left_of_a_partly_filled_order', async () => {
     const state = new PlainState();
     const { runner } = await grid(state);
-    state.orders = [order({ symbol: BTCUSDT, slot: 'b0', side: 'buy', price: D(99000), quantity: D('0.010101'), filledQty: D('0.004'), status: 'partially-filled' })];
+    state.orders = [
+      order({
+        symbol: BTCUSDT,
+        slot: 'b0',
+        side: 'buy',
+        price: D(99000),
+        quantity: D('0.010101'),
+        filledQty: D('0.004'),
+        status: 'partially-filled',
+      }),
+    ];
     expect(shown(runner.onSnapshot(book(100240, 100260)))).to.include('b0 buy 99000 0.006101');
   });
 
@@ -150,7 +191,12 @@ describe('SpotGrid', () => {
     const { runner } = await grid(state);
     // mid 98900 is below the grid: every buy still rests (all below the ask)
     expect(shown(runner.onSnapshot(book(98890, 98910)))).to.deep.equal([]);
-    expect(shown(runner.onSnapshot(book(101090, 101110)))).to.deep.equal(['b0 buy 99000 0.010101', 'b1 buy 99500 0.01005', 'b2 buy 100000 0.01', 'b3 buy 100500 0.00995']);
+    expect(shown(runner.onSnapshot(book(101090, 101110)))).to.deep.equal([
+      'b0 buy 99000 0.010101',
+      'b1 buy 99500 0.01005',
+      'b2 buy 100000 0.01',
+      'b3 buy 100500 0.00995',
+    ]);
   });
 
   it('re_anchors_on_the_mid_and_sells_the_base_it_holds_on_the_new_lines_above', async () => {
@@ -167,7 +213,11 @@ describe('SpotGrid', () => {
     // 1000/97000 = 0.010309, 1000/97500 = 0.010256, 1000/98000 = 0.010204, 1000/98500 = 0.010152.
     // The 0.010101 BTC held covers no new interval's quantity (all larger), so it stays loose inventory.
     expect(shown(out)).to.deep.equal(['b0 buy 97000 0.010309', 'b1 buy 97500 0.010256', 'b2 buy 98000 0.010204']);
-    expect(strategy.report()).to.include({ 'BTCUSDT.reanchors': '1', 'BTCUSDT.bounds': '97000-99000', 'BTCUSDT.inventoryBase': '0.010101' });
+    expect(strategy.report()).to.include({
+      'BTCUSDT.reanchors': '1',
+      'BTCUSDT.bounds': '97000-99000',
+      'BTCUSDT.inventoryBase': '0.010101',
+    });
   });
 
   it('re_anchored_base_becomes_a_sell_when_it_covers_an_interval', async () => {
@@ -175,7 +225,10 @@ describe('SpotGrid', () => {
     // a grid of 3 lines 99000 / 100000 / 101000, 2000 USDT: intervals of 1000 USDT
     const { strategy, runner } = await grid(state, { atBounds: 'reanchor', levels: 3, totalInvestment: '2000' });
     runner.onSnapshot(book(100490, 100510));
-    for (const [slot, price, qty] of [['b0', '99000', '0.010101'], ['b1', '100000', '0.01']] as const) {
+    for (const [slot, price, qty] of [
+      ['b0', '99000', '0.010101'],
+      ['b1', '100000', '0.01'],
+    ] as const) {
       const buy = filled(slot, 'buy', price, qty);
       state.orders = [buy];
       runner.onExecution(filledEvent(buy));

@@ -6,7 +6,8 @@ import { SpotMarketMaker, spotMarketMakerParams } from '../../../strategies/spot
 import { BTCUSDT, order, position, S1, snapshot, spotInstrument } from '../../domain/support/builders.js';
 import { PlainState, started } from './strategy-kit.js';
 
-const params = (over: Record<string, unknown> = {}) => spotMarketMakerParams.parse({ orderSize: '0.001', maxInventory: '0.01', spreadBps: 10, skewBps: 5, requoteBps: 2, ...over });
+const params = (over: Record<string, unknown> = {}) =>
+  spotMarketMakerParams.parse({ orderSize: '0.001', maxInventory: '0.01', spreadBps: 10, skewBps: 5, requoteBps: 2, ...over });
 // bid 99990 / ask 100010: mid 100000
 const book = (bid: number, ask: number) => snapshot(BTCUSDT, { bids: [[bid, 1]], asks: [[ask, 1]], last: (bid + ask) / 2 });
 
@@ -15,7 +16,16 @@ async function maker(state: PlainState, over: Record<string, unknown> = {}) {
   return (await started(S1, new SpotMarketMaker(params(over)), state)).runner;
 }
 
-const quote = (slot: string, side: 'buy' | 'sell', price: string) => order({ symbol: BTCUSDT, slot, side, price: D(price), quantity: D('0.001'), status: 'accepted', clientOrderId: clientOrderId(`c-${slot}`) });
+const quote = (slot: string, side: 'buy' | 'sell', price: string) =>
+  order({
+    symbol: BTCUSDT,
+    slot,
+    side,
+    price: D(price),
+    quantity: D('0.001'),
+    status: 'accepted',
+    clientOrderId: clientOrderId(`c-${slot}`),
+  });
 
 describe('SpotMarketMaker', () => {
   it('declares_a_bid_and_an_ask_around_the_mid_as_desired_quotes', async () => {
@@ -23,7 +33,9 @@ describe('SpotMarketMaker', () => {
     const [intent, ...rest] = runner.onSnapshot(book(99990, 100010));
     expect(rest).to.deep.equal([]);
     expect(intent!.kind).to.equal('desired-quotes');
-    const quotes = (intent as Extract<Intent, { kind: 'desired-quotes' }>).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.timeInForce}`);
+    const quotes = (intent as Extract<Intent, { kind: 'desired-quotes' }>).quotes.map(
+      (q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.timeInForce}`,
+    );
     // ±5 bp of 100000
     expect(quotes).to.deep.equal(['b0 buy 99950 post-only', 'a0 sell 100050 post-only']);
   });
@@ -35,7 +47,10 @@ describe('SpotMarketMaker', () => {
     // mid 100030: targets 100030 × 0.9995 = 99979.985 → 99979.98 and 100030 × 1.0005 = 100080.015 → 100080.02;
     // each is 29.98 / 100030 × 10⁴ ≈ 3.0 bp from its order, over the 2 bp threshold
     const intents = runner.onSnapshot(book(100020, 100040));
-    expect(intents.map((i) => (i.kind === 'amend' ? `${i.clientOrderId} ${i.price!.toFixed()}` : i.kind))).to.deep.equal(['c-b0 99979.98', 'c-a0 100080.02']);
+    expect(intents.map((i) => (i.kind === 'amend' ? `${i.clientOrderId} ${i.price!.toFixed()}` : i.kind))).to.deep.equal([
+      'c-b0 99979.98',
+      'c-a0 100080.02',
+    ]);
   });
 
   it('leaves_quotes_alone_when_the_target_moved_less_than_requote_bps', async () => {
@@ -68,11 +83,28 @@ describe('SpotMarketMaker', () => {
     const runner = await maker(state, { unwind: { atFraction: 0.8, capBps: 20, maxReprices: 7 } });
     // 0.008 ≥ 0.8 × 0.01: quotes pulled, one sell of the inventory at the best ask
     const [intent] = runner.onSnapshot(book(99990, 100010));
-    const quotes = (intent as Extract<Intent, { kind: 'desired-quotes' }>).quotes.map((q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()}`);
+    const quotes = (intent as Extract<Intent, { kind: 'desired-quotes' }>).quotes.map(
+      (q) => `${q.slot} ${q.side} ${q.price.toFixed()} ${q.quantity.toFixed()}`,
+    );
     expect(quotes).to.deep.equal(['u sell 100010 0.008']);
-    const unwind = order({ symbol: BTCUSDT, slot: 'u', side: 'sell', price: D(100010), quantity: D('0.008'), status: 'accepted', clientOrderId: clientOrderId('c-u') });
+    const unwind = order({
+      symbol: BTCUSDT,
+      slot: 'u',
+      side: 'sell',
+      price: D(100010),
+      quantity: D('0.008'),
+      status: 'accepted',
+      clientOrderId: clientOrderId('c-u'),
+    });
     state.orders = [unwind];
-    const chase = runner.onExecution({ type: 'OrderAccepted', ts: 0, strategyId: S1, clientOrderId: unwind.clientOrderId, symbol: BTCUSDT, venueOrderId: 'v1' as never });
+    const chase = runner.onExecution({
+      type: 'OrderAccepted',
+      ts: 0,
+      strategyId: S1,
+      clientOrderId: unwind.clientOrderId,
+      symbol: BTCUSDT,
+      venueOrderId: 'v1' as never,
+    });
     // cap: never sell below mid × (1 − 20 bp) = 99800
     expect(chase).to.have.length(1);
     expect(chase[0]).to.include({ kind: 'chase', clientOrderId: 'c-u', maxReprices: 7 });
@@ -80,7 +112,11 @@ describe('SpotMarketMaker', () => {
   });
 
   it('rejects_params_with_resume_above_the_unwind_threshold', () => {
-    const r = spotMarketMakerParams.safeParse({ orderSize: '0.001', maxInventory: '0.01', unwind: { atFraction: 0.3, resumeFraction: 0.5 } });
+    const r = spotMarketMakerParams.safeParse({
+      orderSize: '0.001',
+      maxInventory: '0.01',
+      unwind: { atFraction: 0.3, resumeFraction: 0.5 },
+    });
     expect(r.success).to.equal(false);
   });
 });

@@ -131,7 +131,13 @@ describe('backtest/report/metrics', () => {
     });
 
     it('is_zero_for_a_rising_curve', () => {
-      expect(drawdownStats(pts(100, 101, 102))).to.deep.equal({ maxDrawdown: 0, peakTime: null, troughTime: null, recoveryTime: null, durationMs: 0 });
+      expect(drawdownStats(pts(100, 101, 102))).to.deep.equal({
+        maxDrawdown: 0,
+        peakTime: null,
+        troughTime: null,
+        recoveryTime: null,
+        durationMs: 0,
+      });
     });
 
     it('drawdown_series_is_equity_over_running_peak_minus_one', () => {
@@ -160,7 +166,12 @@ describe('backtest/report/metrics', () => {
       // 4) short lot 1@105 vs buy@100, q=1: gross 105−100 = 5, fees 0.105 + 0.1 = 0.205, net 4.795
       expect(trips.map((t) => t.netPnl.toFixed())).to.deep.equal(['19.78', '9.77', '-5.215', '4.795']);
       expect(trips.map((t) => t.direction)).to.deep.equal(['long', 'long', 'long', 'short']);
-      expect(trips.map((t) => [t.entryTime, t.exitTime])).to.deep.equal([[1, 3], [2, 3], [2, 4], [4, 5]]);
+      expect(trips.map((t) => [t.entryTime, t.exitTime])).to.deep.equal([
+        [1, 3],
+        [2, 3],
+        [2, 4],
+        [4, 5],
+      ]);
       expect(trips[2]!.grossPnl.toFixed()).to.equal('-5');
     });
 
@@ -182,7 +193,12 @@ describe('backtest/report/metrics', () => {
       const leg = (time: number, side: 'buy' | 'sell', qty: string, price: string, ps: 'long' | 'short'): RunFill =>
         fill(time, side, qty, price, '0', { symbol: 'BTC_USDT' as InstrumentSymbol, positionSide: ps });
       const trips = roundTripsFifo(
-        [leg(1, 'buy', '100', '30000', 'long'), leg(2, 'sell', '50', '31000', 'short'), leg(3, 'sell', '100', '31000', 'long'), leg(4, 'buy', '50', '30500', 'short')],
+        [
+          leg(1, 'buy', '100', '30000', 'long'),
+          leg(2, 'sell', '50', '31000', 'short'),
+          leg(3, 'sell', '100', '31000', 'long'),
+          leg(4, 'buy', '50', '30500', 'short'),
+        ],
         () => D('0.0001'),
       );
       expect(trips.map((t) => [t.leg, t.direction, t.grossPnl.toFixed()])).to.deep.equal([
@@ -192,7 +208,11 @@ describe('backtest/report/metrics', () => {
     });
 
     it('ignores_fees_not_in_the_settle_asset', () => {
-      const trips = roundTripsFifo([fill(1, 'buy', '1', '100', '0.5', { feeAsset: 'MX' }), fill(2, 'sell', '1', '101', '0.1')], undefined, () => 'USDT');
+      const trips = roundTripsFifo(
+        [fill(1, 'buy', '1', '100', '0.5', { feeAsset: 'MX' }), fill(2, 'sell', '1', '101', '0.1')],
+        undefined,
+        () => 'USDT',
+      );
       // gross 1, only the USDT exit fee 0.1 counts → net 0.9
       expect(trips[0]!.netPnl.toFixed()).to.equal('0.9');
     });
@@ -237,7 +257,14 @@ describe('backtest/report/metrics', () => {
       strategy: { id: 's', name: 'S', params: {} },
       seed: 1,
       fillModel: 'neutral',
-      dataRange: { firstTime: 0, lastTime: 4 * DAY_MS, instruments: ['BTCUSDT'], streams: ['trades'], recordCount: 10, klineOnlyIntraBar: false },
+      dataRange: {
+        firstTime: 0,
+        lastTime: 4 * DAY_MS,
+        instruments: ['BTCUSDT'],
+        streams: ['trades'],
+        recordCount: 10,
+        klineOnlyIntraBar: false,
+      },
       instruments: [{ symbol: 'BTCUSDT', kind: 'spot', multiplier: D(1), settleAsset: 'USDT' }],
       initialCapital: D(1000),
       valuationAsset: 'USDT',
@@ -308,7 +335,10 @@ describe('backtest/report/metrics', () => {
       // ulps. Its returns (≈ −1.3e-15, −2.2e-16) are rounding; their deviation (≈ 8e-16) must not
       // yield a Sharpe ratio at one scale and none at another (×77.7 changed the rounding).
       for (const k of [1, 77.71428571428572]) {
-        const r = periodicReturns([1.0000000000000016, 1.0000000000000002, 1].map((e, i) => ({ time: i * HOUR_MS, equity: e * k })), HOUR_MS);
+        const r = periodicReturns(
+          [1.0000000000000016, 1.0000000000000002, 1].map((e, i) => ({ time: i * HOUR_MS, equity: e * k })),
+          HOUR_MS,
+        );
         expect(sharpeRatio(r, 8760)).to.equal(null);
         expect(sortinoRatio(r, 8760)).to.equal(null);
       }
@@ -323,15 +353,24 @@ describe('backtest/report/metrics', () => {
           const rb = periodicReturns(b, HOUR_MS);
           const sa = sharpeRatio(ra, 8760);
           const sb = sharpeRatio(rb, 8760);
-          const same = (x: number | null, y: number | null): boolean => (x === null || y === null ? x === y || Math.abs((x ?? y)!) < 1e-6 : Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x)));
-          return same(sa, sb) && same(sortinoRatio(ra, 8760), sortinoRatio(rb, 8760)) && Math.abs(drawdownStats(a).maxDrawdown - drawdownStats(b).maxDrawdown) < 1e-9;
+          const same = (x: number | null, y: number | null): boolean =>
+            x === null || y === null ? x === y || Math.abs((x ?? y)!) < 1e-6 : Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(x));
+          return (
+            same(sa, sb) &&
+            same(sortinoRatio(ra, 8760), sortinoRatio(rb, 8760)) &&
+            Math.abs(drawdownStats(a).maxDrawdown - drawdownStats(b).maxDrawdown) < 1e-9
+          );
         }),
       );
     });
 
     it('round_trip_gross_pnl_equals_cash_flow_when_flat_at_the_end', () => {
       // Any sequence of fills that ends flat: Σ gross PnL = Σ sell notional − Σ buy notional.
-      const step = fc.record({ side: fc.constantFrom('buy' as const, 'sell' as const), qty: fc.integer({ min: 1, max: 5 }), price: fc.integer({ min: 90, max: 110 }) });
+      const step = fc.record({
+        side: fc.constantFrom('buy' as const, 'sell' as const),
+        qty: fc.integer({ min: 1, max: 5 }),
+        price: fc.integer({ min: 90, max: 110 }),
+      });
       fc.assert(
         fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), fc.integer({ min: 90, max: 110 }), (steps, lastPrice) => {
           const fills = steps.map((s, i) => fill(i, s.side, String(s.qty), String(s.price), '0'));

@@ -62,7 +62,9 @@ describe('backtest/report/report-html (headless Chromium)', function () {
     // the lines are real paths with many points, the band is shaded
     const segments = await page.evaluate<number>(`document.querySelector('#chart-equity path.series').getAttribute('d').split('L').length`);
     expect(segments).to.be.greaterThan(500);
-    const band = await page.evaluate<Box>(`(() => { const r = document.querySelector('#chart-equity path.band').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`);
+    const band = await page.evaluate<Box>(
+      `(() => { const r = document.querySelector('#chart-equity path.band').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`,
+    );
     expect(band.width).to.be.greaterThan(600);
     expect(band.height).to.be.greaterThan(1);
   });
@@ -80,7 +82,8 @@ describe('backtest/report/report-html (headless Chromium)', function () {
 
   it('shows_the_runs_numbers_in_the_metrics_table', async () => {
     const neutral = runs[0]!;
-    const cell = (key: string): Promise<string> => page.evaluate<string>(`document.querySelector('tr[data-metric="${key}"] td').textContent`);
+    const cell = (key: string): Promise<string> =>
+      page.evaluate<string>(`document.querySelector('tr[data-metric="${key}"] td').textContent`);
     // total return = last equity / initial capital − 1, as a percent with 2 decimals
     const last = neutral.samples[neutral.samples.length - 1]!.equity;
     const pct = last.div(neutral.initialCapital).minus(1).mul(100).toNumber();
@@ -94,7 +97,9 @@ describe('backtest/report/report-html (headless Chromium)', function () {
   it('lists_one_band_row_per_fill_model_and_the_kline_notice', async () => {
     const models = await page.evaluate<string[]>(`[...document.querySelectorAll('table.band tbody tr')].map(r => r.dataset.model)`);
     expect(models).to.deep.equal(['optimistic', 'neutral', 'pessimistic']);
-    const notice = await page.evaluate<Box>(`(() => { const r = document.getElementById('kline-notice').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`);
+    const notice = await page.evaluate<Box>(
+      `(() => { const r = document.getElementById('kline-notice').getBoundingClientRect(); return { width: r.width, height: r.height }; })()`,
+    );
     expect(notice.height).to.be.greaterThan(10);
   });
 
@@ -109,7 +114,9 @@ describe('backtest/report/report-html (headless Chromium)', function () {
     );
     await page.evaluate(`window.scrollTo(0, 0)`);
     await page.mouse.move(r.x + r.width / 2, r.y + r.height / 2);
-    const tip = await page.evaluate<{ hidden: boolean; text: string }>(`(() => { const t = document.querySelector('#chart-equity .tip'); return { hidden: t.hidden, text: t.textContent }; })()`);
+    const tip = await page.evaluate<{ hidden: boolean; text: string }>(
+      `(() => { const t = document.querySelector('#chart-equity .tip'); return { hidden: t.hidden, text: t.textContent }; })()`,
+    );
     expect(tip.hidden).to.equal(false);
     expect(tip.text).to.match(/^2024-03-0\d \d\d:\d\d:\d\d UTC/);
     expect(tip.text).to.contain('pessimistic');
@@ -126,7 +133,9 @@ describe('backtest/report/report-html (headless Chromium)', function () {
     // returns are enough (≥ 30) for Sharpe, which is shown.
     const notice = await page.evaluate<string>(`document.getElementById('short-run-notice').textContent`);
     expect(notice).to.contain('Annualised return, Calmar withheld (run of 2 d; annualising needs 30 days)');
-    expect(await page.evaluate<string>(`document.querySelector('tr[data-metric="annualisedReturn"] td').textContent`)).to.equal('— run of 2 d; annualising needs 30 days');
+    expect(await page.evaluate<string>(`document.querySelector('tr[data-metric="annualisedReturn"] td').textContent`)).to.equal(
+      '— run of 2 d; annualising needs 30 days',
+    );
     expect(await page.evaluate<string>(`document.querySelector('[data-card="annualisedReturn"] .cvalue').textContent`)).to.equal('—');
     expect(await page.evaluate<string>(`document.querySelector('tr[data-metric="sharpe"] td').textContent`)).to.match(/^−?\d+\.\d\d$/);
   });
@@ -135,13 +144,20 @@ describe('backtest/report/report-html (headless Chromium)', function () {
     // Independent: equity at each UTC midnight looked up directly in the samples (the run starts at
     // midnight, so the days are [03-01, 03-02) and [03-02, end]).
     const neutral = runs[0]!;
-    const at = (t: number): number => [...neutral.samples].reverse().find((x) => x.time <= t)!.equity.toNumber();
+    const at = (t: number): number =>
+      [...neutral.samples]
+        .reverse()
+        .find((x) => x.time <= t)!
+        .equity.toNumber();
     const t0 = neutral.samples[0]!.time;
     const e0 = neutral.initialCapital.toNumber();
     const day1 = at(t0 + 86_400_000) / e0 - 1;
     const day2 = at(t0 + 2 * 86_400_000) / at(t0 + 86_400_000) - 1;
-    const cells = await page.evaluate<string[]>(`[...document.querySelectorAll('#returns-daily td')].map(td => td.textContent).filter(t => t !== '')`);
-    const pct = (r: number): string => `${r < 0 ? '−' : ''}${Math.abs(r * 100).toFixed(Math.abs(r * 100) >= 1 ? 2 : Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(Math.abs(r * 100))))))}%`;
+    const cells = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('#returns-daily td')].map(td => td.textContent).filter(t => t !== '')`,
+    );
+    const pct = (r: number): string =>
+      `${r < 0 ? '−' : ''}${Math.abs(r * 100).toFixed(Math.abs(r * 100) >= 1 ? 2 : Math.min(6, Math.max(2, 1 - Math.floor(Math.log10(Math.abs(r * 100))))))}%`;
     expect(cells).to.deep.equal([pct(day1), pct(day2)]);
   });
 
@@ -161,7 +177,9 @@ describe('backtest/report/report-html (headless Chromium)', function () {
   it('has_no_horizontal_scrollbar_at_desktop_or_narrow_widths', async () => {
     for (const width of [1360, 820]) {
       await page.setViewportSize({ width, height: 900 });
-      const m = await page.evaluate<{ scroll: number; client: number }>(`({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })`);
+      const m = await page.evaluate<{ scroll: number; client: number }>(
+        `({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })`,
+      );
       expect(m.scroll, `at ${width}px`).to.be.at.most(m.client);
     }
     await page.setViewportSize({ width: 1360, height: 900 });

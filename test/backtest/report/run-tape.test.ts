@@ -26,11 +26,11 @@ function readCsv(path: string): string[][] {
     for (let i = 0; i < line.length; i++) {
       const ch = line[i]!;
       if (quoted) {
-        if (ch === '"' && line[i + 1] === '"') (cur += '"'), i++;
+        if (ch === '"' && line[i + 1] === '"') ((cur += '"'), i++);
         else if (ch === '"') quoted = false;
         else cur += ch;
       } else if (ch === '"') quoted = true;
-      else if (ch === ',') cells.push(cur), (cur = '');
+      else if (ch === ',') (cells.push(cur), (cur = ''));
       else cur += ch;
     }
     cells.push(cur);
@@ -52,7 +52,9 @@ describe('backtest/report/run-tape', function () {
     const prepared = prepareReplay(config, data.records);
     const fillModel = config.fillModels.find((m) => m.name === 'neutral')!;
     const plain = (await runBacktest({ config, records: prepared.events, streams: prepared.streams, fillModel })).run;
-    const taped = (await runBacktest({ config, records: prepared.events, streams: prepared.streams, fillModel, tapeDir: join(dir, 'neutral') })).run;
+    const taped = (
+      await runBacktest({ config, records: prepared.events, streams: prepared.streams, fillModel, tapeDir: join(dir, 'neutral') })
+    ).run;
     expect(plain.orders.length).to.be.greaterThan(10);
     expect(taped.tape!.orderCount).to.equal(plain.orders.length);
     expect(ordersHash(taped)).to.equal(ordersHash(plain));
@@ -69,7 +71,12 @@ describe('backtest/report/run-tape', function () {
     // report.json of a taped run: no lists, a pointer to the tape, the same metrics.
     const json = buildReportJson(buildReportModel([taped]));
     expect(json.orders).to.deep.equal([]);
-    expect(json.tape![0]).to.include({ fillModel: 'neutral', orders: plain.orders.length, fills: plain.fills.length, samples: plain.samples.length });
+    expect(json.tape![0]).to.include({
+      fillModel: 'neutral',
+      orders: plain.orders.length,
+      fills: plain.fills.length,
+      samples: plain.samples.length,
+    });
     expect(json.metrics).to.deep.equal(buildReportJson(buildReportModel([plain])).metrics);
   });
 

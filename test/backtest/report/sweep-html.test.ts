@@ -33,14 +33,36 @@ describe('backtest/report/sweep-report html (headless Chromium)', function () {
     requireChromiumOrSkip(this);
     dir = await mkdtemp(join(tmpdir(), 'perpetua-sweep-html-'));
     // 12 candidates: 4 holding times × 3 price paths over one day of minutes (240 min holds trade 5 times: below the constraint)
-    const trials = holds.flatMap((hold) => seeds.map((seed) => ({ params: { hold, seed }, runs: syntheticBand({ minutes: 24 * 60, holdMinutes: hold, seed }) })));
-    const wf = walkForward(trials.map((t, i) => ({ key: String(i), params: t.params, run: t.runs[0]! })), { mode: 'anchored', folds: 3, trainSegments: 1 }, objective, constraints);
-    results = trials.map((t, i) => ({ params: t.params, metrics: computeMetrics(t.runs[0]!), runs: t.runs, walkForward: { inSample: wf.candidates[i]!.inSampleScore, outOfSample: wf.candidates[i]!.outOfSampleScore } }));
+    const trials = holds.flatMap((hold) =>
+      seeds.map((seed) => ({ params: { hold, seed }, runs: syntheticBand({ minutes: 24 * 60, holdMinutes: hold, seed }) })),
+    );
+    const wf = walkForward(
+      trials.map((t, i) => ({ key: String(i), params: t.params, run: t.runs[0]! })),
+      { mode: 'anchored', folds: 3, trainSegments: 1 },
+      objective,
+      constraints,
+    );
+    results = trials.map((t, i) => ({
+      params: t.params,
+      metrics: computeMetrics(t.runs[0]!),
+      runs: t.runs,
+      walkForward: { inSample: wf.candidates[i]!.inSampleScore, outOfSample: wf.candidates[i]!.outOfSampleScore },
+    }));
     const ranked = rankSweepResults(results, objective, constraints);
     const winner = results.findIndex((r) => r.params === ranked[0]!.params);
-    const overfitting = overfittingOfRuns(trials.map((t) => t.runs[0]!), winner, results[winner]!.metrics.returnPeriodMs);
+    const overfitting = overfittingOfRuns(
+      trials.map((t) => t.runs[0]!),
+      winner,
+      results[winner]!.metrics.returnPeriodMs,
+    );
     research = { search: { method: 'grid', seed: 1, trials: 12, stoppedBy: 'space' }, walkForward: wf, overfitting };
-    const paths = await writeSweepReport(results, join(dir, 'out'), { rankBy: objective, constraints, bestN: 2, title: 'Hold <sweep>', research });
+    const paths = await writeSweepReport(results, join(dir, 'out'), {
+      rankBy: objective,
+      constraints,
+      bestN: 2,
+      title: 'Hold <sweep>',
+      research,
+    });
     opened = await openPage(paths.html, dir);
   });
 
@@ -57,17 +79,23 @@ describe('backtest/report/sweep-report html (headless Chromium)', function () {
 
   it('shows_the_overfitting_statistics_and_their_plain_reading', async () => {
     const o = research.overfitting!;
-    const reading = await opened.page.evaluate<{ text: string; height: number }>(`(() => { const p = document.getElementById('reading'); return { text: p.textContent, height: p.getBoundingClientRect().height }; })()`);
+    const reading = await opened.page.evaluate<{ text: string; height: number }>(
+      `(() => { const p = document.getElementById('reading'); return { text: p.textContent, height: p.getBoundingClientRect().height }; })()`,
+    );
     expect(reading.text).to.equal(o.reading);
     expect(reading.height).to.be.greaterThan(10);
-    const cards = await opened.page.evaluate<Record<string, string>>(`Object.fromEntries([...document.querySelectorAll('#overfitting .card')].map(c => [c.querySelector('.clabel').textContent, c.querySelector('.cvalue').textContent]))`);
+    const cards = await opened.page.evaluate<Record<string, string>>(
+      `Object.fromEntries([...document.querySelectorAll('#overfitting .card')].map(c => [c.querySelector('.clabel').textContent, c.querySelector('.cvalue').textContent]))`,
+    );
     expect(cards['Trials']).to.equal('12');
     expect(cards['Deflated Sharpe ratio']).to.equal(`${(o.dsr!.dsr * 100).toFixed(1)}%`);
     expect(cards['Probability of overfitting']).to.equal(`${(o.pbo!.pbo * 100).toFixed(1)}%`);
   });
 
   it('lists_the_walk_forward_folds_with_their_choice', async () => {
-    const rows = await opened.page.evaluate<string[][]>(`[...document.querySelectorAll('#walk-forward tbody tr')].map(r => [...r.cells].map(c => c.textContent))`);
+    const rows = await opened.page.evaluate<string[][]>(
+      `[...document.querySelectorAll('#walk-forward tbody tr')].map(r => [...r.cells].map(c => c.textContent))`,
+    );
     expect(rows).to.have.length(3);
     research.walkForward!.folds.forEach((f, i) => {
       expect(rows[i]![3]).to.equal(f.chosen ? JSON.stringify(f.chosen.params) : 'none met the constraints');
@@ -81,13 +109,17 @@ describe('backtest/report/sweep-report html (headless Chromium)', function () {
     );
     const withBoth = results.filter((r) => r.walkForward!.inSample !== null && r.walkForward!.outOfSample !== null).length;
     expect(s.points).to.equal(withBoth);
-    expect(s.chosen).to.equal(new Set(research.walkForward!.folds.filter((f) => f.chosen).map((f) => JSON.stringify(f.chosen!.params))).size);
+    expect(s.chosen).to.equal(
+      new Set(research.walkForward!.folds.filter((f) => f.chosen).map((f) => JSON.stringify(f.chosen!.params))).size,
+    );
     expect(s.width).to.be.greaterThan(400);
     expect(s.height).to.be.greaterThan(200);
   });
 
   it('shades_the_heat_map_with_the_best_cell_darkest', async () => {
-    const cells = await opened.page.evaluate<{ text: string; good: string | null }[]>(`[...document.querySelectorAll('#heat-map td')].map(td => ({ text: td.textContent, good: td.dataset.good ?? null }))`);
+    const cells = await opened.page.evaluate<{ text: string; good: string | null }[]>(
+      `[...document.querySelectorAll('#heat-map td')].map(td => ({ text: td.textContent, good: td.dataset.good ?? null }))`,
+    );
     // hold × seed = 4 × 3 cells; each (hold, seed) pair is one run, so a cell is that run's Sharpe
     expect(cells).to.have.length(12);
     const ranked = rankSweepResults(results, objective, constraints);

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '../../../src/core/errors.js';
 import { type MetricKey, type Metrics, computeMetrics } from '../../../src/backtest/report/metrics.js';
-import { type SweepJson, type SweepResult, rankSweepResults, renderSweepTable, writeSweepReport } from '../../../src/backtest/report/sweep-report.js';
+import {
+  type SweepJson,
+  type SweepResult,
+  rankSweepResults,
+  renderSweepTable,
+  writeSweepReport,
+} from '../../../src/backtest/report/sweep-report.js';
 import { syntheticBand, syntheticRun } from './support/synthetic-run.js';
 
 const base: Metrics = computeMetrics(syntheticRun({ minutes: 120, holdMinutes: 30 }));

@@ -14,11 +14,17 @@ describe('backtest/research/objective', () => {
   it('refuses_times_and_settings_as_rankBy_naming_the_choices', () => {
     // The issue: `rankBy: startTime` was accepted and sorted the runs by date.
     for (const name of ['startTime', 'maxDrawdownPeakTime', 'riskFreeRate', 'initialEquity', 'returnPeriodMs']) {
-      expect(() => resolveObjective(name, {}, 'sweep.rankBy')).to.throw(ConfigError, /sweep\.rankBy: expected one of totalReturn, .*sharpe/);
+      expect(() => resolveObjective(name, {}, 'sweep.rankBy')).to.throw(
+        ConfigError,
+        /sweep\.rankBy: expected one of totalReturn, .*sharpe/,
+      );
     }
     expect(RANKABLE_METRICS).to.include.members(['sharpe', 'trades', 'exposure', 'maxDrawdown']);
     expect(RANKABLE_METRICS).to.not.include('startTime');
-    expect(() => resolveObjective('sharp')).to.throw(ConfigError, /sweep\.objective: expected one of sharpe, sortino, calmar, returnDrawdown, profitFactor/);
+    expect(() => resolveObjective('sharp')).to.throw(
+      ConfigError,
+      /sweep\.objective: expected one of sharpe, sortino, calmar, returnDrawdown, profitFactor/,
+    );
   });
 
   it('scores_the_named_objectives', () => {
@@ -39,7 +45,11 @@ describe('backtest/research/objective', () => {
     expect(() => resolveConstraints({ exposure: { min: 0.5, max: 0.2 } })).to.throw(ConfigError, /max: expected at least min/);
     const cs = resolveConstraints({ trades: { min: 20 }, maxDrawdown: { max: 0.2 }, exposure: { min: 0.1 } });
     expect(cs.map((c) => c.metric)).to.deep.equal(['exposure', 'maxDrawdown', 'trades']);
-    expect(violations(m({ trades: 6, maxDrawdown: 0.25, exposure: null }), cs)).to.deep.equal(['exposure undefined', 'maxDrawdown 0.25 > 0.2', 'trades 6 < 20']);
+    expect(violations(m({ trades: 6, maxDrawdown: 0.25, exposure: null }), cs)).to.deep.equal([
+      'exposure undefined',
+      'maxDrawdown 0.25 > 0.2',
+      'trades 6 < 20',
+    ]);
     expect(violations(m({ trades: 20, maxDrawdown: 0.2, exposure: 0.1 }), cs)).to.deep.equal([]);
   });
 
@@ -54,8 +64,10 @@ describe('backtest/research/objective', () => {
     const ranked = rankSweepResults(results, resolveObjective('sharpe'), resolveConstraints({ trades: { min: 20 } }));
     expect(ranked.map((r) => r.params['p'])).to.deep.equal([3, 2, 4, 1]);
     expect(ranked[3]!.violations).to.deep.equal(['trades 6 < 20']);
-    const table = renderSweepTable(results, resolveObjective('returnDrawdown'), { constraints: resolveConstraints({ trades: { min: 20 } }) });
-    expect(table.split("\n")[0]).to.match(/Return − 2·drawdown .*\| Constraints +\|$/);
+    const table = renderSweepTable(results, resolveObjective('returnDrawdown'), {
+      constraints: resolveConstraints({ trades: { min: 20 } }),
+    });
+    expect(table.split('\n')[0]).to.match(/Return − 2·drawdown .*\| Constraints +\|$/);
     expect(table).to.contain('trades 6 < 20');
   });
 
@@ -70,11 +82,19 @@ describe('backtest/research/objective', () => {
       throw new Error('accepted');
     };
     expect(bad({ rankBy: 'startTime' })).to.match(/sweep\.rankBy: expected one of/);
-    expect(bad({ objective: 'sharpe', rankBy: 'sortino' })).to.match(/sweep\.objective: expected sweep\.objective or sweep\.rankBy, not both/);
+    expect(bad({ objective: 'sharpe', rankBy: 'sortino' })).to.match(
+      /sweep\.objective: expected sweep\.objective or sweep\.rankBy, not both/,
+    );
     expect(bad({ rankBy: 'returnDrawdown' })).to.match(/sweep\.rankBy: expected a metric name; returnDrawdown is an objective/);
     expect(bad({ constraints: { fills: { min: 1 } } })).to.match(/sweep\.constraints\.fills: expected a metric name/);
-    expect(bad({ search: { method: 'grid' }, parameters: { spreadBps: { min: 1, max: 5 } } })).to.match(/sweep\.parameters\.spreadBps: expected a step/);
+    expect(bad({ search: { method: 'grid' }, parameters: { spreadBps: { min: 1, max: 5 } } })).to.match(
+      /sweep\.parameters\.spreadBps: expected a step/,
+    );
     expect(bad({ search: { method: 'bayes' } })).to.match(/sweep\.search\.method/);
-    expect(spotMmConfig({ sweep: { parameters: { spreadBps: { min: 1, max: 5, step: 2 } }, objective: 'returnDrawdown', constraints: { trades: { min: 2 } } } }).sweep!.objective).to.equal('returnDrawdown');
+    expect(
+      spotMmConfig({
+        sweep: { parameters: { spreadBps: { min: 1, max: 5, step: 2 } }, objective: 'returnDrawdown', constraints: { trades: { min: 2 } } },
+      }).sweep!.objective,
+    ).to.equal('returnDrawdown');
   });
 });

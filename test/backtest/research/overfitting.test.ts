@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ValidationError } from '../../../src/core/errors.js';
-import { deflatedSharpe, deflatedSharpeOfTrials, expectedMaxSharpe, type DeflatedSharpeInput } from '../../../src/backtest/research/deflated-sharpe.js';
+import {
+  deflatedSharpe,
+  deflatedSharpeOfTrials,
+  expectedMaxSharpe,
+  type DeflatedSharpeInput,
+} from '../../../src/backtest/research/deflated-sharpe.js';
 import { normCdf, normInv } from '../../../src/backtest/research/normal.js';
 import { combinations, probabilityOfOverfitting } from '../../../src/backtest/research/pbo.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
@@ -55,7 +60,10 @@ describe('backtest/research: deflated Sharpe ratio and probability of backtest o
     it('is_the_psr_against_zero_with_one_trial_by_hand', () => {
       // N = 1 ⇒ SR₀ = 0; SR = 0.1, T = 250, normal moments: Φ(0.1·√249 / √(1 + 2/4·0.01)) = Φ(1.574043…)
       const z = (0.1 * Math.sqrt(249)) / Math.sqrt(1 + 0.5 * 0.01);
-      expect(deflatedSharpe({ sharpe: 0.1, observations: 250, skew: 0, kurtosis: 3, trials: 1, sharpeVariance: 0.01 })!.dsr).to.be.closeTo(normCdf(z), 1e-15);
+      expect(deflatedSharpe({ sharpe: 0.1, observations: 250, skew: 0, kurtosis: 3, trials: 1, sharpeVariance: 0.01 })!.dsr).to.be.closeTo(
+        normCdf(z),
+        1e-15,
+      );
       expect(z).to.be.closeTo(1.574043, 1e-6);
       expect(expectedMaxSharpe(1, 0.5)).to.equal(0);
       expect(expectedMaxSharpe(10, 0)).to.equal(0);
@@ -84,7 +92,14 @@ describe('backtest/research: deflated Sharpe ratio and probability of backtest o
 
   describe('probability of backtest overfitting (CSCV)', () => {
     it('enumerates_the_symmetric_splits', () => {
-      expect(combinations(4, 2)).to.deep.equal([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
+      expect(combinations(4, 2)).to.deep.equal([
+        [0, 1],
+        [0, 2],
+        [0, 3],
+        [1, 2],
+        [1, 3],
+        [2, 3],
+      ]);
       expect(combinations(16, 8)).to.have.length(12870);
     });
 
@@ -117,8 +132,27 @@ describe('backtest/research: deflated Sharpe ratio and probability of backtest o
 
     it('is_undefined_for_one_trial_and_refuses_bad_blocks', () => {
       expect(probabilityOfOverfitting([[1], [2], [3], [4]], 2)).to.equal(null);
-      expect(() => probabilityOfOverfitting([[1, 2], [2, 1], [3, 3], [4, 1]], 3)).to.throw(ValidationError, /even integer/);
-      expect(() => probabilityOfOverfitting([[1, 2], [2, 1], [3, 3]], 4)).to.throw(ValidationError, /at least 4 rows/);
+      expect(() =>
+        probabilityOfOverfitting(
+          [
+            [1, 2],
+            [2, 1],
+            [3, 3],
+            [4, 1],
+          ],
+          3,
+        ),
+      ).to.throw(ValidationError, /even integer/);
+      expect(() =>
+        probabilityOfOverfitting(
+          [
+            [1, 2],
+            [2, 1],
+            [3, 3],
+          ],
+          4,
+        ),
+      ).to.throw(ValidationError, /at least 4 rows/);
       expect(() => probabilityOfOverfitting([[1, 2], [2]], 2)).to.throw(ValidationError, /equal length/);
     });
   });

@@ -34,7 +34,9 @@ const sink = (): Writable & { text: string } => {
 
 const CLI = join(PROJECT_ROOT, 'dist', 'src', 'app', 'cli.js');
 /** 6 × 4 = 24 grid points, no band runs: exactly 24 runs. */
-const doc24 = perpTrendDoc({ sweep: { parameters: { fastPeriod: [3, 4, 5, 6, 7, 8], slowPeriod: [20, 30, 40, 50] }, objective: 'sharpe', bestN: 0 } });
+const doc24 = perpTrendDoc({
+  sweep: { parameters: { fastPeriod: [3, 4, 5, 6, 7, 8], slowPeriod: [20, 30, 40, 50] }, objective: 'sharpe', bestN: 0 },
+});
 const FILES = ['sweep.json', 'sweep.md', 'sweep.html'];
 
 /** Waits until `cond` holds (polling every 50 ms), at most `ms`. */
@@ -58,7 +60,10 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
   const stalled = new Set<string>();
 
   const startWorker = (lockMs = 2000): ChildProcess => {
-    const child = spawn(process.execPath, [CLI, 'worker', '--queue', redis!.url, '--lock-ms', String(lockMs)], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'worker', '--queue', redis!.url, '--lock-ms', String(lockMs)], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     workers.push(child);
     return child;
   };
@@ -117,7 +122,10 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
   };
   const expectEachRunOnce = async (): Promise<void> => {
     await until(() => completedTimes.size === 24, 10_000, 'the completion events');
-    expect([...completedTimes.values()].every((n) => n === 1), JSON.stringify([...completedTimes.values()])).to.equal(true);
+    expect(
+      [...completedTimes.values()].every((n) => n === 1),
+      JSON.stringify([...completedTimes.values()]),
+    ).to.equal(true);
     // The finished sweep took its jobs out of Redis (its runs live on in its report and checkpoint):
     // Redis does not grow with every sweep ever run.
     const counts = await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed');
@@ -153,7 +161,10 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
   it('resumes_a_sweep_whose_coordinator_was_killed_without_running_anything_twice', async () => {
     startWorker();
     startWorker();
-    const coordinator = spawn(process.execPath, [CLI, 'sweep', config, '--queue', redis!.url, '--out', join(dir, 'first')], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+    const coordinator = spawn(process.execPath, [CLI, 'sweep', config, '--queue', redis!.url, '--out', join(dir, 'first')], {
+      cwd: PROJECT_ROOT,
+      stdio: 'ignore',
+    });
     workers.push(coordinator); // stopped after the test whatever happens
     await until(() => completedTimes.size >= 6, 400_000, 'six finished runs'); // a loaded machine: ~20 s a run
     coordinator.kill('SIGKILL');
@@ -190,7 +201,8 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
       abort.abort();
       await worker;
     }
-    for (const f of FILES) expect(readFileSync(join(dir, 'pruned-queue', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'pruned-threads', f), 'utf8'));
+    for (const f of FILES)
+      expect(readFileSync(join(dir, 'pruned-queue', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'pruned-threads', f), 'utf8'));
   });
 
   it('refuses_a_run_whose_data_hash_differs_from_the_data_the_worker_reads', async () => {
@@ -198,7 +210,11 @@ describe('perpetua sweep --queue / perpetua worker (BullMQ + Redis)', function (
     // that is not the hash of the files this worker reads.
     const other = 'f'.repeat(64);
     const { sweep: _sweep, ...document } = doc24;
-    const job = await queue.add('run', { document, fillModel: 'neutral', dataHash: other, source: 'a machine with other data' }, { jobId: 'other-data', attempts: 3 });
+    const job = await queue.add(
+      'run',
+      { document, fillModel: 'neutral', dataHash: other, source: 'a machine with other data' },
+      { jobId: 'other-data', attempts: 3 },
+    );
     const abort = new AbortController();
     const out = sink();
     const worker = workerCommand({ queue: redis!.url, output: out, signal: abort.signal });

@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import { SeededRandom } from '../../../src/core/random.js';
-import { Sampler, dimensionsOf, goodCount, gridOf, randomPoint, spaceSize, tpePoint, type Trial } from '../../../src/backtest/research/search-space.js';
+import {
+  Sampler,
+  dimensionsOf,
+  goodCount,
+  gridOf,
+  randomPoint,
+  spaceSize,
+  tpePoint,
+  type Trial,
+} from '../../../src/backtest/research/search-space.js';
 
 describe('backtest/research/search-space', () => {
   it('enumerates_ranges_on_their_step_in_the_grid', () => {
@@ -40,7 +49,8 @@ describe('backtest/research/search-space', () => {
   it('tpe_concentrates_near_the_optimum_and_beats_random_search', () => {
     // Minimise (x − 7.3)² + (y − 0.2)² over [0, 10] × [−1, 1] plus a categorical where 'b' costs 1 less.
     const dims = dimensionsOf({ x: { min: 0, max: 10 }, y: { min: -1, max: 1 }, c: ['a', 'b', 'c'] });
-    const loss = (p: Record<string, unknown>): number => ((p['x'] as number) - 7.3) ** 2 + ((p['y'] as number) - 0.2) ** 2 + (p['c'] === 'b' ? 0 : 1);
+    const loss = (p: Record<string, unknown>): number =>
+      ((p['x'] as number) - 7.3) ** 2 + ((p['y'] as number) - 0.2) ** 2 + (p['c'] === 'b' ? 0 : 1);
     const bestOf = (method: 'random' | 'tpe', seed: number): { best: number; lastB: number } => {
       const sampler = new Sampler(dims, { method, seed, startupRuns: 10 }, Infinity);
       const trials: Trial[] = [];

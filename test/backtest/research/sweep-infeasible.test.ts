@@ -46,9 +46,16 @@ describe('perpetua sweep: invalid points are infeasible, not fatal', function ()
     const out = sink();
     const r = await sweepCommand({ config: file, out: join(dir, name), workers: 2, progress: false, output: out });
     const json = JSON.parse(readFileSync(r.paths.json, 'utf8')) as SweepJson;
-    return { json, out: out.text, checkpoint: readFileSync(join(dir, name, 'checkpoint.jsonl'), 'utf8').trim().split('\n').slice(1) };
+    return {
+      json,
+      out: out.text,
+      checkpoint: readFileSync(join(dir, name, 'checkpoint.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1),
+    };
   };
-  const notRanked = (json: SweepJson): NotRankedJson[] => ((json.research as { notRanked?: NotRankedJson[] }).notRanked ?? []);
+  const notRanked = (json: SweepJson): NotRankedJson[] => (json.research as { notRanked?: NotRankedJson[] }).notRanked ?? [];
 
   it('records_invalid_grid_points_and_ranks_the_rest', async () => {
     // 3 × 2 grid; by hand, fast ≥ slow for (20,20), (30,20), (30,30): 3 infeasible, 3 ranked.
@@ -60,7 +67,9 @@ describe('perpetua sweep: invalid points are infeasible, not fatal', function ()
       expect(b.reason).to.contain('fastPeriod < slowPeriod');
     }
     expect(json.count).to.equal(3);
-    expect(json.results.map((r) => `${(r.params as unknown as Point).fastPeriod}/${(r.params as unknown as Point).slowPeriod}`).sort()).to.deep.equal(['10/20', '10/30', '20/30']);
+    expect(
+      json.results.map((r) => `${(r.params as unknown as Point).fastPeriod}/${(r.params as unknown as Point).slowPeriod}`).sort(),
+    ).to.deep.equal(['10/20', '10/30', '20/30']);
     expect((json.research as { search: unknown }).search).to.deep.include({ trials: 6, infeasible: 3 });
     // the checkpoint keeps each with its reason (a resume does not try them again)
     const lines = checkpoint.map((l) => JSON.parse(l) as { infeasible?: string; run?: unknown });
@@ -73,7 +82,10 @@ describe('perpetua sweep: invalid points are infeasible, not fatal', function ()
     it(`goes_on_after_an_invalid_${method}_proposal_to_the_end_of_its_budget`, async () => {
       // fastPeriod 3…40 against slowPeriod 20 or 30: about half the space is invalid.
       const search = { method, runs: 10, batch: 4, startupRuns: 4, seed: 5 };
-      const { json, checkpoint } = await sweepOf(method, { parameters: { fastPeriod: { min: 3, max: 40, integer: true }, slowPeriod: [20, 30] }, search });
+      const { json, checkpoint } = await sweepOf(method, {
+        parameters: { fastPeriod: { min: 3, max: 40, integer: true }, slowPeriod: [20, 30] },
+        search,
+      });
       const bad = notRanked(json);
       expect(bad.length, 'the seed must draw some invalid points for this test to mean anything').to.be.greaterThan(0);
       for (const b of bad) {
@@ -81,10 +93,16 @@ describe('perpetua sweep: invalid points are infeasible, not fatal', function ()
         expect(b.params.fastPeriod).to.be.at.least(b.params.slowPeriod);
         expect(b.reason).to.contain('fastPeriod < slowPeriod');
       }
-      for (const r of json.results) expect((r.params as unknown as Point).fastPeriod).to.be.lessThan((r.params as unknown as Point).slowPeriod);
+      for (const r of json.results)
+        expect((r.params as unknown as Point).fastPeriod).to.be.lessThan((r.params as unknown as Point).slowPeriod);
       // the whole budget is spent: ranked + infeasible = runs
       expect(json.count + bad.length).to.equal(10);
-      expect((json.research as { search: unknown }).search).to.deep.include({ method, trials: 10, stoppedBy: 'runs', infeasible: bad.length });
+      expect((json.research as { search: unknown }).search).to.deep.include({
+        method,
+        trials: 10,
+        stoppedBy: 'runs',
+        infeasible: bad.length,
+      });
       expect(checkpoint.filter((l) => (JSON.parse(l) as { infeasible?: string }).infeasible !== undefined)).to.have.length(bad.length);
     });
   }

@@ -65,7 +65,9 @@ describe('backtest/research/asha: pruning runs that cannot win', function () {
     expect(prunedRung([-Infinity], [null])).to.equal(undefined);
     // rungs: 3 equal cuts of [0, 1000] → 4 segments of 250; or the walk-forward test starts.
     expect(rungTimes(0, 1000, { method: 'asha', eta: 3, minRuns: 3, rungs: 3 }, undefined)).to.deep.equal([250, 500, 750]);
-    expect(rungTimes(0, 1000, { method: 'asha', eta: 3, minRuns: 3, rungs: 3 }, { mode: 'rolling', folds: 2, trainSegments: 2 })).to.deep.equal([500, 750]);
+    expect(
+      rungTimes(0, 1000, { method: 'asha', eta: 3, minRuns: 3, rungs: 3 }, { mode: 'rolling', folds: 2, trainSegments: 2 }),
+    ).to.deep.equal([500, 750]);
   });
 
   it('validates_the_pruning_keys_with_their_paths', () => {
@@ -93,7 +95,13 @@ describe('backtest/research/asha: pruning runs that cannot win', function () {
       writeFileSync(join(dir, 'full.yaml'), stringify(sweepDoc()));
       writeFileSync(join(dir, 'pruned.yaml'), stringify(sweepDoc(PRUNING)));
       full = await sweepCommand({ config: join(dir, 'full.yaml'), out: join(dir, 'full'), workers: 2, progress: false, output: sink() });
-      pruned = await sweepCommand({ config: join(dir, 'pruned.yaml'), out: join(dir, 'pruned-1'), workers: 1, progress: false, output: sink() });
+      pruned = await sweepCommand({
+        config: join(dir, 'pruned.yaml'),
+        out: join(dir, 'pruned-1'),
+        workers: 1,
+        progress: false,
+        output: sink(),
+      });
     });
     after(() => {
       rmSync(dir, { recursive: true, force: true });
@@ -135,7 +143,15 @@ describe('backtest/research/asha: pruning runs that cannot win', function () {
       // −0.802, −1.093) and 9/20 −1.425 stop; 9/30 −1.040 and 9/40 −0.904 (2 better) go on. At rung 1
       // 4 earlier (batch 1): only one ≥ −0.834 goes on: 9/30 −1.132 stops at rung 1, 9/40 −0.360 goes on.
       const key = (fast: number, slow: number): string => pointKey({ fastPeriod: fast, slowPeriod: slow });
-      const byHand = { [key(5, 30)]: 0, [key(5, 40)]: 0, [key(7, 20)]: 0, [key(7, 30)]: 0, [key(7, 40)]: 0, [key(9, 20)]: 0, [key(9, 30)]: 1 };
+      const byHand = {
+        [key(5, 30)]: 0,
+        [key(5, 40)]: 0,
+        [key(7, 20)]: 0,
+        [key(7, 30)]: 0,
+        [key(7, 40)]: 0,
+        [key(9, 20)]: 0,
+        [key(9, 30)]: 1,
+      };
       expect(Object.fromEntries(expected)).to.deep.equal(byHand);
       const json = JSON.parse(readFileSync(pruned.paths.json, 'utf8')) as SweepJson;
       const notRanked = (json.research as { notRanked?: NotRankedJson[] }).notRanked ?? [];
@@ -158,8 +174,17 @@ describe('backtest/research/asha: pruning runs that cannot win', function () {
       for (const r of json.results) expect(r.metrics).to.deep.equal(fullMetrics.get(pointKey(r.params as Record<string, unknown>)));
       expect(pruned.research.search).to.deep.include({ trials: 12, pruned: expected.size });
       // the checkpoint says where each pruned run stopped
-      const lines = readFileSync(join(dir, 'pruned-1', 'checkpoint.jsonl'), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { prunedAt?: number });
-      expect(lines.filter((l) => l.prunedAt !== undefined).map((l) => l.prunedAt).sort()).to.deep.equal([...expected.values()].sort());
+      const lines = readFileSync(join(dir, 'pruned-1', 'checkpoint.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => JSON.parse(l) as { prunedAt?: number });
+      expect(
+        lines
+          .filter((l) => l.prunedAt !== undefined)
+          .map((l) => l.prunedAt)
+          .sort(),
+      ).to.deep.equal([...expected.values()].sort());
     });
 
     it('prunes_the_same_runs_on_two_workers_and_on_resume', async () => {
@@ -167,7 +192,14 @@ describe('backtest/research/asha: pruning runs that cannot win', function () {
       for (const f of ['sweep.json', 'sweep.md', 'sweep.html']) {
         expect(readFileSync(join(dir, 'pruned-2', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'pruned-1', f), 'utf8'));
       }
-      const again = await sweepCommand({ config: join(dir, 'pruned.yaml'), out: join(dir, 'pruned-2'), workers: 2, progress: false, output: sink(), resume: true });
+      const again = await sweepCommand({
+        config: join(dir, 'pruned.yaml'),
+        out: join(dir, 'pruned-2'),
+        workers: 2,
+        progress: false,
+        output: sink(),
+        resume: true,
+      });
       expect(again.resumed).to.equal(12);
       expect(readFileSync(join(dir, 'pruned-2', 'sweep.json'), 'utf8')).to.equal(readFileSync(join(dir, 'pruned-1', 'sweep.json'), 'utf8'));
       expect(readFileSync(join(dir, 'pruned-1', 'sweep.html'), 'utf8')).to.contain('<section id="not-ranked">');

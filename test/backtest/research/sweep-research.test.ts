@@ -67,7 +67,10 @@ describe('perpetua sweep: search, walk-forward and overfitting statistics', func
     expect(feasible.indexOf(false) === -1 || feasible.slice(feasible.indexOf(false)).every((x) => !x)).to.equal(true);
     // walk-forward: each candidate has in- and out-of-sample figures, two folds were chosen
     expect(json.results.every((r) => r.walkForward !== undefined)).to.equal(true);
-    const research = json.research as { walkForward: { folds: unknown[] }; overfitting: { trials: number; pbo: { pbo: number } | null; deflatedSharpe: { dsr: number } | null } };
+    const research = json.research as {
+      walkForward: { folds: unknown[] };
+      overfitting: { trials: number; pbo: { pbo: number } | null; deflatedSharpe: { dsr: number } | null };
+    };
     expect(research.walkForward.folds).to.have.length(2);
     expect(research.overfitting.trials).to.equal(12);
     expect(research.overfitting.pbo!.pbo).to.be.within(0, 1);

@@ -28,7 +28,11 @@ describe('backtest/research/walk-forward', () => {
     const from = SYNTHETIC_START + 120 * MIN + 30_000; // between two samples: the curve's value at 120 min carries in
     const to = SYNTHETIC_START + 360 * MIN;
     const m = computeMetrics(run, { window: { from, to } });
-    const at = (t: number): number => run.samples.filter((s) => s.time <= t).at(-1)!.equity.toNumber();
+    const at = (t: number): number =>
+      run.samples
+        .filter((s) => s.time <= t)
+        .at(-1)!
+        .equity.toNumber();
     expect(m.initialEquity).to.equal(at(from));
     expect(m.finalEquity).to.equal(at(to));
     expect(m.totalReturn).to.be.closeTo(at(to) / at(from) - 1, 1e-15);
@@ -46,14 +50,27 @@ describe('backtest/research/walk-forward', () => {
     // 170 → 200 min + 5 ms, 250 + 5 ms → 300 + 5 ms, 350 + 5 ms → 360: exactly 90 minutes
     expect(carried.exposure).to.be.closeTo(90 / 190, 1e-12);
     expect(carried.roundTrips).to.equal(2);
-    expect(windowPoints([{ time: 0, equity: 1 }, { time: 10, equity: 2 }], 5, 20)).to.deep.equal([
+    expect(
+      windowPoints(
+        [
+          { time: 0, equity: 1 },
+          { time: 10, equity: 2 },
+        ],
+        5,
+        20,
+      ),
+    ).to.deep.equal([
       { time: 5, equity: 1 },
       { time: 10, equity: 2 },
     ]);
   });
 
   it('chooses_the_in_sample_best_and_reports_it_out_of_sample', () => {
-    const candidates = [20, 45, 90, 130].map((hold, i) => ({ key: String(i), params: { hold }, run: syntheticRun({ minutes: 1200, holdMinutes: hold, seed: 3 }) }));
+    const candidates = [20, 45, 90, 130].map((hold, i) => ({
+      key: String(i),
+      params: { hold },
+      run: syntheticRun({ minutes: 1200, holdMinutes: hold, seed: 3 }),
+    }));
     const objective = resolveObjective('totalReturn');
     const wf = walkForward(candidates, { mode: 'rolling', folds: 3, trainSegments: 2 }, objective, []);
     expect(wf.folds).to.have.length(3);
@@ -68,7 +85,12 @@ describe('backtest/research/walk-forward', () => {
     // every candidate carries its in- and out-of-sample means
     expect(wf.candidates.every((c) => c.inSampleScore !== null && c.outOfSampleScore !== null)).to.equal(true);
     // a constraint nobody meets in sample leaves the folds without a choice
-    const none = walkForward(candidates, { mode: 'anchored', folds: 2, trainSegments: 1 }, objective, resolveConstraints({ trades: { min: 10_000 } }));
+    const none = walkForward(
+      candidates,
+      { mode: 'anchored', folds: 2, trainSegments: 1 },
+      objective,
+      resolveConstraints({ trades: { min: 10_000 } }),
+    );
     expect(none.folds.every((f) => f.chosen === null)).to.equal(true);
     expect(none.outOfSampleScore).to.equal(null);
   });

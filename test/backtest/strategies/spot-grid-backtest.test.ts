@@ -21,7 +21,12 @@ describe('backtest: spot grid on recorded BTCUSDT (neutral)', function () {
     const doc = spotMmDoc({
       strategies: [
         // The excerpt trades around 61 800 – 61 850: 41 lines 5 USDT apart, 500 USDT per interval.
-        { id: 'grid', name: 'spot-grid', instruments: ['BTCUSDT'], params: { lower: '61700', upper: '61900', levels: 41, totalInvestment: '20000' } },
+        {
+          id: 'grid',
+          name: 'spot-grid',
+          instruments: ['BTCUSDT'],
+          params: { lower: '61700', upper: '61900', levels: 41, totalInvestment: '20000' },
+        },
       ],
     });
     const config = parseBacktestConfig(doc, strategyCatalog(), 'spot-grid test config');

@@ -41,7 +41,10 @@ export function spotMmDoc(overrides: Record<string, unknown> = {}): Record<strin
 export function perpTrendDoc(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     instruments: ['BTC_USDT'],
-    marketData: { maxSnapshotAgeMs: 120000, contract: { cycleMs: 60000, streams: { klines: { intervals: ['Min1'], limit: 60 }, ticker: {} } } },
+    marketData: {
+      maxSnapshotAgeMs: 120000,
+      contract: { cycleMs: 60000, streams: { klines: { intervals: ['Min1'], limit: 60 }, ticker: {} } },
+    },
     strategies: [
       {
         id: 'trend',
@@ -66,5 +69,7 @@ export function perpTrendDoc(overrides: Record<string, unknown> = {}): Record<st
   };
 }
 
-export const spotMmConfig = (overrides: Record<string, unknown> = {}): BacktestConfig => parseBacktestConfig(spotMmDoc(overrides), strategyCatalog(), 'spot-mm test config');
-export const perpTrendConfig = (overrides: Record<string, unknown> = {}): BacktestConfig => parseBacktestConfig(perpTrendDoc(overrides), strategyCatalog(), 'perp-trend test config');
+export const spotMmConfig = (overrides: Record<string, unknown> = {}): BacktestConfig =>
+  parseBacktestConfig(spotMmDoc(overrides), strategyCatalog(), 'spot-mm test config');
+export const perpTrendConfig = (overrides: Record<string, unknown> = {}): BacktestConfig =>
+  parseBacktestConfig(perpTrendDoc(overrides), strategyCatalog(), 'perp-trend test config');

@@ -74,15 +74,46 @@ export function kit(model: StandardFillModelName, overrides: FillModelOverrides 
     gateway,
     at,
     place: (side, price, qty, tif = 'gtc', id = `pptest_p_${String(++ids).padStart(11, '0')}`) =>
-      gateway.placeOrder({ clientOrderId: clientOrderId(id), order: { symbol: SYMBOL, kind: 'spot', side, type: 'limit', timeInForce: tif, price: D(price), quantity: D(qty) } }),
+      gateway.placeOrder({
+        clientOrderId: clientOrderId(id),
+        order: { symbol: SYMBOL, kind: 'spot', side, type: 'limit', timeInForce: tif, price: D(price), quantity: D(qty) },
+      }),
     fills: () => venue.fills.map((f) => [f.side, f.price.toNumber(), f.quantity.toNumber()]),
   };
 }
 
 const lv = (l: readonly [number, number][]): [string, string][] => l.map(([p, q]) => [String(p), String(q)]);
 
-export const book = (t: number, u: number, bids: [number, number][], asks: [number, number][]): DataRecord => ({ s: 'depth.snapshot', m: 'spot', i: SYMBOL, et: t, lt: t, u, b: lv(bids), a: lv(asks) });
+export const book = (t: number, u: number, bids: [number, number][], asks: [number, number][]): DataRecord => ({
+  s: 'depth.snapshot',
+  m: 'spot',
+  i: SYMBOL,
+  et: t,
+  lt: t,
+  u,
+  b: lv(bids),
+  a: lv(asks),
+});
 
-export const diff = (t: number, u: number, bids: [number, number][], asks: [number, number][]): DataRecord => ({ s: 'depth.diff', m: 'spot', i: SYMBOL, et: t, lt: t, U: u, u, b: lv(bids), a: lv(asks) });
+export const diff = (t: number, u: number, bids: [number, number][], asks: [number, number][]): DataRecord => ({
+  s: 'depth.diff',
+  m: 'spot',
+  i: SYMBOL,
+  et: t,
+  lt: t,
+  U: u,
+  u,
+  b: lv(bids),
+  a: lv(asks),
+});
 
-export const trade = (t: number, takerSide: 'buy' | 'sell', price: number, qty: number): DataRecord => ({ s: 'trade', m: 'spot', i: SYMBOL, et: t, lt: t, p: String(price), q: String(qty), ts: takerSide });
+export const trade = (t: number, takerSide: 'buy' | 'sell', price: number, qty: number): DataRecord => ({
+  s: 'trade',
+  m: 'spot',
+  i: SYMBOL,
+  et: t,
+  lt: t,
+  p: String(price),
+  q: String(qty),
+  ts: takerSide,
+});

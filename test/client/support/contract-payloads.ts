@@ -13,9 +13,40 @@ const common: ContractPayloadSource = { common: true };
 
 const T = 1767204000000;
 const page = (resultList: unknown[]) => ({ pageSize: 20, totalCount: resultList.length, totalPage: 1, currentPage: 1, resultList });
-const stopOrder = { id: 265557643326564352n, symbol: 'DOGE_USDT', orderId: '0', positionId: 1110417836, stopLossPrice: 0.19, state: 1, vol: 1, createTime: T, updateTime: T };
-const trackOrder = { id: '739218627261666816', symbol: 'DOGE_USDT', leverage: 2, side: 1, vol: 100, openType: 1, trend: 1, backType: 1, backValue: 0.02, state: 1, createTime: T, updateTime: T };
-const asset = { currency: 'USDT', positionMargin: 0, frozenBalance: 0, availableBalance: 100.5, cashBalance: 100.5, equity: 100.5, unrealized: 0 };
+const stopOrder = {
+  id: 265557643326564352n,
+  symbol: 'DOGE_USDT',
+  orderId: '0',
+  positionId: 1110417836,
+  stopLossPrice: 0.19,
+  state: 1,
+  vol: 1,
+  createTime: T,
+  updateTime: T,
+};
+const trackOrder = {
+  id: '739218627261666816',
+  symbol: 'DOGE_USDT',
+  leverage: 2,
+  side: 1,
+  vol: 100,
+  openType: 1,
+  trend: 1,
+  backType: 1,
+  backValue: 0.02,
+  state: 1,
+  createTime: T,
+  updateTime: T,
+};
+const asset = {
+  currency: 'USDT',
+  positionMargin: 0,
+  frozenBalance: 0,
+  availableBalance: 100.5,
+  cashBalance: 100.5,
+  equity: 100.5,
+  unrealized: 0,
+};
 const deal = {
   id: 299444585,
   symbol: 'STEPN_USDT',
@@ -52,7 +83,9 @@ export const CONTRACT_PAYLOADS: Readonly<Record<string, ContractPayloadSource>> 
   fundingRateHistory: f('contract_GET_api_v1_contract_funding_rate_history.json'),
   assets: f('contract_GET_api_v1_private_account_assets.json'),
   asset: d(asset),
-  transferRecord: d(page([{ id: 1, txid: 'tx1', currency: 'USDT', amount: 10, type: 'IN', state: 'SUCCESS', createTime: T, updateTime: T }])),
+  transferRecord: d(
+    page([{ id: 1, txid: 'tx1', currency: 'USDT', amount: 10, type: 'IN', state: 'SUCCESS', createTime: T, updateTime: T }]),
+  ),
   profitRate: d({ ranking: 12, profitRate: 0.05, statisticTime: T }),
   feeDeductConfigs: d([{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: 0.2 }]),
   contractFeeDiscountConfig: d([]),

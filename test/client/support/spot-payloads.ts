@@ -10,7 +10,13 @@ export type PayloadSource = { readonly fixture: string } | { readonly payload: u
 const f = (name: string): PayloadSource => ({ fixture: name });
 const p = (payload: unknown): PayloadSource => ({ payload });
 
-const group = { tradeGroupName: 'desk-a', tradeGroupId: 1001, tradeGroupUid: '10000001,10000002', createTime: 1767204000000, updateTime: 1767204000000 };
+const group = {
+  tradeGroupName: 'desk-a',
+  tradeGroupId: 1001,
+  tradeGroupUid: '10000001,10000002',
+  createTime: 1767204000000,
+  updateTime: 1767204000000,
+};
 
 export const SPOT_PAYLOADS: Readonly<Record<string, PayloadSource>> = {
   ping: p({}),

@@ -33,7 +33,12 @@ export const historyDef = endpoint({
   auth: 'signed',
   pathParams: [],
   encoding: 'query',
-  request: z.object({ symbol: contractSymbolParam, page_num: z.number().int(), page_size: z.number().int(), states: z.string().optional() }),
+  request: z.object({
+    symbol: contractSymbolParam,
+    page_num: z.number().int(),
+    page_size: z.number().int(),
+    states: z.string().optional(),
+  }),
   response: z.array(obj({ orderId: str })),
   example: { symbol: 'BTC_USDT', page_num: 1, page_size: 20 },
 });
@@ -49,7 +54,15 @@ export const createDef = endpoint({
   pathParams: [],
   encoding: 'json',
   placement: true,
-  request: z.object({ symbol: contractSymbolParam, price: decParam, vol: z.number(), side: z.number().int(), type: z.number().int(), openType: z.number().int(), externalOid: z.string().optional() }),
+  request: z.object({
+    symbol: contractSymbolParam,
+    price: decParam,
+    vol: z.number(),
+    side: z.number().int(),
+    type: z.number().int(),
+    openType: z.number().int(),
+    externalOid: z.string().optional(),
+  }),
   response: obj({ orderId: str, ts: int }),
   example: { symbol: 'BTC_USDT', price: '30000', vol: 1, side: 1, type: 1, openType: 1, externalOid: 'pp-c1-i1' },
 });

@@ -3,7 +3,16 @@
  * (test/fixtures/mexc), orders, snapshots and risk state, each overridable.
  */
 import { D, type DecimalLike, ZERO } from '../../../src/core/decimal.js';
-import { clientOrderId, contractSymbol, type InstrumentSymbol, orderId, spotSymbol, type StrategyId, strategyId, tradeId } from '../../../src/core/ids.js';
+import {
+  clientOrderId,
+  contractSymbol,
+  type InstrumentSymbol,
+  orderId,
+  spotSymbol,
+  type StrategyId,
+  strategyId,
+  tradeId,
+} from '../../../src/core/ids.js';
 import type { AccountSnapshot, Balance } from '../../../src/domain/balance.js';
 import type { Fill } from '../../../src/domain/fill.js';
 import type { ContractInstrument, SpotInstrument } from '../../../src/domain/instrument.js';
@@ -191,7 +200,13 @@ export function account(kind: 'spot' | 'contract', ...balances: Balance[]): Acco
   return { kind, balances: Object.fromEntries(balances.map((b) => [b.asset, b])), time: 0 };
 }
 
-export function position(symbol: InstrumentSymbol, qty: DecimalLike, entry: DecimalLike, leg: PositionLeg = 'net', over: Partial<Position> = {}): Position {
+export function position(
+  symbol: InstrumentSymbol,
+  qty: DecimalLike,
+  entry: DecimalLike,
+  leg: PositionLeg = 'net',
+  over: Partial<Position> = {},
+): Position {
   const contract = symbol.includes('_');
   return {
     symbol,

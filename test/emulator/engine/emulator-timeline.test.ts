@@ -41,7 +41,11 @@ describe('EmulatorTimeline', () => {
   it('runs_the_midnight_job_before_the_step_due_at_the_same_instant', () => {
     const clock = new VirtualClock(EVE);
     const log: string[] = [];
-    const timeline = new EmulatorTimeline({ clock, midnight: (at) => log.push(`midnight ${at - MIDNIGHT}`), onError: () => log.push('error') });
+    const timeline = new EmulatorTimeline({
+      clock,
+      midnight: (at) => log.push(`midnight ${at - MIDNIGHT}`),
+      onError: () => log.push('error'),
+    });
     timeline.start({ stepMs: 1000, firstAt: EVE + 1000, run: () => log.push(`step ${clock.now() - MIDNIGHT}`) });
     clock.advanceBy(3000);
     timeline.stop();
@@ -66,7 +70,11 @@ describe('EmulatorTimeline', () => {
     const clock = new VirtualClock(EVE);
     const errors: string[] = [];
     let n = 0;
-    const timeline = new EmulatorTimeline({ clock, midnight: () => undefined, onError: (e, job) => errors.push(`${job}: ${(e as Error).message}`) });
+    const timeline = new EmulatorTimeline({
+      clock,
+      midnight: () => undefined,
+      onError: (e, job) => errors.push(`${job}: ${(e as Error).message}`),
+    });
     timeline.start({
       stepMs: 1000,
       firstAt: EVE + 1000,

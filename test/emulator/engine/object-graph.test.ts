@@ -89,7 +89,9 @@ describe('object-graph snapshot', () => {
   it('refuses_an_instance_of_a_class_it_does_not_know_naming_where_it_is', () => {
     const h = new Holder({ now: () => 1 });
     (h as unknown as { extra: Unknown }).extra = new Unknown();
-    expect(() => encodeGraph({ holder: h }, codec, new Set())).to.throw('snapshot: $.holder.extra is a Unknown, which the snapshot registry does not know');
+    expect(() => encodeGraph({ holder: h }, codec, new Set())).to.throw(
+      'snapshot: $.holder.extra is a Unknown, which the snapshot registry does not know',
+    );
   });
 
   it('refuses_before_writing_anything_when_a_created_object_would_need_a_fresh_closure', () => {

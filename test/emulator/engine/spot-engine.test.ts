@@ -17,7 +17,14 @@ describe('SpotEngine (tape and depth version from the venue)', () => {
   it('prints_each_fill_and_aggregates_one_taker_order_per_price', () => {
     const { engine, clock } = arrange();
     const place = (side: 'BUY' | 'SELL', priceTicks: number, lots: number) =>
-      engine.venue.placeOrderUnits({ accountId: side === 'SELL' ? 'maker' : 'taker', symbol: 'BTCUSDT', side, type: 'LIMIT', priceTicks, lots });
+      engine.venue.placeOrderUnits({
+        accountId: side === 'SELL' ? 'maker' : 'taker',
+        symbol: 'BTCUSDT',
+        side,
+        type: 'LIMIT',
+        priceTicks,
+        lots,
+      });
     place('SELL', 10000, 1000);
     place('SELL', 10000, 2000);
     place('SELL', 10100, 3000);
@@ -40,10 +47,24 @@ describe('SpotEngine (tape and depth version from the venue)', () => {
   it('moves_the_depth_version_once_per_book_change', () => {
     const { engine } = arrange();
     expect(engine.version('BTCUSDT')).to.equal(1);
-    const r = engine.venue.placeOrderUnits({ accountId: 'maker', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', priceTicks: 10000, lots: 1000 }); // 2: rests
+    const r = engine.venue.placeOrderUnits({
+      accountId: 'maker',
+      symbol: 'BTCUSDT',
+      side: 'SELL',
+      type: 'LIMIT',
+      priceTicks: 10000,
+      lots: 1000,
+    }); // 2: rests
     engine.venue.placeOrderUnits({ accountId: 'maker', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', priceTicks: 10050, lots: 1000 }); // 3: rests
     engine.venue.placeOrderUnits({ accountId: 'taker', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', priceTicks: 9000, lots: 1000 }); // 4: rests
-    engine.venue.placeOrderUnits({ accountId: 'taker', symbol: 'BTCUSDT', side: 'BUY', type: 'IMMEDIATE_OR_CANCEL', priceTicks: 9500, lots: 1000 }); // crosses nothing: no change
+    engine.venue.placeOrderUnits({
+      accountId: 'taker',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'IMMEDIATE_OR_CANCEL',
+      priceTicks: 9500,
+      lots: 1000,
+    }); // crosses nothing: no change
     engine.venue.placeOrderUnits({ accountId: 'taker', symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', lots: 500 }); // 5: one fill
     if (!r.ok) throw new Error(r.msg);
     engine.venue.cancelOrder('maker', 'BTCUSDT', { orderId: r.order.orderId }); // 6: the rest of the first ask leaves

@@ -22,7 +22,9 @@ describe('HandlerRegistry', () => {
     const err = thrown(() => registry.add('new-module', { 'contract.discountType': answer(2) }));
     expect(err).to.be.instanceOf(ConfigError);
     expect((err as ConfigError).path).to.equal('handlers.contract.discountType');
-    expect((err as Error).message).to.contain('old-module').and.to.contain('new-module');
+    expect((err as Error).message)
+      .to.contain('old-module')
+      .and.to.contain('new-module');
     // The first registration stands.
     expect(registry.table().get('contract.discountType')!({} as never)).to.equal(1);
   });
@@ -41,12 +43,30 @@ describe('HandlerRegistry', () => {
     const registry = emulatorHandlers({ context: ctx, spot: fake, contract: fake, prices: fake, accountExt: fake });
     expect(registry.ids().sort()).to.deep.equal(allEndpoints.map((e) => e.id).sort());
     // The fee endpoints come from the account-extension module, the trigger lists from the trigger module.
-    expect(['contract.feeDeductConfigs', 'contract.discountType', 'contract.orderDealFeeTotal', 'contract.contractFeeRate', 'contract.zeroFeeRate', 'contract.feeDetails', 'contract.contractFeeDiscountConfig'].map((id) => registry.ownerOf(id))).to.deep.equal(
-      Array<string>(7).fill('contract-account-ext-handlers'),
-    );
-    expect(['contract.stopOrders', 'contract.openStopOrders', 'contract.planOrders', 'contract.trackOrders', 'contract.cancelAllStopOrders', 'contract.cancelAllPlanOrders'].map((id) => registry.ownerOf(id))).to.deep.equal(
-      Array<string>(6).fill('contract-trigger-handlers'),
-    );
-    expect(['spot.tradeFee', 'spot.offlineSymbols'].map((id) => registry.ownerOf(id))).to.deep.equal(['spot-account-ext-handlers', 'spot-account-ext-handlers']);
+    expect(
+      [
+        'contract.feeDeductConfigs',
+        'contract.discountType',
+        'contract.orderDealFeeTotal',
+        'contract.contractFeeRate',
+        'contract.zeroFeeRate',
+        'contract.feeDetails',
+        'contract.contractFeeDiscountConfig',
+      ].map((id) => registry.ownerOf(id)),
+    ).to.deep.equal(Array<string>(7).fill('contract-account-ext-handlers'));
+    expect(
+      [
+        'contract.stopOrders',
+        'contract.openStopOrders',
+        'contract.planOrders',
+        'contract.trackOrders',
+        'contract.cancelAllStopOrders',
+        'contract.cancelAllPlanOrders',
+      ].map((id) => registry.ownerOf(id)),
+    ).to.deep.equal(Array<string>(6).fill('contract-trigger-handlers'));
+    expect(['spot.tradeFee', 'spot.offlineSymbols'].map((id) => registry.ownerOf(id))).to.deep.equal([
+      'spot-account-ext-handlers',
+      'spot-account-ext-handlers',
+    ]);
   });
 });

@@ -65,7 +65,12 @@ export interface RawResponse {
   readonly json: unknown;
 }
 
-export async function raw(baseUrl: string, method: string, pathAndQuery: string, opts: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export async function raw(
+  baseUrl: string,
+  method: string,
+  pathAndQuery: string,
+  opts: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   const res = await request(`${baseUrl}${pathAndQuery}`, {
     method: method as 'GET',
     headers: opts.headers ?? {},
@@ -114,7 +119,13 @@ export interface SpotSignOptions {
 }
 
 /** A signed spot request built by hand: params in order, timestamp (and recvWindow) appended, signature last. */
-export async function spotSigned(baseUrl: string, method: string, path: string, params: Record<string, string>, o: SpotSignOptions = {}): Promise<RawResponse> {
+export async function spotSigned(
+  baseUrl: string,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+  o: SpotSignOptions = {},
+): Promise<RawResponse> {
   const key = o.key ?? ALICE;
   const pairs = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
   if (o.recvWindow !== undefined) pairs.push(`recvWindow=${o.recvWindow}`);
@@ -141,7 +152,13 @@ export interface ContractSignOptions {
 }
 
 /** A signed contract request built by hand (GET/DELETE: sorted query; POST: JSON body as sent). */
-export async function contractSigned(baseUrl: string, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown> | unknown[] | string | undefined, o: ContractSignOptions & { requestTime: number }): Promise<RawResponse> {
+export async function contractSigned(
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  params: Record<string, unknown> | unknown[] | string | undefined,
+  o: ContractSignOptions & { requestTime: number },
+): Promise<RawResponse> {
   const key = o.key ?? ALICE;
   let paramString = '';
   let pathAndQuery = path;

@@ -27,14 +27,28 @@ try {
   const bytes = statSync(path).size + (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
   const db = new Database(path, { readonly: true });
   const rows = (db.prepare('SELECT COUNT(*) AS n FROM commands').get() as { n: number }).n;
-  const byKind = db.prepare('SELECT target || \'.\' || method AS kind, COUNT(*) AS n FROM commands GROUP BY kind ORDER BY n DESC').all() as { kind: string; n: number }[];
+  const byKind = db.prepare("SELECT target || '.' || method AS kind, COUNT(*) AS n FROM commands GROUP BY kind ORDER BY n DESC").all() as {
+    kind: string;
+    n: number;
+  }[];
   db.close();
   t = wall.now();
   const again = await startEmulator(config);
   const restartMs = wall.now() - t;
   await again.stop();
   const perHour = (x: number) => Math.round((x * 60) / minutes);
-  console.table([{ simulatedMinutes: minutes, journalBytes: bytes, rows, bytesPerHour: perHour(bytes), rowsPerHour: perHour(rows), runMs, restartMs, replayed: again.replayed }]);
+  console.table([
+    {
+      simulatedMinutes: minutes,
+      journalBytes: bytes,
+      rows,
+      bytesPerHour: perHour(bytes),
+      rowsPerHour: perHour(rows),
+      runMs,
+      restartMs,
+      replayed: again.replayed,
+    },
+  ]);
   console.table(byKind);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -58,8 +58,17 @@ export function scenarioConfig(persistencePath?: string, extra: Partial<Emulator
       ],
       contract: ['BTC_USDT'],
     },
-    market: { source: 'synthetic', underlyings: { MX: { price: '2.5' } }, books: { BTCUSDT: { levels: 3 }, MXUSDT: { levels: 3 }, BTC_USDT: { levels: 3 } } },
-    accounts: [account('master'), account('sub1', { master: 'master' }), account('mm', { marketMaker: true }), account('mmsub', { master: 'mm' })] as EmulatorConfigInput['accounts'],
+    market: {
+      source: 'synthetic',
+      underlyings: { MX: { price: '2.5' } },
+      books: { BTCUSDT: { levels: 3 }, MXUSDT: { levels: 3 }, BTC_USDT: { levels: 3 } },
+    },
+    accounts: [
+      account('master'),
+      account('sub1', { master: 'master' }),
+      account('mm', { marketMaker: true }),
+      account('mmsub', { master: 'mm' }),
+    ] as EmulatorConfigInput['accounts'],
     ...(persistencePath ? { persistence: { path: persistencePath } } : {}),
     ...extra,
   };
@@ -74,7 +83,10 @@ export interface ScenarioRefs {
 
 function ok(r: RawResponse, what: string): RawResponse {
   const j = r.json as Record<string, unknown> | undefined;
-  const failed = r.status !== 200 || (j !== undefined && j.success === false) || (j !== undefined && typeof j.code === 'number' && j.code !== 0 && j.code !== 200 && typeof j.msg === 'string' && !('data' in j));
+  const failed =
+    r.status !== 200 ||
+    (j !== undefined && j.success === false) ||
+    (j !== undefined && typeof j.code === 'number' && j.code !== 0 && j.code !== 200 && typeof j.msg === 'string' && !('data' in j));
   expect(failed, `${what}: ${r.status} ${r.text.slice(0, 300)}`).to.equal(false);
   return r;
 }
@@ -84,26 +96,66 @@ const dataOf = <T>(r: RawResponse): T => (r.json as { data: T }).data;
 /** Before midnight: every setting, group, blacklist, order kind and position of the session. */
 export async function phaseOne(emu: RunningEmulator, refs: ScenarioRefs): Promise<void> {
   const t = emu.clock.now();
-  const spot = (key: TestKey, method: string, path: string, params: Record<string, string>) => spotSigned(emu.url, method, path, params, { timestamp: t, key }).then((r) => ok(r, `${method} ${path}`));
-  const contract = (key: TestKey, path: string, body: Record<string, unknown> | unknown[]) => contractSigned(emu.url, 'POST', path, body, { requestTime: t, key }).then((r) => ok(r, `POST ${path}`));
+  const spot = (key: TestKey, method: string, path: string, params: Record<string, string>) =>
+    spotSigned(emu.url, method, path, params, { timestamp: t, key }).then((r) => ok(r, `${method} ${path}`));
+  const contract = (key: TestKey, path: string, body: Record<string, unknown> | unknown[]) =>
+    contractSigned(emu.url, 'POST', path, body, { requestTime: t, key }).then((r) => ok(r, `POST ${path}`));
   const { master, sub1, mm } = KEYS;
 
   await spot(master, 'POST', '/api/v3/platformDeduct/enable', { platformDeductEnable: 'true' });
   const group = await spot(master, 'POST', '/api/v3/strategy/group', { tradeGroupName: 'alpha' });
   refs.stpGroupId = String(dataOf<{ tradeGroupId: number }>(group).tradeGroupId);
   await spot(master, 'POST', '/api/v3/strategy/group/uid', { uid: `${UIDS.sub1},${UIDS.master}`, tradeGroupId: refs.stpGroupId });
-  await spot(master, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '80000', newClientOrderId: 'rest-1' });
-  await spot(master, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quoteOrderQty: '500', newClientOrderId: 'mkt-1' });
-  await spot(sub1, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.001', newClientOrderId: 'mkt-2' });
+  await spot(master, 'POST', '/api/v3/order', {
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'LIMIT',
+    quantity: '0.01',
+    price: '80000',
+    newClientOrderId: 'rest-1',
+  });
+  await spot(master, 'POST', '/api/v3/order', {
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    type: 'MARKET',
+    quoteOrderQty: '500',
+    newClientOrderId: 'mkt-1',
+  });
+  await spot(sub1, 'POST', '/api/v3/order', {
+    symbol: 'BTCUSDT',
+    side: 'SELL',
+    type: 'MARKET',
+    quantity: '0.001',
+    newClientOrderId: 'mkt-2',
+  });
 
-  await contract(mm, '/api/v1/private/market_maker/self_trade/blacklist/create', { configName: 'bl1', blacklist: [Number(UIDS.mm), Number(UIDS.mmsub)] });
+  await contract(mm, '/api/v1/private/market_maker/self_trade/blacklist/create', {
+    configName: 'bl1',
+    blacklist: [Number(UIDS.mm), Number(UIDS.mmsub)],
+  });
   await contract(mm, '/api/v1/private/market_maker/self_trade/blacklist/update', { configName: 'bl1', blacklist: [Number(UIDS.mmsub)] });
   await contract(sub1, '/api/v1/private/position/change_position_mode', { positionMode: 2 });
   await contract(master, '/api/v1/private/position/change_leverage', { leverage: 33, symbol: 'BTC_USDT', openType: 1, positionType: 1 });
-  await contract(master, '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 20, leverage: 33, side: 1, type: 5, openType: 1 });
-  const positions = dataOf<{ positionId: number }[]>(await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, { requestTime: t, key: master }));
+  await contract(master, '/api/v1/private/order/create', {
+    symbol: 'BTC_USDT',
+    price: 0,
+    vol: 20,
+    leverage: 33,
+    side: 1,
+    type: 5,
+    openType: 1,
+  });
+  const positions = dataOf<{ positionId: number }[]>(
+    await contractSigned(emu.url, 'GET', '/api/v1/private/position/open_positions', undefined, { requestTime: t, key: master }),
+  );
   refs.positionId = String(positions[0]!.positionId);
-  await contract(master, '/api/v1/private/stoporder/place', { symbol: 'BTC_USDT', positionId: refs.positionId, vol: 20, stopLossPrice: 50000, lossTrend: 2 });
+  await contract(master, '/api/v1/private/stoporder/place', {
+    symbol: 'BTC_USDT',
+    positionId: refs.positionId,
+    vol: 20,
+    stopLossPrice: 50000,
+    lossTrend: 2,
+  });
   const tpsl = await contract(master, '/api/v1/private/order/create', {
     symbol: 'BTC_USDT',
     price: 80000,
@@ -119,16 +171,65 @@ export async function phaseOne(emu: RunningEmulator, refs: ScenarioRefs): Promis
     lossTrend: 3,
   });
   refs.tpslOrderId = String(dataOf<{ orderId: string }>(tpsl).orderId);
-  await contract(master, '/api/v1/private/planorder/place', { symbol: 'BTC_USDT', price: 70000, vol: 1, leverage: 33, side: 1, openType: 1, triggerPrice: 70000, triggerType: 2, executeCycle: 1, trend: 1, orderType: 1 });
-  await contract(master, '/api/v1/private/trackorder/place', { symbol: 'BTC_USDT', leverage: 33, side: 4, vol: 1, openType: 1, trend: 1, backType: 1, backValue: 0.01, positionMode: 1, activePrice: 200000 });
-  await contract(sub1, '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 10, leverage: 10, side: 1, type: 5, openType: 2 });
+  await contract(master, '/api/v1/private/planorder/place', {
+    symbol: 'BTC_USDT',
+    price: 70000,
+    vol: 1,
+    leverage: 33,
+    side: 1,
+    openType: 1,
+    triggerPrice: 70000,
+    triggerType: 2,
+    executeCycle: 1,
+    trend: 1,
+    orderType: 1,
+  });
+  await contract(master, '/api/v1/private/trackorder/place', {
+    symbol: 'BTC_USDT',
+    leverage: 33,
+    side: 4,
+    vol: 1,
+    openType: 1,
+    trend: 1,
+    backType: 1,
+    backValue: 0.01,
+    positionMode: 1,
+    activePrice: 200000,
+  });
+  await contract(sub1, '/api/v1/private/order/create', {
+    symbol: 'BTC_USDT',
+    price: 0,
+    vol: 10,
+    leverage: 10,
+    side: 1,
+    type: 5,
+    openType: 2,
+  });
 }
 
 /** After midnight: trades that move the equity away from the midnight snapshot. */
 export async function phaseTwo(emu: RunningEmulator): Promise<void> {
   const t = emu.clock.now();
-  ok(await contractSigned(emu.url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 4, leverage: 10, side: 3, type: 5, openType: 2 }, { requestTime: t, key: KEYS.sub1 }), 'sub1 partial close');
-  ok(await spotSigned(emu.url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.002', newClientOrderId: 'mkt-3' }, { timestamp: t, key: KEYS.master }), 'master spot sell');
+  ok(
+    await contractSigned(
+      emu.url,
+      'POST',
+      '/api/v1/private/order/create',
+      { symbol: 'BTC_USDT', price: 0, vol: 4, leverage: 10, side: 3, type: 5, openType: 2 },
+      { requestTime: t, key: KEYS.sub1 },
+    ),
+    'sub1 partial close',
+  );
+  ok(
+    await spotSigned(
+      emu.url,
+      'POST',
+      '/api/v3/order',
+      { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.002', newClientOrderId: 'mkt-3' },
+      { timestamp: t, key: KEYS.master },
+    ),
+    'master spot sell',
+  );
 }
 
 export function readRefs(refs: ScenarioRefs): ReadRefs {

@@ -101,7 +101,13 @@ export async function trade(url: string, rounds: number): Promise<{ spot: string
   for (let k = 0; k < rounds; k++) {
     const { bid, ask } = await touch(url);
     const place = async (side: 'BUY' | 'SELL', price: number) => {
-      const r = await spot(url, 'POST', '/api/v3/order', { symbol: 'BTCUSDT', side, type: 'LIMIT', quantity: '0.001', price: price.toFixed(2) });
+      const r = await spot(url, 'POST', '/api/v3/order', {
+        symbol: 'BTCUSDT',
+        side,
+        type: 'LIMIT',
+        quantity: '0.001',
+        price: price.toFixed(2),
+      });
       const id = (ok(r, `spot ${side}`).json as { orderId: string }).orderId;
       ids.spot.push(id);
       return id;
@@ -112,12 +118,27 @@ export async function trade(url: string, rounds: number): Promise<{ spot: string
     lastBid = b;
     if (k % 3 === 0) {
       const r = await contract(url, 'POST', '/api/v1/private/order/create', {
-        symbol: 'BTC_USDT', price: 0, vol: 20, leverage: 10, side: 1, type: 5, openType: 1,
-        takeProfitPrice: Math.round(ask * 1.05), stopLossPrice: Math.round(bid * 0.95),
+        symbol: 'BTC_USDT',
+        price: 0,
+        vol: 20,
+        leverage: 10,
+        side: 1,
+        type: 5,
+        openType: 1,
+        takeProfitPrice: Math.round(ask * 1.05),
+        stopLossPrice: Math.round(bid * 0.95),
       });
       ids.contract.push(String((ok(r, 'contract open').json as { data: { orderId: string } }).data.orderId));
     } else if (k % 3 === 1) {
-      const r = await contract(url, 'POST', '/api/v1/private/order/create', { symbol: 'BTC_USDT', price: 0, vol: 20, leverage: 10, side: 4, type: 5, openType: 1 });
+      const r = await contract(url, 'POST', '/api/v1/private/order/create', {
+        symbol: 'BTC_USDT',
+        price: 0,
+        vol: 20,
+        leverage: 10,
+        side: 4,
+        type: 5,
+        openType: 1,
+      });
       ok(r, 'contract close');
     }
   }
@@ -147,14 +168,22 @@ export async function snapshot(url: string): Promise<Record<string, unknown>> {
   await put('contract.openOrders', contract(url, 'GET', '/api/v1/private/order/list/open_orders', { page_num: 1, page_size: 100 }));
   await put('contract.historyOrders', contract(url, 'GET', '/api/v1/private/order/list/history_orders', { page_num: 1, page_size: 100 }));
   await put('contract.openPositions', contract(url, 'GET', '/api/v1/private/position/open_positions'));
-  await put('contract.historyPositions', contract(url, 'GET', '/api/v1/private/position/list/history_positions', { page_num: 1, page_size: 100 }));
+  await put(
+    'contract.historyPositions',
+    contract(url, 'GET', '/api/v1/private/position/list/history_positions', { page_num: 1, page_size: 100 }),
+  );
   await put('contract.stopOrders', contract(url, 'GET', '/api/v1/private/stoporder/list/orders', { page_num: 1, page_size: 100 }));
-  await put('contract.feeDetails', contract(url, 'GET', '/api/v1/private/order/fee_details', { symbol: 'BTC_USDT', page_num: 1, page_size: 100 }));
+  await put(
+    'contract.feeDetails',
+    contract(url, 'GET', '/api/v1/private/order/fee_details', { symbol: 'BTC_USDT', page_num: 1, page_size: 100 }),
+  );
   return out;
 }
 
 /** Keys whose answers differ, with the first differing answer of each, for a readable failure. */
 export function differences(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) => `${k}:\n  before ${JSON.stringify(before[k]).slice(0, 600)}\n  after  ${JSON.stringify(after[k]).slice(0, 600)}`);
+  return [...keys]
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .map((k) => `${k}:\n  before ${JSON.stringify(before[k]).slice(0, 600)}\n  after  ${JSON.stringify(after[k]).slice(0, 600)}`);
 }

@@ -25,7 +25,12 @@ const CID = clientOrderId('ppperp_p_000000001aa');
 const inst = btcUsdtContract(); // priceUnit 0.1, volUnit 1, leverage 1..500
 const HEDGED = PositionMode.HEDGED;
 const ONE_WAY = PositionMode.ONE_WAY;
-const ctx = (over: Partial<ContractOrderContext> = {}): ContractOrderContext => ({ positionMode: HEDGED, leverage: 10, openType: OpenType.CROSS, ...over });
+const ctx = (over: Partial<ContractOrderContext> = {}): ContractOrderContext => ({
+  positionMode: HEDGED,
+  leverage: 10,
+  openType: OpenType.CROSS,
+  ...over,
+});
 
 const req = (o: Partial<OrderSpec>): PlaceRequest => ({
   clientOrderId: CID,
@@ -68,7 +73,9 @@ describe('contract order mapping', () => {
     }
 
     it('refuses_reduce_only_on_a_leg_the_order_would_open', () => {
-      expect(validationOf(() => contractSide({ side: 'buy', positionSide: 'long', reduceOnly: true }, HEDGED)).field).to.equal('order.reduceOnly');
+      expect(validationOf(() => contractSide({ side: 'buy', positionSide: 'long', reduceOnly: true }, HEDGED)).field).to.equal(
+        'order.reduceOnly',
+      );
     });
 
     it('refuses_a_position_side_in_one_way_mode', () => {
@@ -78,7 +85,14 @@ describe('contract order mapping', () => {
 
   describe('type codes', () => {
     it('maps_every_type_and_time_in_force', () => {
-      expect([contractOrderType('limit', 'gtc'), contractOrderType('limit', 'post-only'), contractOrderType('limit', 'ioc'), contractOrderType('limit', 'fok'), contractOrderType('market', 'gtc'), contractOrderType('market', 'ioc', 6)]).to.deep.equal([1, 2, 3, 4, 5, 6]);
+      expect([
+        contractOrderType('limit', 'gtc'),
+        contractOrderType('limit', 'post-only'),
+        contractOrderType('limit', 'ioc'),
+        contractOrderType('limit', 'fok'),
+        contractOrderType('market', 'gtc'),
+        contractOrderType('market', 'ioc', 6),
+      ]).to.deep.equal([1, 2, 3, 4, 5, 6]);
       expect(validationOf(() => contractOrderType('market', 'post-only')).field).to.equal('order.timeInForce');
     });
   });
@@ -86,9 +100,29 @@ describe('contract order mapping', () => {
   describe('wire parameters', () => {
     it('sends_an_opening_hedged_limit_buy_exactly', () => {
       const params = contractOrderParams(req({}), inst, ctx());
-      expect(params).to.deep.equal({ symbol: 'BTC_USDT', price: '87000.1', vol: '3', leverage: 10, side: 1, type: 1, openType: 2, externalOid: CID, positionMode: 1 });
+      expect(params).to.deep.equal({
+        symbol: 'BTC_USDT',
+        price: '87000.1',
+        vol: '3',
+        leverage: 10,
+        side: 1,
+        type: 1,
+        openType: 2,
+        externalOid: CID,
+        positionMode: 1,
+      });
       // what the client puts in the JSON body: decimals as JSON numbers
-      expect(contractCatalogue.createOrder.request.parse(params)).to.deep.equal({ symbol: 'BTC_USDT', price: 87000.1, vol: 3, leverage: 10, side: 1, type: 1, openType: 2, externalOid: CID, positionMode: 1 });
+      expect(contractCatalogue.createOrder.request.parse(params)).to.deep.equal({
+        symbol: 'BTC_USDT',
+        price: 87000.1,
+        vol: 3,
+        leverage: 10,
+        side: 1,
+        type: 1,
+        openType: 2,
+        externalOid: CID,
+        positionMode: 1,
+      });
     });
 
     it('rounds_a_buy_price_down_and_a_sell_price_up_to_the_tick', () => {
@@ -104,8 +138,22 @@ describe('contract order mapping', () => {
     });
 
     it('sends_a_one_way_reduce_only_sell_without_leverage', () => {
-      const params = contractOrderParams(req({ side: 'sell', reduceOnly: true }), inst, ctx({ positionMode: ONE_WAY, leverage: undefined, openType: OpenType.ISOLATED }));
-      expect(params).to.deep.equal({ symbol: 'BTC_USDT', price: '87000.1', vol: '3', side: 4, type: 1, openType: 1, externalOid: CID, positionMode: 2, reduceOnly: true });
+      const params = contractOrderParams(
+        req({ side: 'sell', reduceOnly: true }),
+        inst,
+        ctx({ positionMode: ONE_WAY, leverage: undefined, openType: OpenType.ISOLATED }),
+      );
+      expect(params).to.deep.equal({
+        symbol: 'BTC_USDT',
+        price: '87000.1',
+        vol: '3',
+        side: 4,
+        type: 1,
+        openType: 1,
+        externalOid: CID,
+        positionMode: 2,
+        reduceOnly: true,
+      });
       expect(contractCatalogue.createOrder.request.parse(params)).to.include({ reduceOnly: true, positionMode: 2, side: 4 });
     });
 
@@ -119,17 +167,25 @@ describe('contract order mapping', () => {
       const { price: _p, ...spec } = req({ type: 'market', timeInForce: 'ioc', side: 'sell', positionSide: 'short' }).order;
       expect(contractOrderParams({ clientOrderId: CID, order: spec }, inst, ctx())).to.include({ price: '0', type: 5, side: 3 });
       expect(contractOrderParams({ clientOrderId: CID, order: spec }, inst, ctx({ marketType: 6 }))).to.include({ price: '0', type: 6 });
-      expect(contractCatalogue.createOrder.request.parse(contractOrderParams({ clientOrderId: CID, order: spec }, inst, ctx()))).to.include({ price: 0 });
+      expect(contractCatalogue.createOrder.request.parse(contractOrderParams({ clientOrderId: CID, order: spec }, inst, ctx()))).to.include(
+        { price: 0 },
+      );
     });
 
     it('maps_every_limit_time_in_force', () => {
-      const types = (['gtc', 'post-only', 'ioc', 'fok'] as const).map((tif) => contractOrderParams(req({ timeInForce: tif }), inst, ctx()).type);
+      const types = (['gtc', 'post-only', 'ioc', 'fok'] as const).map(
+        (tif) => contractOrderParams(req({ timeInForce: tif }), inst, ctx()).type,
+      );
       expect(types).to.deep.equal([1, 2, 3, 4]);
     });
 
     it('puts_tp_and_sl_on_the_nearest_tick_with_the_trigger_price_type', () => {
       // 95000.04 → 95000.0 (nearest), 80000.06 → 80000.1; fair price → trend 2
-      const params = contractOrderParams(req({ takeProfitPrice: D('95000.04'), stopLossPrice: D('80000.06'), triggerPriceType: 'fair' }), inst, ctx());
+      const params = contractOrderParams(
+        req({ takeProfitPrice: D('95000.04'), stopLossPrice: D('80000.06'), triggerPriceType: 'fair' }),
+        inst,
+        ctx(),
+      );
       expect(params).to.include({ takeProfitPrice: '95000', profitTrend: 2, stopLossPrice: '80000.1', lossTrend: 2 });
       const last = contractOrderParams(req({ stopLossPrice: D('80000') }), inst, ctx());
       expect(last).to.include({ stopLossPrice: '80000', lossTrend: 1 });
@@ -155,7 +211,20 @@ describe('contract order mapping', () => {
   describe('venue records', () => {
     const captured = (): ContractOrder => contractOrderSchema.parse(contractFixtureData('contract_GET_api_v1_private_order_get.json'));
     const order = (over: Record<string, unknown>): ContractOrder =>
-      contractOrderSchema.parse({ orderId: '5', symbol: 'BTC_USDT', price: 100, vol: 4, side: 1, orderType: 1, state: 2, dealVol: 0, externalOid: CID, createTime: 10, updateTime: 20, ...over });
+      contractOrderSchema.parse({
+        orderId: '5',
+        symbol: 'BTC_USDT',
+        price: 100,
+        vol: 4,
+        side: 1,
+        orderType: 1,
+        state: 2,
+        dealVol: 0,
+        externalOid: CID,
+        createTime: 10,
+        updateTime: 20,
+        ...over,
+      });
 
     it('maps_order_states', () => {
       const rows: [number, number, number, string][] = [
@@ -169,14 +238,33 @@ describe('contract order mapping', () => {
         [5, 1, 0, 'rejected'],
       ];
       for (const [state, orderType, dealVol, expected] of rows) {
-        expect(contractOrderStatus({ state: state as ContractOrder['state'], orderType: orderType as ContractOrder['orderType'], dealVol: D(dealVol) }), `${state}/${orderType}/${dealVol}`).to.equal(expected);
+        expect(
+          contractOrderStatus({
+            state: state as ContractOrder['state'],
+            orderType: orderType as ContractOrder['orderType'],
+            dealVol: D(dealVol),
+          }),
+          `${state}/${orderType}/${dealVol}`,
+        ).to.equal(expected);
       }
     });
 
     it('maps_the_captured_order_query_answer', () => {
       // side 2 = close short, market (type 5), completed, in hedged mode
       const v = venueOrderFromContract(captured(), HEDGED);
-      expect(v).to.deep.include({ venueOrderId: '102015012431820288', clientOrderId: '_m_f95eb99b061d4eef8f64a04e9ac4dad3', symbol: 'ETH_USDT', kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', status: 'filled', positionSide: 'short', reduceOnly: true, createdAt: 1609992674000 });
+      expect(v).to.deep.include({
+        venueOrderId: '102015012431820288',
+        clientOrderId: '_m_f95eb99b061d4eef8f64a04e9ac4dad3',
+        symbol: 'ETH_USDT',
+        kind: 'contract',
+        side: 'buy',
+        type: 'market',
+        timeInForce: 'ioc',
+        status: 'filled',
+        positionSide: 'short',
+        reduceOnly: true,
+        createdAt: 1609992674000,
+      });
       expect(v.price).to.equal(undefined); // a market order's price is not a limit
       expect(v.leverage).to.equal(undefined); // the venue reports 0
       expect([v.quantity!.toString(), v.filledQty.toString(), v.avgFillPrice!.toString()]).to.deep.equal(['1', '1', '1208.35']);
@@ -192,17 +280,38 @@ describe('contract order mapping', () => {
     it('turns_an_order_with_fills_into_one_synthetic_cumulative_fill_with_reconciles_trade_id', () => {
       const f = fillFromContractOrder(captured(), 'USDT', HEDGED)!;
       expect(f.tradeId).to.equal(syntheticTradeId('102015012431820288', D(1)));
-      expect(f).to.deep.include({ venueOrderId: '102015012431820288', side: 'buy', feeAsset: 'USDT', liquidity: 'taker', time: 1609992674000, positionSide: 'short', reduceOnly: true, synthetic: true });
+      expect(f).to.deep.include({
+        venueOrderId: '102015012431820288',
+        side: 'buy',
+        feeAsset: 'USDT',
+        liquidity: 'taker',
+        time: 1609992674000,
+        positionSide: 'short',
+        reduceOnly: true,
+        synthetic: true,
+      });
       // no totalFee in the answer: takerFee 0.0072501 + makerFee 0
       expect([f.price.toString(), f.quantity.toString(), f.fee.toString()]).to.deep.equal(['1208.35', '1', '0.0072501']);
       expect(fillFromContractOrder(order({ dealVol: 0 }), 'USDT', HEDGED)).to.equal(undefined);
     });
 
     it('maps_the_captured_open_position_with_a_signed_quantity', () => {
-      const [p] = (contractFixtureData('contract_GET_api_v1_private_position_open_positions.json') as unknown[]).map((x) => contractPositionSchema.parse(x));
+      const [p] = (contractFixtureData('contract_GET_api_v1_private_position_open_positions.json') as unknown[]).map((x) =>
+        contractPositionSchema.parse(x),
+      );
       const pos = positionFromContract(p!, ethUsdtContract(), HEDGED, 99)!;
-      expect(pos).to.deep.include({ symbol: 'ETH_USDT', kind: 'contract', leg: 'long', leverage: 100, marginMode: 'isolated', settleAsset: 'USDT', updatedAt: 1609991676000 });
-      expect([pos.quantity, pos.entryPrice, pos.multiplier, pos.realizedPnl, pos.liquidationPrice!, pos.margin!].map((d) => d.toString())).to.deep.equal(['1', '1217.3', '0.01', '-0.0073', '1211.2', '0.1290338']);
+      expect(pos).to.deep.include({
+        symbol: 'ETH_USDT',
+        kind: 'contract',
+        leg: 'long',
+        leverage: 100,
+        marginMode: 'isolated',
+        settleAsset: 'USDT',
+        updatedAt: 1609991676000,
+      });
+      expect(
+        [pos.quantity, pos.entryPrice, pos.multiplier, pos.realizedPnl, pos.liquidationPrice!, pos.margin!].map((d) => d.toString()),
+      ).to.deep.equal(['1', '1217.3', '0.01', '-0.0073', '1211.2', '0.1290338']);
       const short = positionFromContract({ ...p!, positionType: 2 }, ethUsdtContract(), ONE_WAY, 99)!;
       expect([short.leg, short.quantity.toString()]).to.deep.equal(['net', '-1']);
       expect(positionFromContract({ ...p!, state: 3 }, ethUsdtContract(), HEDGED, 99)).to.equal(undefined);

@@ -36,7 +36,16 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
   };
   const limit = async (o: Partial<OrderSpec> = {}): Promise<PlaceRequest> => ({
     clientOrderId: nextCid(),
-    order: { symbol: BTC, kind: 'contract', side: 'buy', type: 'limit', timeInForce: 'gtc', price: (await top()).bid.minus(300), quantity: D('2'), ...o },
+    order: {
+      symbol: BTC,
+      kind: 'contract',
+      side: 'buy',
+      type: 'limit',
+      timeInForce: 'gtc',
+      price: (await top()).bid.minus(300),
+      quantity: D('2'),
+      ...o,
+    },
   });
 
   before(async () => {
@@ -52,7 +61,14 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
     const ack = await gw.placeOrder(req);
     const v = (await gw.queryOrder(BTC, req.clientOrderId))!;
     // off-tick buy rounds down: bid − 300.05 → bid − 300.1 (tick 0.1)
-    expect(v).to.deep.include({ venueOrderId: ack.venueOrderId, clientOrderId: req.clientOrderId, status: 'accepted', side: 'buy', positionSide: 'long', type: 'limit' });
+    expect(v).to.deep.include({
+      venueOrderId: ack.venueOrderId,
+      clientOrderId: req.clientOrderId,
+      status: 'accepted',
+      side: 'buy',
+      positionSide: 'long',
+      type: 'limit',
+    });
     expect(v.price!.toString()).to.equal(req.order.price!.minus('0.05').toString());
     expect(v.leverage).to.be.a('number');
     expect((await gw.openOrders(BTC)).map((o) => o.clientOrderId)).to.include(req.clientOrderId);
@@ -63,7 +79,13 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
     const req = await limit();
     const ack = await gw.placeOrder(req);
     const newPrice = req.order.price!.minus(10);
-    const amended = await gw.amendOrder({ symbol: BTC, clientOrderId: req.clientOrderId, venueOrderId: ack.venueOrderId, price: newPrice, quantity: D(5) });
+    const amended = await gw.amendOrder({
+      symbol: BTC,
+      clientOrderId: req.clientOrderId,
+      venueOrderId: ack.venueOrderId,
+      price: newPrice,
+      quantity: D(5),
+    });
     let v = (await gw.queryOrder(BTC, req.clientOrderId))!;
     expect([v.venueOrderId, v.price!.toString(), v.quantity!.toString()]).to.deep.equal([amended.venueOrderId, newPrice.toString(), '5']);
 
@@ -80,7 +102,9 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
   it('answers_undefined_for_an_unknown_client_id_and_order_not_found_on_amend', async () => {
     const cid = nextCid();
     expect(await gw.queryOrder(BTC, cid)).to.equal(undefined);
-    expect(await rejection(gw.amendOrder({ symbol: BTC, clientOrderId: cid, price: D(80000), quantity: D(1) }))).to.be.instanceOf(OrderNotFound);
+    expect(await rejection(gw.amendOrder({ symbol: BTC, clientOrderId: cid, price: D(80000), quantity: D(1) }))).to.be.instanceOf(
+      OrderNotFound,
+    );
   });
 
   it('cancels_a_list_by_id_and_by_client_id_and_reports_each', async () => {
@@ -97,12 +121,26 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
   });
 
   it('opens_a_position_at_market_and_reports_fill_position_and_balance', async () => {
-    const req: PlaceRequest = { clientOrderId: nextCid(), order: { symbol: BTC, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(3), positionSide: 'long', leverage: 10 } };
+    const req: PlaceRequest = {
+      clientOrderId: nextCid(),
+      order: {
+        symbol: BTC,
+        kind: 'contract',
+        side: 'buy',
+        type: 'market',
+        timeInForce: 'ioc',
+        quantity: D(3),
+        positionSide: 'long',
+        leverage: 10,
+      },
+    };
     const ack = await gw.placeOrder(req);
     const v = (await gw.queryOrder(BTC, req.clientOrderId))!;
     expect([v.status, v.filledQty.toString(), v.type]).to.deep.equal(['filled', '3', 'market']);
     const fills = (await gw.fillsSince(BTC, T0)).filter((f) => f.clientOrderId === req.clientOrderId);
-    expect(fills.map((f) => [f.venueOrderId, f.quantity.toString(), f.side, f.positionSide, f.synthetic])).to.deep.equal([[ack.venueOrderId, '3', 'buy', 'long', true]]);
+    expect(fills.map((f) => [f.venueOrderId, f.quantity.toString(), f.side, f.positionSide, f.synthetic])).to.deep.equal([
+      [ack.venueOrderId, '3', 'buy', 'long', true],
+    ]);
     expect(fills[0]!.price.toString()).to.equal(v.avgFillPrice!.toString());
     const positions = await gw.positions(BTC);
     const long = positions.find((p) => p.leg === 'long')!;
@@ -113,7 +151,10 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
   });
 
   it('closes_part_of_the_position_with_a_reduce_order', async () => {
-    const req: PlaceRequest = { clientOrderId: nextCid(), order: { symbol: BTC, kind: 'contract', side: 'sell', type: 'market', timeInForce: 'ioc', quantity: D(1), positionSide: 'long' } };
+    const req: PlaceRequest = {
+      clientOrderId: nextCid(),
+      order: { symbol: BTC, kind: 'contract', side: 'sell', type: 'market', timeInForce: 'ioc', quantity: D(1), positionSide: 'long' },
+    };
     await gw.placeOrder(req);
     const v = (await gw.queryOrder(BTC, req.clientOrderId))!;
     expect([v.status, v.reduceOnly, v.positionSide]).to.deep.equal(['filled', true, 'long']);
@@ -135,11 +176,17 @@ describe('MexcContractGateway over HTTP (emulator)', function () {
   });
 
   it('switches_to_one_way_when_flat_and_places_reduce_only_there', async () => {
-    await gw.placeOrder({ clientOrderId: nextCid(), order: { symbol: BTC, kind: 'contract', side: 'sell', type: 'market', timeInForce: 'ioc', quantity: D(2), positionSide: 'long' } });
+    await gw.placeOrder({
+      clientOrderId: nextCid(),
+      order: { symbol: BTC, kind: 'contract', side: 'sell', type: 'market', timeInForce: 'ioc', quantity: D(2), positionSide: 'long' },
+    });
     await gw.cancelAll();
     expect(await gw.positions(BTC)).to.have.length(0);
     await gw.setPositionMode('one-way');
-    const open: PlaceRequest = { clientOrderId: nextCid(), order: { symbol: BTC, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(2), leverage: 5 } };
+    const open: PlaceRequest = {
+      clientOrderId: nextCid(),
+      order: { symbol: BTC, kind: 'contract', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D(2), leverage: 5 },
+    };
     await gw.placeOrder(open);
     const [net] = await gw.positions(BTC);
     expect([net!.leg, net!.quantity.toString()]).to.deep.equal(['net', '2']);

@@ -3,12 +3,23 @@ import { contractCatalogue } from '../../../src/api/contract/catalogue.js';
 import { venueError } from '../../../src/client/venue-error-map.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { D } from '../../../src/core/decimal.js';
-import { ExchangeError, OrderNotCancellable, OrderNotFound, OutcomeUnknown, PositionNotFound, ValidationError } from '../../../src/core/errors.js';
+import {
+  ExchangeError,
+  OrderNotCancellable,
+  OrderNotFound,
+  OutcomeUnknown,
+  PositionNotFound,
+  ValidationError,
+} from '../../../src/core/errors.js';
 import { clientOrderId, contractSymbol, orderId, type ClientOrderId } from '../../../src/core/ids.js';
 import { syntheticTradeId } from '../../../src/domain/fill.js';
 import type { OrderSpec } from '../../../src/domain/order.js';
 import type { PlaceRequest } from '../../../src/execution/exchange-gateway.js';
-import { MexcContractGateway, type ContractTradingClient, type MexcContractGatewayOptions } from '../../../src/execution/gateways/mexc-contract-gateway.js';
+import {
+  MexcContractGateway,
+  type ContractTradingClient,
+  type MexcContractGatewayOptions,
+} from '../../../src/execution/gateways/mexc-contract-gateway.js';
 import { registry } from './support/fixtures.js';
 import { StubClient } from './support/stub-client.js';
 
@@ -37,7 +48,17 @@ const wireOrder = (over: Record<string, unknown> = {}) => ({
   updateTime: 100,
   ...over,
 });
-const wirePosition = (over: Record<string, unknown> = {}) => ({ positionId: 55, symbol: 'BTC_USDT', positionType: 1, openType: 1, state: 1, holdVol: 7, holdAvgPrice: 86000, leverage: 20, ...over });
+const wirePosition = (over: Record<string, unknown> = {}) => ({
+  positionId: 55,
+  symbol: 'BTC_USDT',
+  positionType: 1,
+  openType: 1,
+  state: 1,
+  holdVol: 7,
+  holdAvgPrice: 86000,
+  leverage: 20,
+  ...over,
+});
 
 function rig(options: Partial<MexcContractGatewayOptions> = {}) {
   const stub = new StubClient<ContractTradingClient>(contractCatalogue);
@@ -52,9 +73,15 @@ function rig(options: Partial<MexcContractGatewayOptions> = {}) {
  * answers (the gateway reads each setting back after sending it). Leverage by positionId changes the long leg (the stub's position 55).
  */
 function settingsVenue(stub: StubClient<ContractTradingClient>, start: { mode: number; long: number; short: number; openType?: number }) {
-  const v = { mode: start.mode, lev: { 1: start.long, 2: start.short } as Record<number, number>, openType: { 1: start.openType ?? 1, 2: start.openType ?? 1 } as Record<number, number> };
+  const v = {
+    mode: start.mode,
+    lev: { 1: start.long, 2: start.short } as Record<number, number>,
+    openType: { 1: start.openType ?? 1, 2: start.openType ?? 1 } as Record<number, number>,
+  };
   stub.on('positionMode', () => v.mode);
-  stub.on('positionLeverage', () => [1, 2].map((pt) => ({ ...leverageRows(0, 0)[pt - 1]!, leverage: v.lev[pt]!, openType: v.openType[pt]! })));
+  stub.on('positionLeverage', () =>
+    [1, 2].map((pt) => ({ ...leverageRows(0, 0)[pt - 1]!, leverage: v.lev[pt]!, openType: v.openType[pt]! })),
+  );
   stub.on('changePositionMode', (r) => {
     v.mode = (r as { positionMode: number }).positionMode;
     return null;
@@ -81,7 +108,18 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 describe('MexcContractGateway', () => {
   it('states_its_capabilities_truthfully', () => {
     const caps = rig().gw.capabilities;
-    expect(caps).to.deep.equal({ kind: 'contract', amend: 'native', chase: 'native', batchPlaceMax: 1, batchCancelMax: 50, clientIdMaxLength: 32, orderCallsPerSecond: 9, leverage: true, positionMode: true, tpsl: true });
+    expect(caps).to.deep.equal({
+      kind: 'contract',
+      amend: 'native',
+      chase: 'native',
+      batchPlaceMax: 1,
+      batchCancelMax: 50,
+      clientIdMaxLength: 32,
+      orderCallsPerSecond: 9,
+      leverage: true,
+      positionMode: true,
+      tpsl: true,
+    });
     expect(rig({ marketMaker: true }).gw.capabilities.batchPlaceMax).to.equal(50);
   });
 
@@ -96,8 +134,28 @@ describe('MexcContractGateway', () => {
       expect(stub.callsOf('positionLeverage')).to.deep.equal([{ symbol: 'BTC_USDT' }]);
       // long leg: leverage 20, isolated (openType 1) as the venue reports; short leg (sell opens short): 15; sell rounds up 87000.15 → 87000.2
       expect(stub.callsOf('createOrder')).to.deep.equal([
-        { symbol: 'BTC_USDT', price: '87000.1', vol: '2', leverage: 20, side: 1, type: 1, openType: 1, externalOid: cid(1), positionMode: 1 },
-        { symbol: 'BTC_USDT', price: '87000.2', vol: '2', leverage: 15, side: 3, type: 1, openType: 1, externalOid: cid(2), positionMode: 1 },
+        {
+          symbol: 'BTC_USDT',
+          price: '87000.1',
+          vol: '2',
+          leverage: 20,
+          side: 1,
+          type: 1,
+          openType: 1,
+          externalOid: cid(1),
+          positionMode: 1,
+        },
+        {
+          symbol: 'BTC_USDT',
+          price: '87000.2',
+          vol: '2',
+          leverage: 15,
+          side: 3,
+          type: 1,
+          openType: 1,
+          externalOid: cid(2),
+          positionMode: 1,
+        },
       ]);
     });
 
@@ -157,7 +215,11 @@ describe('MexcContractGateway', () => {
         { orderId: '11', errorCode: 0 },
         { orderId: null, errorCode: 2005, errorMsg: 'insufficient balance' },
       ]);
-      const items = await gw.placeOrders([place(1, { leverage: 10 }), place(2, { leverage: 10 }), place(3, { leverage: 10, takeProfitPrice: D('90000') })]);
+      const items = await gw.placeOrders([
+        place(1, { leverage: 10 }),
+        place(2, { leverage: 10 }),
+        place(3, { leverage: 10, takeProfitPrice: D('90000') }),
+      ]);
       expect(items.map((i) => (i.ok ? i.value.venueOrderId : i.error.name))).to.deep.equal(['11', 'InsufficientFunds', 'ValidationError']);
       const sent = stub.callsOf('submitBatch')[0] as Record<string, unknown>[];
       expect(sent.map((o) => [o.externalOid, o.stpMode])).to.deep.equal([
@@ -184,7 +246,13 @@ describe('MexcContractGateway', () => {
       stub.on('createOrder', { orderId: '700' });
       stub.on('changeLimitOrder', '701');
       await gw.placeOrder(place(1, { side: 'sell' }));
-      const ack = await gw.amendOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('700'), price: D('87100.01'), quantity: D('3.7') });
+      const ack = await gw.amendOrder({
+        symbol: BTC,
+        clientOrderId: cid(1),
+        venueOrderId: orderId('700'),
+        price: D('87100.01'),
+        quantity: D('3.7'),
+      });
       // sell: 87100.01 → up to 87100.1; volume 3.7 → 3
       expect(stub.callsOf('changeLimitOrder')).to.deep.equal([{ orderId: '700', price: '87100.1', vol: '3' }]);
       expect(ack).to.deep.equal({ venueOrderId: '701' });
@@ -214,7 +282,9 @@ describe('MexcContractGateway', () => {
 
     it('refuses_an_amend_that_truncates_to_zero', async () => {
       const { gw } = rig();
-      const e = await rejection(gw.amendOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('1'), price: D('87000'), quantity: D('0.5') }));
+      const e = await rejection(
+        gw.amendOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('1'), price: D('87000'), quantity: D('0.5') }),
+      );
       expect((e as ValidationError).field).to.equal('amend.quantity');
     });
   });
@@ -240,7 +310,9 @@ describe('MexcContractGateway', () => {
     it('throws_the_element_error_of_a_single_cancel', async () => {
       const { stub, gw } = rig();
       stub.on('cancelOrders', [{ orderId: '1', errorCode: 2041, errorMsg: 'order state cannot be cancelled' }]);
-      expect(await rejection(gw.cancelOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('1') }))).to.be.instanceOf(OrderNotCancellable);
+      expect(await rejection(gw.cancelOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('1') }))).to.be.instanceOf(
+        OrderNotCancellable,
+      );
     });
 
     it('reports_an_element_missing_from_the_answer_as_unknown', async () => {
@@ -273,7 +345,9 @@ describe('MexcContractGateway', () => {
 
     it('reads_every_page_of_open_orders_and_keeps_the_symbol_asked_for', async () => {
       const { stub, gw } = rig();
-      const page1 = Array.from({ length: 100 }, (_, i) => wireOrder({ orderId: String(i + 1), symbol: i % 2 ? 'ETH_USDT' : 'BTC_USDT', externalOid: `x${i}` }));
+      const page1 = Array.from({ length: 100 }, (_, i) =>
+        wireOrder({ orderId: String(i + 1), symbol: i % 2 ? 'ETH_USDT' : 'BTC_USDT', externalOid: `x${i}` }),
+      );
       const page2 = [wireOrder({ orderId: '1000', externalOid: 'last' })];
       stub.on('openOrders', (req) => ((req as { page_num: number }).page_num === 1 ? page1 : page2));
       const list = await gw.openOrders(BTC);
@@ -293,7 +367,19 @@ describe('MexcContractGateway', () => {
         wireOrder({ orderId: '2', state: 4, dealVol: 0, updateTime: 9_500 }),
         wireOrder({ orderId: '3', state: 3, dealVol: 1, dealAvgPrice: 86000, updateTime: 7_000 }),
       ]);
-      stub.on('openOrders', [wireOrder({ orderId: '4', state: 2, vol: 5, dealVol: 3, dealAvgPrice: 86500, makerFee: 0.002, takerFee: 0, updateTime: 9_900, externalOid: cid(4) })]);
+      stub.on('openOrders', [
+        wireOrder({
+          orderId: '4',
+          state: 2,
+          vol: 5,
+          dealVol: 3,
+          dealAvgPrice: 86500,
+          makerFee: 0.002,
+          takerFee: 0,
+          updateTime: 9_900,
+          externalOid: cid(4),
+        }),
+      ]);
       const fills = await gw.fillsSince(BTC, 8_000);
       // order 3 last changed before `since`; order 2 has no fill
       expect(fills.map((f) => [f.tradeId, f.quantity.toString(), f.price.toString(), f.liquidity, f.fee.toString()])).to.deep.equal([
@@ -305,8 +391,14 @@ describe('MexcContractGateway', () => {
 
     it('reports_positions_and_balances', async () => {
       const { stub, gw } = rig();
-      stub.on('openPositions', [wirePosition(), wirePosition({ positionId: 56, positionType: 2, holdVol: 3 }), wirePosition({ symbol: 'XRP_USDT' })]);
-      stub.on('assets', [{ currency: 'USDT', positionMargin: 10, frozenBalance: 2, availableBalance: 88, cashBalance: 100, equity: 101, unrealized: 1 }]);
+      stub.on('openPositions', [
+        wirePosition(),
+        wirePosition({ positionId: 56, positionType: 2, holdVol: 3 }),
+        wirePosition({ symbol: 'XRP_USDT' }),
+      ]);
+      stub.on('assets', [
+        { currency: 'USDT', positionMargin: 10, frozenBalance: 2, availableBalance: 88, cashBalance: 100, equity: 101, unrealized: 1 },
+      ]);
       const positions = await gw.positions();
       // XRP_USDT is unknown to the registry: left out (no contract size to value it)
       expect(positions.map((p) => [p.leg, p.quantity.toString(), p.multiplier.toString()])).to.deep.equal([
@@ -314,7 +406,14 @@ describe('MexcContractGateway', () => {
         ['short', '-3', '0.0001'],
       ]);
       const b = await gw.balances();
-      expect([b.kind, b.time, b.balances.USDT!.free.toString(), b.balances.USDT!.locked.toString(), b.balances.USDT!.positionMargin!.toString(), b.balances.USDT!.equity!.toString()]).to.deep.equal(['contract', 5_000, '88', '2', '10', '101']);
+      expect([
+        b.kind,
+        b.time,
+        b.balances.USDT!.free.toString(),
+        b.balances.USDT!.locked.toString(),
+        b.balances.USDT!.positionMargin!.toString(),
+        b.balances.USDT!.equity!.toString(),
+      ]).to.deep.equal(['contract', 5_000, '88', '2', '10', '101']);
     });
   });
 
@@ -372,7 +471,9 @@ describe('MexcContractGateway', () => {
       });
       const e = await rejection(gw.setPositionMode('one-way'));
       expect(e).to.be.instanceOf(ExchangeError);
-      expect((e as Error).message).to.match(/position mode one-way: not in effect at the venue after 1 attempt\(s\) \(last send: .*outcome unknown/);
+      expect((e as Error).message).to.match(
+        /position mode one-way: not in effect at the venue after 1 attempt\(s\) \(last send: .*outcome unknown/,
+      );
     });
 
     it('passes_a_venue_refusal_of_a_setting_through', async () => {
@@ -402,9 +503,17 @@ describe('MexcContractGateway', () => {
     it('attaches_tp_sl_to_a_resting_order_on_the_nearest_tick', async () => {
       const { stub, gw } = rig();
       stub.on('changeStopPrice', null);
-      await gw.attachTpSl({ symbol: BTC, order: { symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('700') }, takeProfitPrice: D('95000.06'), stopLossPrice: D('80000.04'), triggerPriceType: 'index' });
+      await gw.attachTpSl({
+        symbol: BTC,
+        order: { symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('700') },
+        takeProfitPrice: D('95000.06'),
+        stopLossPrice: D('80000.04'),
+        triggerPriceType: 'index',
+      });
       // 95000.06 → 95000.1, 80000.04 → 80000; index price → trend 3
-      expect(stub.callsOf('changeStopPrice')).to.deep.equal([{ orderId: '700', takeProfitPrice: '95000.1', profitTrend: 3, stopLossPrice: '80000', lossTrend: 3 }]);
+      expect(stub.callsOf('changeStopPrice')).to.deep.equal([
+        { orderId: '700', takeProfitPrice: '95000.1', profitTrend: 3, stopLossPrice: '80000', lossTrend: 3 },
+      ]);
     });
 
     it('attaches_position_level_tp_sl_to_the_held_leg', async () => {
@@ -412,8 +521,12 @@ describe('MexcContractGateway', () => {
       stub.on('openPositions', [wirePosition({ positionType: 2, positionId: 77, holdVol: 4 })]);
       stub.on('placeStopOrder', '123');
       await gw.attachTpSl({ symbol: BTC, positionSide: 'short', stopLossPrice: D('90000') });
-      expect(stub.callsOf('placeStopOrder')).to.deep.equal([{ symbol: 'BTC_USDT', positionId: '77', vol: '4', volType: 2, stopLossPrice: '90000', lossTrend: 1 }]);
-      expect(await rejection(gw.attachTpSl({ symbol: BTC, positionSide: 'long', stopLossPrice: D('80000') }))).to.be.instanceOf(PositionNotFound);
+      expect(stub.callsOf('placeStopOrder')).to.deep.equal([
+        { symbol: 'BTC_USDT', positionId: '77', vol: '4', volType: 2, stopLossPrice: '90000', lossTrend: 1 },
+      ]);
+      expect(await rejection(gw.attachTpSl({ symbol: BTC, positionSide: 'long', stopLossPrice: D('80000') }))).to.be.instanceOf(
+        PositionNotFound,
+      );
       expect(await rejection(gw.attachTpSl({ symbol: BTC }))).to.be.instanceOf(ValidationError);
     });
   });

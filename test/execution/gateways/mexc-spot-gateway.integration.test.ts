@@ -46,7 +46,14 @@ describe('MexcSpotGateway over HTTP (emulator)', function () {
     expect(ack.venueOrderId).to.be.a('string').and.not.equal('');
 
     const v = (await gw.queryOrder(BTC, req.clientOrderId))!;
-    expect(v).to.deep.include({ venueOrderId: ack.venueOrderId, clientOrderId: req.clientOrderId, status: 'accepted', side: 'buy', type: 'limit', timeInForce: 'gtc' });
+    expect(v).to.deep.include({
+      venueOrderId: ack.venueOrderId,
+      clientOrderId: req.clientOrderId,
+      status: 'accepted',
+      side: 'buy',
+      type: 'limit',
+      timeInForce: 'gtc',
+    });
     expect(v.price!.toString()).to.equal(bid.minus('500.01').toString());
     expect(v.quantity!.toString()).to.equal('0.00123456');
 
@@ -90,7 +97,10 @@ describe('MexcSpotGateway over HTTP (emulator)', function () {
 
   it('fills_a_market_buy_and_reports_the_fill_inventory_and_balances', async () => {
     const before = await gw.balances();
-    const req: PlaceRequest = { clientOrderId: nextCid(), order: { symbol: BTC, kind: 'spot', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D('0.002') } };
+    const req: PlaceRequest = {
+      clientOrderId: nextCid(),
+      order: { symbol: BTC, kind: 'spot', side: 'buy', type: 'market', timeInForce: 'ioc', quantity: D('0.002') },
+    };
     await gw.placeOrder(req);
     const v = (await gw.queryOrder(BTC, req.clientOrderId))!;
     expect([v.status, v.filledQty.toString()]).to.deep.equal(['filled', '0.002']);

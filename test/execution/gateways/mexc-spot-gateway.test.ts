@@ -70,7 +70,9 @@ describe('MexcSpotGateway', () => {
       stub.on('newOrder', { symbol: 'BTCUSDT', orderId: '777', transactTime: 1234 });
       const ack = await gw.placeOrder(place(1, { price: D('87000.129') }));
       expect(ack).to.deep.equal({ clientOrderId: cid(1), venueOrderId: '777', time: 1234 });
-      expect(stub.callsOf('newOrder')).to.deep.equal([{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', newClientOrderId: cid(1), quantity: '0.001', price: '87000.12' }]);
+      expect(stub.callsOf('newOrder')).to.deep.equal([
+        { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', newClientOrderId: cid(1), quantity: '0.001', price: '87000.12' },
+      ]);
     });
 
     it('lets_an_unknown_outcome_through_and_never_resends', async () => {
@@ -139,7 +141,12 @@ describe('MexcSpotGateway', () => {
   describe('cancel and query', () => {
     it('cancels_by_venue_id_when_known_and_by_client_id_otherwise', async () => {
       const { stub, gw } = rig();
-      stub.on('cancelOrder', (req) => ({ symbol: 'BTCUSDT', orderId: '11', executedQty: (req as { orderId?: string }).orderId ? '0.0004' : '0', status: 'CANCELED' }));
+      stub.on('cancelOrder', (req) => ({
+        symbol: 'BTCUSDT',
+        orderId: '11',
+        executedQty: (req as { orderId?: string }).orderId ? '0.0004' : '0',
+        status: 'CANCELED',
+      }));
       const a = await gw.cancelOrder({ symbol: BTC, clientOrderId: cid(1), venueOrderId: orderId('11') });
       const b = await gw.cancelOrder({ symbol: BTC, clientOrderId: cid(2) });
       expect(stub.callsOf('cancelOrder')).to.deep.equal([
@@ -161,7 +168,11 @@ describe('MexcSpotGateway', () => {
 
     it('cancels_all_symbols_with_open_orders_when_no_symbol_is_given', async () => {
       const { stub, gw } = rig();
-      stub.on('openOrders', [wireOrder({ symbol: 'BTCUSDT' }), wireOrder({ symbol: 'ETHUSDT', orderId: '12' }), wireOrder({ symbol: 'BTCUSDT', orderId: '13' })]);
+      stub.on('openOrders', [
+        wireOrder({ symbol: 'BTCUSDT' }),
+        wireOrder({ symbol: 'ETHUSDT', orderId: '12' }),
+        wireOrder({ symbol: 'BTCUSDT', orderId: '13' }),
+      ]);
       stub.on('cancelOpenOrders', []);
       await gw.cancelAll();
       expect(stub.callsOf('cancelOpenOrders')).to.deep.equal([{ symbol: 'BTCUSDT' }, { symbol: 'ETHUSDT' }]);
@@ -189,7 +200,12 @@ describe('MexcSpotGateway', () => {
       stub.on('queryOrder', wireOrder({ status: 'PARTIALLY_FILLED', executedQty: '0.0004', cummulativeQuoteQty: '34.8' }));
       const v = (await gw.queryOrder(BTC, cid(1)))!;
       // 34.8 / 0.0004 = 87000
-      expect([v.status, v.filledQty.toString(), v.avgFillPrice!.toString(), v.clientOrderId]).to.deep.equal(['partially-filled', '0.0004', '87000', cid(1)]);
+      expect([v.status, v.filledQty.toString(), v.avgFillPrice!.toString(), v.clientOrderId]).to.deep.equal([
+        'partially-filled',
+        '0.0004',
+        '87000',
+        cid(1),
+      ]);
     });
 
     it('refuses_native_amend_chase_and_contract_settings', async () => {
@@ -207,7 +223,19 @@ describe('MexcSpotGateway', () => {
   });
 
   describe('fills, positions and balances', () => {
-    const trade = (id: number, time: number) => ({ symbol: 'BTCUSDT', id: `t${id}`, orderId: '11', price: '87000', qty: '0.001', commission: '0.0435', commissionAsset: 'USDT', time, isBuyer: true, isMaker: true, clientOrderId: cid(1) });
+    const trade = (id: number, time: number) => ({
+      symbol: 'BTCUSDT',
+      id: `t${id}`,
+      orderId: '11',
+      price: '87000',
+      qty: '0.001',
+      commission: '0.0435',
+      commissionAsset: 'USDT',
+      time,
+      isBuyer: true,
+      isMaker: true,
+      clientOrderId: cid(1),
+    });
 
     it('pages_own_trades_backwards_and_dedupes_by_trade_id', async () => {
       const { stub, gw } = rig();
@@ -243,7 +271,15 @@ describe('MexcSpotGateway', () => {
 
     it('reports_balances_and_the_base_asset_inventory', async () => {
       const { stub, gw } = rig();
-      stub.on('account', { canTrade: true, canWithdraw: true, canDeposit: true, balances: [{ asset: 'BTC', free: '1.5', locked: '0.25' }, { asset: 'USDT', free: '100', locked: '5' }] });
+      stub.on('account', {
+        canTrade: true,
+        canWithdraw: true,
+        canDeposit: true,
+        balances: [
+          { asset: 'BTC', free: '1.5', locked: '0.25' },
+          { asset: 'USDT', free: '100', locked: '5' },
+        ],
+      });
       const snap = await gw.balances();
       expect(snap.kind).to.equal('spot');
       expect(snap.time).to.equal(1_000);

@@ -6,7 +6,13 @@ import { D } from '../../../src/core/decimal.js';
 import { ValidationError } from '../../../src/core/errors.js';
 import { clientOrderId, spotSymbol } from '../../../src/core/ids.js';
 import type { OrderSpec, OrderType, TimeInForce } from '../../../src/domain/order.js';
-import { fillFromSpotTrade, spotOrderParams, spotOrderStatus, spotOrderType, venueOrderFromSpot } from '../../../src/execution/gateways/spot-order-mapping.js';
+import {
+  fillFromSpotTrade,
+  spotOrderParams,
+  spotOrderStatus,
+  spotOrderType,
+  venueOrderFromSpot,
+} from '../../../src/execution/gateways/spot-order-mapping.js';
 import type { PlaceRequest } from '../../../src/execution/exchange-gateway.js';
 import { btcusdt, spotFixture } from './support/fixtures.js';
 
@@ -43,7 +49,8 @@ describe('spot order mapping', () => {
       it(`maps_${type}_${tif}_to_${wire}`, () => expect(spotOrderType(type, tif)).to.equal(wire));
     }
     for (const tif of ['post-only', 'fok'] as const) {
-      it(`refuses_a_market_${tif}_order`, () => expect(validationOf(() => spotOrderType('market', tif)).field).to.equal('order.timeInForce'));
+      it(`refuses_a_market_${tif}_order`, () =>
+        expect(validationOf(() => spotOrderType('market', tif)).field).to.equal('order.timeInForce'));
     }
   });
 
@@ -81,7 +88,9 @@ describe('spot order mapping', () => {
     });
 
     it('maps_every_limit_time_in_force_with_price_and_quantity', () => {
-      const types = (['gtc', 'post-only', 'ioc', 'fok'] as const).map((tif) => spotOrderParams(req({ timeInForce: tif, side: 'sell' }), inst));
+      const types = (['gtc', 'post-only', 'ioc', 'fok'] as const).map((tif) =>
+        spotOrderParams(req({ timeInForce: tif, side: 'sell' }), inst),
+      );
       expect(types.map((p) => [p.type, p.side, p.price, p.quantity])).to.deep.equal([
         ['LIMIT', 'SELL', '87000', '0.001'],
         ['LIMIT_MAKER', 'SELL', '87000', '0.001'],
@@ -103,7 +112,13 @@ describe('spot order mapping', () => {
     it('sends_a_market_buy_by_quote_amount_truncated_to_the_quote_precision', () => {
       // quoteAssetPrecision 2: 100.129 → 100.12 (never spend more than asked)
       const { quantity: _q, ...rest } = req({ type: 'market', quoteQuantity: D('100.129') }).order;
-      expect(spotOrderParams({ clientOrderId: CID, order: rest }, inst)).to.deep.equal({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', newClientOrderId: CID, quoteOrderQty: '100.12' });
+      expect(spotOrderParams({ clientOrderId: CID, order: rest }, inst)).to.deep.equal({
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        type: 'MARKET',
+        newClientOrderId: CID,
+        quoteOrderQty: '100.12',
+      });
     });
 
     it('refuses_a_market_sell_by_quote_amount', () => {
@@ -129,7 +144,9 @@ describe('spot order mapping', () => {
     }
 
     it('refuses_a_client_id_the_venue_would_not_take', () => {
-      expect(validationOf(() => spotOrderParams({ ...req({}), clientOrderId: clientOrderId('x'.repeat(33)) }, inst)).field).to.equal('clientOrderId');
+      expect(validationOf(() => spotOrderParams({ ...req({}), clientOrderId: clientOrderId('x'.repeat(33)) }, inst)).field).to.equal(
+        'clientOrderId',
+      );
     });
 
     it('produces_parameters_the_catalogue_request_schema_sends_unchanged', () => {
@@ -140,7 +157,20 @@ describe('spot order mapping', () => {
 
   describe('venue orders', () => {
     const order = (over: Record<string, unknown>): SpotOrder =>
-      spotOrderSchema.parse({ symbol: 'BTCUSDT', orderId: '7', clientOrderId: CID, price: '100', origQty: '2', executedQty: '0', cummulativeQuoteQty: '0', status: 'NEW', type: 'LIMIT', side: 'BUY', time: 1, ...over });
+      spotOrderSchema.parse({
+        symbol: 'BTCUSDT',
+        orderId: '7',
+        clientOrderId: CID,
+        price: '100',
+        origQty: '2',
+        executedQty: '0',
+        cummulativeQuoteQty: '0',
+        status: 'NEW',
+        type: 'LIMIT',
+        side: 'BUY',
+        time: 1,
+        ...over,
+      });
 
     it('maps_statuses_including_partial_cancels_and_expired_immediate_orders', () => {
       const rows: [string, string, string, string][] = [
@@ -155,20 +185,38 @@ describe('spot order mapping', () => {
         ['PARTIALLY_CANCELED', 'MARKET', '1', 'expired'],
       ];
       for (const [status, type, executed, expected] of rows) {
-        expect(spotOrderStatus(status as SpotOrder['status'], type as SpotOrder['type'], D(executed)), `${status} ${type} ${executed}`).to.equal(expected);
+        expect(
+          spotOrderStatus(status as SpotOrder['status'], type as SpotOrder['type'], D(executed)),
+          `${status} ${type} ${executed}`,
+        ).to.equal(expected);
       }
     });
 
     it('derives_the_average_fill_price_from_the_cumulative_quote', () => {
       // 250.5 quote for 1.5 base → 167
       const v = venueOrderFromSpot(order({ status: 'PARTIALLY_CANCELED', executedQty: '1.5', cummulativeQuoteQty: '250.5' }));
-      expect([v.status, v.filledQty.toString(), v.filledNotional!.toString(), v.avgFillPrice!.toString()]).to.deep.equal(['cancelled', '1.5', '250.5', '167']);
+      expect([v.status, v.filledQty.toString(), v.filledNotional!.toString(), v.avgFillPrice!.toString()]).to.deep.equal([
+        'cancelled',
+        '1.5',
+        '250.5',
+        '167',
+      ]);
       expect([v.type, v.timeInForce, v.clientOrderId, v.venueOrderId]).to.deep.equal(['limit', 'gtc', CID, '7']);
     });
 
     it('maps_the_captured_single_order_query_answer', () => {
       const v = venueOrderFromSpot(spotOrderSchema.parse(spotFixture('spot_GET_api_v3_order.json')));
-      expect(v).to.deep.include({ venueOrderId: '133734823834147272', symbol: 'BTCUSDT', kind: 'spot', side: 'buy', type: 'limit', timeInForce: 'gtc', status: 'cancelled', createdAt: 1647667102000, updatedAt: 1647708567000 });
+      expect(v).to.deep.include({
+        venueOrderId: '133734823834147272',
+        symbol: 'BTCUSDT',
+        kind: 'spot',
+        side: 'buy',
+        type: 'limit',
+        timeInForce: 'gtc',
+        status: 'cancelled',
+        createdAt: 1647667102000,
+        updatedAt: 1647708567000,
+      });
       expect(v.clientOrderId).to.equal(undefined); // the venue sent null: a manual order
       expect(v.quoteQuantity).to.equal(undefined); // origQuoteOrderQty of a limit order is not its size
       expect(v.price!.toString()).to.equal('30000');
@@ -180,15 +228,40 @@ describe('spot order mapping', () => {
     });
 
     it('maps_a_market_buy_by_quote_amount', () => {
-      const v = venueOrderFromSpot(order({ type: 'MARKET', price: '0', origQty: '0', origQuoteOrderQty: '100', status: 'FILLED', executedQty: '0.001', cummulativeQuoteQty: '99.5' }));
-      expect([v.type, v.price, v.quantity, v.quoteQuantity!.toString(), v.status]).to.deep.equal(['market', undefined, undefined, '100', 'filled']);
+      const v = venueOrderFromSpot(
+        order({
+          type: 'MARKET',
+          price: '0',
+          origQty: '0',
+          origQuoteOrderQty: '100',
+          status: 'FILLED',
+          executedQty: '0.001',
+          cummulativeQuoteQty: '99.5',
+        }),
+      );
+      expect([v.type, v.price, v.quantity, v.quoteQuantity!.toString(), v.status]).to.deep.equal([
+        'market',
+        undefined,
+        undefined,
+        '100',
+        'filled',
+      ]);
     });
   });
 
   it('maps_the_captured_own_trade_to_a_fill', () => {
     const [t] = myTradesSchema.parse(spotFixture('spot_GET_api_v3_myTrades.json'));
     const f = fillFromSpotTrade(t!);
-    expect(f).to.deep.include({ tradeId: 'dd44f79dda764c2e927a190ac5e7a1e5', venueOrderId: 'C02__385413065019117569043', symbol: 'ATLASUSDT', kind: 'spot', side: 'sell', feeAsset: 'USDT', liquidity: 'taker', time: 1707671871000 });
+    expect(f).to.deep.include({
+      tradeId: 'dd44f79dda764c2e927a190ac5e7a1e5',
+      venueOrderId: 'C02__385413065019117569043',
+      symbol: 'ATLASUSDT',
+      kind: 'spot',
+      side: 'sell',
+      feeAsset: 'USDT',
+      liquidity: 'taker',
+      time: 1707671871000,
+    });
     expect([f.price.toString(), f.quantity.toString(), f.fee.toString()]).to.deep.equal(['0.004542', '1220', '0']);
     expect(f.clientOrderId).to.equal(undefined);
   });

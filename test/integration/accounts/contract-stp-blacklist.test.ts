@@ -43,13 +43,17 @@ describe('contract market-maker blacklists over HTTP', () => {
     const dup = await rejects(mm.createStpBlacklist({ configName: 'desk', blacklist: [Number(KEYS.mmsub.uid)] }));
     expect([dup instanceof BadRequest, dup.venueCode]).to.deep.equal([true, 600]);
     expect((await rejects(mm.updateStpBlacklist({ configName: 'nope', blacklist: [Number(KEYS.mmsub.uid)] }))).venueCode).to.equal(600);
-    expect((await rejects(mm.createStpBlacklist({ configName: 'x', blacklist: [Number(KEYS.outsider.uid)] }))).message).to.contain('not a sub-account');
+    expect((await rejects(mm.createStpBlacklist({ configName: 'x', blacklist: [Number(KEYS.outsider.uid)] }))).message).to.contain(
+      'not a sub-account',
+    );
   });
 
   it('answers_704_to_accounts_that_are_not_market_makers', async () => {
     const e = await rejects(master.stpBlacklist({}));
     expect([e instanceof PermissionDenied, e.venueCode]).to.deep.equal([true, 704]);
-    const b = await rejects(master.submitBatch([{ symbol: 'BTC_USDT', price: 80000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, stpMode: 0 }]));
+    const b = await rejects(
+      master.submitBatch([{ symbol: 'BTC_USDT', price: 80000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, stpMode: 0 }]),
+    );
     expect(b.venueCode).to.equal(704);
   });
 
@@ -70,7 +74,16 @@ describe('contract market-maker blacklists over HTTP', () => {
 
     await mm.createStpBlacklist({ configName: 'desk', blacklist: [Number(KEYS.mm.uid), Number(KEYS.mmsub.uid)] });
     const maker = await mmsub.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 2, leverage: 10, side: 3, type: 1, openType: 1 });
-    const taker = await mm.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 2, leverage: 10, side: 1, type: 1, openType: 1, stpMode: 2 });
+    const taker = await mm.createOrder({
+      symbol: 'BTC_USDT',
+      price: 87500,
+      vol: 2,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      stpMode: 2,
+    });
     // stpMode 2 = cancel the maker only: mmsub's order is cancelled, mm's rests unfilled
     expect((await mmsub.getOrder({ orderId: maker.orderId })).state).to.equal(4);
     const t = await mm.getOrder({ orderId: taker.orderId });

@@ -12,8 +12,35 @@ import { startAccountsKit, type AccountsKit } from './support/accounts-kit.js';
  */
 const CONFIG = {
   instruments: {
-    spot: ['BTCUSDT', { symbol: 'MXUSDT', baseAsset: 'MX', quoteAsset: 'USDT', baseAssetPrecision: 2, quotePrecision: 4, minQuantity: '0.01', minQuoteAmount: '1', maxQuoteAmount: '1000000', makerCommission: '0.001', takerCommission: '0.002' }],
-    contract: ['BTC_USDT', 'ETH_USDT', { ...CONTRACT_PRESETS.BTC_USDT!, symbol: 'SOL_USDT', id: 12, baseCoin: 'SOL', displayName: 'SOL_USDT', displayNameEn: 'SOL_USDT PERPETUAL', takerFeeRate: '0', makerFeeRate: '0' }],
+    spot: [
+      'BTCUSDT',
+      {
+        symbol: 'MXUSDT',
+        baseAsset: 'MX',
+        quoteAsset: 'USDT',
+        baseAssetPrecision: 2,
+        quotePrecision: 4,
+        minQuantity: '0.01',
+        minQuoteAmount: '1',
+        maxQuoteAmount: '1000000',
+        makerCommission: '0.001',
+        takerCommission: '0.002',
+      },
+    ],
+    contract: [
+      'BTC_USDT',
+      'ETH_USDT',
+      {
+        ...CONTRACT_PRESETS.BTC_USDT!,
+        symbol: 'SOL_USDT',
+        id: 12,
+        baseCoin: 'SOL',
+        displayName: 'SOL_USDT',
+        displayNameEn: 'SOL_USDT PERPETUAL',
+        takerFeeRate: '0',
+        makerFeeRate: '0',
+      },
+    ],
   },
   market: { source: 'synthetic' as const, underlyings: { MX: { price: '2.5' }, SOL: { price: '87500' } } },
   fees: {
@@ -35,7 +62,9 @@ const CONFIG = {
         ],
       },
     },
-    contractDiscounts: [{ currency: 'USDT', levels: [{ level: 1, volMin: '1000000000', day: 30, discount: '0.1' }], excludedSymbols: ['SOL_USDT'] }],
+    contractDiscounts: [
+      { currency: 'USDT', levels: [{ level: 1, volMin: '1000000000', day: 30, discount: '0.1' }], excludedSymbols: ['SOL_USDT'] },
+    ],
   },
 };
 
@@ -46,7 +75,11 @@ describe('fees over HTTP', () => {
 
   beforeEach(async () => {
     kit = await startAccountsKit(CONFIG, { sub1: { contract: { feeDeduct: true } } });
-    for (const [s, p] of [['BTC_USDT', '87500'], ['SOL_USDT', '87500'], ['ETH_USDT', '2950']] as const) {
+    for (const [s, p] of [
+      ['BTC_USDT', '87500'],
+      ['SOL_USDT', '87500'],
+      ['ETH_USDT', '2950'],
+    ] as const) {
       kit.emu.contract.venue.setFairPrice(s, p);
       kit.emu.contract.venue.setIndexPrice(s, p);
     }
@@ -74,8 +107,17 @@ describe('fees over HTTP', () => {
     expect(await trade(master, 600)).to.deep.equal(['3.15', '1.05']);
     const v2 = await master.tieredFeeRate({ symbol: 'BTC_USDT' });
     // 10 500 ≥ 10 000: the second tier, at its real rates
-    expect([v2.dealAmount?.toFixed(), v2.level, v2.originalTakerFee?.toFixed(), v2.realTakerFee?.toFixed(), v2.realMakerFee?.toFixed(), v2.feeRateMode]).to.deep.equal(['10500', 2, '0.0004', '0.0004', '0.0001', 'TIERED']);
-    expect(v2.tieredFeeRates?.map((t) => [t.minTieredDealAmount?.toFixed(), t.maxTieredDealAmount?.toFixed(), t.realTakerFee?.toFixed()])).to.deep.equal([
+    expect([
+      v2.dealAmount?.toFixed(),
+      v2.level,
+      v2.originalTakerFee?.toFixed(),
+      v2.realTakerFee?.toFixed(),
+      v2.realMakerFee?.toFixed(),
+      v2.feeRateMode,
+    ]).to.deep.equal(['10500', 2, '0.0004', '0.0004', '0.0001', 'TIERED']);
+    expect(
+      v2.tieredFeeRates?.map((t) => [t.minTieredDealAmount?.toFixed(), t.maxTieredDealAmount?.toFixed(), t.realTakerFee?.toFixed()]),
+    ).to.deep.equal([
       ['0', '10000', '0.0006'],
       ['10000', undefined, '0.0004'],
     ]);
@@ -87,12 +129,22 @@ describe('fees over HTTP', () => {
     const total = await master.orderDealFeeTotal();
     expect([total.totalFee.toFixed(), total.saveFee.toFixed()]).to.deep.equal(['8.4', '0']);
     const [rate] = await master.contractFeeRate({ symbol: 'BTC_USDT' });
-    expect([rate!.feeRateMode, rate!.tieredDealAmount?.toFixed(), rate!.statisticType, rate!.tieredEffectiveDay, rate!.tieredFeeRates?.length, rate!.leverageFeeRates]).to.deep.equal(['TIERED', '15750', 'ROLLING', 30, 2, []]);
+    expect([
+      rate!.feeRateMode,
+      rate!.tieredDealAmount?.toFixed(),
+      rate!.statisticType,
+      rate!.tieredEffectiveDay,
+      rate!.tieredFeeRates?.length,
+      rate!.leverageFeeRates,
+    ]).to.deep.equal(['TIERED', '15750', 'ROLLING', 30, 2, []]);
   });
 
   it('lists_the_schedules_in_the_contract_detail_too', async () => {
     const detail = (await master.contractDetail({ symbol: 'BTC_USDT' })) as unknown as Record<string, unknown> | Record<string, unknown>[];
-    const btc = (Array.isArray(detail) ? detail[0] : detail) as { feeRateMode: string; tieredFeeRates: { takerFeeRate: { toFixed(): string } }[] };
+    const btc = (Array.isArray(detail) ? detail[0] : detail) as {
+      feeRateMode: string;
+      tieredFeeRates: { takerFeeRate: { toFixed(): string } }[];
+    };
     expect([btc.feeRateMode, btc.tieredFeeRates.map((t) => t.takerFeeRate.toFixed())]).to.deep.equal(['TIERED', ['0.0006', '0.0004']]);
   });
 
@@ -127,14 +179,24 @@ describe('fees over HTTP', () => {
     const [d] = await sub1.feeDetails({ symbol: 'BTC_USDT' });
     expect([d!.fee.toFixed(), d!.deductType, d!.deductFee?.toFixed(), d!.deductFeeCurrency]).to.deep.equal(['2.52', 1, '0.63', 'USDT']);
     const v2 = await sub1.tieredFeeRate({ symbol: 'BTC_USDT' });
-    expect([v2.joinDeduct, v2.enjoyDeduct, v2.deductRate?.toFixed(), v2.realTakerFee?.toFixed()]).to.deep.equal([true, true, '0.2', '0.00048']);
+    expect([v2.joinDeduct, v2.enjoyDeduct, v2.deductRate?.toFixed(), v2.realTakerFee?.toFixed()]).to.deep.equal([
+      true,
+      true,
+      '0.2',
+      '0.00048',
+    ]);
   });
 
   it('lists_the_deduct_and_discount_configurations', async () => {
     const deduct = await master.feeDeductConfigs();
     expect(deduct.map((c) => [c.deductCoin, c.settleCoin, c.discountRatio?.toFixed()])).to.deep.equal([['MX', 'USDT', '0.2']]);
     const [cfg] = await master.contractFeeDiscountConfig();
-    expect([cfg!.currency, cfg!.state, cfg!.blackContractIdSet, cfg!.discountConfig?.map((l) => [l.level, l.volMin?.toFixed(), l.day, l.discount?.toFixed()])]).to.deep.equal(['USDT', 'ENABLED', ['12'], [[1, '1000000000', 30, '0.1']]]);
+    expect([
+      cfg!.currency,
+      cfg!.state,
+      cfg!.blackContractIdSet,
+      cfg!.discountConfig?.map((l) => [l.level, l.volMin?.toFixed(), l.day, l.discount?.toFixed()]),
+    ]).to.deep.equal(['USDT', 'ENABLED', ['12'], [[1, '1000000000', 30, '0.1']]]);
     // the level is out of reach: joined, not enjoyed
     const v2 = await master.tieredFeeRate({ symbol: 'BTC_USDT' });
     expect([v2.joinDiscount, v2.enjoyDiscount]).to.deep.equal([true, false]);

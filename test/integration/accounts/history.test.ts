@@ -18,7 +18,20 @@ describe('account and position history over HTTP', () => {
   beforeEach(async () => {
     kit = await startAccountsKit({
       instruments: {
-        spot: ['BTCUSDT', { symbol: 'MXUSDT', baseAsset: 'MX', quoteAsset: 'USDT', baseAssetPrecision: 2, quotePrecision: 4, minQuantity: '0.01', minQuoteAmount: '1', maxQuoteAmount: '1000000' }, { ...SPOT_PRESETS.ETHUSDT!, status: '3', apiTradable: false }],
+        spot: [
+          'BTCUSDT',
+          {
+            symbol: 'MXUSDT',
+            baseAsset: 'MX',
+            quoteAsset: 'USDT',
+            baseAssetPrecision: 2,
+            quotePrecision: 4,
+            minQuantity: '0.01',
+            minQuoteAmount: '1',
+            maxQuoteAmount: '1000000',
+          },
+          { ...SPOT_PRESETS.ETHUSDT!, status: '3', apiTradable: false },
+        ],
         contract: ['BTC_USDT', 'ETH_USDT'],
       },
     });
@@ -35,7 +48,9 @@ describe('account and position history over HTTP', () => {
 
   it('records_transfers_funding_and_closed_positions', async () => {
     const transfers = await master.transferRecord({});
-    expect(transfers.resultList.map((t) => [t.type, t.state, t.currency, t.amount.toFixed()])).to.deep.equal([['IN', 'SUCCESS', 'USDT', '100000']]);
+    expect(transfers.resultList.map((t) => [t.type, t.state, t.currency, t.amount.toFixed()])).to.deep.equal([
+      ['IN', 'SUCCESS', 'USDT', '100000'],
+    ]);
 
     await outsider.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 10, leverage: 10, side: 3, type: 1, openType: 1 });
     await master.createOrder({ symbol: 'BTC_USDT', price: 87500, vol: 10, leverage: 10, side: 1, type: 1, openType: 1 });
@@ -44,19 +59,41 @@ describe('account and position history over HTTP', () => {
     kit.emu.contract.venue.settleFunding('BTC_USDT');
     // value 87.5, funding 87.5 × 0.0001 = 0.00875 paid by the long
     const funding = await master.fundingRecords({ position_type: 1, start_time: T0, end_time: T0 + 7_200_000 });
-    expect(funding.resultList.map((r) => [r.symbol, r.positionType, r.positionValue?.toFixed(), r.rate?.toFixed(), r.funding?.toFixed()])).to.deep.equal([['BTC_USDT', 1, '87.5', '0.0001', '-0.00875']]);
+    expect(
+      funding.resultList.map((r) => [r.symbol, r.positionType, r.positionValue?.toFixed(), r.rate?.toFixed(), r.funding?.toFixed()]),
+    ).to.deep.equal([['BTC_USDT', 1, '87.5', '0.0001', '-0.00875']]);
 
     await outsider.createOrder({ symbol: 'BTC_USDT', price: 88000, vol: 10, side: 2, type: 1, openType: 1 });
     await master.createOrder({ symbol: 'BTC_USDT', price: 88000, vol: 10, side: 4, type: 1, openType: 1 });
     expect(await master.openPositions({})).to.deep.equal([]);
     const history = await master.historyPositions({ symbol: 'BTC_USDT' });
     // (88 000 − 87 500) × 10 × 0.0001 = 0.5 close PnL
-    expect(history.resultList.map((p) => [p.positionType, p.state, p.closeProfitLoss?.toFixed(), p.holdFee?.toFixed()])).to.deep.equal([[1, 3, '0.5', '-0.00875']]);
+    expect(history.resultList.map((p) => [p.positionType, p.state, p.closeProfitLoss?.toFixed(), p.holdFee?.toFixed()])).to.deep.equal([
+      [1, 3, '0.5', '-0.00875'],
+    ]);
   });
 
   it('counts_and_finds_open_orders_by_id_and_external_id_and_keeps_history', async () => {
-    const a = await master.createOrder({ symbol: 'BTC_USDT', price: 80000, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, externalOid: 'h-1' });
-    const b = await master.createOrder({ symbol: 'BTC_USDT', price: 80001, vol: 2, leverage: 10, side: 1, type: 1, openType: 1, externalOid: 'h-2' });
+    const a = await master.createOrder({
+      symbol: 'BTC_USDT',
+      price: 80000,
+      vol: 1,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      externalOid: 'h-1',
+    });
+    const b = await master.createOrder({
+      symbol: 'BTC_USDT',
+      price: 80001,
+      vol: 2,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      externalOid: 'h-2',
+    });
     const count = await master.openOrderTotalCount({});
     expect([count.sumCount, count.limitOrderCount]).to.deep.equal([2, 2]);
     const batch = await master.batchQuery({ order_ids: [a.orderId, b.orderId] });

@@ -68,7 +68,14 @@ describe('profit-and-loss analysis over HTTP', () => {
     const orders = await master.historyOrders({ symbol: 'BTC_USDT' });
     const records = await master.fundingRecords({ position_type: 1, start_time: T0, end_time: kit.clock.now() });
     const realised = orders
-      .reduce((a, o) => a.add(o.profit ?? 0).sub(o.takerFee ?? 0).sub(o.makerFee ?? 0), new Decimal(0))
+      .reduce(
+        (a, o) =>
+          a
+            .add(o.profit ?? 0)
+            .sub(o.takerFee ?? 0)
+            .sub(o.makerFee ?? 0),
+        new Decimal(0),
+      )
       .add(records.resultList.reduce((a, r) => a.add(r.funding ?? 0), new Decimal(0)));
     expect([s(sum), s(realised)]).to.deep.equal(['18.966', '18.966']);
     const monthly = await master.calendarMonthlyPnl({});
@@ -90,7 +97,14 @@ describe('profit-and-loss analysis over HTTP', () => {
 
   it('answers_the_v3_analysis_with_its_filters', async () => {
     const v3 = await master.assetAnalysisV3({ startTime: T0, endTime: kit.clock.now(), reverse: 1 });
-    expect([s(v3.totalPnl), s(v3.todayPnl), s(v3.recentPnl), s(v3.recentPnl30), s(v3.totalEquity), v3.accurate]).to.deep.equal(['18.966', '1.068', '18.966', '18.966', '100108.966', true]);
+    expect([s(v3.totalPnl), s(v3.todayPnl), s(v3.recentPnl), s(v3.recentPnl30), s(v3.totalEquity), v3.accurate]).to.deep.equal([
+      '18.966',
+      '1.068',
+      '18.966',
+      '18.966',
+      '100108.966',
+      true,
+    ]);
     expect(v3.historyDailyData?.accumPnlList?.map(s)).to.deep.equal(['-0.875', '-1.75', '17.898', '18.966']);
     // coin-margined and another contract carry nothing
     expect(s((await master.assetAnalysisV3({ startTime: T0, endTime: kit.clock.now(), reverse: 2 })).totalPnl)).to.equal('0');
@@ -118,13 +132,26 @@ describe('profit-and-loss analysis over HTTP', () => {
   });
 
   it('exports_the_period_as_a_real_xlsx_file', async () => {
-    const out = (await master.exportAnalysis({ startTime: T0, endTime: kit.clock.now(), fileType: 1 }, { headers: { 'timezone-login': 'UTC+8' } })) as Record<string, unknown>;
-    expect([out.fileName, out.contentType, out.encoding]).to.deep.equal([`pnl-analysis-${KEYS.master.uid}-2026-01-01-2026-01-04.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'base64']);
+    const out = (await master.exportAnalysis(
+      { startTime: T0, endTime: kit.clock.now(), fileType: 1 },
+      { headers: { 'timezone-login': 'UTC+8' } },
+    )) as Record<string, unknown>;
+    expect([out.fileName, out.contentType, out.encoding]).to.deep.equal([
+      `pnl-analysis-${KEYS.master.uid}-2026-01-01-2026-01-04.xlsx`,
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'base64',
+    ]);
     const bytes = Buffer.from(out.content as string, 'base64');
     expect(bytes.length).to.equal(out.size);
     const parts = new Map(readZip(bytes).map((e) => [e.name, e.data.toString('utf8')]));
     const daily = parts.get('xl/worksheets/sheet2.xml')!;
-    const column = (col: string) => [2, 3, 4, 5].map((r) => new RegExp(`<c r="${col}${r}"[^>]*>(?:<v>([^<]*)</v>|<is><t[^>]*>([^<]*)</t></is>)</c>`).exec(daily)?.slice(1).find((x) => x !== undefined));
+    const column = (col: string) =>
+      [2, 3, 4, 5].map((r) =>
+        new RegExp(`<c r="${col}${r}"[^>]*>(?:<v>([^<]*)</v>|<is><t[^>]*>([^<]*)</t></is>)</c>`)
+          .exec(daily)
+          ?.slice(1)
+          .find((x) => x !== undefined),
+      );
     expect(column('A')).to.deep.equal(['2026-01-01', '2026-01-02', '2026-01-03', '2026-01-04']);
     expect(column('B')).to.deep.equal(['-0.875', '-0.875', '19.648', '1.068']);
     expect(column('D')).to.deep.equal(['-0.875', '-1.75', '17.898', '18.966']);
@@ -133,14 +160,23 @@ describe('profit-and-loss analysis over HTTP', () => {
   });
 
   it('exports_a_pdf_on_request', async () => {
-    const out = (await master.exportAnalysis({ startTime: T0, endTime: kit.clock.now(), fileType: 2 }, { headers: { 'timezone-login': 'UTC' } })) as Record<string, unknown>;
+    const out = (await master.exportAnalysis(
+      { startTime: T0, endTime: kit.clock.now(), fileType: 2 },
+      { headers: { 'timezone-login': 'UTC' } },
+    )) as Record<string, unknown>;
     const pdf = Buffer.from(out.content as string, 'base64').toString('latin1');
     expect([out.contentType, pdf.startsWith('%PDF-1.4'), pdf.trimEnd().endsWith('%%EOF')]).to.deep.equal(['application/pdf', true, true]);
     expect(pdf).to.contain('19.648');
   });
 
   it('refuses_an_export_without_the_timezone_header_with_600', async () => {
-    const res = await contractSigned(kit.emu.url, 'GET', '/api/v1/private/account/asset/analysis/export', { fileType: 1 }, { requestTime: kit.clock.now(), key: { apiKey: KEYS.master.apiKey, secret: KEYS.master.secret } });
+    const res = await contractSigned(
+      kit.emu.url,
+      'GET',
+      '/api/v1/private/account/asset/analysis/export',
+      { fileType: 1 },
+      { requestTime: kit.clock.now(), key: { apiKey: KEYS.master.apiKey, secret: KEYS.master.secret } },
+    );
     expect(res.json).to.deep.include({ success: false, code: 600 });
   });
 });

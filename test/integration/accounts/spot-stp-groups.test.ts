@@ -42,7 +42,13 @@ describe('spot STP strategy groups over HTTP', () => {
 
   it('accepts_add_uid_as_get_as_well_as_post', async () => {
     const g = await master.createStpGroup({ tradeGroupName: 'desk-get' });
-    const res = await spotSigned(kit.emu.url, 'GET', '/api/v3/strategy/group/uid', { uid: KEYS.sub1.uid, tradeGroupId: g.tradeGroupId }, { timestamp: kit.clock.now(), key: { apiKey: KEYS.master.apiKey, secret: KEYS.master.secret } });
+    const res = await spotSigned(
+      kit.emu.url,
+      'GET',
+      '/api/v3/strategy/group/uid',
+      { uid: KEYS.sub1.uid, tradeGroupId: g.tradeGroupId },
+      { timestamp: kit.clock.now(), key: { apiKey: KEYS.master.apiKey, secret: KEYS.master.secret } },
+    );
     expect(res.json).to.deep.include({ code: 0 });
     expect((await master.queryStpGroups({ tradeGroupName: 'desk-get' }))[0]!.tradeGroupUid).to.deep.equal([KEYS.sub1.uid]);
   });
@@ -57,7 +63,9 @@ describe('spot STP strategy groups over HTTP', () => {
     // another master keeps its own count and names
     expect((await outsider.createStpGroup({ tradeGroupName: 'g0' })).tradeGroupName).to.equal('g0');
     // the outsider's UID is not under this master
-    expect(await rejects(master.addStpGroupUid({ uid: KEYS.outsider.uid, tradeGroupId: first.tradeGroupId }))).to.be.instanceOf(PermissionDenied);
+    expect(await rejects(master.addStpGroupUid({ uid: KEYS.outsider.uid, tradeGroupId: first.tradeGroupId }))).to.be.instanceOf(
+      PermissionDenied,
+    );
     // nor may the outsider touch this master's group
     expect((await rejects(outsider.deleteStpGroup({ tradeGroupId: first.tradeGroupId }))).venueCode).to.equal(730002);
   });
@@ -68,7 +76,14 @@ describe('spot STP strategy groups over HTTP', () => {
 
     // inside: sub2 rests a sell, sub1 buys into it with cancel_maker → sub2's order is cancelled by STP
     const makerIn = await sub2.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.01', price: '87500' });
-    const takerIn = await sub1.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '87500', stpMode: 'cancel_maker' });
+    const takerIn = await sub1.newOrder({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.01',
+      price: '87500',
+      stpMode: 'cancel_maker',
+    });
     const m = await sub2.queryOrder({ symbol: 'BTCUSDT', orderId: makerIn.orderId });
     expect([m.status, m.cancelReason]).to.deep.equal(['CANCELED', 'stp_cancel']);
     const t = await sub1.queryOrder({ symbol: 'BTCUSDT', orderId: takerIn.orderId });
@@ -77,7 +92,14 @@ describe('spot STP strategy groups over HTTP', () => {
 
     // outside: the outsider is in no group; the same stpMode trades
     await outsider.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.01', price: '87500' });
-    const takerOut = await sub1.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '87500', stpMode: 'cancel_maker' });
+    const takerOut = await sub1.newOrder({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.01',
+      price: '87500',
+      stpMode: 'cancel_maker',
+    });
     const o = await sub1.queryOrder({ symbol: 'BTCUSDT', orderId: takerOut.orderId });
     expect([o.status, o.executedQty.toFixed()]).to.deep.equal(['FILLED', '0.01']);
     // 0.01 BTC bought at 87 500, taker 0.0005 of the base received: 0.01 − 0.000005 = 0.009995
@@ -87,7 +109,14 @@ describe('spot STP strategy groups over HTTP', () => {
 
   it('lets_self_trades_happen_when_no_group_holds_the_account', async () => {
     await sub1.newOrder({ symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '0.01', price: '87500' });
-    const taker = await sub1.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '0.01', price: '87500', stpMode: 'cancel_both' });
+    const taker = await sub1.newOrder({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '0.01',
+      price: '87500',
+      stpMode: 'cancel_both',
+    });
     const o = await sub1.queryOrder({ symbol: 'BTCUSDT', orderId: taker.orderId });
     expect(o.status).to.equal('FILLED');
     const trades = await sub1.myTrades({ symbol: 'BTCUSDT' });

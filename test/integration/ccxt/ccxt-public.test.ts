@@ -24,7 +24,9 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
   const contractData = async (path: string) => (await json(path)).data as Record<string, unknown> & unknown[];
 
   before(async () => {
-    emu = await startEmulator(testConfig({ clock: { mode: 'virtual', start: START, stepMs: 0 }, market: { source: 'synthetic', stepMs: 60_000 } }));
+    emu = await startEmulator(
+      testConfig({ clock: { mode: 'virtual', start: START, stepMs: 0 }, market: { source: 'synthetic', stepMs: 60_000 } }),
+    );
     for (let i = 0; i < 20; i++) emu.advance(60_000);
     ex = ccxtMexc(emu.url);
     await ex.loadMarkets();
@@ -38,10 +40,18 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
     // instrument-presets.ts: BTCUSDT 2 price / 8 quantity decimals; BTC_USDT contractSize 0.0001,
     // priceUnit 0.1, volUnit 1, minVol 1, maxVol 400000, leverage 1..500, taker 0.0001, maker 0.
     const spot = ex.market(S);
-    expect([spot.id, spot.spot, spot.active, spot.precision.price, spot.precision.amount]).to.deep.equal(['BTCUSDT', true, true, 0.01, 1e-8]);
+    expect([spot.id, spot.spot, spot.active, spot.precision.price, spot.precision.amount]).to.deep.equal([
+      'BTCUSDT',
+      true,
+      true,
+      0.01,
+      1e-8,
+    ]);
     const swap = ex.market(F);
     expect([swap.id, swap.swap, swap.linear, swap.settle, swap.contractSize]).to.deep.equal(['BTC_USDT', true, true, 'USDT', 0.0001]);
-    expect([swap.precision.price, swap.precision.amount, swap.limits.amount?.min, swap.limits.amount?.max]).to.deep.equal([0.1, 1, 1, 400000]);
+    expect([swap.precision.price, swap.precision.amount, swap.limits.amount?.min, swap.limits.amount?.max]).to.deep.equal([
+      0.1, 1, 1, 400000,
+    ]);
     expect([swap.limits.leverage?.min, swap.limits.leverage?.max, swap.taker, swap.maker]).to.deep.equal([1, 500, 0.0001, 0]);
     expect(Object.keys(ex.markets ?? {}).sort()).to.deep.equal(['BTC/USDT', 'BTC/USDT:USDT', 'ETH/USDT', 'ETH/USDT:USDT']);
   });
@@ -86,7 +96,13 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
     const ct = await contractData('/api/v1/contract/ticker?symbol=BTC_USDT');
     const swap = await ex.fetchTicker(F);
     // ccxt's swap ticker leaves markPrice / indexPrice unset (mexc.ts parseTicker); they stay in info.
-    expect([swap.last, swap.bid, swap.ask, swap.high, swap.low]).to.deep.equal([ct.lastPrice, ct.bid1, ct.ask1, ct.high24Price, ct.lower24Price]);
+    expect([swap.last, swap.bid, swap.ask, swap.high, swap.low]).to.deep.equal([
+      ct.lastPrice,
+      ct.bid1,
+      ct.ask1,
+      ct.high24Price,
+      ct.lower24Price,
+    ]);
     expect([swap.info.fairPrice, swap.info.indexPrice]).to.deep.equal([ct.fairPrice, ct.indexPrice]);
     expect(swap.last).to.be.greaterThan(0);
     // Two symbols again: for one swap symbol ccxt asks with symbol=, gets the single object the real venue
@@ -103,21 +119,44 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
     expect(viaAgg.length).to.be.greaterThan(0);
     // Many prints share a millisecond, so the two lists are compared as sets of [time, price, amount].
     const byTime = (x: number[], y: number[]) => x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!;
-    expect(viaAgg.map((t) => [t.timestamp!, t.price!, t.amount!]).sort(byTime)).to.deep.equal(agg.map((a) => [a.T, Number(a.p), Number(a.q)]).sort(byTime));
+    expect(viaAgg.map((t) => [t.timestamp!, t.price!, t.amount!]).sort(byTime)).to.deep.equal(
+      agg.map((a) => [a.T, Number(a.p), Number(a.q)]).sort(byTime),
+    );
     // historicalTrades is beyond spot-api.md; ccxt offers it as fetchTrades' method HistoricalTrades.
-    const hist = (await json('/api/v3/historicalTrades?symbol=BTCUSDT&limit=20')) as unknown as { price: string; qty: string; time: number }[];
+    const hist = (await json('/api/v3/historicalTrades?symbol=BTCUSDT&limit=20')) as unknown as {
+      price: string;
+      qty: string;
+      time: number;
+    }[];
     const viaHist = await ex.fetchTrades(S, undefined, 20, { method: 'spotPublicGetHistoricalTrades' });
     expect(viaHist.length).to.equal(hist.length);
     expect(viaHist.map((t) => [t.price, t.amount]).sort()).to.deep.equal(hist.map((h) => [Number(h.price), Number(h.qty)]).sort());
-    const deals = (await contractData('/api/v1/contract/deals/BTC_USDT?limit=20')) as unknown as { p: number; v: number; T: number; t: number }[];
+    const deals = (await contractData('/api/v1/contract/deals/BTC_USDT?limit=20')) as unknown as {
+      p: number;
+      v: number;
+      T: number;
+      t: number;
+    }[];
     const swap = await ex.fetchTrades(F, undefined, 20);
     expect(swap.length).to.be.greaterThan(0);
     // T 1 = taker bought (contract-api.md deals).
     const rows = (l: [number, number, number, string][]) => l.map((r) => JSON.stringify(r)).sort();
-    expect(rows(swap.map((t) => [t.timestamp!, t.price!, t.amount!, t.side!]))).to.deep.equal(rows(deals.map((d) => [d.t, d.p, d.v, d.T === 1 ? 'buy' : 'sell'])));
+    expect(rows(swap.map((t) => [t.timestamp!, t.price!, t.amount!, t.side!]))).to.deep.equal(
+      rows(deals.map((d) => [d.t, d.p, d.v, d.T === 1 ? 'buy' : 'sell'])),
+    );
   });
 
-  const SPOT_TF: Record<string, string> = { '1m': '1m', '5m': '5m', '15m': '15m', '30m': '30m', '1h': '60m', '4h': '4h', '1d': '1d', '1w': '1W', '1M': '1M' };
+  const SPOT_TF: Record<string, string> = {
+    '1m': '1m',
+    '5m': '5m',
+    '15m': '15m',
+    '30m': '30m',
+    '1h': '60m',
+    '4h': '4h',
+    '1d': '1d',
+    '1w': '1W',
+    '1M': '1M',
+  };
   for (const [tf, interval] of Object.entries(SPOT_TF)) {
     it(`reads_spot_ohlcv_${tf}_as_the_klines_endpoint_answers_it`, async () => {
       const rows = (await json(`/api/v3/klines?symbol=BTCUSDT&interval=${interval}&limit=500`)) as unknown as (string | number)[][];
@@ -129,7 +168,18 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
     });
   }
 
-  const SWAP_TF: Record<string, string> = { '1m': 'Min1', '5m': 'Min5', '15m': 'Min15', '30m': 'Min30', '1h': 'Min60', '4h': 'Hour4', '8h': 'Hour8', '1d': 'Day1', '1w': 'Week1', '1M': 'Month1' };
+  const SWAP_TF: Record<string, string> = {
+    '1m': 'Min1',
+    '5m': 'Min5',
+    '15m': 'Min15',
+    '30m': 'Min30',
+    '1h': 'Min60',
+    '4h': 'Hour4',
+    '8h': 'Hour8',
+    '1d': 'Day1',
+    '1w': 'Week1',
+    '1M': 'Month1',
+  };
   type Candles = { time: number[]; open: number[]; high: number[]; low: number[]; close: number[]; vol: number[] };
   const rowsOf = (c: Candles): Candle[] => c.time.map((t, i) => [t * 1000, c.open[i]!, c.high[i]!, c.low[i]!, c.close[i]!, c.vol[i]!]);
   for (const [tf, interval] of Object.entries(SWAP_TF)) {
@@ -165,7 +215,9 @@ describe('ccxt mexc (unchanged) against the emulator: public market data', funct
       resultList: { fundingRate: number; settleTime: number }[];
     };
     expect(hist.map((h) => h.timestamp)).to.include(SETTLE_0800);
-    expect(hist.find((h) => h.timestamp === SETTLE_0800)!.fundingRate).to.equal(page.resultList.find((r) => r.settleTime === SETTLE_0800)!.fundingRate);
+    expect(hist.find((h) => h.timestamp === SETTLE_0800)!.fundingRate).to.equal(
+      page.resultList.find((r) => r.settleTime === SETTLE_0800)!.fundingRate,
+    );
   });
 
   it('reads_the_leverage_tiers_as_ccxt_reads_the_real_detail', async () => {

@@ -128,9 +128,18 @@ describe('ccxt mexc (unchanged) against the emulator: trading', function () {
         for (const t of prints) {
           const open = Math.floor(t.timestamp! / ms) * ms;
           const b = bars.get(open);
-          bars.set(open, b ? [open, b[1]!, Math.max(b[2]!, t.price!), Math.min(b[3]!, t.price!), t.price!, +(b[5]! + t.amount!).toFixed(8)] : [open, t.price!, t.price!, t.price!, t.price!, t.amount!]);
+          bars.set(
+            open,
+            b
+              ? [open, b[1]!, Math.max(b[2]!, t.price!), Math.min(b[3]!, t.price!), t.price!, +(b[5]! + t.amount!).toFixed(8)]
+              : [open, t.price!, t.price!, t.price!, t.price!, t.amount!],
+          );
         }
-        for (const [open, bar] of bars) expect(candles.find((c) => c[0] === open), `${tf} ${open}`).to.deep.equal(bar);
+        for (const [open, bar] of bars)
+          expect(
+            candles.find((c) => c[0] === open),
+            `${tf} ${open}`,
+          ).to.deep.equal(bar);
       }
     });
 
@@ -183,7 +192,11 @@ describe('ccxt mexc (unchanged) against the emulator: trading', function () {
       expect(await alice.fetchOpenOrders(S)).to.deep.equal([]);
       const all = await alice.fetchOrders(S);
       const statusOf = (id: string) => all.find((o) => o.id === id)?.status;
-      expect([statusOf(ids.marketBuy!), statusOf(batch[0]!.id!), statusOf(batch[1]!.id!)]).to.deep.equal(['closed', 'canceled', 'canceled']);
+      expect([statusOf(ids.marketBuy!), statusOf(batch[0]!.id!), statusOf(batch[1]!.id!)]).to.deep.equal([
+        'closed',
+        'canceled',
+        'canceled',
+      ]);
       // Nothing is locked once every order is gone: USDT used 0.
       expect((await alice.fetchBalance())['USDT']!.used).to.equal(0);
     });
@@ -277,7 +290,12 @@ describe('ccxt mexc (unchanged) against the emulator: trading', function () {
       // ccxt leaves plan-order states unmapped: state 1 (untriggered) comes out as '1'.
       expect(plans.map((o) => [o.triggerPrice, o.price, o.amount, o.status, o.side])).to.deep.equal([[90000, 80000, 1, '1', 'buy']]);
       // TP/SL on a limit order through the venue's own fields (ccxt passes unknown params through).
-      const tpsl = await alice.createOrder(F, 'limit', 'buy', 1, 80100, { stopLossPrice: 79000, takeProfitPrice: 90000, leverage: 10, marginMode: 'isolated' });
+      const tpsl = await alice.createOrder(F, 'limit', 'buy', 1, 80100, {
+        stopLossPrice: 79000,
+        takeProfitPrice: 90000,
+        leverage: 10,
+        marginMode: 'isolated',
+      });
       const q = await alice.fetchOrder(tpsl.id!, F);
       expect([q.info.stopLossPrice, q.info.takeProfitPrice, q.price]).to.deep.equal([79000, 90000, 80100]);
       ids.swapTpsl = tpsl.id!;
@@ -289,7 +307,9 @@ describe('ccxt mexc (unchanged) against the emulator: trading', function () {
       expect(open.map((o) => o.id).sort()).to.deep.equal([ids.swapRest, ids.swapTpsl, more.id].sort());
       // order/cancel answers a list of {orderId, errorCode}; ccxt keeps it in info (mexc.ts cancelOrder).
       const one = await alice.cancelOrder(ids.swapRest!, F);
-      expect((one.info as { orderId: number; errorCode: number }[]).map((r) => [String(r.orderId), r.errorCode])).to.deep.equal([[ids.swapRest, 0]]);
+      expect((one.info as { orderId: number; errorCode: number }[]).map((r) => [String(r.orderId), r.errorCode])).to.deep.equal([
+        [ids.swapRest, 0],
+      ]);
       const several = await alice.cancelOrders([ids.swapTpsl!], F);
       expect(several.map((o) => o.id)).to.deep.equal([ids.swapTpsl]);
       await alice.cancelAllOrders(F);

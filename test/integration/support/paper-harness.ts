@@ -57,7 +57,9 @@ export function emulatorConfig(over: Partial<EmulatorConfigInput> = {}): Emulato
 }
 
 export async function startTestEmulator(over: Partial<EmulatorConfigInput> = {}): Promise<RunningEmulator> {
-  return startEmulator(emulatorConfig(over), { onInternalError: (e, id) => process.stderr.write(`emulator internal error in ${id}: ${String(e)}\n`) });
+  return startEmulator(emulatorConfig(over), {
+    onInternalError: (e, id) => process.stderr.write(`emulator internal error in ${id}: ${String(e)}\n`),
+  });
 }
 
 /** A run config document for a running emulator, trading as IT_ACCOUNT. */
@@ -65,7 +67,12 @@ export function runDoc(emuUrl: string, journalPath: string, body: Record<string,
   return {
     mode: 'paper',
     paper: { emulatorUrl: emuUrl },
-    venue: { apiKey: IT_ACCOUNT.apiKey, apiSecret: IT_ACCOUNT.secretKey, requestTimeoutMs: 2000, ...((body.venue as object | undefined) ?? {}) },
+    venue: {
+      apiKey: IT_ACCOUNT.apiKey,
+      apiSecret: IT_ACCOUNT.secretKey,
+      requestTimeoutMs: 2000,
+      ...((body.venue as object | undefined) ?? {}),
+    },
     marketData: { maxSnapshotAgeMs: 3000, spot: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker24h: {} } } },
     execution: { reconcileIntervalMs: 2000 },
     journal: { path: journalPath },
@@ -90,7 +97,10 @@ export interface PaperRun {
   kill(): Promise<void>;
 }
 
-export async function startRun(doc: Record<string, unknown>, strategyClasses: readonly StrategyClass[] = REFERENCE_STRATEGIES): Promise<PaperRun> {
+export async function startRun(
+  doc: Record<string, unknown>,
+  strategyClasses: readonly StrategyClass[] = REFERENCE_STRATEGIES,
+): Promise<PaperRun> {
   const loaded = parseRunConfig(doc, strategyCatalog(strategyClasses), 'test config');
   const logger = process.env.PERPETUA_TEST_LOG ? createLogger({ level: process.env.PERPETUA_TEST_LOG }) : createLogger({ quiet: true });
   const container = buildContainer(loaded, { env: {}, logger, clock, strategyClasses });
@@ -173,7 +183,8 @@ export function fillProblems(journalFills: readonly Fill[], emu: RunningEmulator
   for (const o of orders) {
     const executed = emu.spot.reader.orderView(o).executedQty;
     const journaled = journalFills.filter((f) => f.clientOrderId === o.clientOrderId).reduce((s, f) => s.plus(f.quantity), ZERO);
-    if (!journaled.eq(executed)) problems.push(`${o.clientOrderId}: journal fills ${journaled.toFixed()}, venue executed ${executed.toFixed()}`);
+    if (!journaled.eq(executed))
+      problems.push(`${o.clientOrderId}: journal fills ${journaled.toFixed()}, venue executed ${executed.toFixed()}`);
   }
   return problems;
 }

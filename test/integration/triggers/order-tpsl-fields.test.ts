@@ -26,11 +26,26 @@ describe('contract order records show their TP/SL over HTTP', () => {
   beforeEach(async () => {
     clock = new VirtualClock(T0);
     const base = testConfig();
-    emu = await startEmulator({ ...base, accounts: [...(base.accounts ?? []), { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } }] }, { clock, marketStopped: true });
+    emu = await startEmulator(
+      {
+        ...base,
+        accounts: [
+          ...(base.accounts ?? []),
+          { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } },
+        ],
+      },
+      { clock, marketStopped: true },
+    );
     emu.contract.venue.setFairPrice(SYMBOL, '87500');
     emu.contract.venue.setIndexPrice(SYMBOL, '87500');
     const client = (key: { apiKey: string; secret: string }) => {
-      const c = new ContractClient({ baseUrl: emu.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey: key.apiKey, secretKey: key.secret } });
+      const c = new ContractClient({
+        baseUrl: emu.url,
+        clock,
+        rateLimits: false,
+        timeSync: false,
+        credentials: { apiKey: key.apiKey, secretKey: key.secret },
+      });
       clients.push(c);
       return c;
     };
@@ -45,8 +60,28 @@ describe('contract order records show their TP/SL over HTTP', () => {
   });
 
   it('shows_the_prices_and_price_types_placed_with_the_order_and_leaves_them_out_without', async () => {
-    const { orderId } = await alice.createOrder({ symbol: SYMBOL, price: 87000, vol: 5, leverage: 10, side: 1, type: 1, openType: 1, takeProfitPrice: 90000, stopLossPrice: 85000, profitTrend: 2, lossTrend: 3 });
-    const { orderId: plainId } = await alice.createOrder({ symbol: SYMBOL, price: 86000, vol: 5, leverage: 10, side: 1, type: 1, openType: 1 });
+    const { orderId } = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 87000,
+      vol: 5,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      takeProfitPrice: 90000,
+      stopLossPrice: 85000,
+      profitTrend: 2,
+      lossTrend: 3,
+    });
+    const { orderId: plainId } = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 86000,
+      vol: 5,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+    });
 
     expect(tpsl(await alice.getOrder({ orderId }))).to.deep.equal(['90000', '85000', 2, 3]);
     expect(tpsl(await alice.getOrder({ orderId: plainId }))).to.deep.equal([undefined, undefined, undefined, undefined]);
@@ -59,7 +94,19 @@ describe('contract order records show their TP/SL over HTTP', () => {
   });
 
   it('follows_changes_of_the_tp_sl_and_drops_it_once_cancelled', async () => {
-    const { orderId } = await alice.createOrder({ symbol: SYMBOL, price: 87000, vol: 5, leverage: 10, side: 1, type: 1, openType: 1, takeProfitPrice: 90000, stopLossPrice: 85000, profitTrend: 2, lossTrend: 3 });
+    const { orderId } = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 87000,
+      vol: 5,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      takeProfitPrice: 90000,
+      stopLossPrice: 85000,
+      profitTrend: 2,
+      lossTrend: 3,
+    });
     // change_price without a take-profit cancels that leg; the stop-loss keeps its price type (3).
     await alice.changeStopPrice({ orderId, stopLossPrice: 84000 });
     expect(tpsl(await alice.getOrder({ orderId }))).to.deep.equal([undefined, '84000', 2, 3]);
@@ -70,8 +117,28 @@ describe('contract order records show their TP/SL over HTTP', () => {
 
   it('keeps_the_tp_sl_on_the_record_of_a_filled_order_and_of_an_order_cancelled_unfilled', async () => {
     await carol.createOrder({ symbol: SYMBOL, price: 87500, vol: 5, leverage: 10, side: 3, type: 1, openType: 1 });
-    const { orderId: filled } = await alice.createOrder({ symbol: SYMBOL, price: 87500, vol: 5, leverage: 10, side: 1, type: 1, openType: 1, takeProfitPrice: 91000, stopLossPrice: 86000, lossTrend: 2 });
-    const { orderId: cancelled } = await alice.createOrder({ symbol: SYMBOL, price: 87000, vol: 2, leverage: 10, side: 1, type: 1, openType: 1, takeProfitPrice: 92000 });
+    const { orderId: filled } = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 87500,
+      vol: 5,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      takeProfitPrice: 91000,
+      stopLossPrice: 86000,
+      lossTrend: 2,
+    });
+    const { orderId: cancelled } = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 87000,
+      vol: 2,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      takeProfitPrice: 92000,
+    });
     await alice.cancelOrders([cancelled]);
 
     // Omitted price types are 1 (latest price).

@@ -14,7 +14,10 @@ const SYMBOL = 'BTC_USDT';
 
 const withCarol = (base: EmulatorConfigInput): EmulatorConfigInput => ({
   ...base,
-  accounts: [...(base.accounts ?? []), { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } }],
+  accounts: [
+    ...(base.accounts ?? []),
+    { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } },
+  ],
 });
 
 async function venueCode(p: Promise<unknown>): Promise<number | undefined> {
@@ -38,7 +41,13 @@ describe('trigger order endpoints over HTTP', () => {
   let carol: ContractClient;
   const clients: ContractClient[] = [];
   const client = (url: string, key: { apiKey: string; secret: string }) => {
-    const c = new ContractClient({ baseUrl: url, clock, rateLimits: false, timeSync: false, credentials: { apiKey: key.apiKey, secretKey: key.secret } });
+    const c = new ContractClient({
+      baseUrl: url,
+      clock,
+      rateLimits: false,
+      timeSync: false,
+      credentials: { apiKey: key.apiKey, secretKey: key.secret },
+    });
     clients.push(c);
     return c;
   };
@@ -68,7 +77,15 @@ describe('trigger order endpoints over HTTP', () => {
     const { orderId } = await alice.createOrder({ symbol: SYMBOL, price: 87000, vol: 5, leverage: 10, side: 1, type: 1, openType: 1 });
     await alice.changeStopPrice({ orderId, stopLossPrice: 85000, takeProfitPrice: 90000, lossTrend: 2, takeProfitReverse: 1 });
     let [s] = await alice.openStopOrders({});
-    expect([s!.orderId, s!.positionId, s!.vol?.toFixed(), s!.stopLossPrice?.toFixed(), s!.lossTrend, s!.takeProfitPrice?.toFixed(), s!.takeProfitReverse]).to.deep.equal([orderId, '0', '0', '85000', 2, '90000', 1]);
+    expect([
+      s!.orderId,
+      s!.positionId,
+      s!.vol?.toFixed(),
+      s!.stopLossPrice?.toFixed(),
+      s!.lossTrend,
+      s!.takeProfitPrice?.toFixed(),
+      s!.takeProfitReverse,
+    ]).to.deep.equal([orderId, '0', '0', '85000', 2, '90000', 1]);
     expect(await venueCode(alice.changeStopPrice({ orderId, takeProfitPrice: 86000 }))).to.equal(600);
     await alice.changePlanPrice({ stopPlanOrderId: s!.id, stopLossPrice: 84000 });
     [s] = await alice.openStopOrders({});
@@ -83,8 +100,22 @@ describe('trigger order endpoints over HTTP', () => {
   it('cancels_stop_orders_and_answers_2040_for_an_unknown_one', async () => {
     const pos = await aliceLong();
     const a = await alice.placeStopOrder({ symbol: SYMBOL, positionId: pos.positionId, vol: 5, stopLossPrice: 86000 });
-    const b = await alice.placeStopOrder({ symbol: SYMBOL, positionId: pos.positionId, vol: 5, takeProfitPrice: 89000, takeProfitType: 1, takeProfitOrderPrice: 89100 });
-    const c = await alice.placeStopOrder({ symbol: SYMBOL, positionId: pos.positionId, vol: 1, volType: 2, stopLossPrice: 85000, profitLossVolType: 'SAME' });
+    const b = await alice.placeStopOrder({
+      symbol: SYMBOL,
+      positionId: pos.positionId,
+      vol: 5,
+      takeProfitPrice: 89000,
+      takeProfitType: 1,
+      takeProfitOrderPrice: 89100,
+    });
+    const c = await alice.placeStopOrder({
+      symbol: SYMBOL,
+      positionId: pos.positionId,
+      vol: 1,
+      volType: 2,
+      stopLossPrice: 85000,
+      profitLossVolType: 'SAME',
+    });
     expect((await alice.stopOrders({ is_finished: 0, type: 1 })).map((x) => [x.id, x.volType, x.vol?.toFixed()])).to.deep.equal([
       [c, 2, '10'],
       [b, 1, '5'],
@@ -100,27 +131,65 @@ describe('trigger order endpoints over HTTP', () => {
   });
 
   it('changes_the_tp_sl_of_a_plan_order_by_the_documented_rules', async () => {
-    const id = await alice.placePlanOrder({ symbol: SYMBOL, price: 88000, vol: 2, leverage: 10, side: 1, openType: 1, triggerPrice: 88000, triggerType: 1, executeCycle: 2, trend: 1, orderType: 1 });
+    const id = await alice.placePlanOrder({
+      symbol: SYMBOL,
+      price: 88000,
+      vol: 2,
+      leverage: 10,
+      side: 1,
+      openType: 1,
+      triggerPrice: 88000,
+      triggerType: 1,
+      executeCycle: 2,
+      trend: 1,
+      orderType: 1,
+    });
     let [p] = await alice.planOrders({});
     expect([p!.id, p!.executeCycle, p!.stopLossPrice]).to.deep.equal([id, 168, undefined]);
     await alice.changeStopOrder({ symbol: SYMBOL, orderId: id, stopLossPrice: 86000, takeProfitPrice: 90000, profitTrend: 3 });
     [p] = await alice.planOrders({});
     // Omitted lossTrend counts as 1.
-    expect([p!.stopLossPrice?.toFixed(), p!.lossTrend, p!.takeProfitPrice?.toFixed(), p!.profitTrend]).to.deep.equal(['86000', 1, '90000', 3]);
+    expect([p!.stopLossPrice?.toFixed(), p!.lossTrend, p!.takeProfitPrice?.toFixed(), p!.profitTrend]).to.deep.equal([
+      '86000',
+      1,
+      '90000',
+      3,
+    ]);
     await alice.changeStopOrder({ symbol: SYMBOL, orderId: id, stopLossPrice: null, takeProfitPrice: 90000, profitTrend: 3 });
     [p] = await alice.planOrders({});
     expect([p!.stopLossPrice, p!.takeProfitPrice?.toFixed()]).to.deep.equal([undefined, '90000']);
     expect(await venueCode(alice.changeStopOrder({ symbol: SYMBOL, orderId: '1', stopLossPrice: 86000 }))).to.equal(2040);
     expect(await venueCode(alice.cancelPlanOrders([{ symbol: SYMBOL, orderId: '1' }]))).to.equal(2040);
     await alice.cancelPlanOrders([{ symbol: SYMBOL, orderId: id }]);
-    const other = await alice.placePlanOrder({ symbol: SYMBOL, vol: 2, leverage: 10, side: 3, openType: 1, triggerPrice: 86000, triggerType: 2, executeCycle: 1, trend: 2, orderType: 5 });
+    const other = await alice.placePlanOrder({
+      symbol: SYMBOL,
+      vol: 2,
+      leverage: 10,
+      side: 3,
+      openType: 1,
+      triggerPrice: 86000,
+      triggerType: 2,
+      executeCycle: 1,
+      trend: 2,
+      orderType: 5,
+    });
     await alice.cancelAllPlanOrders({ symbol: SYMBOL });
     expect((await alice.planOrders({ states: [2] })).map((x) => x.id)).to.deep.equal([other, id]);
   });
 
   it('changes_and_cancels_a_trailing_order', async () => {
     await aliceLong();
-    const id = await alice.placeTrackOrder({ symbol: SYMBOL, leverage: 10, side: 4, vol: 10, openType: 1, trend: 2, backType: 1, backValue: 0.01, positionMode: 1 });
+    const id = await alice.placeTrackOrder({
+      symbol: SYMBOL,
+      leverage: 10,
+      side: 4,
+      vol: 10,
+      openType: 1,
+      trend: 2,
+      backType: 1,
+      backValue: 0.01,
+      positionMode: 1,
+    });
     let [t] = await alice.trackOrders({ states: [1] });
     // Active at once from the fair 87500: 87500·0.99 = 86625.
     expect([t!.id, t!.markPrice?.toFixed(), t!.triggerPrice?.toFixed()]).to.deep.equal([id, '87500', '86625']);
@@ -130,13 +199,44 @@ describe('trigger order endpoints over HTTP', () => {
     expect(await venueCode(alice.cancelTrackOrder({ symbol: SYMBOL, trackOrderId: '5' }))).to.equal(2040);
     await alice.cancelTrackOrder({ symbol: SYMBOL, trackOrderId: id });
     expect((await alice.trackOrders({ states: [4] })).map((x) => x.id)).to.deep.equal([id]);
-    expect(await venueCode(alice.changeTrackOrder({ symbol: SYMBOL, trackOrderId: id, trend: 2, backType: 1, backValue: 0.01, vol: 5 }))).to.equal(2041);
+    expect(
+      await venueCode(alice.changeTrackOrder({ symbol: SYMBOL, trackOrderId: id, trend: 2, backType: 1, backValue: 0.01, vol: 5 })),
+    ).to.equal(2041);
   });
 
   it('refuses_trigger_placements_to_an_account_without_contract_trading', async () => {
     const bob = client(emu.url, BOB);
-    expect(await venueCode(bob.placeTrackOrder({ symbol: SYMBOL, leverage: 10, side: 1, vol: 1, openType: 1, trend: 1, backType: 1, backValue: 0.01, positionMode: 1 }))).to.equal(1002);
-    expect(await venueCode(bob.placePlanOrder({ symbol: SYMBOL, vol: 1, leverage: 10, side: 1, openType: 1, triggerPrice: 88000, triggerType: 1, executeCycle: 1, trend: 1, orderType: 5 }))).to.equal(1002);
+    expect(
+      await venueCode(
+        bob.placeTrackOrder({
+          symbol: SYMBOL,
+          leverage: 10,
+          side: 1,
+          vol: 1,
+          openType: 1,
+          trend: 1,
+          backType: 1,
+          backValue: 0.01,
+          positionMode: 1,
+        }),
+      ),
+    ).to.equal(1002);
+    expect(
+      await venueCode(
+        bob.placePlanOrder({
+          symbol: SYMBOL,
+          vol: 1,
+          leverage: 10,
+          side: 1,
+          openType: 1,
+          triggerPrice: 88000,
+          triggerType: 1,
+          executeCycle: 1,
+          trend: 1,
+          orderType: 5,
+        }),
+      ),
+    ).to.equal(1002);
   });
 
   describe('with persistence', () => {
@@ -162,7 +262,18 @@ describe('trigger order endpoints over HTTP', () => {
         await a.createOrder({ symbol: SYMBOL, price: 87500, vol: 10, leverage: 10, side: 1, type: 1, openType: 1 });
         const pos = (await a.openPositions({}))[0]!;
         stopId = await a.placeStopOrder({ symbol: SYMBOL, positionId: pos.positionId, vol: 10, stopLossPrice: 86000, lossTrend: 2 });
-        planId = await a.placePlanOrder({ symbol: SYMBOL, vol: 1, leverage: 10, side: 1, openType: 1, triggerPrice: 90000, triggerType: 1, executeCycle: 1, trend: 3, orderType: 5 });
+        planId = await a.placePlanOrder({
+          symbol: SYMBOL,
+          vol: 1,
+          leverage: 10,
+          side: 1,
+          openType: 1,
+          triggerPrice: 90000,
+          triggerType: 1,
+          executeCycle: 1,
+          trend: 3,
+          orderType: 5,
+        });
       } finally {
         await first.stop();
       }

@@ -22,7 +22,13 @@ describe('trigger orders over HTTP', () => {
     const clock = new VirtualClock(T0);
     const base = testConfig();
     emu = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } }] },
+      {
+        ...base,
+        accounts: [
+          ...(base.accounts ?? []),
+          { name: 'carol', apiKey: CAROL.apiKey, secretKey: CAROL.secret, contract: { balances: { USDT: '50000' } } },
+        ],
+      },
       { clock, marketStopped: true },
     );
     fair('87500');
@@ -52,19 +58,31 @@ describe('trigger orders over HTTP', () => {
 
   it('closes_a_long_on_its_stop_loss_when_the_fair_price_falls_to_it', async () => {
     await carol.createOrder({ symbol: SYMBOL, price: 87500, vol: 10, leverage: 10, side: 3, type: 1, openType: 1 });
-    const created = await alice.createOrder({ symbol: SYMBOL, price: 87500, vol: 10, leverage: 10, side: 1, type: 1, openType: 1, stopLossPrice: 86000, lossTrend: 2, takeProfitPrice: 90000, profitTrend: 1 });
+    const created = await alice.createOrder({
+      symbol: SYMBOL,
+      price: 87500,
+      vol: 10,
+      leverage: 10,
+      side: 1,
+      type: 1,
+      openType: 1,
+      stopLossPrice: 86000,
+      lossTrend: 2,
+      takeProfitPrice: 90000,
+      profitTrend: 1,
+    });
     const [pos] = await alice.openPositions({});
     const [armed] = await alice.openStopOrders({});
-    expect([armed!.orderId, armed!.positionId, armed!.vol?.toFixed(), armed!.state, armed!.lossTrend, armed!.stopLossPrice?.toFixed(), armed!.profitTrend, armed!.takeProfitPrice?.toFixed()]).to.deep.equal([
-      created.orderId,
-      pos!.positionId,
-      '10',
-      1,
-      2,
-      '86000',
-      1,
-      '90000',
-    ]);
+    expect([
+      armed!.orderId,
+      armed!.positionId,
+      armed!.vol?.toFixed(),
+      armed!.state,
+      armed!.lossTrend,
+      armed!.stopLossPrice?.toFixed(),
+      armed!.profitTrend,
+      armed!.takeProfitPrice?.toFixed(),
+    ]).to.deep.equal([created.orderId, pos!.positionId, '10', 1, 2, '86000', 1, '90000']);
     await carol.createOrder({ symbol: SYMBOL, price: 86000, vol: 10, side: 2, type: 1, openType: 1 });
     index('85000'); // another trend: no trigger
     fair('86000.1');
@@ -74,9 +92,21 @@ describe('trigger orders over HTTP', () => {
     expect(await alice.openPositions({})).to.deep.equal([]);
     expect(await alice.openStopOrders({})).to.deep.equal([]);
     const [done] = await alice.stopOrders({ symbol: SYMBOL, is_finished: 1 });
-    expect([done!.state, done!.triggerSide, done!.realityVol?.toFixed(), done!.isFinished, done!.errorCode]).to.deep.equal([3, 2, '10', 1, 0]);
+    expect([done!.state, done!.triggerSide, done!.realityVol?.toFixed(), done!.isFinished, done!.errorCode]).to.deep.equal([
+      3,
+      2,
+      '10',
+      1,
+      0,
+    ]);
     const close = await alice.getOrder({ orderId: done!.placeOrderId! });
-    expect([close.side, close.orderType, close.state, close.dealVol?.toFixed(), close.dealAvgPrice?.toFixed()]).to.deep.equal([4, 5, 3, '10', '86000']);
+    expect([close.side, close.orderType, close.state, close.dealVol?.toFixed(), close.dealAvgPrice?.toFixed()]).to.deep.equal([
+      4,
+      5,
+      3,
+      '10',
+      '86000',
+    ]);
     const history = await alice.historyPositions({ symbol: SYMBOL });
     // (86000 − 87500)·10·0.0001 = −1.5
     expect(history.resultList.map((h) => h.closeProfitLoss?.toFixed())).to.deep.equal(['-1.5']);
@@ -88,7 +118,14 @@ describe('trigger orders over HTTP', () => {
 
   it('reverses_the_position_after_its_take_profit', async () => {
     const pos = await aliceLong();
-    const id = await alice.placeStopOrder({ symbol: SYMBOL, positionId: pos.positionId, vol: 10, takeProfitPrice: 88000, profitTrend: 2, takeProfitReverse: 1 });
+    const id = await alice.placeStopOrder({
+      symbol: SYMBOL,
+      positionId: pos.positionId,
+      vol: 10,
+      takeProfitPrice: 88000,
+      profitTrend: 2,
+      takeProfitReverse: 1,
+    });
     expect(id).to.be.a('string');
     // carol bids to close her short and to open a long: liquidity for the close and for the reverse.
     await carol.createOrder({ symbol: SYMBOL, price: 88000, vol: 10, side: 2, type: 1, openType: 1 });
@@ -98,9 +135,19 @@ describe('trigger orders over HTTP', () => {
     fair('88000');
 
     const [s] = await alice.stopOrders({});
-    expect([s!.id, s!.state, s!.triggerSide, s!.realityVol?.toFixed(), s!.takeProfitReverse, s!.reverseTryTimes, s!.reverseErrorCode]).to.deep.equal([id, 3, 1, '10', 1, 1, 0]);
+    expect([
+      s!.id,
+      s!.state,
+      s!.triggerSide,
+      s!.realityVol?.toFixed(),
+      s!.takeProfitReverse,
+      s!.reverseTryTimes,
+      s!.reverseErrorCode,
+    ]).to.deep.equal([id, 3, 1, '10', 1, 1, 0]);
     const positions = await alice.openPositions({});
-    expect(positions.map((p) => [p.positionType, p.holdVol.toFixed(), p.openAvgPrice?.toFixed(), p.im?.toFixed(), p.leverage])).to.deep.equal([[2, '10', '88000', '8.8', 10]]);
+    expect(
+      positions.map((p) => [p.positionType, p.holdVol.toFixed(), p.openAvgPrice?.toFixed(), p.im?.toFixed(), p.leverage]),
+    ).to.deep.equal([[2, '10', '88000', '8.8', 10]]);
     // 100000 − 0.00875 + 0.5 ((88000−87500)·10·0.0001) − 0.0088 (close fee) − 0.0088 (reverse fee)
     // − 8.8 (short im 88/10) = 99991.67365
     expect(await available(alice)).to.equal('99991.67365');
@@ -109,7 +156,18 @@ describe('trigger orders over HTTP', () => {
 
   it('trails_the_high_after_activation_and_fires_on_a_1_percent_callback', async () => {
     await aliceLong();
-    const id = await alice.placeTrackOrder({ symbol: SYMBOL, leverage: 10, side: 4, vol: 10, openType: 1, trend: 2, backType: 1, backValue: 0.01, positionMode: 1, activePrice: 88000 });
+    const id = await alice.placeTrackOrder({
+      symbol: SYMBOL,
+      leverage: 10,
+      side: 4,
+      vol: 10,
+      openType: 1,
+      trend: 2,
+      backType: 1,
+      backValue: 0.01,
+      positionMode: 1,
+      activePrice: 88000,
+    });
     const all = [0, 1, 2, 3, 4] as const;
     let [t] = await alice.trackOrders({ states: all });
     expect([t!.id, t!.state, t!.markPrice, t!.triggerPrice, t!.triggerType]).to.deep.equal([id, 0, undefined, undefined, 2]);
@@ -153,7 +211,15 @@ describe('trigger orders over HTTP', () => {
       lossTrend: 2,
     });
     let [p] = await alice.planOrders({ states: [1] });
-    expect([p!.id, p!.state, p!.executeCycle, p!.trend, p!.triggerType, p!.triggerPrice.toFixed(), p!.stopLossPrice?.toFixed()]).to.deep.equal([id, 1, 24, 3, 1, '88000', '86000']);
+    expect([
+      p!.id,
+      p!.state,
+      p!.executeCycle,
+      p!.trend,
+      p!.triggerType,
+      p!.triggerPrice.toFixed(),
+      p!.stopLossPrice?.toFixed(),
+    ]).to.deep.equal([id, 1, 24, 3, 1, '88000', '86000']);
     // No margin while it waits.
     expect(await available(alice)).to.equal('100000');
     await carol.createOrder({ symbol: SYMBOL, price: 88000, vol: 10, leverage: 10, side: 3, type: 1, openType: 1 });
@@ -167,10 +233,21 @@ describe('trigger orders over HTTP', () => {
     const o = await alice.getOrder({ orderId: p!.orderId! });
     expect([o.side, o.orderType, o.price.toFixed(), o.state, o.dealVol?.toFixed()]).to.deep.equal([1, 1, '88000', 3, '10']);
     const [pos] = await alice.openPositions({});
-    expect([pos!.positionType, pos!.holdVol.toFixed(), pos!.openAvgPrice?.toFixed(), pos!.im?.toFixed()]).to.deep.equal([1, '10', '88000', '8.8']);
+    expect([pos!.positionType, pos!.holdVol.toFixed(), pos!.openAvgPrice?.toFixed(), pos!.im?.toFixed()]).to.deep.equal([
+      1,
+      '10',
+      '88000',
+      '8.8',
+    ]);
     // The plan order's stop-loss now guards the position it opened.
     const [s] = await alice.openStopOrders({ symbol: SYMBOL });
-    expect([s!.orderId, s!.positionId, s!.vol?.toFixed(), s!.stopLossPrice?.toFixed(), s!.lossTrend]).to.deep.equal([p!.orderId, pos!.positionId, '10', '86000', 2]);
+    expect([s!.orderId, s!.positionId, s!.vol?.toFixed(), s!.stopLossPrice?.toFixed(), s!.lossTrend]).to.deep.equal([
+      p!.orderId,
+      pos!.positionId,
+      '10',
+      '86000',
+      2,
+    ]);
     // 100000 − 8.8 (im) − 0.0088 (taker fee 88·0.0001) = 99991.1912
     expect(await available(alice)).to.equal('99991.1912');
   });

@@ -11,7 +11,10 @@ const USDM_2023 = 'binance_usdm_btcusdt_20230404.head250.dat.gz';
 const USDM_2023_LATER = 'binance_usdm_btcusdt_20230405.lines12830-12850.dat.gz';
 const USDM_2024 = 'binance_usdm_btcusdt_20240808.head120.gz';
 
-async function importAll(files: string[], opts: Partial<L2ImportOptions> & { market: RecordMarket }): Promise<{ recs: DataRecord[]; stats: ImportStats }> {
+async function importAll(
+  files: string[],
+  opts: Partial<L2ImportOptions> & { market: RecordMarket },
+): Promise<{ recs: DataRecord[]; stats: ImportStats }> {
   const stats = new ImportStats();
   const imp = new BinanceL2Importer(opts, stats);
   const recs: DataRecord[] = [];
@@ -20,7 +23,8 @@ async function importAll(files: string[], opts: Partial<L2ImportOptions> & { mar
   return { recs, stats };
 }
 
-const countBy = (recs: readonly DataRecord[]): Record<string, number> => recs.reduce<Record<string, number>>((acc, r) => ((acc[r.s] = (acc[r.s] ?? 0) + 1), acc), {});
+const countBy = (recs: readonly DataRecord[]): Record<string, number> =>
+  recs.reduce<Record<string, number>>((acc, r) => ((acc[r.s] = (acc[r.s] ?? 0) + 1), acc), {});
 
 describe('binance L2 importer', () => {
   const temp = new TempFiles();
@@ -40,7 +44,14 @@ describe('binance L2 importer', () => {
     expect(recs[k]).to.include({ et: 1723161255408, lt: 1723161254137, u: 50093239218 });
     expect(stats.depth.BTCUSDT).to.deep.include({ snapshots: 1, diffs: 10, unsynced: 2, stale: 0, applied: 8, gapCount: 0 });
     expect(stats.depth.BTCUSDT!.syncs).to.deep.equal([
-      { file: dataFixture(SPOT), snapshotLine: 8, lastUpdateId: 50093239218, movedBefore: 2, diff: { file: dataFixture(SPOT), line: 6, U: 50093239208, u: 50093239224 }, bracketed: true },
+      {
+        file: dataFixture(SPOT),
+        snapshotLine: 8,
+        lastUpdateId: 50093239218,
+        movedBefore: 2,
+        diff: { file: dataFixture(SPOT), line: 6, U: 50093239208, u: 50093239224 },
+        bracketed: true,
+      },
     ]);
     expect(stats.warnings).to.deep.equal([]);
   });
@@ -50,9 +61,30 @@ describe('binance L2 importer', () => {
     // Line 3 bookTicker (local 1723161254087, no E); latest E-bearing message is line 2:
     // E 1723161255308 − local 1723161254036 = 1272 → et 1723161255359.
     const t = recs.find((r) => r.s === 'bookTicker')!;
-    expect(t).to.deep.equal({ s: 'bookTicker', m: 'spot', i: 'BTCUSDT', et: 1723161255359, lt: 1723161254087, u: 50093239212, bp: '61837.63000000', bq: '3.78826000', ap: '61837.64000000', aq: '1.54698000' });
+    expect(t).to.deep.equal({
+      s: 'bookTicker',
+      m: 'spot',
+      i: 'BTCUSDT',
+      et: 1723161255359,
+      lt: 1723161254087,
+      u: 50093239212,
+      bp: '61837.63000000',
+      bq: '3.78826000',
+      ap: '61837.64000000',
+      aq: '1.54698000',
+    });
     // Line 4 trade: et is the trade time T, id t, m: true → taker sold.
-    expect(recs.find((r) => r.s === 'trade')).to.deep.equal({ s: 'trade', m: 'spot', i: 'BTCUSDT', et: 1723161255342, lt: 1723161254087, id: '3735683259', p: '61837.63000000', q: '0.02000000', ts: 'sell' });
+    expect(recs.find((r) => r.s === 'trade')).to.deep.equal({
+      s: 'trade',
+      m: 'spot',
+      i: 'BTCUSDT',
+      et: 1723161255342,
+      lt: 1723161254087,
+      id: '3735683259',
+      p: '61837.63000000',
+      q: '0.02000000',
+      ts: 'sell',
+    });
   });
 
   it('rebuilds_a_book_from_snapshot_and_diffs_that_matches_the_book_ticker_of_the_same_update', async () => {
@@ -72,7 +104,15 @@ describe('binance L2 importer', () => {
   it('turns_futures_mark_price_updates_into_fair_index_and_funding_records', async () => {
     const { recs, stats } = await importAll([dataFixture(USDM_2023)], { market: 'contract' });
     // 250 lines: 88 diffs, 65 trades, 94 bookTickers, 2 markPrice (each → fair + index + funding), 1 snapshot.
-    expect(countBy(recs)).to.deep.equal({ bookTicker: 94, trade: 65, 'depth.snapshot': 1, 'depth.diff': 88, fair: 2, index: 2, funding: 2 });
+    expect(countBy(recs)).to.deep.equal({
+      bookTicker: 94,
+      trade: 65,
+      'depth.snapshot': 1,
+      'depth.diff': 88,
+      fair: 2,
+      index: 2,
+      funding: 2,
+    });
     // Line 51 (µs stamp 1680652701048293): E 1680652701000, p 28147.27373413, i 28159.75642857, r 0.00002754, T 1680652800000.
     const at = recs.filter((r) => r.et === 1680652701000 && r.lt === 1680652701048);
     expect(at).to.deep.equal([
@@ -81,7 +121,12 @@ describe('binance L2 importer', () => {
       { s: 'funding', m: 'contract', i: 'BTC_USDT', et: 1680652701000, lt: 1680652701048, r: '0.00002754', nt: 1680652800000 },
     ]);
     // The snapshot (line 17, E 1680652700590) stays in place: no diff came before it; line 18 brackets it.
-    expect(stats.depth.BTC_USDT!.syncs[0]).to.deep.include({ snapshotLine: 17, lastUpdateId: 2710246765483, movedBefore: 0, bracketed: true });
+    expect(stats.depth.BTC_USDT!.syncs[0]).to.deep.include({
+      snapshotLine: 17,
+      lastUpdateId: 2710246765483,
+      movedBefore: 0,
+      bracketed: true,
+    });
     expect(recs.find((r) => r.s === 'depth.snapshot')).to.include({ et: 1680652700590, lt: 1680652700599 });
     expect(stats.depth.BTC_USDT).to.deep.include({ applied: 88, gapCount: 0, unsynced: 0 });
   });
@@ -114,7 +159,11 @@ describe('binance L2 importer', () => {
   });
 
   it('names_file_line_and_field_of_a_bad_line', async () => {
-    const file = temp.write('btcusdt_x.gz', '1723161253937085768 {"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"1","T":1,"m":true}}\n1723161253937085769 {not json\n', true);
+    const file = temp.write(
+      'btcusdt_x.gz',
+      '1723161253937085768 {"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":1,"p":"1","q":"1","T":1,"m":true}}\n1723161253937085769 {not json\n',
+      true,
+    );
     const err = await importAll([file], { market: 'spot' }).then(
       () => undefined,
       (e: unknown) => e,

@@ -34,7 +34,16 @@ describe('funding csv importer', () => {
     // 30 rows + one record carrying the last rate forward.
     expect(recs).to.have.length(31);
     // Row 1: 1640995200006,0.00010000; cycle from the next row: (1641024000009 − 1640995200006) / 1 h ≈ 8.
-    expect(recs[0]).to.deep.equal({ s: 'funding', m: 'contract', i: 'BTC_USDT', et: 1640995200006 - 8 * H, lt: 1640995200006 - 8 * H, r: '0.00010000', nt: 1640995200006, cy: 8 });
+    expect(recs[0]).to.deep.equal({
+      s: 'funding',
+      m: 'contract',
+      i: 'BTC_USDT',
+      et: 1640995200006 - 8 * H,
+      lt: 1640995200006 - 8 * H,
+      r: '0.00010000',
+      nt: 1640995200006,
+      cy: 8,
+    });
     // Row 2 is announced at row 1's settlement.
     expect(recs[1]).to.include({ et: 1640995200006, nt: 1641024000009, r: '0.00010000', cy: 8 });
     // Last row 1641830400007,0.00010000 → carried forward to 1641830400007 + 8 h.
@@ -57,7 +66,10 @@ describe('funding csv importer', () => {
   });
 
   it('reads_the_data_binance_vision_layout_with_its_interval_column', async () => {
-    const file = temp.write('funding.csv', 'calc_time,funding_interval_hours,last_funding_rate\n1704067200000,4,0.00010000\n1704081600000,4,-0.00003000\n');
+    const file = temp.write(
+      'funding.csv',
+      'calc_time,funding_interval_hours,last_funding_rate\n1704067200000,4,0.00010000\n1704081600000,4,-0.00003000\n',
+    );
     const { recs } = await run(file, { market: 'contract', symbol: 'BTC_USDT' });
     // cycle 4 h from the column: first announced at 1704067200000 − 4 h.
     expect(recs.map((r) => [r.et, r.nt, r.r, r.cy])).to.deep.equal([
@@ -68,7 +80,10 @@ describe('funding csv importer', () => {
   });
 
   it('skips_a_row_that_does_not_move_forward_and_names_a_bad_rate', async () => {
-    const file = temp.write('BTCUSDT_funding.csv', 'funding_time,funding_rate\n1704067200000,0.0001\n1704067200000,0.0001\n1704096000000,x\n');
+    const file = temp.write(
+      'BTCUSDT_funding.csv',
+      'funding_time,funding_rate\n1704067200000,0.0001\n1704067200000,0.0001\n1704096000000,x\n',
+    );
     const { stats } = await run(file, { market: 'contract', onBadRow: 'skip' });
     expect(stats.counters.duplicates).to.equal(1);
     expect(stats.badRows).to.equal(1);

@@ -43,7 +43,15 @@ describe('import command', () => {
     const summary = await importCommand(opts);
     // 88 diffs + 65 trades + 94 bookTickers + 1 snapshot + 2 × (fair, index, funding) = 254.
     expect(summary.records).to.equal(254);
-    expect(summary.byStream).to.deep.equal({ bookTicker: 94, trade: 65, 'depth.snapshot': 1, 'depth.diff': 88, fair: 2, index: 2, funding: 2 });
+    expect(summary.byStream).to.deep.equal({
+      bookTicker: 94,
+      trade: 65,
+      'depth.snapshot': 1,
+      'depth.diff': 88,
+      fair: 2,
+      index: 2,
+      funding: 2,
+    });
     expect(summary.files).to.deep.equal([{ file: opts.input[0], lines: 250, records: 254, badRows: 0 }]);
     expect(summary.elapsedMs).to.equal(0);
     const { recs, sources } = readStore(opts.out);
@@ -75,7 +83,10 @@ describe('import command', () => {
   });
 
   it('keeps_what_was_imported_before_a_bad_row_in_a_cleanly_closed_store', async () => {
-    const file = temp.write('BTCUSDT_1m.csv', 'open_time,open,high,low,close,volume\n1700000040000,1,2,0.5,1.5,10\n1700000100000,1,abc,0.5,1.5,10\n');
+    const file = temp.write(
+      'BTCUSDT_1m.csv',
+      'open_time,open,high,low,close,volume\n1700000040000,1,2,0.5,1.5,10\n1700000100000,1,abc,0.5,1.5,10\n',
+    );
     const opts = base({ input: [file] });
     const err = await rejected(importCommand(opts));
     expect(err).to.be.instanceOf(ValidationError);
@@ -84,10 +95,18 @@ describe('import command', () => {
   });
 
   it('validates_its_options', async () => {
-    expect(await rejected(importCommand(base({ kind: 'bars' as never, input: [dataFixture('BTCUSDT-1m-quirks.csv')] })))).to.be.instanceOf(ValidationError).with.property('field', 'kind');
-    expect(await rejected(importCommand(base({ input: [] })))).to.be.instanceOf(ValidationError).with.property('field', 'input');
-    expect(await rejected(importCommand(base({ input: ['/nonexistent/file.csv'] })))).to.be.instanceOf(ValidationError).with.property('field', 'input');
-    expect(await rejected(importCommand(base({ market: 'margin' as never, input: [dataFixture('BTCUSDT-1m-quirks.csv')] })))).to.be.instanceOf(ValidationError).with.property('field', 'market');
+    expect(await rejected(importCommand(base({ kind: 'bars' as never, input: [dataFixture('BTCUSDT-1m-quirks.csv')] }))))
+      .to.be.instanceOf(ValidationError)
+      .with.property('field', 'kind');
+    expect(await rejected(importCommand(base({ input: [] }))))
+      .to.be.instanceOf(ValidationError)
+      .with.property('field', 'input');
+    expect(await rejected(importCommand(base({ input: ['/nonexistent/file.csv'] }))))
+      .to.be.instanceOf(ValidationError)
+      .with.property('field', 'input');
+    expect(await rejected(importCommand(base({ market: 'margin' as never, input: [dataFixture('BTCUSDT-1m-quirks.csv')] }))))
+      .to.be.instanceOf(ValidationError)
+      .with.property('field', 'market');
   });
 
   it('draws_the_progress_bar_on_the_given_stream_only_when_asked', async () => {
@@ -98,9 +117,13 @@ describe('import command', () => {
         cb();
       },
     });
-    await importCommand(base({ input: [dataFixture('binance_spot_BTCUSDT_1m_2025-05-20.head100.csv')], progress: false, progressStream: sink }));
+    await importCommand(
+      base({ input: [dataFixture('binance_spot_BTCUSDT_1m_2025-05-20.head100.csv')], progress: false, progressStream: sink }),
+    );
     expect(written).to.equal(0);
-    await importCommand(base({ input: [dataFixture('binance_spot_BTCUSDT_1m_2025-05-20.head100.csv')], progress: true, progressStream: sink }));
+    await importCommand(
+      base({ input: [dataFixture('binance_spot_BTCUSDT_1m_2025-05-20.head100.csv')], progress: true, progressStream: sink }),
+    );
     expect(written).to.be.greaterThan(0);
   });
 });

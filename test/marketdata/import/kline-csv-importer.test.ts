@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { ValidationError } from '../../../src/core/errors.js';
 import type { DataRecord, KlineRecord, PriceRecord } from '../../../src/marketdata/record/record.js';
 import { ImportStats } from '../../../src/marketdata/import/import-stats.js';
-import { importKlineFile, intervalFromFileName, klineCloseTime, type KlineImportOptions } from '../../../src/marketdata/import/kline-csv-importer.js';
+import {
+  importKlineFile,
+  intervalFromFileName,
+  klineCloseTime,
+  type KlineImportOptions,
+} from '../../../src/marketdata/import/kline-csv-importer.js';
 import { TempFiles, collect, dataFixture } from './support/data-fixtures.js';
 
 const MIN = 60_000;
@@ -56,7 +61,16 @@ describe('kline csv importer', () => {
     expect(recs).to.have.length(100);
     const first = recs[0] as KlineRecord;
     // "20260520 150800;0.10405;0.10409;0.10401;0.10409;105279.49": 2026-05-20 15:08:00 UTC.
-    expect(first).to.include({ i: 'DOGEUSDT', iv: '1m', ot: Date.UTC(2026, 4, 20, 15, 8), o: '0.10405', h: '0.10409', l: '0.10401', c: '0.10409', v: '105279.49' });
+    expect(first).to.include({
+      i: 'DOGEUSDT',
+      iv: '1m',
+      ot: Date.UTC(2026, 4, 20, 15, 8),
+      o: '0.10405',
+      h: '0.10409',
+      l: '0.10401',
+      c: '0.10409',
+      v: '105279.49',
+    });
     // Last line "20260520 164700;…;0.10446;115095.5": 15:08 + 99 min = 16:47.
     expect(recs[99]).to.include({ ot: Date.UTC(2026, 4, 20, 16, 47), c: '0.10446', v: '115095.5' });
   });
@@ -101,7 +115,10 @@ describe('kline csv importer', () => {
     const file = temp.write('perp.csv', readFileSync(dataFixture('binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv'), 'utf8'));
     const named = await run(dataFixture('binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv'), { market: 'contract' });
     expect(named.recs[0]).to.include({ m: 'contract', i: 'BTC_USDT', iv: '1m', o: '95505.4' });
-    const asSource = await run(dataFixture('binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv'), { market: 'contract', symbolStyle: 'source' });
+    const asSource = await run(dataFixture('binance_usdm_BTCUSDT_perp_1m_2025-05-04.head60.csv'), {
+      market: 'contract',
+      symbolStyle: 'source',
+    });
     expect(asSource.recs[0]!.i).to.equal('BTCUSDT');
     const spaced = await run(file, { market: 'contract', symbol: 'BTC_USDT' });
     expect(spaced.recs).to.have.length(60);
@@ -115,7 +132,14 @@ describe('kline csv importer', () => {
     const open = await run(file, { market: 'contract', stream: 'fair' });
     expect(open.recs).to.have.length(30);
     // 1640995200000,46216.33098118,…,47199.71868465 (8h from the file name)
-    expect(open.recs[0]).to.deep.equal({ s: 'fair', m: 'contract', i: 'BTC_USDT', et: 1640995200000, lt: 1640995200000, p: '46216.33098118' });
+    expect(open.recs[0]).to.deep.equal({
+      s: 'fair',
+      m: 'contract',
+      i: 'BTC_USDT',
+      et: 1640995200000,
+      lt: 1640995200000,
+      p: '46216.33098118',
+    });
     const close = await run(file, { market: 'contract', stream: 'fair', pricePoint: 'close' });
     // Close of the first bar at 1640995200000 + 8 h = 1641024000000.
     expect(close.recs[0] as PriceRecord).to.include({ et: 1641024000000, p: '47199.71868465' });
@@ -125,13 +149,19 @@ describe('kline csv importer', () => {
     // 00:00, 00:01, then 00:04 (2 bars missing), 00:05.
     const t = 1_700_000_040_000 - (1_700_000_040_000 % MIN);
     const rows = [0, 1, 4, 5].map((k) => `${t + k * MIN},1,2,0.5,1.5,10`);
-    const { recs, stats } = await run(temp.write('x_1m.csv', `open_time,open,high,low,close,volume\n${rows.join('\n')}\n`), { market: 'spot', symbol: 'X' });
+    const { recs, stats } = await run(temp.write('x_1m.csv', `open_time,open,high,low,close,volume\n${rows.join('\n')}\n`), {
+      market: 'spot',
+      symbol: 'X',
+    });
     expect(recs).to.have.length(4);
     expect(stats.counters).to.deep.equal({ gaps: 1, missingBars: 2 });
   });
 
   it('names_file_line_and_field_of_a_bad_row_or_skips_it_when_told', async () => {
-    const file = temp.write('BTCUSDT_1m.csv', 'open_time,open,high,low,close,volume\n1700000040000,1,2,0.5,1.5,10\n1700000100000,1,abc,0.5,1.5,10\n1700000160000,1,2,0.5,1.5,10\n');
+    const file = temp.write(
+      'BTCUSDT_1m.csv',
+      'open_time,open,high,low,close,volume\n1700000040000,1,2,0.5,1.5,10\n1700000100000,1,abc,0.5,1.5,10\n1700000160000,1,2,0.5,1.5,10\n',
+    );
     const err = await thrown(run(file, { market: 'spot' }));
     expect(err).to.be.instanceOf(ValidationError);
     expect((err as ValidationError).field).to.equal(`${file} line 3 field high`);

@@ -45,12 +45,47 @@ describe('import of the full ../shared/data files', function () {
     }
   }
 
-  const L2_SETS: { name: string; market: RecordMarket; files: string[]; diffs: number; trades: number; bookTickers?: number; markPrice?: number }[] = [
-    { name: 'spot BTCUSDT', market: 'spot', files: ['binance_spot_btcusdt_20240808.gz', 'binance_spot_btcusdt_20240809.gz'], diffs: 6495, trades: 19904, bookTickers: 73174 },
-    { name: 'spot ETHUSDT', market: 'spot', files: ['binance_spot_ethusdt_20240808.gz', 'binance_spot_ethusdt_20240809.gz'], diffs: 6470, trades: 14515 },
+  const L2_SETS: {
+    name: string;
+    market: RecordMarket;
+    files: string[];
+    diffs: number;
+    trades: number;
+    bookTickers?: number;
+    markPrice?: number;
+  }[] = [
+    {
+      name: 'spot BTCUSDT',
+      market: 'spot',
+      files: ['binance_spot_btcusdt_20240808.gz', 'binance_spot_btcusdt_20240809.gz'],
+      diffs: 6495,
+      trades: 19904,
+      bookTickers: 73174,
+    },
+    {
+      name: 'spot ETHUSDT',
+      market: 'spot',
+      files: ['binance_spot_ethusdt_20240808.gz', 'binance_spot_ethusdt_20240809.gz'],
+      diffs: 6470,
+      trades: 14515,
+    },
     // 12,935 trades minus the one INSURANCE_FUND trade.
-    { name: 'USD-M BTCUSDT 2023', market: 'contract', files: ['binance_usdm_btcusdt_20230404.dat.gz', 'binance_usdm_btcusdt_20230405.dat.gz'], diffs: 16110, trades: 12934, markPrice: 514 },
-    { name: 'USD-M BTCUSDT 2024', market: 'contract', files: ['binance_usdm_btcusdt_20240808.gz'], diffs: 6551, trades: 21313, bookTickers: 66089 },
+    {
+      name: 'USD-M BTCUSDT 2023',
+      market: 'contract',
+      files: ['binance_usdm_btcusdt_20230404.dat.gz', 'binance_usdm_btcusdt_20230405.dat.gz'],
+      diffs: 16110,
+      trades: 12934,
+      markPrice: 514,
+    },
+    {
+      name: 'USD-M BTCUSDT 2024',
+      market: 'contract',
+      files: ['binance_usdm_btcusdt_20240808.gz'],
+      diffs: 6551,
+      trades: 21313,
+      bookTickers: 66089,
+    },
     { name: 'USD-M ETHUSDT 2024', market: 'contract', files: ['binance_usdm_ethusdt_20240808.gz'], diffs: 6586, trades: 14076 },
   ];
 
@@ -65,7 +100,12 @@ describe('import of the full ../shared/data files', function () {
       expect(summary.byStream.trade).to.equal(set.trades);
       expect(summary.byStream['depth.snapshot']).to.equal(1);
       if (set.bookTickers !== undefined) expect(summary.byStream.bookTicker).to.equal(set.bookTickers);
-      if (set.markPrice !== undefined) expect([summary.byStream.fair, summary.byStream.index, summary.byStream.funding]).to.deep.equal([set.markPrice, set.markPrice, set.markPrice]);
+      if (set.markPrice !== undefined)
+        expect([summary.byStream.fair, summary.byStream.index, summary.byStream.funding]).to.deep.equal([
+          set.markPrice,
+          set.markPrice,
+          set.markPrice,
+        ]);
       const depth = Object.values(summary.depth);
       expect(depth).to.have.length(1);
       expect(depth[0]).to.deep.include({ gapCount: 0, stale: 0 });

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { detectDelimiter, looksLikeData, mapHeader, parseEpochMs, parseLocalStamp, splitCells, toDecimal } from '../../../src/marketdata/import/text-fields.js';
+import {
+  detectDelimiter,
+  looksLikeData,
+  mapHeader,
+  parseEpochMs,
+  parseLocalStamp,
+  splitCells,
+  toDecimal,
+} from '../../../src/marketdata/import/text-fields.js';
 import { mapSymbol, splitSymbol, symbolFromFileName, venueSymbol } from '../../../src/marketdata/import/symbol-map.js';
 
 describe('import text fields', () => {
@@ -37,7 +45,9 @@ describe('import text fields', () => {
     expect(splitCells('"a,b", c ,"d""e"', ',')).to.deep.equal(['a,b', 'c', 'd"e']);
     expect(detectDelimiter('20260520 150800;0.10405;0.10409')).to.equal(';');
     expect(detectDelimiter('a\tb\tc')).to.equal('\t');
-    expect(mapHeader(['Open time', 'OPEN', 'close_Time'], { ot: ['open_time'], o: ['open'], ct: ['close_time'], v: ['volume'] })).to.deep.equal({ ot: 0, o: 1, ct: 2 });
+    expect(
+      mapHeader(['Open time', 'OPEN', 'close_Time'], { ot: ['open_time'], o: ['open'], ct: ['close_time'], v: ['volume'] }),
+    ).to.deep.equal({ ot: 0, o: 1, ct: 2 });
     expect(looksLikeData('1747699200000')).to.equal(true);
     expect(looksLikeData('20260520 150800')).to.equal(true);
     expect(looksLikeData('open_time')).to.equal(false);

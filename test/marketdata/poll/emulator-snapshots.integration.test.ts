@@ -30,8 +30,33 @@ describe('PollingMarketDataSource over HTTP (emulator)', function () {
       contract: new MexcContractMarketFetcher(rig.contract, rig.clock),
       config: {
         instruments: [
-          { kind: 'spot', symbol: 'BTCUSDT', cycleMs: 1000, streams: { depth: { limit: 5 }, bookTicker: {}, trades: { everyMs: 2000, limit: 20 }, klines: { everyMs: 2000, intervals: ['1m'], limit: 5 }, ticker24h: { everyMs: 5000 }, avgPrice: { everyMs: 5000 } } },
-          { kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { depth: { limit: 5 }, ticker: {}, fundingRate: { everyMs: 5000 }, fairPrice: {}, indexPrice: {}, deals: { everyMs: 2000, limit: 20 }, klines: { everyMs: 2000, intervals: ['Min1'], limit: 5 } } },
+          {
+            kind: 'spot',
+            symbol: 'BTCUSDT',
+            cycleMs: 1000,
+            streams: {
+              depth: { limit: 5 },
+              bookTicker: {},
+              trades: { everyMs: 2000, limit: 20 },
+              klines: { everyMs: 2000, intervals: ['1m'], limit: 5 },
+              ticker24h: { everyMs: 5000 },
+              avgPrice: { everyMs: 5000 },
+            },
+          },
+          {
+            kind: 'contract',
+            symbol: 'BTC_USDT',
+            cycleMs: 1000,
+            streams: {
+              depth: { limit: 5 },
+              ticker: {},
+              fundingRate: { everyMs: 5000 },
+              fairPrice: {},
+              indexPrice: {},
+              deals: { everyMs: 2000, limit: 20 },
+              klines: { everyMs: 2000, intervals: ['Min1'], limit: 5 },
+            },
+          },
         ],
       },
     });
@@ -117,12 +142,18 @@ describe('PollingMarketDataSource over HTTP: venue failures (emulator fault inje
     const source = new PollingMarketDataSource({
       clock: rig.clock,
       spot: new MexcSpotMarketFetcher(rig.spot),
-      config: { instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 1000, streams: { depth: {}, bookTicker: {} } }], backoff: { initialMs: 500, multiplier: 2, maxMs: 10_000 } },
+      config: {
+        instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 1000, streams: { depth: {}, bookTicker: {} } }],
+        backoff: { initialMs: 500, multiplier: 2, maxMs: 10_000 },
+      },
     });
     const got: PolledSnapshot[] = [];
     const events: MarketDataEvent[] = [];
     let ended = false;
-    const subs = [source.events$.subscribe((e) => events.push(e)), source.snapshots(BTCUSDT).subscribe({ next: (x) => got.push(x), complete: () => (ended = true), error: () => (ended = true) })];
+    const subs = [
+      source.events$.subscribe((e) => events.push(e)),
+      source.snapshots(BTCUSDT).subscribe({ next: (x) => got.push(x), complete: () => (ended = true), error: () => (ended = true) }),
+    ];
     await source.start();
     await until(() => got.length === 1);
     // the next two depth requests answer 503 (the client does not retry: the poller owns the retry)
@@ -133,7 +164,9 @@ describe('PollingMarketDataSource over HTTP: venue failures (emulator fault inje
     await until(() => events.length === 2);
     rig.clock.advanceBy(1000); // +2500 succeeds
     await until(() => got.length === 2);
-    expect(events.map((e) => (e.type === 'MarketDataPollFailed' ? [e.ts - T0, e.errorName, e.retryInMs, e.streams.join()] : [e.type]))).to.deep.equal([
+    expect(
+      events.map((e) => (e.type === 'MarketDataPollFailed' ? [e.ts - T0, e.errorName, e.retryInMs, e.streams.join()] : [e.type])),
+    ).to.deep.equal([
       [1000, 'ExchangeUnavailable', 500, 'depth'],
       [1500, 'ExchangeUnavailable', 1000, 'depth'],
       ['MarketDataPollRecovered'],
@@ -147,4 +180,3 @@ describe('PollingMarketDataSource over HTTP: venue failures (emulator fault inje
     await source.stop();
   });
 });
-

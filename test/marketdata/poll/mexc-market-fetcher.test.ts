@@ -3,7 +3,12 @@ import { spotCatalogue } from '../../../src/api/spot/catalogue.js';
 import { contractCatalogue } from '../../../src/api/contract/catalogue.js';
 import type { EndpointDef } from '../../../src/api/endpoint.js';
 import { VirtualClock } from '../../../src/core/clock.js';
-import { MexcContractMarketFetcher, MexcSpotMarketFetcher, type ContractMarketClient, type SpotMarketClient } from '../../../src/marketdata/poll/mexc-market-fetcher.js';
+import {
+  MexcContractMarketFetcher,
+  MexcSpotMarketFetcher,
+  type ContractMarketClient,
+  type SpotMarketClient,
+} from '../../../src/marketdata/poll/mexc-market-fetcher.js';
 import { contractFixtureData, spotFixture } from './support/fixtures.js';
 
 interface Call {
@@ -104,7 +109,11 @@ describe('MexcContractMarketFetcher', () => {
 
   it('maps_depth_with_order_counts', async () => {
     const book = await fetcher.depth('BTC_USDT', 5);
-    expect([book.bids[0]!.price.toString(), book.bids[0]!.quantity.toString(), book.bids[0]!.orders]).to.deep.equal(['87631.4', '11742', 2]);
+    expect([book.bids[0]!.price.toString(), book.bids[0]!.quantity.toString(), book.bids[0]!.orders]).to.deep.equal([
+      '87631.4',
+      '11742',
+      2,
+    ]);
     expect(book.asks[0]!.price.toString()).to.equal('87631.5');
     expect(book.sequence).to.equal('30094456680');
     expect(book.exchangeTime).to.equal(1767209914046);
@@ -112,13 +121,25 @@ describe('MexcContractMarketFetcher', () => {
 
   it('maps_the_ticker_with_fair_index_and_funding', async () => {
     const t = (await fetcher.ticker('BTC_USDT'))!;
-    expect([t.lastPrice, t.bid1, t.ask1, t.fairPrice, t.indexPrice, t.fundingRate].map((d) => d!.toString())).to.deep.equal(['87718.1', '87718.1', '87718.2', '87722.5', '87751.69', '0.0001']);
+    expect([t.lastPrice, t.bid1, t.ask1, t.fairPrice, t.indexPrice, t.fundingRate].map((d) => d!.toString())).to.deep.equal([
+      '87718.1',
+      '87718.1',
+      '87718.2',
+      '87722.5',
+      '87751.69',
+      '0.0001',
+    ]);
     expect(t.exchangeTime).to.equal(1767209294795);
   });
 
   it('maps_funding_fair_and_index_with_their_venue_times', async () => {
     const f = await fetcher.fundingRate('BTC_USDT');
-    expect([f.rate.toString(), f.collectCycleHours, f.nextSettleTime, f.exchangeTime]).to.deep.equal(['0.0001', 8, 1767225600000, 1767211289574]);
+    expect([f.rate.toString(), f.collectCycleHours, f.nextSettleTime, f.exchangeTime]).to.deep.equal([
+      '0.0001',
+      8,
+      1767225600000,
+      1767211289574,
+    ]);
     const fair = await fetcher.fairPrice('BTC_USDT');
     expect([fair.price.toString(), fair.exchangeTime]).to.deep.equal(['87790.2', 1767208306192]);
     const idx = await fetcher.indexPrice('BTC_USDT');

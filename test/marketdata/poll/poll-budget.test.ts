@@ -11,7 +11,17 @@ describe('poll budget', () => {
       instruments: [
         // depth w1 every 500 ms = 2/s; trades w5 every 5000 = 1/s; klines 2 intervals w1 each every 60 s = 2/60 /s;
         // ticker24hr with a symbol w1, everyMs 1200 on a 500 cycle → period 1500 → 0.667/s
-        { kind: 'spot', symbol: 'BTCUSDT', cycleMs: 500, streams: { depth: {}, trades: { everyMs: 5000 }, klines: { everyMs: 60_000, intervals: ['1m', '5m'] }, ticker24h: { everyMs: 1200 } } },
+        {
+          kind: 'spot',
+          symbol: 'BTCUSDT',
+          cycleMs: 500,
+          streams: {
+            depth: {},
+            trades: { everyMs: 5000 },
+            klines: { everyMs: 60_000, intervals: ['1m', '5m'] },
+            ticker24h: { everyMs: 1200 },
+          },
+        },
         { kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { depth: {}, ticker: { everyMs: 2000 } } },
         { kind: 'contract', symbol: 'ETH_USDT', cycleMs: 500, streams: { depth: {} } },
       ],
@@ -26,9 +36,13 @@ describe('poll budget', () => {
 
   it('refuses_a_spot_configuration_over_budget_naming_the_costliest_stream', () => {
     // depth 1/0.2 s = 5/s + trades 5 weight every 1 s = 5/s → 10/s fits exactly; trades every 0.5 s → 15/s
-    const fits: MarketPollConfig = { instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 200, streams: { depth: {}, trades: { everyMs: 1000 } } }] };
+    const fits: MarketPollConfig = {
+      instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 200, streams: { depth: {}, trades: { everyMs: 1000 } } }],
+    };
     expect(() => assertPollBudget(resolvePollConfig(fits), budget)).not.to.throw();
-    const over: MarketPollConfig = { instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 200, streams: { depth: {}, trades: { everyMs: 600 } } }] };
+    const over: MarketPollConfig = {
+      instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 200, streams: { depth: {}, trades: { everyMs: 600 } } }],
+    };
     // trades period 600 → 5·1000/600 = 8.33/s; total 13.33 > 10; trades is the costliest
     const err = (() => {
       try {
@@ -40,7 +54,9 @@ describe('poll budget', () => {
     })();
     expect(err).to.be.instanceOf(ConfigError);
     expect((err as ConfigError).path).to.equal('marketData.instruments[0].streams.trades');
-    expect((err as ConfigError).message).to.contain('13.33 weight/s').and.contain('BTCUSDT trades');
+    expect((err as ConfigError).message)
+      .to.contain('13.33 weight/s')
+      .and.contain('BTCUSDT trades');
   });
 
   it('refuses_a_contract_endpoint_over_budget_summed_across_instruments', () => {

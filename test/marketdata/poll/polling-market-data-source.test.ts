@@ -40,7 +40,11 @@ async function advance(r: Rig, ms: number, step = 100): Promise<void> {
   }
 }
 
-const spotOnly = (streams: MarketPollConfig['instruments'][number]['streams'], cycleMs = 1000, extra: Partial<MarketPollConfig> = {}): MarketPollConfig => ({
+const spotOnly = (
+  streams: MarketPollConfig['instruments'][number]['streams'],
+  cycleMs = 1000,
+  extra: Partial<MarketPollConfig> = {},
+): MarketPollConfig => ({
   instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs, streams } as MarketPollConfig['instruments'][number]],
   ...extra,
 });
@@ -118,7 +122,11 @@ describe('PollingMarketDataSource', () => {
 
   describe('snapshot assembly', () => {
     it('keeps_poll_time_on_our_clock_apart_from_the_venue_time', async () => {
-      r = rig({ instruments: [{ kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { depth: {}, ticker: {}, indexPrice: {}, fundingRate: {} } }] });
+      r = rig({
+        instruments: [
+          { kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { depth: {}, ticker: {}, indexPrice: {}, fundingRate: {} } },
+        ],
+      });
       r.contract.venueTime = 400; // the venue's clock is far behind ours
       const g = gate();
       r.contract.gates.set('depth', g);
@@ -146,7 +154,19 @@ describe('PollingMarketDataSource', () => {
       await r.source.start();
       await flush();
       const s = r.got[0]!;
-      expect(Object.keys(s).sort()).to.deep.equal(['avgPrice', 'book', 'bookTicker', 'exchangeTime', 'kind', 'klines', 'pollTime', 'seq', 'symbol', 'ticker24h', 'trades']);
+      expect(Object.keys(s).sort()).to.deep.equal([
+        'avgPrice',
+        'book',
+        'bookTicker',
+        'exchangeTime',
+        'kind',
+        'klines',
+        'pollTime',
+        'seq',
+        'symbol',
+        'ticker24h',
+        'trades',
+      ]);
       // venue times: book 1000, ticker24h 1000 − 10 → newest 1000
       expect(s.exchangeTime).to.equal(1000);
       expect(s.avgPrice!.windowMinutes).to.equal(5);
@@ -176,7 +196,11 @@ describe('PollingMarketDataSource', () => {
       r.spot.script.set('depth', ['ok', 'fail', 'fail', 'fail', 'ok']);
       let completed = false;
       let errored = false;
-      r.subs.push(r.source.snapshots(BTCUSDT).subscribe({ next: (s) => r!.got.push(s), complete: () => (completed = true), error: () => (errored = true) }));
+      r.subs.push(
+        r.source
+          .snapshots(BTCUSDT)
+          .subscribe({ next: (s) => r!.got.push(s), complete: () => (completed = true), error: () => (errored = true) }),
+      );
       await r.source.start();
       await advance(r, 10_000, 50);
       const failed = r.events.filter((e): e is MarketDataPollFailed => e.type === 'MarketDataPollFailed');
@@ -293,7 +317,9 @@ describe('PollingMarketDataSource', () => {
 
     it('refuses_a_contract_stream_on_a_spot_instrument', () => {
       const clock = new VirtualClock(0);
-      const config = { instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 1000, streams: { fundingRate: {} } }] } as unknown as MarketPollConfig;
+      const config = {
+        instruments: [{ kind: 'spot', symbol: 'BTCUSDT', cycleMs: 1000, streams: { fundingRate: {} } }],
+      } as unknown as MarketPollConfig;
       expect(() => new PollingMarketDataSource({ clock, spot: new StubSpotFetcher(), config }))
         .to.throw(ConfigError)
         .with.property('path', 'marketData.instruments[0].streams.fundingRate');
@@ -301,14 +327,28 @@ describe('PollingMarketDataSource', () => {
 
     it('refuses_an_instrument_without_its_fetcher', () => {
       const clock = new VirtualClock(0);
-      expect(() => new PollingMarketDataSource({ clock, spot: new StubSpotFetcher(), config: { instruments: [{ kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { ticker: {} } }] } }))
+      expect(
+        () =>
+          new PollingMarketDataSource({
+            clock,
+            spot: new StubSpotFetcher(),
+            config: { instruments: [{ kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { ticker: {} } }] },
+          }),
+      )
         .to.throw(ConfigError)
         .with.property('path', 'marketData.instruments[0]');
     });
 
     it('refuses_a_symbol_of_the_wrong_shape', () => {
       const clock = new VirtualClock(0);
-      expect(() => new PollingMarketDataSource({ clock, contract: new StubContractFetcher(), config: { instruments: [{ kind: 'contract', symbol: 'BTCUSDT', cycleMs: 1000, streams: { ticker: {} } }] } }))
+      expect(
+        () =>
+          new PollingMarketDataSource({
+            clock,
+            contract: new StubContractFetcher(),
+            config: { instruments: [{ kind: 'contract', symbol: 'BTCUSDT', cycleMs: 1000, streams: { ticker: {} } }] },
+          }),
+      )
         .to.throw(ConfigError)
         .with.property('path', 'marketData.instruments[0].symbol');
     });

@@ -28,7 +28,15 @@ describe('stale guard', () => {
     input.next(snap(BTC, 8_000, 3)); // age 2000: fresh (limit inclusive)
     expect(delivered.map((s) => s.seq)).to.deep.equal([1, 3]);
     expect(stale).to.have.length(1);
-    expect(stale[0]).to.deep.include({ type: 'MarketDataStale', reason: 'arrived-stale', symbol: BTC, pollTime: 7_999, ageMs: 2001, maxAgeMs: 2000, ts: 10_000 });
+    expect(stale[0]).to.deep.include({
+      type: 'MarketDataStale',
+      reason: 'arrived-stale',
+      symbol: BTC,
+      pollTime: 7_999,
+      ageMs: 2001,
+      maxAgeMs: 2000,
+      ts: 10_000,
+    });
   });
 
   it('judges_age_when_the_snapshot_reaches_the_guard_not_when_it_was_polled', () => {

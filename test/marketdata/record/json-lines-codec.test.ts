@@ -21,11 +21,39 @@ const sample: MarketRecord[] = [
   { s: 'depth.diff', m: 'contract', i: 'BTC_USDT', et: 1001, lt: 2201, U: 101, u: 103, pu: 100, b: [['87631.4', '11742', 2]], a: [] },
   { s: 'trade', m: 'spot', i: 'BTCUSDT', et: 1002, lt: 2202, id: '3735693016', p: '61685.99', q: '0.00017', ts: 'sell' },
   { s: 'bookTicker', m: 'spot', i: 'BTCUSDT', et: 1003, lt: 2203, u: 7, bp: '1', bq: '2', ap: '3', aq: '4' },
-  { s: 'kline', m: 'spot', i: 'BTCUSDT', et: 1004, lt: 2204, iv: '5m', ot: 1000, o: '1', h: '2', l: '0.5', c: '1.5', v: '10', qv: '15', n: 3, x: true },
+  {
+    s: 'kline',
+    m: 'spot',
+    i: 'BTCUSDT',
+    et: 1004,
+    lt: 2204,
+    iv: '5m',
+    ot: 1000,
+    o: '1',
+    h: '2',
+    l: '0.5',
+    c: '1.5',
+    v: '10',
+    qv: '15',
+    n: 3,
+    x: true,
+  },
   { s: 'funding', m: 'contract', i: 'BTC_USDT', et: 1005, lt: 2205, r: '0.0001', nt: 1767225600000, min: '-0.0018', max: '0.0018', cy: 8 },
   { s: 'index', m: 'contract', i: 'BTC_USDT', et: 1006, lt: 2206, p: '87812.39' },
   { s: 'fair', m: 'contract', i: 'BTC_USDT', et: 1007, lt: 2207, p: '87790.2' },
-  { s: 'ticker', m: 'spot', i: 'BTCUSDT', et: 1008, lt: 2208, last: '87904', open: '88395.05', high: '89190.19', low: '87405.97', v: '7670.80936815', qv: '677764373.43' },
+  {
+    s: 'ticker',
+    m: 'spot',
+    i: 'BTCUSDT',
+    et: 1008,
+    lt: 2208,
+    last: '87904',
+    open: '88395.05',
+    high: '89190.19',
+    low: '87405.97',
+    v: '7670.80936815',
+    qv: '677764373.43',
+  },
 ];
 
 describe('json-lines codec', () => {
@@ -42,9 +70,15 @@ describe('json-lines codec', () => {
 
   it('names_the_line_and_field_of_a_bad_record', () => {
     const text = `${encodeRecordLine(sample[1]!)}\n{"s":"trade","m":"spot","i":"X","et":1,"lt":1,"p":"1.2.3","q":"1","ts":"buy"}\n`;
-    expect(() => parseRecordLines(text)).to.throw(ValidationError).with.property('field', 'line 2.p');
-    expect(() => decodeRecordLine('not json')).to.throw(ValidationError).with.property('field', 'record');
-    expect(() => decodeRecordLine('{"s":"nope","m":"spot"}', 7)).to.throw(ValidationError).with.property('field', 'line 7.s');
+    expect(() => parseRecordLines(text))
+      .to.throw(ValidationError)
+      .with.property('field', 'line 2.p');
+    expect(() => decodeRecordLine('not json'))
+      .to.throw(ValidationError)
+      .with.property('field', 'record');
+    expect(() => decodeRecordLine('{"s":"nope","m":"spot"}', 7))
+      .to.throw(ValidationError)
+      .with.property('field', 'line 7.s');
   });
 
   it('writes_to_a_sink_and_reads_plain_and_gzipped_files', async () => {

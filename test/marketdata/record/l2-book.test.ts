@@ -5,12 +5,39 @@ describe('L2Book', () => {
   it('applies_a_snapshot_then_chained_diffs_with_absolute_quantities', () => {
     const b = new L2Book();
     expect(b.applyDiff(1, 2, undefined, [[100, 1]], [])).to.equal('no-snapshot');
-    b.applySnapshot(10, [[100, 5], [99, 7]], [[102, 3], [103, 4]]);
+    b.applySnapshot(
+      10,
+      [
+        [100, 5],
+        [99, 7],
+      ],
+      [
+        [102, 3],
+        [103, 4],
+      ],
+    );
     // The first diff must bracket the snapshot id: U 9 ≤ 11 ≤ u 12.
-    expect(b.applyDiff(9, 12, undefined, [[100, 0], [101, 2]], [[102, 1]])).to.equal('applied');
+    expect(
+      b.applyDiff(
+        9,
+        12,
+        undefined,
+        [
+          [100, 0],
+          [101, 2],
+        ],
+        [[102, 1]],
+      ),
+    ).to.equal('applied');
     expect(b.applyDiff(13, 13, undefined, [], [[104, 9]])).to.equal('applied');
-    expect(b.top('buy', 5)).to.deep.equal([[101, 2], [99, 7]]);
-    expect(b.top('sell', 2)).to.deep.equal([[102, 1], [103, 4]]);
+    expect(b.top('buy', 5)).to.deep.equal([
+      [101, 2],
+      [99, 7],
+    ]);
+    expect(b.top('sell', 2)).to.deep.equal([
+      [102, 1],
+      [103, 4],
+    ]);
     expect([b.bestBid(), b.bestAsk(), b.lastUpdateId, b.gaps]).to.deep.equal([101, 102, 13, 0]);
   });
 

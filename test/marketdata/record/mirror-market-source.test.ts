@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { JsonLinesRecordWriter } from '../../../src/marketdata/record/json-lines-codec.js';
-import { MirrorMarketSource, type MirrorBook, type MirrorFeedPort, type MirrorPrices, type MirrorTrade } from '../../../src/marketdata/record/mirror-market-source.js';
+import {
+  MirrorMarketSource,
+  type MirrorBook,
+  type MirrorFeedPort,
+  type MirrorPrices,
+  type MirrorTrade,
+} from '../../../src/marketdata/record/mirror-market-source.js';
 import { OrderBookLiquidityPort, type PrintEvent } from '../../../src/venue/market/order-book-liquidity-port.js';
 
 /** A scripted venue: each poll pops the next depth / trades answer. */
@@ -28,8 +34,19 @@ class ScriptedFeed implements MirrorFeedPort {
 }
 
 const inst = { market: 'spot', symbol: 'BTCUSDT', tick: '0.01', step: '0.001', depthLevels: 10 } as const;
-const book = (version: number, bids: [string, string][], asks: [string, string][]): MirrorBook => ({ version, time: 5000 + version, bids, asks });
-const tr = (time: number, price: string, qty: string, takerSide: 'buy' | 'sell', id?: string): MirrorTrade => ({ time, price, qty, takerSide, ...(id ? { id } : {}) });
+const book = (version: number, bids: [string, string][], asks: [string, string][]): MirrorBook => ({
+  version,
+  time: 5000 + version,
+  bids,
+  asks,
+});
+const tr = (time: number, price: string, qty: string, takerSide: 'buy' | 'sell', id?: string): MirrorTrade => ({
+  time,
+  price,
+  qty,
+  takerSide,
+  ...(id ? { id } : {}),
+});
 
 function setup(feed: ScriptedFeed, recorded: string[] = []) {
   const clock = new VirtualClock(100_000);
@@ -102,7 +119,10 @@ describe('MirrorMarketSource', () => {
   it('flags_possibly_missed_trades_when_a_poll_does_not_reach_back', async () => {
     const feed = new ScriptedFeed();
     feed.books = [book(1, [['99.00', '1']], [['101.00', '1']])];
-    feed.tradeLists = [[tr(1000, '100.00', '0.001', 'buy', '1')], [tr(3000, '100.00', '0.001', 'buy', '3'), tr(2000, '100.00', '0.001', 'buy', '2')]];
+    feed.tradeLists = [
+      [tr(1000, '100.00', '0.001', 'buy', '1')],
+      [tr(3000, '100.00', '0.001', 'buy', '3'), tr(2000, '100.00', '0.001', 'buy', '2')],
+    ];
     const { source } = setup(feed);
     await source.pollOnce();
     await source.pollOnce();
@@ -161,12 +181,12 @@ describe('MirrorMarketSource', () => {
     });
     await source.pollOnce();
     const board = source.contractPrices('BTC_USDT')!;
-    expect([board.index()!.price.toString(), board.fair()!.price.toString(), board.funding()!.rate.toString(), board.funding()!.nextSettleTime]).to.deep.equal([
-      '87812.39',
-      '87790.2',
-      '0.0001',
-      1767225600000,
-    ]);
+    expect([
+      board.index()!.price.toString(),
+      board.fair()!.price.toString(),
+      board.funding()!.rate.toString(),
+      board.funding()!.nextSettleTime,
+    ]).to.deep.equal(['87812.39', '87790.2', '0.0001', 1767225600000]);
     expect(port.book('BTC_USDT').depth('BUY', 1)).to.deep.equal([[876314, 11742, 1]]);
   });
 });

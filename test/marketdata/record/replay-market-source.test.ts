@@ -16,12 +16,34 @@ const head = (et: number) => ({ m: 'spot', i: 'BTCUSDT', et, lt: et + 1200 }) as
  */
 const recording: MarketRecord[] = [
   metaRecord('hand-made'),
-  { s: 'depth.snapshot', ...head(1000), u: 100, b: [['100.00', '0.005'], ['99.99', '0.010']], a: [['100.02', '0.004'], ['100.03', '0.010']] },
+  {
+    s: 'depth.snapshot',
+    ...head(1000),
+    u: 100,
+    b: [
+      ['100.00', '0.005'],
+      ['99.99', '0.010'],
+    ],
+    a: [
+      ['100.02', '0.004'],
+      ['100.03', '0.010'],
+    ],
+  },
   { s: 'trade', ...head(1500), id: 't1', p: '100.02', q: '0.001', ts: 'buy' },
   { s: 'depth.diff', ...head(1600), U: 101, u: 102, b: [], a: [['100.02', '0.003']] },
   { s: 'depth.diff', ...head(2000), U: 103, u: 103, b: [['100.01', '0.002']], a: [] },
   { s: 'trade', ...head(2500), id: 't2', p: '100.00', q: '0.008', ts: 'sell' },
-  { s: 'depth.diff', ...head(2600), U: 104, u: 104, b: [['100.01', '0'], ['100.00', '0']], a: [] },
+  {
+    s: 'depth.diff',
+    ...head(2600),
+    U: 104,
+    u: 104,
+    b: [
+      ['100.01', '0'],
+      ['100.00', '0'],
+    ],
+    a: [],
+  },
 ];
 
 function setup(records: MarketRecord[], extra: Partial<ConstructorParameters<typeof ReplayMarketSource>[0]> = {}) {
@@ -41,14 +63,22 @@ describe('ReplayMarketSource', () => {
     // Through the codec, as a recording file would be read.
     const { source, book, tape, clock } = setup(parseRecordLines(encodeRecordLines(recording)));
     source.advanceTo(1000);
-    expect(book.depth('BUY', 5)).to.deep.equal([[10000, 5, 1], [9999, 10, 1]]);
-    expect(book.depth('SELL', 5)).to.deep.equal([[10002, 4, 1], [10003, 10, 1]]);
+    expect(book.depth('BUY', 5)).to.deep.equal([
+      [10000, 5, 1],
+      [9999, 10, 1],
+    ]);
+    expect(book.depth('SELL', 5)).to.deep.equal([
+      [10002, 4, 1],
+      [10003, 10, 1],
+    ]);
     clock.advanceTo(1600);
     source.advanceTo(1600);
     // t1 took 1 of the 4 at 100.02; the diff to 3 agrees, so nothing is re-placed.
     expect(book.depth('SELL', 1)).to.deep.equal([[10002, 3, 1]]);
     expect(source.stats).to.include({ trades: 1, matchedLots: 1, forcedLots: 0 });
-    expect(tape.recentTrades(1).map((t) => [t.price.toString(), t.qty.toString(), t.takerSide])).to.deep.equal([['100.02', '0.001', 'buy']]);
+    expect(tape.recentTrades(1).map((t) => [t.price.toString(), t.qty.toString(), t.takerSide])).to.deep.equal([
+      ['100.02', '0.001', 'buy'],
+    ]);
   });
 
   it('fills_our_resting_order_when_a_recorded_trade_walks_through_it', () => {
@@ -66,7 +96,10 @@ describe('ReplayMarketSource', () => {
     expect(port.remaining('BTCUSDT', ours)).to.equal(1);
     source.advanceTo(2600);
     // The source's 100.01 and 100.00 bids are gone (ours stays), 99.99 × 10 is untouched.
-    expect(book.depth('BUY', 5)).to.deep.equal([[10000, 1, 1], [9999, 10, 1]]);
+    expect(book.depth('BUY', 5)).to.deep.equal([
+      [10000, 1, 1],
+      [9999, 10, 1],
+    ]);
     expect(source.done).to.equal(true);
     expect(source.stats).to.include({ records: 6, trades: 2, sequenceGaps: 0, staleDiffs: 0 });
   });
@@ -133,12 +166,12 @@ describe('ReplayMarketSource', () => {
     });
     const board = source.contractPrices('BTC_USDT')!;
     source.advanceTo(T8 - 1000);
-    expect([board.index()!.price.toString(), board.fair()!.price.toString(), board.funding()!.rate.toString(), board.funding()!.nextSettleTime]).to.deep.equal([
-      '87812.39',
-      '87790.2',
-      '0.0001',
-      T8,
-    ]);
+    expect([
+      board.index()!.price.toString(),
+      board.fair()!.price.toString(),
+      board.funding()!.rate.toString(),
+      board.funding()!.nextSettleTime,
+    ]).to.deep.equal(['87812.39', '87790.2', '0.0001', T8]);
     source.advanceTo(T8 + 1000);
     // The announced next settle time moved on: 0.0001 was paid at 08:00.
     expect(board.settlements().map((s) => [s.settleTime, s.rate.toString(), s.collectCycleHours])).to.deep.equal([[T8, '0.0001', 8]]);

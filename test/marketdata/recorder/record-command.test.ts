@@ -33,7 +33,9 @@ function startChild(config: string): Child {
   let err = '';
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { proc, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -69,13 +71,16 @@ function readAll(dir: string): { records: DataRecord[]; metas: number; warnings:
   }
 }
 
-const tradesOf = (records: readonly DataRecord[], symbol: string) => records.filter((r): r is Extract<DataRecord, { s: 'trade' }> => r.s === 'trade' && r.i === symbol);
+const tradesOf = (records: readonly DataRecord[], symbol: string) =>
+  records.filter((r): r is Extract<DataRecord, { s: 'trade' }> => r.s === 'trade' && r.i === symbol);
 
 /** The venue's prints in [from, to] (the tape keeps the last 1000; fewer means all since the start). */
 function tapeBetween(tape: TapeAggregator, from: number, to: number): { key: string; id: string }[] {
   const all = tape.recentTrades(1000);
   expect(all.length).to.be.lessThan(1000);
-  return all.filter((t) => t.time >= from && t.time <= to).map((t) => ({ key: `${t.time}|${t.price.toFixed()}|${t.qty.toFixed()}|${t.takerSide}`, id: String(t.id) }));
+  return all
+    .filter((t) => t.time >= from && t.time <= to)
+    .map((t) => ({ key: `${t.time}|${t.price.toFixed()}|${t.qty.toFixed()}|${t.takerSide}`, id: String(t.id) }));
 }
 
 describe('recordCommand (child process, emulator on the system clock)', function () {
@@ -107,7 +112,11 @@ describe('recordCommand (child process, emulator on the system clock)', function
         venue: { spotUrl: emu.url, contractUrl: emu.url, rateLimit: false, requestTimeoutMs: 5000 },
         budget: { spotWeightPerSecond: 1000, contractCallsPerSecondPerEndpoint: 1000 },
         instruments: [
-          { symbol: 'BTCUSDT', cycleMs: 100, streams: { depth: { limit: 5 }, trades: { limit: 200 }, klines: { intervals: ['1m'], limit: 3 } } },
+          {
+            symbol: 'BTCUSDT',
+            cycleMs: 100,
+            streams: { depth: { limit: 5 }, trades: { limit: 200 }, klines: { intervals: ['1m'], limit: 3 } },
+          },
           { symbol: 'BTC_USDT', cycleMs: 100, streams: { depth: { limit: 5 }, deals: { limit: 100 }, fairPrice: {} } },
         ],
         store: { flushMs: 100 },
@@ -142,12 +151,16 @@ describe('recordCommand (child process, emulator on the system clock)', function
     const spot = tradesOf(records, 'BTCUSDT');
     const spotKeys = spot.map((t) => `${t.et}|${t.p}|${t.q}|${t.ts}`);
     const ets = spot.map((t) => t.et);
-    expect(multiset(spotKeys)).to.deep.equal(multiset(tapeBetween(emu.spot.tapes.get('BTCUSDT')!, Math.min(...ets), Math.max(...ets)).map((t) => t.key)));
+    expect(multiset(spotKeys)).to.deep.equal(
+      multiset(tapeBetween(emu.spot.tapes.get('BTCUSDT')!, Math.min(...ets), Math.max(...ets)).map((t) => t.key)),
+    );
     const deals = tradesOf(records, 'BTC_USDT');
     const ids = deals.map((t) => t.id!);
     expect(new Set(ids).size).to.equal(ids.length);
     const dealEts = deals.map((t) => t.et);
-    expect(multiset(ids)).to.deep.equal(multiset(tapeBetween(emu.contract.tapes.get('BTC_USDT')!, Math.min(...dealEts), Math.max(...dealEts)).map((t) => t.id)));
+    expect(multiset(ids)).to.deep.equal(
+      multiset(tapeBetween(emu.contract.tapes.get('BTC_USDT')!, Math.min(...dealEts), Math.max(...dealEts)).map((t) => t.id)),
+    );
     const bars = records.filter((r) => r.s === 'kline').map((r) => (r.s === 'kline' ? `${r.i}|${r.iv}|${r.ot}` : ''));
     expect(new Set(bars).size).to.equal(bars.length);
     expect(records.filter((r) => r.s === 'depth.snapshot').length).to.be.greaterThan(0);

@@ -41,8 +41,19 @@ describe('record config', () => {
   after(() => dirs.cleanup());
 
   it('fills_the_defaults_and_infers_the_kind_from_the_symbol', () => {
-    const c = parseRecordConfig({ out: 'rec', instruments: [{ symbol: 'BTCUSDT', streams: { depth: {} } }, { symbol: 'BTC_USDT', streams: { ticker: {} } }] });
-    expect(c.venue).to.deep.equal({ spotUrl: DEFAULT_SPOT_URL, contractUrl: DEFAULT_CONTRACT_URL, requestTimeoutMs: 10_000, rateLimit: true });
+    const c = parseRecordConfig({
+      out: 'rec',
+      instruments: [
+        { symbol: 'BTCUSDT', streams: { depth: {} } },
+        { symbol: 'BTC_USDT', streams: { ticker: {} } },
+      ],
+    });
+    expect(c.venue).to.deep.equal({
+      spotUrl: DEFAULT_SPOT_URL,
+      contractUrl: DEFAULT_CONTRACT_URL,
+      requestTimeoutMs: 10_000,
+      rateLimit: true,
+    });
     expect(c.instruments.map((i) => [i.kind, i.symbol, i.cycleMs])).to.deep.equal([
       ['spot', 'BTCUSDT', 1000],
       ['contract', 'BTC_USDT', 1000],
@@ -50,7 +61,12 @@ describe('record config', () => {
     expect(c.store).to.deep.equal({ flushMs: 5000, fsync: 'close', codec: 'deflate', segmentPeriod: 'day' });
     expect(c.duration).to.equal(undefined);
     // The pollers' own config shape.
-    expect(toMarketPollConfig(c).instruments[1]).to.deep.equal({ kind: 'contract', symbol: 'BTC_USDT', cycleMs: 1000, streams: { ticker: {} } });
+    expect(toMarketPollConfig(c).instruments[1]).to.deep.equal({
+      kind: 'contract',
+      symbol: 'BTC_USDT',
+      cycleMs: 1000,
+      streams: { ticker: {} },
+    });
   });
 
   it('refuses_unknown_keys_naming_each_path_and_the_accepted_keys', () => {
@@ -72,7 +88,10 @@ describe('record config', () => {
         out: 'rec',
         venue: { spotUrl: 'api.mexc.com' },
         store: { fsync: 'always' },
-        instruments: [{ symbol: 'BTC_USDT', kind: 'spot', streams: { depth: {} } }, { symbol: 'ETHUSDT', cycleMs: 10, streams: { klines: { intervals: ['Min1'] } } }],
+        instruments: [
+          { symbol: 'BTC_USDT', kind: 'spot', streams: { depth: {} } },
+          { symbol: 'ETHUSDT', cycleMs: 10, streams: { klines: { intervals: ['Min1'] } } },
+        ],
       }),
     ).to.deep.equal([
       'venue.spotUrl: expected an http(s) URL, received "api.mexc.com"',
@@ -83,14 +102,18 @@ describe('record config', () => {
     expect(problems({ out: 'rec', instruments: [{ symbol: 'ETHUSDT', streams: { klines: { intervals: ['Min1'] } } }] })).to.deep.equal([
       'instruments[0].streams.klines.intervals[0]: expected one of 1m, 5m, 15m, 30m, 60m, 4h, 1d, 1W, 1M, received "Min1"',
     ]);
-    expect(problems({ out: 'rec', instruments: [{ symbol: 'ETHUSDT', streams: { depth: null } }] })).to.deep.equal(['instruments[0].streams.depth: expected an object ({} polls every cycle), received null']);
+    expect(problems({ out: 'rec', instruments: [{ symbol: 'ETHUSDT', streams: { depth: null } }] })).to.deep.equal([
+      'instruments[0].streams.depth: expected an object ({} polls every cycle), received null',
+    ]);
   });
 
   it('refuses_a_cadence_faster_than_the_cycle_and_cadences_over_the_rate_budget', () => {
-    expect(problems({ out: 'rec', instruments: [{ symbol: 'BTCUSDT', cycleMs: 1000, streams: { trades: { everyMs: 500 } } }] })).to.deep.equal([
-      'instruments[0].streams.trades.everyMs: expected at least the cycle (1000 ms), received 500',
+    expect(
+      problems({ out: 'rec', instruments: [{ symbol: 'BTCUSDT', cycleMs: 1000, streams: { trades: { everyMs: 500 } } }] }),
+    ).to.deep.equal(['instruments[0].streams.trades.everyMs: expected at least the cycle (1000 ms), received 500']);
+    expect(problems({ out: 'rec', instruments: [minimal.instruments[0], minimal.instruments[0]] })).to.deep.equal([
+      'instruments[1].symbol: BTCUSDT is listed twice',
     ]);
-    expect(problems({ out: 'rec', instruments: [minimal.instruments[0], minimal.instruments[0]] })).to.deep.equal(['instruments[1].symbol: BTCUSDT is listed twice']);
     // trades every 100 ms (weight 5 → 50 weight/s) + depth (weight 1 → 10/s) = 60 > the default 10 weight/s
     let err: unknown;
     try {
@@ -101,16 +124,36 @@ describe('record config', () => {
     expect(err).to.be.instanceOf(ConfigInvalid);
     expect((err as ConfigInvalid).path).to.equal('instruments[0].streams.trades');
     // With a budget that covers it, accepted.
-    expect(() => parseRecordConfig({ out: 'rec', budget: { spotWeightPerSecond: 60, contractCallsPerSecondPerEndpoint: 5 }, instruments: [{ symbol: 'BTCUSDT', cycleMs: 100, streams: { depth: {}, trades: {} } }] })).to.not.throw();
+    expect(() =>
+      parseRecordConfig({
+        out: 'rec',
+        budget: { spotWeightPerSecond: 60, contractCallsPerSecondPerEndpoint: 5 },
+        instruments: [{ symbol: 'BTCUSDT', cycleMs: 100, streams: { depth: {}, trades: {} } }],
+      }),
+    ).to.not.throw();
   });
 
   it('reads_durations_as_seconds_or_with_a_unit', () => {
-    expect([parseDuration(90), parseDuration(2.5), parseDuration('90s'), parseDuration('15m'), parseDuration('2h'), parseDuration('1d'), parseDuration('500ms'), parseDuration('45')]).to.deep.equal([
-      90_000, 2_500, 90_000, 900_000, 7_200_000, 86_400_000, 500, 45_000,
+    expect([
+      parseDuration(90),
+      parseDuration(2.5),
+      parseDuration('90s'),
+      parseDuration('15m'),
+      parseDuration('2h'),
+      parseDuration('1d'),
+      parseDuration('500ms'),
+      parseDuration('45'),
+    ]).to.deep.equal([90_000, 2_500, 90_000, 900_000, 7_200_000, 86_400_000, 500, 45_000]);
+    expect([parseDuration(0), parseDuration(-1), parseDuration('2 weeks'), parseDuration('')]).to.deep.equal([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
     ]);
-    expect([parseDuration(0), parseDuration(-1), parseDuration('2 weeks'), parseDuration('')]).to.deep.equal([undefined, undefined, undefined, undefined]);
     expect(parseRecordConfig({ ...minimal, duration: '15m' }).duration).to.equal(900_000);
-    expect(problems({ ...minimal, duration: 'soon' })).to.deep.equal(['duration: expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received "soon"']);
+    expect(problems({ ...minimal, duration: 'soon' })).to.deep.equal([
+      'duration: expected seconds > 0 or a duration like 90s, 15m, 2h, 1d, received "soon"',
+    ]);
   });
 
   it('loads_the_example_configs', async () => {

@@ -28,12 +28,26 @@ const configInput = (out: string): RecordConfigInput => ({
     {
       symbol: 'BTCUSDT',
       cycleMs: CYCLE,
-      streams: { depth: { limit: 5 }, bookTicker: {}, trades: { everyMs: 2000, limit: 200 }, klines: { intervals: ['1m'], limit: 5 }, ticker24h: { everyMs: 5000 } },
+      streams: {
+        depth: { limit: 5 },
+        bookTicker: {},
+        trades: { everyMs: 2000, limit: 200 },
+        klines: { intervals: ['1m'], limit: 5 },
+        ticker24h: { everyMs: 5000 },
+      },
     },
     {
       symbol: 'BTC_USDT',
       cycleMs: CYCLE,
-      streams: { depth: { limit: 5 }, ticker: {}, fundingRate: { everyMs: 5000 }, fairPrice: {}, indexPrice: {}, deals: { everyMs: 2000, limit: 100 }, klines: { intervals: ['Min1'], limit: 5 } },
+      streams: {
+        depth: { limit: 5 },
+        ticker: {},
+        fundingRate: { everyMs: 5000 },
+        fairPrice: {},
+        indexPrice: {},
+        deals: { everyMs: 2000, limit: 100 },
+        klines: { intervals: ['Min1'], limit: 5 },
+      },
     },
   ],
   store: { flushMs: 5000 },
@@ -43,7 +57,11 @@ const configInput = (out: string): RecordConfigInput => ({
  * Runs one recording session of `cycles` poll cycles: the first at start, then one per CYCLE of
  * virtual time. Returns the inner (venue) time of the last cycle.
  */
-async function recordSession(rig: RecorderRig, config: RecordConfig, cycles: number): Promise<{ recorder: Recorder; summary: RecorderSummary; lastCycleAt: number }> {
+async function recordSession(
+  rig: RecorderRig,
+  config: RecordConfig,
+  cycles: number,
+): Promise<{ recorder: Recorder; summary: RecorderSummary; lastCycleAt: number }> {
   const clock = new SkewedClock(rig.venueClock, SKEW);
   const recorder = new Recorder({ clock, config, spot: rig.spot, contract: rig.contractFetcher(clock), store: { fsync: 'never' } });
   await recorder.start();
@@ -155,14 +173,20 @@ describe('Recorder over HTTP (emulator, virtual clock)', function () {
     expect(spotTruth.map((b) => b.openTime)).to.deep.equal([T0, T0 + 60_000]);
     const spotBars = of(records, 'BTCUSDT', 'kline');
     expect(spotBars.map((b) => [b.o, b.h, b.l, b.c, b.v])).to.deep.equal(
-      spotTruth.map((b) => [spotTape.price(b.open), spotTape.price(b.high), spotTape.price(b.low), spotTape.price(b.close), spotTape.qty(b.volume)].map((d) => d.toFixed())),
+      spotTruth.map((b) =>
+        [spotTape.price(b.open), spotTape.price(b.high), spotTape.price(b.low), spotTape.price(b.close), spotTape.qty(b.volume)].map((d) =>
+          d.toFixed(),
+        ),
+      ),
     );
     // Contract candles as the venue serves them (open = previous close), seconds → ms.
     const c = rig.emu.contract.tapes.get('BTC_USDT')!.contractCandles('1m', {}, lastCycleAt);
     const closed = c.time.map((_t, k) => k).filter((k) => c.time[k]! * 1000 + 60_000 <= lastCycleAt);
     expect(closed.map((k) => c.time[k]! * 1000)).to.deep.equal([T0, T0 + 60_000]);
     const contractBars = of(records, 'BTC_USDT', 'kline');
-    expect(contractBars.map((b) => [b.o, b.h, b.l, b.c, b.v].map(Number))).to.deep.equal(closed.map((k) => [c.open[k], c.high[k], c.low[k], c.close[k], c.vol[k]]));
+    expect(contractBars.map((b) => [b.o, b.h, b.l, b.c, b.v].map(Number))).to.deep.equal(
+      closed.map((k) => [c.open[k], c.high[k], c.low[k], c.close[k], c.vol[k]]),
+    );
     for (const [bars, iv] of [
       [spotBars, '1m'],
       [contractBars, '1m'],
@@ -189,7 +213,10 @@ describe('Recorder over HTTP (emulator, virtual clock)', function () {
       ['BTC_USDT', 'index'],
     ] as const) {
       const rs = records.filter((r) => r.i === symbol && r.s === s);
-      expect(rs.map((r) => r.lt - r.et), `${symbol} ${s}`).to.deep.equal(rs.map(() => SKEW));
+      expect(
+        rs.map((r) => r.lt - r.et),
+        `${symbol} ${s}`,
+      ).to.deep.equal(rs.map(() => SKEW));
     }
     // The spot book ticker carries no venue time: et falls back to lt.
     expect(of(records, 'BTCUSDT', 'bookTicker').every((r) => r.et === r.lt)).to.equal(true);
@@ -265,7 +292,9 @@ describe('Recorder resuming a store (emulator, virtual clock)', function () {
     const spotTruth = tapeTrades(rig.emu.spot.tapes.get('BTCUSDT')!, lastTradeFetch);
     expect(multiset(of(records, 'BTCUSDT', 'trade').map(tradeKey))).to.deep.equal(multiset(spotTruth.map((t) => t.key)));
     const contractIds = of(records, 'BTC_USDT', 'trade').map((t) => t.id!);
-    expect(multiset(contractIds)).to.deep.equal(multiset(tapeTrades(rig.emu.contract.tapes.get('BTC_USDT')!, lastTradeFetch).map((t) => t.id)));
+    expect(multiset(contractIds)).to.deep.equal(
+      multiset(tapeTrades(rig.emu.contract.tapes.get('BTC_USDT')!, lastTradeFetch).map((t) => t.id)),
+    );
     for (const symbol of ['BTCUSDT', 'BTC_USDT']) {
       expect(of(records, symbol, 'kline').map((b) => b.ot)).to.deep.equal([T0, T0 + 60_000]);
     }

@@ -26,7 +26,12 @@ class StubSpot implements SpotMarketFetcher {
   async depth(): Promise<OrderBookSnapshot> {
     const n = ++this.depthCalls;
     if (this.failDepth.has(n)) throw new Error(`depth call ${n} failed (scripted)`);
-    return { bids: [{ price: D(100), quantity: D(n) }], asks: [{ price: D(101), quantity: D(1) }], sequence: String(n), exchangeTime: this.clock.now() };
+    return {
+      bids: [{ price: D(100), quantity: D(n) }],
+      asks: [{ price: D(101), quantity: D(1) }],
+      sequence: String(n),
+      exchangeTime: this.clock.now(),
+    };
   }
   async bookTicker(): Promise<BookTicker> {
     // A price the store cannot hold as a decimal string.
@@ -46,7 +51,8 @@ class StubSpot implements SpotMarketFetcher {
   }
 }
 
-const config = (out: string, streams: Record<string, unknown> = { depth: {} }) => parseRecordConfig({ out, instruments: [{ symbol: 'BTCUSDT', cycleMs: 1000, streams }], store: { flushMs: 5000 } });
+const config = (out: string, streams: Record<string, unknown> = { depth: {} }) =>
+  parseRecordConfig({ out, instruments: [{ symbol: 'BTCUSDT', cycleMs: 1000, streams }], store: { flushMs: 5000 } });
 
 function depthInStore(dir: string): number {
   const r = RecordStoreReader.open(dir);

@@ -12,7 +12,11 @@ import { TempDirs } from './support/recorder-rig.js';
 
 const BTCUSDT = spotSymbol('BTCUSDT');
 const BTC_USDT = contractSymbol('BTC_USDT');
-const SPOT: MappedInstrument = { kind: 'spot', symbol: 'BTCUSDT', streams: { depth: {}, bookTicker: {}, trades: { limit: 10 }, klines: { intervals: ['1m'] }, ticker24h: { everyMs: 5000 } } };
+const SPOT: MappedInstrument = {
+  kind: 'spot',
+  symbol: 'BTCUSDT',
+  streams: { depth: {}, bookTicker: {}, trades: { limit: 10 }, klines: { intervals: ['1m'] }, ticker24h: { everyMs: 5000 } },
+};
 
 const trade = (time: number, price: string, side: 'buy' | 'sell' | null = 'buy', id?: string): MarketTrade => ({
   time,
@@ -21,8 +25,21 @@ const trade = (time: number, price: string, side: 'buy' | 'sell' | null = 'buy',
   ...(side ? { takerSide: side } : {}),
   ...(id ? { id } : {}),
 });
-const kline = (openTime: number, close: string): Kline => ({ openTime, closeTime: openTime + 60_000, open: D('100'), high: D('101'), low: D('99'), close: D(close), volume: D('2') });
-const book = (time: number, seq: string) => ({ bids: [{ price: D('100.10'), quantity: D('1.50') }], asks: [{ price: D('100.2'), quantity: D('2') }], sequence: seq, exchangeTime: time });
+const kline = (openTime: number, close: string): Kline => ({
+  openTime,
+  closeTime: openTime + 60_000,
+  open: D('100'),
+  high: D('101'),
+  low: D('99'),
+  close: D(close),
+  volume: D('2'),
+});
+const book = (time: number, seq: string) => ({
+  bids: [{ price: D('100.10'), quantity: D('1.50') }],
+  asks: [{ price: D('100.2'), quantity: D('2') }],
+  sequence: seq,
+  exchangeTime: time,
+});
 const streams = (rs: readonly DataRecord[]): string[] => rs.map((r) => r.s);
 
 describe('SnapshotRecordMapper', () => {
@@ -62,15 +79,23 @@ describe('SnapshotRecordMapper', () => {
   it('writes_new_trades_only_and_skips_those_without_a_taker_side', () => {
     const m = new SnapshotRecordMapper([SPOT]);
     m.records({ symbol: BTCUSDT, kind: 'spot', pollTime: 1000, trades: [trade(900, '1'), trade(950, '2')] });
-    const rs = m.records({ symbol: BTCUSDT, kind: 'spot', pollTime: 2000, trades: [trade(900, '1'), trade(950, '2'), trade(1500, '3', null), trade(1600, '4')] });
+    const rs = m.records({
+      symbol: BTCUSDT,
+      kind: 'spot',
+      pollTime: 2000,
+      trades: [trade(900, '1'), trade(950, '2'), trade(1500, '3', null), trade(1600, '4')],
+    });
     expect(rs.map((r) => [r.s, r.et])).to.deep.equal([['trade', 1600]]);
     expect(m.counters.tradesWithoutSide).to.equal(1);
   });
 
   it('writes_closed_bars_once_with_the_close_time_as_et', () => {
     const m = new SnapshotRecordMapper([SPOT]);
-    const poll = (pollTime: number, bars: Kline[]): DataRecord[] => m.records({ symbol: BTCUSDT, kind: 'spot', pollTime, klines: { '1m': bars } });
-    expect(poll(61_000, [kline(0, '100.5'), kline(60_000, '100.7')]).map((r) => (r.s === 'kline' ? [r.iv, r.ot, r.et, r.lt, r.c, r.x] : r.s))).to.deep.equal([['1m', 0, 60_000, 61_000, '100.5', true]]);
+    const poll = (pollTime: number, bars: Kline[]): DataRecord[] =>
+      m.records({ symbol: BTCUSDT, kind: 'spot', pollTime, klines: { '1m': bars } });
+    expect(
+      poll(61_000, [kline(0, '100.5'), kline(60_000, '100.7')]).map((r) => (r.s === 'kline' ? [r.iv, r.ot, r.et, r.lt, r.c, r.x] : r.s)),
+    ).to.deep.equal([['1m', 0, 60_000, 61_000, '100.5', true]]);
     expect(poll(62_000, [kline(0, '100.5'), kline(60_000, '100.8')])).to.deep.equal([]);
   });
 
@@ -78,18 +103,35 @@ describe('SnapshotRecordMapper', () => {
     const m = new SnapshotRecordMapper([SPOT]);
     // Our clock runs 10 s ahead of the venue's. The venue serves only the bar opened at 0 (closes at 60 000).
     const poll = (pollTime: number, venueTime: number): DataRecord[] =>
-      m.records({ symbol: BTCUSDT, kind: 'spot', pollTime, exchangeTime: venueTime, book: book(venueTime, String(pollTime)), klines: { '1m': [kline(0, String(pollTime))] } });
+      m.records({
+        symbol: BTCUSDT,
+        kind: 'spot',
+        pollTime,
+        exchangeTime: venueTime,
+        book: book(venueTime, String(pollTime)),
+        klines: { '1m': [kline(0, String(pollTime))] },
+      });
     poll(63_000, 53_000);
     // Sent after venue time 53 000: the bar may still be open, although our clock says 63 000.
     expect(streams(poll(73_000, 63_000))).to.deep.equal(['depth.snapshot']);
     // Sent after venue time 63 000 ≥ 60 000 + 2000 grace: closed; its values are those of this poll.
-    expect(poll(74_000, 64_000).map((r) => (r.s === 'kline' ? `kline ${r.ot} ${r.c}` : r.s))).to.deep.equal(['depth.snapshot', 'kline 0 74000']);
+    expect(poll(74_000, 64_000).map((r) => (r.s === 'kline' ? `kline ${r.ot} ${r.c}` : r.s))).to.deep.equal([
+      'depth.snapshot',
+      'kline 0 74000',
+    ]);
   });
 
   it('takes_fair_index_and_funding_from_the_contract_ticker_unless_polled_on_their_own', () => {
     const tickerOnly = new SnapshotRecordMapper([{ kind: 'contract', symbol: 'BTC_USDT', streams: { ticker: {} } }]);
     const withFair = new SnapshotRecordMapper([{ kind: 'contract', symbol: 'BTC_USDT', streams: { ticker: {}, fairPrice: {} } }]);
-    const contractTicker = { lastPrice: D('87000.5'), volume24: D('1200'), fairPrice: D('87001'), indexPrice: D('86999.9'), fundingRate: D('-0.0001'), exchangeTime: 7990 };
+    const contractTicker = {
+      lastPrice: D('87000.5'),
+      volume24: D('1200'),
+      fairPrice: D('87001'),
+      indexPrice: D('86999.9'),
+      fundingRate: D('-0.0001'),
+      exchangeTime: 7990,
+    };
     const s: PolledSnapshot = { symbol: BTC_USDT, kind: 'contract', pollTime: 8000, contractTicker };
     expect(tickerOnly.records(s).map((r) => [r.s, r.et, r.lt])).to.deep.equal([
       ['ticker', 7990, 8000],
@@ -103,8 +145,15 @@ describe('SnapshotRecordMapper', () => {
 
   it('keeps_the_contract_depth_order_counts', () => {
     const m = new SnapshotRecordMapper([{ kind: 'contract', symbol: 'BTC_USDT', streams: { depth: {} } }]);
-    const rs = m.records({ symbol: BTC_USDT, kind: 'contract', pollTime: 1, book: { bids: [{ price: D('87000'), quantity: D('15'), orders: 3 }], asks: [], sequence: '123456789' } });
-    expect(rs).to.deep.equal([{ s: 'depth.snapshot', m: 'contract', i: 'BTC_USDT', lt: 1, et: 1, u: 123456789, b: [['87000', '15', 3]], a: [] }]);
+    const rs = m.records({
+      symbol: BTC_USDT,
+      kind: 'contract',
+      pollTime: 1,
+      book: { bids: [{ price: D('87000'), quantity: D('15'), orders: 3 }], asks: [], sequence: '123456789' },
+    });
+    expect(rs).to.deep.equal([
+      { s: 'depth.snapshot', m: 'contract', i: 'BTC_USDT', lt: 1, et: 1, u: 123456789, b: [['87000', '15', 3]], a: [] },
+    ]);
   });
 
   it('continues_a_store_without_writing_its_newest_trades_or_its_last_bar_again', () => {
@@ -121,7 +170,13 @@ describe('SnapshotRecordMapper', () => {
     const reader = RecordStoreReader.open(dir);
     expect(m.seed(reader)).to.deep.equal({ trades: 2, klineIntervals: 1 });
     reader.close();
-    const rs = m.records({ symbol: BTCUSDT, kind: 'spot', pollTime: 121_000, trades: [trade(900, '1'), trade(950, '2'), trade(1200, '3')], klines: { '1m': [kline(0, '100.5'), kline(60_000, '100.6'), kline(120_000, '100.9')] } });
+    const rs = m.records({
+      symbol: BTCUSDT,
+      kind: 'spot',
+      pollTime: 121_000,
+      trades: [trade(900, '1'), trade(950, '2'), trade(1200, '3')],
+      klines: { '1m': [kline(0, '100.5'), kline(60_000, '100.6'), kline(120_000, '100.9')] },
+    });
     expect(rs.map((r) => (r.s === 'kline' ? `kline ${r.ot}` : `${r.s} ${r.et}`))).to.deep.equal(['trade 1200', 'kline 60000']);
   });
 });

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { TradeWindow, type WindowTrade } from '../../../src/marketdata/recorder/trade-window.js';
 
-const t = (time: number, price: string, qty: string, side: 'buy' | 'sell' = 'buy', id?: string): WindowTrade => ({ time, price, qty, side, ...(id !== undefined ? { id } : {}) });
+const t = (time: number, price: string, qty: string, side: 'buy' | 'sell' = 'buy', id?: string): WindowTrade => ({
+  time,
+  price,
+  qty,
+  side,
+  ...(id !== undefined ? { id } : {}),
+});
 const keys = (ts: readonly WindowTrade[]): string[] => ts.map((x) => `${x.id ?? ''}@${x.time}:${x.price}x${x.qty}`);
 
 describe('TradeWindow', () => {
@@ -25,7 +31,10 @@ describe('TradeWindow', () => {
     w.admit([t(1, '1', '1'), t(2, '2', '1'), t(3, '3', '1'), t(4, '4', '1'), t(5, '5', '1')]);
     expect(w.admit([t(4, '4', '1'), t(5, '5', '1')]).fresh).to.deep.equal([]);
     // Trades 3..5 were recorded by the first poll, though the second did not return trade 3.
-    expect(keys(w.admit([t(3, '3', '1'), t(4, '4', '1'), t(5, '5', '1'), t(6, '6', '1'), t(7, '7', '1')]).fresh)).to.deep.equal(['@6:6x1', '@7:7x1']);
+    expect(keys(w.admit([t(3, '3', '1'), t(4, '4', '1'), t(5, '5', '1'), t(6, '6', '1'), t(7, '7', '1')]).fresh)).to.deep.equal([
+      '@6:6x1',
+      '@7:7x1',
+    ]);
   });
 
   it('deduplicates_by_id_when_the_venue_sends_one', () => {

@@ -20,9 +20,12 @@ function roundTrip(values: string[]): string[] {
 
 describe('decimal column', () => {
   it('restores_every_decimal_string_exactly', () => {
-    fc.assert(fc.property(fc.array(decimalArb, { maxLength: 60 }), (values) => {
+    fc.assert(
+      fc.property(fc.array(decimalArb, { maxLength: 60 }), (values) => {
         expect(roundTrip(values)).to.deep.equal(values);
-      }), { numRuns: 400 });
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('reads_as_numbers_exactly_what_Number_makes_of_the_restored_strings', () => {
@@ -31,7 +34,9 @@ describe('decimal column', () => {
       const r = new ByteReader(encode(values));
       const got = Array.from(readDecimalNumbers(r, values.length));
       expect(r.done).to.equal(true);
-      expect(got.map((x) => Object.is(x, -0) ? '-0' : String(x))).to.deep.equal(values.map((v) => (Object.is(Number(v), -0) ? '-0' : String(Number(v)))));
+      expect(got.map((x) => (Object.is(x, -0) ? '-0' : String(x)))).to.deep.equal(
+        values.map((v) => (Object.is(Number(v), -0) ? '-0' : String(Number(v)))),
+      );
     };
     fc.assert(fc.property(fc.array(decimalArb, { maxLength: 60 }), check), { numRuns: 400 });
     check(Array.from({ length: 50 }, (_, k) => `${((6183763 - 7 * k) / 100).toFixed(2)}000000`));

@@ -14,7 +14,17 @@ import { readManifest } from '../../../src/marketdata/store/store-manifest.js';
 import { anyRecordArb } from './support/record-arbitraries.js';
 import { TempDirs } from './support/temp-dir.js';
 
-const trade = (i: string, et: number, lt: number, id: string): DataRecord => ({ s: 'trade', m: 'spot', i, et, lt, id, p: '100.5', q: '1', ts: 'buy' });
+const trade = (i: string, et: number, lt: number, id: string): DataRecord => ({
+  s: 'trade',
+  m: 'spot',
+  i,
+  et,
+  lt,
+  id,
+  p: '100.5',
+  q: '1',
+  ts: 'buy',
+});
 const fair = (et: number, lt: number, p: string): DataRecord => ({ s: 'fair', m: 'contract', i: 'BTC_USDT', et, lt, p });
 const ids = (rs: Iterable<DataRecord>): string[] => [...rs].map((r) => (r.s === 'trade' ? `t${r.id}` : r.s === 'fair' ? `f${r.p}` : r.s));
 
@@ -52,7 +62,14 @@ describe('record store', () => {
     const dir = temp.make();
     const w = RecordStoreWriter.open(dir, { chunkRecords: 2 });
     // Receive order: t1(et 10) f1(et 10) t2(et 5) f2(et 20) t3(et 10) f3(et 5)
-    w.appendAll([trade('BTCUSDT', 10, 1, '1'), fair(10, 2, '1'), trade('BTCUSDT', 5, 3, '2'), fair(20, 4, '2'), trade('BTCUSDT', 10, 5, '3'), fair(5, 6, '3')]);
+    w.appendAll([
+      trade('BTCUSDT', 10, 1, '1'),
+      fair(10, 2, '1'),
+      trade('BTCUSDT', 5, 3, '2'),
+      fair(20, 4, '2'),
+      trade('BTCUSDT', 10, 5, '3'),
+      fair(5, 6, '3'),
+    ]);
     w.close();
     // By et: 5 → t2 (seq 2) then f3 (seq 5); 10 → t1 (0), f1 (1), t3 (4); 20 → f2.
     expect(ids(readAll(dir))).to.deep.equal(['t2', 'f3', 't1', 'f1', 't3', 'f2']);
@@ -152,7 +169,9 @@ describe('record store', () => {
     expect(() => w.append(bad))
       .to.throw(ValidationError)
       .with.property('field', 'record.p');
-    expect(() => w.append({ ...fair(3, 3, '1'), et: 1.5 })).to.throw(ValidationError).with.property('field', 'record.et');
+    expect(() => w.append({ ...fair(3, 3, '1'), et: 1.5 }))
+      .to.throw(ValidationError)
+      .with.property('field', 'record.et');
     // A field the store does not know would be lost: refused, not dropped.
     expect(() => w.append({ ...fair(4, 4, '1'), extra: 1 } as unknown as DataRecord))
       .to.throw(ValidationError)
@@ -209,7 +228,9 @@ describe('record store', () => {
     r2.close();
     stop();
     w.close();
-    expect(() => RecordStoreReader.open(join(dir, 'missing'))).to.throw(ValidationError).with.property('field', 'store');
+    expect(() => RecordStoreReader.open(join(dir, 'missing')))
+      .to.throw(ValidationError)
+      .with.property('field', 'store');
   });
 
   it('stops_flushing_and_reports_a_failed_flush_instead_of_throwing_from_the_timer', () => {
@@ -251,7 +272,11 @@ describe('record store', () => {
     const s = r.summary();
     expect(s.records).to.equal(3);
     expect(s.instruments).to.deep.equal([
-      { market: 'contract', symbol: 'BTC_USDT', streams: [{ stream: 'fair', records: 1, chunks: 1, minEt: 7, maxEt: 7, minLt: 6, maxLt: 6 }] },
+      {
+        market: 'contract',
+        symbol: 'BTC_USDT',
+        streams: [{ stream: 'fair', records: 1, chunks: 1, minEt: 7, maxEt: 7, minLt: 6, maxLt: 6 }],
+      },
       { market: 'spot', symbol: 'BTCUSDT', streams: [{ stream: 'trade', records: 2, chunks: 1, minEt: 5, maxEt: 9, minLt: 3, maxLt: 8 }] },
     ]);
     expect(readdirSync(dir).sort()).to.deep.equal(['manifest.json', 'seg-000001.pmdi', 'seg-000001.pmdr']);

@@ -23,7 +23,15 @@ describe('record store listing (perpetua data list) and span errors', function (
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'perpetua-store-list-'));
     store = join(dir, 'store');
-    await importCommand({ kind: 'klines', market: 'contract', symbol: 'BTCUSDT', interval: '1m', input: [PERP_KLINES_FILE], out: store, progress: false });
+    await importCommand({
+      kind: 'klines',
+      market: 'contract',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      input: [PERP_KLINES_FILE],
+      out: store,
+      progress: false,
+    });
   });
 
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,7 +52,9 @@ describe('record store listing (perpetua data list) and span errors', function (
   it('names_a_missing_instrument_and_what_the_store_has', () => {
     const reader = RecordStoreReader.open(store);
     try {
-      expect(describeStoreSpan('s', reader.summary(), ['spot:ETHUSDT'])).to.equal('s holds no records of spot:ETHUSDT (it has contract:BTCUSDT)');
+      expect(describeStoreSpan('s', reader.summary(), ['spot:ETHUSDT'])).to.equal(
+        's holds no records of spot:ETHUSDT (it has contract:BTCUSDT)',
+      );
     } finally {
       reader.close();
     }
@@ -54,9 +64,17 @@ describe('record store listing (perpetua data list) and span errors', function (
     const doc = perpTrendDoc();
     const bt = doc.backtest as Record<string, unknown>;
     const file = join(dir, 'outside.yaml');
-    writeFileSync(file, stringify({ ...doc, backtest: { ...bt, from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z', data: [{ kind: 'store', path: store }] } }));
+    writeFileSync(
+      file,
+      stringify({
+        ...doc,
+        backtest: { ...bt, from: '2025-06-01T00:00:00Z', to: '2025-06-02T00:00:00Z', data: [{ kind: 'store', path: store }] },
+      }),
+    );
     let err: unknown;
-    await backtestCommand({ config: file, out: join(dir, 'never'), progress: false, output: sink(), cwd: dir }).catch((e: unknown) => (err = e));
+    await backtestCommand({ config: file, out: join(dir, 'never'), progress: false, output: sink(), cwd: dir }).catch(
+      (e: unknown) => (err = e),
+    );
     expect(err).to.be.instanceOf(ConfigError);
     const msg = (err as Error).message;
     expect(msg).to.contain('between backtest.from 2025-06-01 00:00:00 and backtest.to 2025-06-02 00:00:00 UTC');

@@ -52,7 +52,9 @@ describe('record store crash recovery', () => {
     const manifest = readFileSync(join(template, MANIFEST_FILE));
     // Every byte of the file header and the first chunk, every byte within 3 of each chunk
     // boundary, and every 5th byte elsewhere (the file system is the slow part of each round).
-    const cuts = Array.from({ length: size }, (_, k) => k).filter((k) => k <= chunkEnds[0]! || chunkEnds.some((e) => Math.abs(k - e) <= 3) || k % 5 === 0);
+    const cuts = Array.from({ length: size }, (_, k) => k).filter(
+      (k) => k <= chunkEnds[0]! || chunkEnds.some((e) => Math.abs(k - e) <= 3) || k % 5 === 0,
+    );
     expect(cuts.length).to.be.greaterThan(size / 5);
     for (const cut of cuts) {
       // The three files are the whole store (close() removed the lock): overwrite them each round.

@@ -102,7 +102,11 @@ export class TriggerBook {
 
   counts(accountId: string, symbol?: string): TriggerCounts {
     if (!this.engaged) return { stop: 0, plan: 0, track: 0 };
-    return { stop: this.stops.count(accountId, symbol), plan: this.plans.count(accountId, symbol), track: this.tracks.count(accountId, symbol) };
+    return {
+      stop: this.stops.count(accountId, symbol),
+      plan: this.plans.count(accountId, symbol),
+      track: this.tracks.count(accountId, symbol),
+    };
   }
 
   /** Untriggered plan orders or live trailing orders (they block a position-mode change). */
@@ -127,18 +131,25 @@ export class TriggerBook {
     const indexed = new Set<TriggerRecord>();
     for (const bucket of this.live.values()) for (const r of bucket.values()) indexed.add(r);
     const expectLive = (r: TriggerRecord, live: boolean): void => {
-      if (live !== indexed.delete(r)) problems.push(`${r.kind} order ${r.id}: ${live ? 'live but not evaluated' : 'final but still evaluated'}`);
+      if (live !== indexed.delete(r))
+        problems.push(`${r.kind} order ${r.id}: ${live ? 'live but not evaluated' : 'final but still evaluated'}`);
     };
     for (const s of this.stops.records()) {
       const live = this.stops.isLive(s);
       expectLive(s, live);
       if (live) {
-        if (s.stopLossPrice === undefined && s.takeProfitPrice === undefined) problems.push(`stop order ${s.id}: untriggered without a leg`);
+        if (s.stopLossPrice === undefined && s.takeProfitPrice === undefined)
+          problems.push(`stop order ${s.id}: untriggered without a leg`);
         if (s.positionId !== undefined) {
           const pos = venue.openPositions(s.account, { positionId: s.positionId })[0];
-          if (pos === undefined || pos.state !== PositionState.HOLDING) problems.push(`stop order ${s.id}: bound to position ${s.positionId}, which is not open`);
-          else if (pos.symbol !== s.symbol || pos.positionType !== s.positionType) problems.push(`stop order ${s.id}: bound to a ${pos.symbol} ${pos.positionType === PositionType.LONG ? 'long' : 'short'} position`);
-          if (!this.stops.boundTo(s.positionId)?.has(s)) problems.push(`stop order ${s.id}: missing from the index of position ${s.positionId}`);
+          if (pos === undefined || pos.state !== PositionState.HOLDING)
+            problems.push(`stop order ${s.id}: bound to position ${s.positionId}, which is not open`);
+          else if (pos.symbol !== s.symbol || pos.positionType !== s.positionType)
+            problems.push(
+              `stop order ${s.id}: bound to a ${pos.symbol} ${pos.positionType === PositionType.LONG ? 'long' : 'short'} position`,
+            );
+          if (!this.stops.boundTo(s.positionId)?.has(s))
+            problems.push(`stop order ${s.id}: missing from the index of position ${s.positionId}`);
           if (s.volType === StopVolType.PARTIAL && s.volLots <= 0) problems.push(`stop order ${s.id}: bound with vol 0`);
         } else if (s.orderId === undefined) {
           problems.push(`stop order ${s.id}: neither a position nor a limit order`);
@@ -153,11 +164,13 @@ export class TriggerBook {
     }
     for (const t of this.tracks.records()) {
       expectLive(t, this.tracks.isLive(t));
-      if (t.state === TrackOrderState.TRIGGERED && t.orderId === undefined) problems.push(`trailing order ${t.id}: triggered without an order`);
+      if (t.state === TrackOrderState.TRIGGERED && t.orderId === undefined)
+        problems.push(`trailing order ${t.id}: triggered without an order`);
       if (t.state === TrackOrderState.ACTIVE && t.markPrice !== undefined) {
         const trigger = this.tracks.triggerOf(t);
         const ok = trigger !== undefined && (t.sells ? trigger.lt(t.markPrice) : trigger.gt(t.markPrice));
-        if (!ok) problems.push(`trailing order ${t.id}: trigger ${trigger?.toString()} on the wrong side of benchmark ${t.markPrice.toString()}`);
+        if (!ok)
+          problems.push(`trailing order ${t.id}: trigger ${trigger?.toString()} on the wrong side of benchmark ${t.markPrice.toString()}`);
       }
     }
     for (const r of indexed) problems.push(`${r.kind} order ${r.id}: evaluated but unknown`);

@@ -9,7 +9,13 @@ import type { Decimal } from '../../../src/core/decimal.js';
 import type { PositionMode } from '../../../src/domain/contract-enums.js';
 import type { ContractInstrument } from '../../../src/domain/instrument.js';
 import type { ContractVenueEvent, PriceWatcher } from '../../../src/venue/contract/contract-events.js';
-import type { CancelResultEntry, FillsQuery, PageQuery, PlaceOrderRequest, VenueResult } from '../../../src/venue/contract/contract-requests.js';
+import type {
+  CancelResultEntry,
+  FillsQuery,
+  PageQuery,
+  PlaceOrderRequest,
+  VenueResult,
+} from '../../../src/venue/contract/contract-requests.js';
 import type { ContractFillView, ContractOrderView, ContractPositionView, Page } from '../../../src/venue/contract/contract-views.js';
 
 export interface TriggerVenue {

@@ -97,4 +97,5 @@ export function pageOf<S, T>(newestFirst: readonly S[], q: PageQuery, map: (s: S
   };
 }
 
-export const inTimeRange = (t: number, start: number | undefined, end: number | undefined): boolean => (start === undefined || t >= start) && (end === undefined || t <= end);
+export const inTimeRange = (t: number, start: number | undefined, end: number | undefined): boolean =>
+  (start === undefined || t >= start) && (end === undefined || t <= end);

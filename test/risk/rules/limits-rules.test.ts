@@ -21,8 +21,12 @@ describe('rule intent-shape', () => {
     expect(intentShapeRule(set, spotInstrument(), spotState())?.reason).to.equal('quote slot b0 appears twice');
   });
   it('denies_a_bad_slot_name_and_zero_quantities', () => {
-    expect(intentShapeRule(quotes(BTCUSDT, [{ slot: 'BID', side: 'buy', price: '99', quantity: '1' }]), spotInstrument(), spotState())?.rule).to.equal('intent-shape');
-    expect(intentShapeRule(quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '0' }]), spotInstrument(), spotState())?.rule).to.equal('intent-shape');
+    expect(
+      intentShapeRule(quotes(BTCUSDT, [{ slot: 'BID', side: 'buy', price: '99', quantity: '1' }]), spotInstrument(), spotState())?.rule,
+    ).to.equal('intent-shape');
+    expect(
+      intentShapeRule(quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '0' }]), spotInstrument(), spotState())?.rule,
+    ).to.equal('intent-shape');
   });
   it('denies_a_malformed_order_and_an_empty_amend', () => {
     const bad = { ...f.limit(BTCUSDT, 'buy', '1', '1') };
@@ -31,7 +35,9 @@ describe('rule intent-shape', () => {
     expect(intentShapeRule(f.amend(BTCUSDT, clientOrderId('x'), {}), spotInstrument(), spotState())?.rule).to.equal('intent-shape');
   });
   it('passes_a_well_formed_quote_set', () => {
-    expect(intentShapeRule(quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '1' }]), spotInstrument(), spotState())).to.equal(undefined);
+    expect(
+      intentShapeRule(quotes(BTCUSDT, [{ slot: 'b0', side: 'buy', price: '99', quantity: '1' }]), spotInstrument(), spotState()),
+    ).to.equal(undefined);
   });
 });
 
@@ -54,7 +60,9 @@ describe('fail-closed rules', () => {
     const at = spotState({ limits: lim, snapshot: snapshot(BTCUSDT, { last: '100', pollTime: NOW - 5_000 }) });
     expect(marketDataRule(spotBuy('100', '1'), spotInstrument(), at)).to.equal(undefined);
     const older = spotState({ limits: lim, snapshot: snapshot(BTCUSDT, { last: '100', pollTime: NOW - 5_001 }) });
-    expect(marketDataRule(spotBuy('100', '1'), spotInstrument(), older)?.reason).to.equal('the BTCUSDT snapshot is 5001 ms old; the limit is 5000 ms');
+    expect(marketDataRule(spotBuy('100', '1'), spotInstrument(), older)?.reason).to.equal(
+      'the BTCUSDT snapshot is 5001 ms old; the limit is 5000 ms',
+    );
   });
   it('denies_a_snapshot_of_another_symbol', () => {
     const s = spotState({ snapshot: snapshot(BTC_USDT, { pollTime: NOW }) });
@@ -64,17 +72,25 @@ describe('fail-closed rules', () => {
 
 describe('rule order-known', () => {
   it('denies_an_amend_of_an_order_we_do_not_have_or_of_another_strategy', () => {
-    expect(orderKnownRule(f.amend(BTCUSDT, clientOrderId('nope'), { price: '1' }), spotInstrument(), spotState())?.reason).to.equal('order nope is not a live order of ours');
+    expect(orderKnownRule(f.amend(BTCUSDT, clientOrderId('nope'), { price: '1' }), spotInstrument(), spotState())?.reason).to.equal(
+      'order nope is not a live order of ours',
+    );
     const theirs = order({ strategyId: strategyId('other') });
-    expect(orderKnownRule(f.amend(BTCUSDT, theirs.clientOrderId, { price: '1' }), spotInstrument(), spotState({ openOrders: [theirs] }))?.reason).to.match(/belongs to strategy other/);
+    expect(
+      orderKnownRule(f.amend(BTCUSDT, theirs.clientOrderId, { price: '1' }), spotInstrument(), spotState({ openOrders: [theirs] }))?.reason,
+    ).to.match(/belongs to strategy other/);
   });
   it('denies_chasing_an_order_that_is_being_cancelled', () => {
     const leaving = order({ status: 'pending-cancel' });
-    expect(orderKnownRule(f.chase(BTCUSDT, leaving.clientOrderId, 3), spotInstrument(), spotState({ openOrders: [leaving] }))?.reason).to.match(/is pending-cancel/);
+    expect(
+      orderKnownRule(f.chase(BTCUSDT, leaving.clientOrderId, 3), spotInstrument(), spotState({ openOrders: [leaving] }))?.reason,
+    ).to.match(/is pending-cancel/);
   });
   it('passes_a_resting_order_of_ours', () => {
     const mine = order();
-    expect(orderKnownRule(f.amend(BTCUSDT, mine.clientOrderId, { price: '1' }), spotInstrument(), spotState({ openOrders: [mine] }))).to.equal(undefined);
+    expect(
+      orderKnownRule(f.amend(BTCUSDT, mine.clientOrderId, { price: '1' }), spotInstrument(), spotState({ openOrders: [mine] })),
+    ).to.equal(undefined);
   });
 });
 
@@ -96,7 +112,9 @@ describe('rule strategy-limits', () => {
     // mark = mid 100; 1.5 × 100 = 150 passes; the qty limit of 1 is lifted for this case
     const wide = limits({ strategies: { [S1]: { maxNotional: D(150) } } });
     expect(strategyLimitsRule(spotBuy('100', '1.5'), spotInstrument(), spotState({ limits: wide }))).to.equal(undefined);
-    expect(strategyLimitsRule(spotBuy('100', '1.500001'), spotInstrument(), spotState({ limits: wide }))?.reason).to.match(/notional of 150.0001/);
+    expect(strategyLimitsRule(spotBuy('100', '1.500001'), spotInstrument(), spotState({ limits: wide }))?.reason).to.match(
+      /notional of 150.0001/,
+    );
   });
   it('includes_the_contract_size_for_contracts', () => {
     // 10 000 contracts × 100 × 0.0001 = 100 ≤ 150
@@ -114,24 +132,31 @@ describe('rule kill-switch', () => {
   it('trips_at_exactly_the_max_drawdown', () => {
     // (1000 − 800) / 1000 = 0.2 ≥ 0.2
     const s = spotState({ limits: ks({ maxDrawdown: D('0.2') }), metrics: { equity: D(800), peakEquity: D(1000), rejectTimes: [] } });
-    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), s)?.reason).to.equal('drawdown 20% (peak 1000, equity 800) reached the limit 20%');
+    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), s)?.reason).to.equal(
+      'drawdown 20% (peak 1000, equity 800) reached the limit 20%',
+    );
     const ok = spotState({ limits: ks({ maxDrawdown: D('0.2') }), metrics: { equity: D('800.01'), peakEquity: D(1000), rejectTimes: [] } });
     expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), ok)).to.equal(undefined);
   });
   it('trips_on_the_daily_loss', () => {
-    const s = (eq: string) => spotState({ limits: ks({ maxDailyLoss: D(50) }), metrics: { equity: D(eq), dayStartEquity: D(1000), rejectTimes: [] } });
+    const s = (eq: string) =>
+      spotState({ limits: ks({ maxDailyLoss: D(50) }), metrics: { equity: D(eq), dayStartEquity: D(1000), rejectTimes: [] } });
     expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), s('950'))?.reason).to.match(/daily loss 50/);
     expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), s('950.01'))).to.equal(undefined);
   });
   it('trips_on_too_many_rejections_within_the_window', () => {
     const lim = ks({ maxRejects: 3 });
     const inWindow = spotState({ limits: lim, metrics: { rejectTimes: [NOW - 59_999, NOW - 10, NOW] } });
-    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), inWindow)?.reason).to.equal('3 venue rejections in the last 60000 ms reached the limit 3');
+    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), inWindow)?.reason).to.equal(
+      '3 venue rejections in the last 60000 ms reached the limit 3',
+    );
     const oneOld = spotState({ limits: lim, metrics: { rejectTimes: [NOW - 60_000, NOW - 10, NOW] } });
     expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), oneOld)).to.equal(undefined);
   });
   it('denies_when_equity_is_unknown_and_loss_limits_are_set', () => {
-    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), spotState({ limits: ks({ maxDailyLoss: D(1) }) }))?.reason).to.match(/equity unknown/);
+    expect(killSwitchRule(spotBuy('100', '1'), spotInstrument(), spotState({ limits: ks({ maxDailyLoss: D(1) }) }))?.reason).to.match(
+      /equity unknown/,
+    );
   });
   it('lets_cancels_and_reduce_only_orders_through', () => {
     const s = spotState({ limits: ks({ maxDrawdown: D('0.1') }), metrics: { equity: D(1), peakEquity: D(1000), rejectTimes: [] } });
@@ -142,19 +167,27 @@ describe('rule kill-switch', () => {
 
 describe('rule position-mode-change', () => {
   it('denies_a_switch_with_open_orders_or_positions', () => {
-    expect(positionModeRule(f.positionMode('hedged'), undefined, contractState({ openOrders: [order({ symbol: BTC_USDT })] }))?.reason).to.match(/1 open contract orders and 0 open positions/);
-    expect(positionModeRule(f.positionMode('hedged'), undefined, contractState({ positions: [position(BTC_USDT, '1', '100')] }))?.rule).to.equal('position-mode-change');
+    expect(
+      positionModeRule(f.positionMode('hedged'), undefined, contractState({ openOrders: [order({ symbol: BTC_USDT })] }))?.reason,
+    ).to.match(/1 open contract orders and 0 open positions/);
+    expect(
+      positionModeRule(f.positionMode('hedged'), undefined, contractState({ positions: [position(BTC_USDT, '1', '100')] }))?.rule,
+    ).to.equal('position-mode-change');
   });
   it('passes_when_flat_or_already_in_that_mode', () => {
     expect(positionModeRule(f.positionMode('hedged'), undefined, contractState())).to.equal(undefined);
-    expect(positionModeRule(f.positionMode('one-way'), undefined, contractState({ positions: [position(BTC_USDT, '1', '100')] }))).to.equal(undefined);
+    expect(positionModeRule(f.positionMode('one-way'), undefined, contractState({ positions: [position(BTC_USDT, '1', '100')] }))).to.equal(
+      undefined,
+    );
   });
 });
 
 describe('rule tpsl', () => {
   const inst = contractInstrument();
   it('denies_a_take_profit_below_a_long_entry_and_a_stop_above_it', () => {
-    expect(tpslRule(cBuy('100', '1', { takeProfitPrice: '99' }), inst, contractState())?.reason).to.equal('buy 1: take-profit 99 must be above 100 for a long position');
+    expect(tpslRule(cBuy('100', '1', { takeProfitPrice: '99' }), inst, contractState())?.reason).to.equal(
+      'buy 1: take-profit 99 must be above 100 for a long position',
+    );
     expect(tpslRule(cBuy('100', '1', { stopLossPrice: '100' }), inst, contractState())?.rule).to.equal('tpsl');
     expect(tpslRule(cBuy('100', '1', { takeProfitPrice: '110', stopLossPrice: '95' }), inst, contractState())).to.equal(undefined);
   });

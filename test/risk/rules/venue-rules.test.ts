@@ -14,7 +14,9 @@ describe('rule instrument-status', () => {
     expect(d).to.deep.equal({ rule: 'instrument-status', reason: 'BTCUSDT status is 2 (pause); trading needs 1 (online)' });
   });
   it('denies_when_contract_is_not_enabled', () => {
-    expect(instrumentStatusRule(cBuy('100', '1'), contractInstrument({ state: 4 }), contractState())?.reason).to.match(/state is 4 \(paused\)/);
+    expect(instrumentStatusRule(cBuy('100', '1'), contractInstrument({ state: 4 }), contractState())?.reason).to.match(
+      /state is 4 \(paused\)/,
+    );
   });
   it('passes_online_and_always_passes_cancels', () => {
     expect(instrumentStatusRule(spotBuy('100', '0.1'), spotInstrument(), spotState())).to.equal(undefined);
@@ -24,13 +26,19 @@ describe('rule instrument-status', () => {
 
 describe('rule api-trading-permission', () => {
   it('denies_a_spot_symbol_outside_default_symbols', () => {
-    expect(apiPermissionRule(spotBuy('100', '0.1'), spotInstrument({ apiTradable: false }), spotState())?.rule).to.equal('api-trading-permission');
+    expect(apiPermissionRule(spotBuy('100', '0.1'), spotInstrument({ apiTradable: false }), spotState())?.rule).to.equal(
+      'api-trading-permission',
+    );
   });
   it('ignores_is_spot_trading_allowed_which_the_venue_reports_false_for_btcusdt', () => {
-    expect(apiPermissionRule(spotBuy('100', '0.1'), spotInstrument({ isSpotTradingAllowed: false, apiTradable: true }), spotState())).to.equal(undefined);
+    expect(
+      apiPermissionRule(spotBuy('100', '0.1'), spotInstrument({ isSpotTradingAllowed: false, apiTradable: true }), spotState()),
+    ).to.equal(undefined);
   });
   it('denies_a_contract_without_api_allowed', () => {
-    expect(apiPermissionRule(cBuy('100', '1'), contractInstrument({ apiAllowed: false }), contractState())?.reason).to.match(/apiAllowed=false/);
+    expect(apiPermissionRule(cBuy('100', '1'), contractInstrument({ apiAllowed: false }), contractState())?.reason).to.match(
+      /apiAllowed=false/,
+    );
   });
 });
 
@@ -40,7 +48,10 @@ describe('rule order-type', () => {
     expect(d?.reason).to.equal('BTCUSDT does not take MARKET orders (allowed: LIMIT)');
   });
   it('denies_post_only_without_limit_maker', () => {
-    expect(orderTypeRule(spotBuy('100', '0.1', { timeInForce: 'post-only' }), spotInstrument({ orderTypes: ['LIMIT', 'MARKET'] }), spotState())?.rule).to.equal('order-type');
+    expect(
+      orderTypeRule(spotBuy('100', '0.1', { timeInForce: 'post-only' }), spotInstrument({ orderTypes: ['LIMIT', 'MARKET'] }), spotState())
+        ?.rule,
+    ).to.equal('order-type');
   });
   it('passes_listed_types', () => {
     expect(orderTypeRule(spotBuy('100', '0.1'), spotInstrument(), spotState())).to.equal(undefined);
@@ -57,7 +68,9 @@ describe('rule trade-side-type', () => {
     expect(tradeSideTypeRule(spotBuy('100', '0.1'), spotInstrument({ tradeSideType: 3 }), spotState())?.rule).to.equal('trade-side-type');
   });
   it('denies_everything_on_a_closed_symbol', () => {
-    expect(tradeSideTypeRule(spotBuy('100', '0.1'), spotInstrument({ tradeSideType: 4 }), spotState())?.reason).to.match(/no orders \(closed\)/);
+    expect(tradeSideTypeRule(spotBuy('100', '0.1'), spotInstrument({ tradeSideType: 4 }), spotState())?.reason).to.match(
+      /no orders \(closed\)/,
+    );
   });
 });
 
@@ -94,7 +107,9 @@ describe('rule contract-price-limit', () => {
   const inst = contractInstrument();
   it('passes_at_the_limits_and_denies_one_tick_beyond', () => {
     expect(contractPriceLimitRule(cBuy('110', '1'), inst, contractState())).to.equal(undefined);
-    expect(contractPriceLimitRule(cBuy('110.1', '1'), inst, contractState())?.reason).to.equal('buy 1 @ 110.1: buy price 110.1 is above 110 (fair 100, bidLimitPriceRate 0.1)');
+    expect(contractPriceLimitRule(cBuy('110.1', '1'), inst, contractState())?.reason).to.equal(
+      'buy 1 @ 110.1: buy price 110.1 is above 110 (fair 100, bidLimitPriceRate 0.1)',
+    );
     expect(contractPriceLimitRule(cSell('90', '1'), inst, contractState())).to.equal(undefined);
     expect(contractPriceLimitRule(cSell('89.9', '1'), inst, contractState())?.rule).to.equal('contract-price-limit');
   });

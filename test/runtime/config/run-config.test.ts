@@ -38,7 +38,16 @@ describe('run config', () => {
   });
 
   it('names_the_path_and_the_expected_value_of_a_bad_strategy_param', () => {
-    const doc = minimal({ strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { spreadBps: 'x', orderSize: '0.001', maxInventory: '0.01' } }] });
+    const doc = minimal({
+      strategies: [
+        {
+          id: 'mm1',
+          name: 'spot-market-maker',
+          instruments: ['BTCUSDT'],
+          params: { spreadBps: 'x', orderSize: '0.001', maxInventory: '0.01' },
+        },
+      ],
+    });
     expect(problems(doc)).to.deep.equal(['strategies[0].params.spreadBps: expected a number > 0 and <= 10000, received "x"']);
   });
 
@@ -47,10 +56,24 @@ describe('run config', () => {
       colour: 'blue',
       venue: { recvWindow: 5000 },
       risk: { killSwitch: { maxDrawdon: 0.1 } },
-      strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], extra: 1, params: { orderSize: '0.001', maxInventory: '0.01', spred: 3 } }],
+      strategies: [
+        {
+          id: 'mm1',
+          name: 'spot-market-maker',
+          instruments: ['BTCUSDT'],
+          extra: 1,
+          params: { orderSize: '0.001', maxInventory: '0.01', spred: 3 },
+        },
+      ],
     });
     const paths = problems(doc).map((l) => l.split(':')[0]);
-    expect(paths).to.have.members(['colour', 'venue.recvWindow', 'risk.killSwitch.maxDrawdon', 'strategies[0].extra', 'strategies[0].params.spred']);
+    expect(paths).to.have.members([
+      'colour',
+      'venue.recvWindow',
+      'risk.killSwitch.maxDrawdon',
+      'strategies[0].extra',
+      'strategies[0].params.spred',
+    ]);
     expect(problems(doc).find((l) => l.startsWith('venue.recvWindow'))).to.contain('recvWindowMs');
   });
 
@@ -72,8 +95,13 @@ describe('run config', () => {
   });
 
   it('requires_contract_trading_for_a_strategy_on_a_contract_symbol', () => {
-    const doc = minimal({ instruments: ['BTC_USDT'], strategies: [{ id: 't', name: 'perp-trend', instruments: ['BTC_USDT'], params: { size: 1 } }] });
-    expect(problems(doc)[0]).to.match(/^strategies\[0\]\.instruments\[0\]: BTC_USDT is a contract symbol but venue\.contractTrading is false/);
+    const doc = minimal({
+      instruments: ['BTC_USDT'],
+      strategies: [{ id: 't', name: 'perp-trend', instruments: ['BTC_USDT'], params: { size: 1 } }],
+    });
+    expect(problems(doc)[0]).to.match(
+      /^strategies\[0\]\.instruments\[0\]: BTC_USDT is a contract symbol but venue\.contractTrading is false/,
+    );
     expect(() => parseRunConfig({ ...doc, venue: { contractTrading: true } }, catalog)).to.not.throw();
   });
 
@@ -83,29 +111,70 @@ describe('run config', () => {
   });
 
   it('requires_strategy_symbols_to_be_listed_and_limits_to_name_a_strategy', () => {
-    const lines = problems(minimal({ risk: { strategies: { ghost: { maxNotional: 10 } } }, strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['ETHUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } }] }));
+    const lines = problems(
+      minimal({
+        risk: { strategies: { ghost: { maxNotional: 10 } } },
+        strategies: [
+          { id: 'mm1', name: 'spot-market-maker', instruments: ['ETHUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } },
+        ],
+      }),
+    );
     expect(lines.map((l) => l.split(':')[0])).to.have.members(['strategies[0].instruments[0]', 'risk.strategies.ghost']);
   });
 
   it('maps_risk_limits_and_kill_switches_onto_risk_limits', () => {
-    const { config } = parseRunConfig(minimal({ marketData: { maxSnapshotAgeMs: 2500 }, risk: { spotOpenOrderCap: 40, strategies: { mm1: { maxPositionQty: '0.5', maxNotional: 1000 } }, killSwitch: { maxDrawdown: 0.2, maxDailyLoss: '300', maxRejects: 7 } } }), catalog);
+    const { config } = parseRunConfig(
+      minimal({
+        marketData: { maxSnapshotAgeMs: 2500 },
+        risk: {
+          spotOpenOrderCap: 40,
+          strategies: { mm1: { maxPositionQty: '0.5', maxNotional: 1000 } },
+          killSwitch: { maxDrawdown: 0.2, maxDailyLoss: '300', maxRejects: 7 },
+        },
+      }),
+      catalog,
+    );
     const l = toRiskLimits(config);
     expect(l.maxSnapshotAgeMs).to.equal(2500);
     expect(l.spotOpenOrderCap).to.equal(40);
     expect(l.strategies.mm1!.maxPositionQty!.toFixed()).to.equal('0.5');
     expect(l.strategies.mm1!.maxNotional!.toFixed()).to.equal('1000');
-    expect([l.killSwitch.maxDrawdown!.toFixed(), l.killSwitch.maxDailyLoss!.toFixed(), l.killSwitch.maxRejects, l.killSwitch.rejectWindowMs]).to.deep.equal(['0.2', '300', 7, 60_000]);
+    expect([
+      l.killSwitch.maxDrawdown!.toFixed(),
+      l.killSwitch.maxDailyLoss!.toFixed(),
+      l.killSwitch.maxRejects,
+      l.killSwitch.rejectWindowMs,
+    ]).to.deep.equal(['0.2', '300', 7, 60_000]);
   });
 
   it('maps_market_data_cadences_per_instrument_kind', () => {
-    const { config } = parseRunConfig(minimal({ venue: { contractTrading: true }, instruments: ['BTCUSDT', 'BTC_USDT'], marketData: { spot: { cycleMs: 500 }, contract: { cycleMs: 2000, streams: { ticker: {} } } } }), catalog);
+    const { config } = parseRunConfig(
+      minimal({
+        venue: { contractTrading: true },
+        instruments: ['BTCUSDT', 'BTC_USDT'],
+        marketData: { spot: { cycleMs: 500 }, contract: { cycleMs: 2000, streams: { ticker: {} } } },
+      }),
+      catalog,
+    );
     const p = toPollConfig(config);
-    expect(p.instruments.map((i) => `${i.kind} ${i.symbol} ${i.cycleMs} ${Object.keys(i.streams).join(',')}`)).to.deep.equal(['spot BTCUSDT 500 depth,ticker24h', 'contract BTC_USDT 2000 ticker']);
+    expect(p.instruments.map((i) => `${i.kind} ${i.symbol} ${i.cycleMs} ${Object.keys(i.streams).join(',')}`)).to.deep.equal([
+      'spot BTCUSDT 500 depth,ticker24h',
+      'contract BTC_USDT 2000 ticker',
+    ]);
   });
 
   it('hashes_the_config_canonically', () => {
     const a = parseRunConfig(minimal(), catalog).config;
-    const b = parseRunConfig({ strategies: minimal().strategies, instruments: ['BTCUSDT'], paper: { emulatorConfig: 'config/paper-emulator.yaml' }, mode: 'paper', execution: { cancelOnExit: true } }, catalog).config;
+    const b = parseRunConfig(
+      {
+        strategies: minimal().strategies,
+        instruments: ['BTCUSDT'],
+        paper: { emulatorConfig: 'config/paper-emulator.yaml' },
+        mode: 'paper',
+        execution: { cancelOnExit: true },
+      },
+      catalog,
+    ).config;
     // Key order and an explicit default do not change the hash; a changed value does.
     expect(configHash(a)).to.equal(configHash(b));
     expect(configHash(a)).to.match(/^[0-9a-f]{64}$/);

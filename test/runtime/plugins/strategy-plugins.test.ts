@@ -90,7 +90,9 @@ describe('strategy plugins', function () {
       expect((err as Error).message).to.match(/exports no strategy class/);
       err = undefined;
       await loadStrategyModules(['no/such/module.ts']).catch((e: unknown) => (err = e));
-      expect((err as Error).message).to.equal(`strategyModules[0]: no/such/module.ts does not exist (${join(PROJECT_ROOT, 'no/such/module.ts')})`);
+      expect((err as Error).message).to.equal(
+        `strategyModules[0]: no/such/module.ts does not exist (${join(PROJECT_ROOT, 'no/such/module.ts')})`,
+      );
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }

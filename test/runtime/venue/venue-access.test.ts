@@ -18,7 +18,14 @@ const freePort = (): Promise<number> =>
 
 const live = (venue: Record<string, unknown> = {}) =>
   parseRunConfig(
-    { mode: 'live', venue, instruments: ['BTCUSDT'], strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } }] },
+    {
+      mode: 'live',
+      venue,
+      instruments: ['BTCUSDT'],
+      strategies: [
+        { id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } },
+      ],
+    },
     strategyCatalog(),
   ).config;
 
@@ -49,7 +56,10 @@ describe('venue access', () => {
   });
 
   it('uses_the_configured_urls_in_live_mode', () => {
-    const a = liveVenueAccess(live({ spotUrl: 'https://spot.example', contractUrl: 'https://contract.example' }), { PERPETUA_API_KEY: key, PERPETUA_API_SECRET: secret });
+    const a = liveVenueAccess(live({ spotUrl: 'https://spot.example', contractUrl: 'https://contract.example' }), {
+      PERPETUA_API_KEY: key,
+      PERPETUA_API_SECRET: secret,
+    });
     expect([a.spotUrl, a.contractUrl, a.fresh]).to.deep.equal(['https://spot.example', 'https://contract.example', false]);
   });
 
@@ -60,7 +70,9 @@ describe('venue access', () => {
         mode: 'paper',
         paper: { emulatorConfig: 'config/paper-emulator.yaml' },
         instruments: ['BTCUSDT'],
-        strategies: [{ id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } }],
+        strategies: [
+          { id: 'mm1', name: 'spot-market-maker', instruments: ['BTCUSDT'], params: { orderSize: '0.001', maxInventory: '0.01' } },
+        ],
       },
       strategyCatalog(),
     ).config;

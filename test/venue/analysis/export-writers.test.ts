@@ -14,7 +14,13 @@ describe('export writers', () => {
 
   it('writes_a_zip_that_an_independent_reader_inflates_back', () => {
     const big = Buffer.from('x'.repeat(10_000));
-    const bytes = zip([{ name: 'a.txt', data: Buffer.from('hello') }, { name: 'dir/b.txt', data: big }], Date.UTC(2026, 0, 2, 3, 4, 6));
+    const bytes = zip(
+      [
+        { name: 'a.txt', data: Buffer.from('hello') },
+        { name: 'dir/b.txt', data: big },
+      ],
+      Date.UTC(2026, 0, 2, 3, 4, 6),
+    );
     const entries = readZip(bytes);
     expect(entries.map((e) => [e.name, e.data.toString().slice(0, 5), e.data.length, e.crcOk])).to.deep.equal([
       ['a.txt', 'hello', 5, true],
@@ -25,9 +31,29 @@ describe('export writers', () => {
   });
 
   it('writes_an_ooxml_workbook_with_inline_strings_and_numbers', () => {
-    const bytes = xlsxWorkbook([{ name: 'Daily', rows: [['Date', 'PnL'], ['2026-01-01', new Decimal('-3.5')], ['a<b & c', 7]], headerRows: 1 }], 0);
+    const bytes = xlsxWorkbook(
+      [
+        {
+          name: 'Daily',
+          rows: [
+            ['Date', 'PnL'],
+            ['2026-01-01', new Decimal('-3.5')],
+            ['a<b & c', 7],
+          ],
+          headerRows: 1,
+        },
+      ],
+      0,
+    );
     const parts = new Map(readZip(bytes).map((e) => [e.name, e.data.toString('utf8')]));
-    expect([...parts.keys()]).to.include.members(['[Content_Types].xml', '_rels/.rels', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']);
+    expect([...parts.keys()]).to.include.members([
+      '[Content_Types].xml',
+      '_rels/.rels',
+      'xl/workbook.xml',
+      'xl/_rels/workbook.xml.rels',
+      'xl/styles.xml',
+      'xl/worksheets/sheet1.xml',
+    ]);
     const sheet = parts.get('xl/worksheets/sheet1.xml')!;
     expect(sheet).to.contain('<c r="B2"><v>-3.5</v></c>');
     expect(sheet).to.contain('<c r="A3" t="inlineStr"><is><t xml:space="preserve">a&lt;b &amp; c</t></is></c>');
@@ -47,7 +73,11 @@ describe('export writers', () => {
     expect(text.trimEnd().endsWith('%%EOF')).to.equal(true);
     const startxref = Number(/startxref\n(\d+)\n/.exec(text)![1]);
     expect(text.slice(startxref, startxref + 4)).to.equal('xref');
-    const rows = text.slice(startxref).split('\n').slice(2).filter((l) => / n $/.test(l));
+    const rows = text
+      .slice(startxref)
+      .split('\n')
+      .slice(2)
+      .filter((l) => / n $/.test(l));
     rows.forEach((row, i) => {
       const off = Number(row.slice(0, 10));
       expect(text.slice(off, off + `${i + 1} 0 obj`.length)).to.equal(`${i + 1} 0 obj`);
@@ -58,6 +88,16 @@ describe('export writers', () => {
   });
 
   it('reads_utc_offsets_of_the_timezone_header', () => {
-    expect(['UTC+8', 'GMT+08:00', '+8', 'UTC-5:30', 'UTC', 'utc+14', 'UTC+15', 'Asia/Shanghai', ''].map(parseUtcOffset)).to.deep.equal([480, 480, 480, -330, 0, 840, undefined, undefined, undefined]);
+    expect(['UTC+8', 'GMT+08:00', '+8', 'UTC-5:30', 'UTC', 'utc+14', 'UTC+15', 'Asia/Shanghai', ''].map(parseUtcOffset)).to.deep.equal([
+      480,
+      480,
+      480,
+      -330,
+      0,
+      840,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -22,7 +22,12 @@ function arrange(): { kit: Kit; rec: PnlRecorder; an: PnlAnalysis } {
   const { venue, clock } = kit;
   const rec = new PnlRecorder({ clock, venue, accounts: () => ['alice', 'bob'] });
   rec.start();
-  const an = new PnlAnalysis(rec, { now: () => clock.now(), fairPrice: (x) => venue.fairPrice(x), indexPrice: (x) => venue.indexPrice(x), referenceSymbol: SYMBOL });
+  const an = new PnlAnalysis(rec, {
+    now: () => clock.now(),
+    fairPrice: (x) => venue.fairPrice(x),
+    indexPrice: (x) => venue.indexPrice(x),
+    referenceSymbol: SYMBOL,
+  });
   venue.deposit('alice', 'USDT', 10000);
   venue.deposit('bob', 'USDT', 10000);
   venue.setFairPrice(SYMBOL, 50000);
@@ -62,7 +67,9 @@ describe('PnlAnalysis', () => {
     // the venue's own books: Σ fill profit − Σ fee + Σ funding
     const fills = kit.venue.fills('alice', { pageSize: 1000 }).resultList;
     const funding = kit.venue.fundingRecords('alice', { pageSize: 1000 }).resultList;
-    const realised = fills.reduce((a, f) => a.add(f.profit).sub(f.fee), new Decimal(0)).add(funding.reduce((a, r) => a.add(r.funding), new Decimal(0)));
+    const realised = fills
+      .reduce((a, f) => a.add(f.profit).sub(f.fee), new Decimal(0))
+      .add(funding.reduce((a, r) => a.add(r.funding), new Decimal(0)));
     expect([s(sum), s(realised)]).to.deep.equal(['35.9', '35.9']);
     expect(kit.problems).to.deep.equal([]);
   });

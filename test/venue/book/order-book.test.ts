@@ -364,7 +364,10 @@ describe('OrderBook', () => {
           }
           expect(b.checkInvariants()).to.deep.equal([]);
           for (const s of ['BUY', 'SELL'] as const) {
-            const expected = model.filter((m) => m.side === s).sort(better(s)).map((m) => [m.id, m.price, m.lots]);
+            const expected = model
+              .filter((m) => m.side === s)
+              .sort(better(s))
+              .map((m) => [m.id, m.price, m.lots]);
             expect([...b.orders(s)].map((x) => [x.id, x.priceTicks, x.lots])).to.deep.equal(expected);
           }
         }

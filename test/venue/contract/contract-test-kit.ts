@@ -76,7 +76,13 @@ export interface Kit {
 
 export function makeKit(opts: Partial<ContractVenueOptions> = {}, instrument: ContractInstrument = testInstrument()): Kit {
   const clock = new VirtualClock(1_000);
-  const venue = new ContractVenue({ clock, instruments: [instrument], insuranceFund: { USDT: '1000' }, fundingIntervalMs: 3_600_000, ...opts });
+  const venue = new ContractVenue({
+    clock,
+    instruments: [instrument],
+    insuranceFund: { USDT: '1000' },
+    fundingIntervalMs: 3_600_000,
+    ...opts,
+  });
   const events: ContractVenueEvent[] = [];
   const problems: string[] = [];
   venue.on((e) => {

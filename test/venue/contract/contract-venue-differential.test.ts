@@ -137,7 +137,8 @@ function step(p: Pair, accounts: readonly string[], what: string, run: (s: Side)
   for (const acc of [...accounts, INSURANCE_ACCOUNT_ID]) {
     const held = text(venue.heldPositions(acc));
     const fromViews = text(venue.openPositions(acc).map(heldFigures));
-    if (held !== fromViews) throw new Error(`after ${what}, heldPositions(${acc}) differs from openPositions:\n  held:  ${held}\n  views: ${fromViews}`);
+    if (held !== fromViews)
+      throw new Error(`after ${what}, heldPositions(${acc}) differs from openPositions:\n  held:  ${held}\n  views: ${fromViews}`);
   }
 }
 
@@ -221,12 +222,14 @@ describe('ContractVenue against the reference model (differential)', () => {
           s.venue.setFairPrice(SYMBOL, new Decimal(50000));
           s.venue.setIndexPrice(SYMBOL, new Decimal(50000));
         });
-        for (const op of ops) step(p, accounts, text(op), (s) => triggerOps.apply(s.venue, op, marks.get(s)!, (ms) => s.clock.advanceBy(ms)));
+        for (const op of ops)
+          step(p, accounts, text(op), (s) => triggerOps.apply(s.venue, op, marks.get(s)!, (ms) => s.clock.advanceBy(ms)));
         step(p, accounts, 'the end (histories)', () => undefined, true);
         tally(p);
       }),
       { numRuns: 100, seed: 20261128, endOnFailure: true },
     );
-    for (const k of ['StopOrderChanged', 'PlanOrderChanged', 'TrackOrderChanged', 'PositionLiquidated']) expect(STATS[k] ?? 0, `${k} in ${JSON.stringify(STATS)}`).to.be.greaterThan(20);
+    for (const k of ['StopOrderChanged', 'PlanOrderChanged', 'TrackOrderChanged', 'PositionLiquidated'])
+      expect(STATS[k] ?? 0, `${k} in ${JSON.stringify(STATS)}`).to.be.greaterThan(20);
   });
 });

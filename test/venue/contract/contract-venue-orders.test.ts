@@ -203,7 +203,15 @@ describe('ContractVenue orders', () => {
         expect(r.order).to.equal(undefined);
       }
     }
-    const unknown = venue.placeOrder('alice', { symbol: 'ETH_USDT', side: S.OPEN_LONG, vol: 1, price: 1, type: T.LIMIT, openType: 1, leverage: 10 });
+    const unknown = venue.placeOrder('alice', {
+      symbol: 'ETH_USDT',
+      side: S.OPEN_LONG,
+      vol: 1,
+      price: 1,
+      type: T.LIMIT,
+      openType: 1,
+      leverage: 10,
+    });
     expect(unknown.ok ? 0 : unknown.code).to.equal(1001);
     expect(venue.historyOrders('alice').totalCount).to.equal(0);
     assertClean(kit);
@@ -380,7 +388,12 @@ describe('ContractVenue orders', () => {
       const t = kit.events.find((e): e is TradeExecuted => e.type === 'TradeExecuted')!.trade;
       expect(t.selfTrade).to.equal(true);
       // hedged: a long 200 and a short 200
-      expect(kit.venue.openPositions('mm').map((p) => `${p.positionType}:${p.holdVol.toString()}`).sort()).to.deep.equal(['1:200', '2:200']);
+      expect(
+        kit.venue
+          .openPositions('mm')
+          .map((p) => `${p.positionType}:${p.holdVol.toString()}`)
+          .sort(),
+      ).to.deep.equal(['1:200', '2:200']);
       assertClean(kit);
     });
 

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { ContractOrderErrorCode, ContractOrderState, DealOpenFlag, OpenType, PositionMode, PositionState, PositionType } from '../../../src/domain/contract-enums.js';
+import {
+  ContractOrderErrorCode,
+  ContractOrderState,
+  DealOpenFlag,
+  OpenType,
+  PositionMode,
+  PositionState,
+  PositionType,
+} from '../../../src/domain/contract-enums.js';
 import type { TradeExecuted } from '../../../src/venue/contract/contract-events.js';
 import { makeKit, order, placed, S, T, SYMBOL, type Kit } from './contract-test-kit.js';
 
@@ -80,7 +88,10 @@ describe('ContractVenue positions', () => {
       placed(venue, who, { side: S.OPEN_SHORT, vol: 1500, price: 50000 });
     }
     // hedged: long 1000 and short 1500; free 10000 − (500 + 3) − (750 + 4.5) = 8742.5
-    const carol = venue.openPositions('carol').map((p) => `${p.positionType}:${p.holdVol.toString()}`).sort();
+    const carol = venue
+      .openPositions('carol')
+      .map((p) => `${p.positionType}:${p.holdVol.toString()}`)
+      .sort();
     expect(carol).to.deep.equal(['1:1000', '2:1500']);
     expect(money(venue.asset('carol', 'USDT')!.availableBalance)).to.equal('8742.5');
     // one-way: the sell closes the long 1000 (margin 500 back, PnL 0) and opens short 500 (IM 250);
@@ -255,7 +266,12 @@ describe('ContractVenue positions', () => {
     // tier refusal without a position: 15000 contracts of orders at 100x
     venue.deposit('whale', 'USDT', 1000000);
     placed(venue, 'whale', { side: S.OPEN_LONG, vol: 15000, price: 40000, leverage: 20 });
-    const tooHigh = venue.changeLeverage('whale', { symbol: SYMBOL, openType: OpenType.ISOLATED, positionType: PositionType.LONG, leverage: 100 });
+    const tooHigh = venue.changeLeverage('whale', {
+      symbol: SYMBOL,
+      openType: OpenType.ISOLATED,
+      positionType: PositionType.LONG,
+      leverage: 100,
+    });
     expect(tooHigh.ok ? -1 : tooHigh.errorCode).to.equal(ContractOrderErrorCode.RISK_LIMIT_EXCEEDED);
     assertClean(kit);
   });

@@ -55,20 +55,33 @@ function build(c: RawCase): Case {
     pos.im = d(p.imCents).div(100);
     return pos;
   });
-  return { free: d(c.freeCents).div(100), frozen: d(c.frozenCents).div(100), positions, marks: new Map([[SPEC_B.symbol, d(c.markB).div(10)]]) };
+  return {
+    free: d(c.freeCents).div(100),
+    frozen: d(c.frozenCents).div(100),
+    positions,
+    marks: new Map([[SPEC_B.symbol, d(c.markB).div(10)]]),
+  };
 }
 
 const mmrOf = (p: ContractPosition): Decimal => p.spec.tierOfLots(p.holdLots).mmr;
 
 /** The exact scan the venue runs (crossOf), with `fair` as the mark of market A. */
 function exactBreach(c: Case, fair: Decimal): boolean {
-  return isCrossBreached(crossMargin(c.positions, c.free, c.frozen, (p) => (p.spec.symbol === SPEC_A.symbol ? fair : c.marks.get(p.spec.symbol)!), mmrOf));
+  return isCrossBreached(
+    crossMargin(c.positions, c.free, c.frozen, (p) => (p.spec.symbol === SPEC_A.symbol ? fair : c.marks.get(p.spec.symbol)!), mmrOf),
+  );
 }
 
 /** The fair price of market A at which the exact equity − maintenance is zero, if any (a double). */
 function edgeOf(c: Case): number | undefined {
   const at = (f: number): number => {
-    const m = crossMargin(c.positions, c.free, c.frozen, (p) => (p.spec.symbol === SPEC_A.symbol ? d(f) : c.marks.get(p.spec.symbol)!), mmrOf);
+    const m = crossMargin(
+      c.positions,
+      c.free,
+      c.frozen,
+      (p) => (p.spec.symbol === SPEC_A.symbol ? d(f) : c.marks.get(p.spec.symbol)!),
+      mmrOf,
+    );
     return m.equity.sub(m.maintenance).toNumber();
   };
   const a0 = at(0);

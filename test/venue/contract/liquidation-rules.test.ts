@@ -4,7 +4,15 @@ import { positionId } from '../../../src/core/ids.js';
 import { OpenType, PositionType } from '../../../src/domain/contract-enums.js';
 import { ContractPosition } from '../../../src/venue/contract/contract-position.js';
 import { ContractSpec } from '../../../src/venue/contract/contract-spec.js';
-import { autoAddAmount, bankruptcyCloseTicks, crossMargin, crossSettlement, isCrossBreached, markCloseTicks, splitByWeight } from '../../../src/venue/contract/liquidation-rules.js';
+import {
+  autoAddAmount,
+  bankruptcyCloseTicks,
+  crossMargin,
+  crossSettlement,
+  isCrossBreached,
+  markCloseTicks,
+  splitByWeight,
+} from '../../../src/venue/contract/liquidation-rules.js';
 import { testInstrument } from './contract-test-kit.js';
 
 const d = (v: string | number): Decimal => new Decimal(v);
@@ -36,11 +44,27 @@ describe('liquidation-rules', () => {
   it('sums_cross_equity_and_maintenance', () => {
     const p = position(PositionType.LONG, '500');
     // free 497 + im 500 + (0.1·40190.7 − 5000) = 16.07; maintenance 0.004·4019.07 = 16.07628
-    const c = crossMargin([p], d(497), d(0), () => d('40190.7'), () => d('0.004'));
+    const c = crossMargin(
+      [p],
+      d(497),
+      d(0),
+      () => d('40190.7'),
+      () => d('0.004'),
+    );
     expect(c.equity.toString()).to.equal('16.07');
     expect(c.maintenance.toString()).to.equal('16.07628');
     expect(isCrossBreached(c)).to.equal(true);
-    expect(isCrossBreached(crossMargin([], d(0), d(0), () => d(1), () => d(1)))).to.equal(false);
+    expect(
+      isCrossBreached(
+        crossMargin(
+          [],
+          d(0),
+          d(0),
+          () => d(1),
+          () => d(1),
+        ),
+      ),
+    ).to.equal(false);
   });
 
   it('tops_up_to_the_initial_margin_at_the_fair_price', () => {

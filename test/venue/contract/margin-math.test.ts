@@ -38,7 +38,12 @@ describe('margin-math', () => {
     expect(p.toDecimalPlaces(6).toString()).to.equal('45180.722892');
     // At the liquidation price im + upnl equals maintenance: 500 + 0.1·p − 5000 = 0.004·0.1·p
     const lhs = d(500).add(unrealisedPnl(long, p));
-    expect(lhs.sub(maintenanceMargin(d('0.1'), p, d('0.004'))).abs().lt('1e-20')).to.equal(true);
+    expect(
+      lhs
+        .sub(maintenanceMargin(d('0.1'), p, d('0.004')))
+        .abs()
+        .lt('1e-20'),
+    ).to.equal(true);
   });
 
   it('computes_the_short_liquidation_price_by_hand', () => {

@@ -7,7 +7,15 @@ import type { PlaceOrderRequest } from '../../../src/venue/contract/contract-req
 import { SYMBOL, testInstrument } from './contract-test-kit.js';
 
 const spec = new ContractSpec(testInstrument());
-const base: PlaceOrderRequest = { symbol: SYMBOL, side: ContractSide.OPEN_LONG, type: ContractOrderType.LIMIT, openType: OpenType.ISOLATED, price: '50000', vol: 10, leverage: 10 };
+const base: PlaceOrderRequest = {
+  symbol: SYMBOL,
+  side: ContractSide.OPEN_LONG,
+  type: ContractOrderType.LIMIT,
+  openType: OpenType.ISOLATED,
+  price: '50000',
+  vol: 10,
+  leverage: 10,
+};
 
 describe('order-validation', () => {
   it('converts_price_and_vol_to_ticks_and_lots', () => {

@@ -5,7 +5,14 @@
  */
 import fc from 'fast-check';
 import { Decimal } from '../../../src/core/decimal.js';
-import { ContractOrderType, ContractSide, OpenType, PositionMode, PositionType, type ContractStpMode } from '../../../src/domain/contract-enums.js';
+import {
+  ContractOrderType,
+  ContractSide,
+  OpenType,
+  PositionMode,
+  PositionType,
+  type ContractStpMode,
+} from '../../../src/domain/contract-enums.js';
 import { SYMBOL } from './contract-test-kit.js';
 import type { ContractVenue } from '../../../src/venue/contract/contract-venue.js';
 
@@ -18,7 +25,18 @@ export const ACCOUNTS = ['h1', 'h2', 'o1', 'o2'] as const; // h = hedged, o = on
 const LEVERAGES = [10, 10, 10, 10, 1, 5, 20, 50, 100] as const;
 
 export type Op =
-  | { k: 'place'; a: number; side: number; type: number; off: number; vol: number; lev: number; cross: boolean; reduce: boolean; stp: number }
+  | {
+      k: 'place';
+      a: number;
+      side: number;
+      type: number;
+      off: number;
+      vol: number;
+      lev: number;
+      cross: boolean;
+      reduce: boolean;
+      stp: number;
+    }
   | { k: 'cancel'; a: number; i: number }
   | { k: 'cancelAll'; a: number }
   | { k: 'amend'; a: number; i: number; off: number; vol: number }
@@ -52,16 +70,52 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ k: fc.constant('cancel' as const), a: acc, i: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('cancelAll' as const), a: acc }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('amend' as const), a: acc, i: fc.nat(20), off: fc.integer({ min: -30, max: 30 }), vol: fc.integer({ min: 1, max: 3000 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      k: fc.constant('amend' as const),
+      a: acc,
+      i: fc.nat(20),
+      off: fc.integer({ min: -30, max: 30 }),
+      vol: fc.integer({ min: 1, max: 3000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('chase' as const), a: acc, i: fc.nat(20) }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('fair' as const), pct: fc.integer({ min: -150, max: 150 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('fund' as const), rate: fc.integer({ min: -18, max: 18 }), hours: fc.integer({ min: 0, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('margin' as const), a: acc, i: fc.nat(3), add: fc.boolean(), amount: fc.integer({ min: 1, max: 2000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('leverage' as const), a: acc, i: fc.nat(3), lev: fc.integer({ min: 0, max: LEVERAGES.length - 1 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('fund' as const),
+      rate: fc.integer({ min: -18, max: 18 }),
+      hours: fc.integer({ min: 0, max: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('margin' as const),
+      a: acc,
+      i: fc.nat(3),
+      add: fc.boolean(),
+      amount: fc.integer({ min: 1, max: 2000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('leverage' as const),
+      a: acc,
+      i: fc.nat(3),
+      lev: fc.integer({ min: 0, max: LEVERAGES.length - 1 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('autoAdd' as const), a: acc, i: fc.nat(3) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('closeAll' as const), a: acc }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('reverse' as const), a: acc, i: fc.nat(3) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('cash' as const), a: acc, amount: fc.integer({ min: 1, max: 5000 }), out: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant('cash' as const), a: acc, amount: fc.integer({ min: 1, max: 5000 }), out: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('mode' as const), a: acc }) },
 );
 
@@ -97,7 +151,12 @@ export function apply(venue: Venue, op: Op, state: { fair: Decimal; hour: number
       return;
     case 'amend': {
       const o = pick(venue.openOrders(name, { pageSize: 100 }).resultList, op.i);
-      if (o) venue.changeLimitOrder(name, { orderId: o.orderId, price: state.fair.add(op.off * 5).toDecimalPlaces(1), vol: o.dealVol.add(op.vol) });
+      if (o)
+        venue.changeLimitOrder(name, {
+          orderId: o.orderId,
+          price: state.fair.add(op.off * 5).toDecimalPlaces(1),
+          vol: o.dealVol.add(op.vol),
+        });
       return;
     }
     case 'chase': {
@@ -123,7 +182,13 @@ export function apply(venue: Venue, op: Op, state: { fair: Decimal; hour: number
     case 'leverage': {
       const p = pick(venue.openPositions(name), op.i);
       if (p) venue.changeLeverage(name, { positionId: p.positionId, leverage: LEVERAGES[op.lev]! });
-      else venue.changeLeverage(name, { symbol: SYMBOL, openType: OpenType.ISOLATED, positionType: op.i % 2 === 0 ? PositionType.LONG : PositionType.SHORT, leverage: LEVERAGES[op.lev]! });
+      else
+        venue.changeLeverage(name, {
+          symbol: SYMBOL,
+          openType: OpenType.ISOLATED,
+          positionType: op.i % 2 === 0 ? PositionType.LONG : PositionType.SHORT,
+          leverage: LEVERAGES[op.lev]!,
+        });
       return;
     }
     case 'autoAdd': {
@@ -136,7 +201,12 @@ export function apply(venue: Venue, op: Op, state: { fair: Decimal; hour: number
       return;
     case 'reverse': {
       const p = pick(venue.openPositions(name), op.i);
-      if (p) venue.reversePosition(name, { symbol: SYMBOL, positionId: p.positionId, vol: p.holdVol.sub(p.frozenVol).gt(0) ? p.holdVol.sub(p.frozenVol) : 1 });
+      if (p)
+        venue.reversePosition(name, {
+          symbol: SYMBOL,
+          positionId: p.positionId,
+          vol: p.holdVol.sub(p.frozenVol).gt(0) ? p.holdVol.sub(p.frozenVol) : 1,
+        });
       return;
     }
     case 'cash':
@@ -150,4 +220,3 @@ export function apply(venue: Venue, op: Op, state: { fair: Decimal; hour: number
     }
   }
 }
-

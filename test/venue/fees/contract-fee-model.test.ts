@@ -12,10 +12,20 @@ const d = (v: string | number) => new Decimal(v);
  * BTC_USDT of the contract kit: contractSize 0.0001, base taker 0.0006 / maker 0.0002. At 50 000 one
  * contract trades 0.0001 × 50 000 = 5 USDT, so 1000 contracts = 5000 USDT of traded amount.
  */
-function arrange(override: ContractFeeOverride, extra: Partial<ContractFeeModelOptions> = {}, instrument: ContractInstrument = testInstrument()): { kit: Kit; model: ContractFeeModel } {
+function arrange(
+  override: ContractFeeOverride,
+  extra: Partial<ContractFeeModelOptions> = {},
+  instrument: ContractInstrument = testInstrument(),
+): { kit: Kit; model: ContractFeeModel } {
   let model!: ContractFeeModel;
   const kit = makeKit({ autoFunding: false, feeRates: (a, i) => model.feeRates(a, i) }, instrument);
-  model = new ContractFeeModel({ clock: kit.clock, instruments: [instrument], overrides: { [SYMBOL]: override }, leverageOf: (a, s) => Math.max(...kit.venue.leverage(a, s).map((r) => r.leverage)), ...extra });
+  model = new ContractFeeModel({
+    clock: kit.clock,
+    instruments: [instrument],
+    overrides: { [SYMBOL]: override },
+    leverageOf: (a, s) => Math.max(...kit.venue.leverage(a, s).map((r) => r.leverage)),
+    ...extra,
+  });
   kit.venue.on(model.observe);
   for (const a of ['alice', 'bob', 'carol']) kit.venue.deposit(a, 'USDT', 100000);
   kit.venue.setFairPrice(SYMBOL, 50000);
@@ -96,7 +106,10 @@ describe('ContractFeeModel', () => {
   });
 
   it('applies_the_deduction_discount_and_reports_what_it_saved', () => {
-    const { kit, model } = arrange({}, { deductConfigs: [{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: d('0.2') }], deductEnabled: (a) => a === 'alice' });
+    const { kit, model } = arrange(
+      {},
+      { deductConfigs: [{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: d('0.2') }], deductEnabled: (a) => a === 'alice' },
+    );
     // alice: 3 × (1 − 0.2) = 2.4; bob has no deduction: 1
     expect(trade(kit, 1000)).to.deep.equal({ takerFee: '2.4', makerFee: '1' });
     const totals = model.feeTotals('alice');
@@ -108,9 +121,22 @@ describe('ContractFeeModel', () => {
   });
 
   it('applies_a_volume_discount_level', () => {
-    const { kit, model } = arrange({}, {
-      discountConfigs: [{ id: 1, currency: 'USDT', enabled: true, levels: [{ level: 1, volMin: d(4000), day: 30, discount: d('0.1') }], excludedSymbols: [], createTime: 0, updateTime: 0 }],
-    });
+    const { kit, model } = arrange(
+      {},
+      {
+        discountConfigs: [
+          {
+            id: 1,
+            currency: 'USDT',
+            enabled: true,
+            levels: [{ level: 1, volMin: d(4000), day: 30, discount: d('0.1') }],
+            excludedSymbols: [],
+            createTime: 0,
+            updateTime: 0,
+          },
+        ],
+      },
+    );
     // no volume yet: level not reached → 3
     expect(trade(kit, 1000).takerFee).to.equal('3');
     // 5000 ≥ 4000 → 3 × 0.9 = 2.7

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import { Decimal } from '../../../src/core/decimal.js';
-import { contractFeeSchedule, countsTowards, leverageTierIndex, scheduleRate, tierIndexForAmount, DEFAULT_TIERED_SETTINGS } from '../../../src/venue/fees/contract-fee-schedule.js';
+import {
+  contractFeeSchedule,
+  countsTowards,
+  leverageTierIndex,
+  scheduleRate,
+  tierIndexForAmount,
+  DEFAULT_TIERED_SETTINGS,
+} from '../../../src/venue/fees/contract-fee-schedule.js';
 import { testInstrument } from '../contract/contract-test-kit.js';
 
 const d = (v: string | number) => new Decimal(v);
@@ -31,7 +38,12 @@ describe('contract fee schedule', () => {
   it('counts_turnover_by_the_appointed_and_excluded_contracts', () => {
     const only = { ...DEFAULT_TIERED_SETTINGS, appointContract: true, contracts: ['ETH_USDT'] };
     const except = { ...only, excludeContractIds: true };
-    expect([countsTowards(only, 'ETH_USDT', false), countsTowards(only, 'BTC_USDT', false), countsTowards(except, 'ETH_USDT', false), countsTowards(except, 'BTC_USDT', false)]).to.deep.equal([true, false, false, true]);
+    expect([
+      countsTowards(only, 'ETH_USDT', false),
+      countsTowards(only, 'BTC_USDT', false),
+      countsTowards(except, 'ETH_USDT', false),
+      countsTowards(except, 'BTC_USDT', false),
+    ]).to.deep.equal([true, false, false, true]);
     expect(countsTowards(DEFAULT_TIERED_SETTINGS, 'SOL_USDT', true)).to.equal(false);
   });
 });

@@ -2,12 +2,24 @@ import { expect } from 'chai';
 import { Decimal } from '../../../src/core/decimal.js';
 import { DealVolumeWindow } from '../../../src/venue/fees/deal-volume-window.js';
 
-const e = (time: number, symbol: string, amount: number, fee = 0) => ({ time, symbol, amount: new Decimal(amount), fee: new Decimal(fee), saved: new Decimal(0) });
+const e = (time: number, symbol: string, amount: number, fee = 0) => ({
+  time,
+  symbol,
+  amount: new Decimal(amount),
+  fee: new Decimal(fee),
+  saved: new Decimal(0),
+});
 
 describe('DealVolumeWindow', () => {
   it('sums_a_window_with_exclusive_or_inclusive_start_and_inclusive_end', () => {
     const w = new DealVolumeWindow(1_000_000);
-    for (const [t, a] of [[10, 1], [20, 2], [30, 4], [40, 8]] as const) w.record('a', e(t, 'X', a));
+    for (const [t, a] of [
+      [10, 1],
+      [20, 2],
+      [30, 4],
+      [40, 8],
+    ] as const)
+      w.record('a', e(t, 'X', a));
     expect(w.totals('a', { from: 10, to: 30 }).amount.toFixed()).to.equal('6'); // 20, 30
     expect(w.totals('a', { from: 10, to: 30, fromInclusive: true }).amount.toFixed()).to.equal('7');
     expect(w.totals('a', { from: 0, to: 100 }).count).to.equal(4);

@@ -23,8 +23,19 @@ type Step =
 const acct = fc.integer({ min: 0, max: ACCOUNTS.length - 1 });
 const grains = fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: MAX_GRAINS }));
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('deposit' as const), acct, base: fc.boolean(), units: fc.bigInt({ min: 1n, max: 10n ** 40n }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('withdraw' as const), acct, base: fc.boolean(), units: fc.bigInt({ min: 1n, max: 10n ** 36n }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant('deposit' as const), acct, base: fc.boolean(), units: fc.bigInt({ min: 1n, max: 10n ** 40n }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('withdraw' as const),
+      acct,
+      base: fc.boolean(),
+      units: fc.bigInt({ min: 1n, max: 10n ** 36n }),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('lock' as const), acct, base: fc.boolean(), grains }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('unlock' as const), acct, base: fc.boolean(), grains }) },
   {
@@ -41,7 +52,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   // units that share factors with the first measures, so the grain gets finer step by step
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('measure' as const), base: fc.boolean(), units: fc.constantFrom(10n ** 14n, 10n ** 11n, 2n * 10n ** 11n, 10n ** 12n, 10n ** 9n, 7n, 1n) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('measure' as const),
+      base: fc.boolean(),
+      units: fc.constantFrom(10n ** 14n, 10n ** 11n, 2n * 10n ** 11n, 10n ** 12n, 10n ** 9n, 7n, 1n),
+    }),
+  },
 );
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -51,7 +69,8 @@ function gcd(a: bigint, b: bigint): bigint {
 
 function snapshot(l: Ledger): string[] {
   const out: string[] = [];
-  for (const a of ACCOUNTS) for (const asset of [BASE, QUOTE]) out.push(`${a}/${asset} ${l.free(a, asset)} ${l.locked(a, asset)} paid ${l.feesPaid(a, asset)}`);
+  for (const a of ACCOUNTS)
+    for (const asset of [BASE, QUOTE]) out.push(`${a}/${asset} ${l.free(a, asset)} ${l.locked(a, asset)} paid ${l.feesPaid(a, asset)}`);
   for (const asset of [BASE, QUOTE]) out.push(`${asset} fees ${l.feesCollected(asset)}`);
   return out;
 }
@@ -72,7 +91,10 @@ describe('Ledger grains (property)', () => {
             measures[asset]!.push(fast.measure(asset, s.units));
             grain[asset] = gcd(grain[asset]!, s.units);
             // each measure counts units / grain grains (NaN once that passes 2^40)
-            for (const m of measures[asset]!) expect(Number.isNaN(m.grains) ? m.units / grainOf(asset) > 2n ** 40n : BigInt(m.grains) * grainOf(asset) === m.units).to.equal(true);
+            for (const m of measures[asset]!)
+              expect(
+                Number.isNaN(m.grains) ? m.units / grainOf(asset) > 2n ** 40n : BigInt(m.grains) * grainOf(asset) === m.units,
+              ).to.equal(true);
           } else if (s.op === 'deposit') {
             const asset = s.base ? BASE : QUOTE;
             fast.deposit(ACCOUNTS[s.acct]!, asset, s.units);
@@ -110,7 +132,17 @@ describe('Ledger grains (property)', () => {
             let fastErr = false;
             let slowErr = false;
             try {
-              fast.settleGrains({ buyer: fast.account(ACCOUNTS[s.buyer]!), seller: fast.account(ACCOUNTS[s.seller]!), baseAsset: BASE, quoteAsset: QUOTE, base: s.base, quote: s.quote, buyerLockedQuote: lockedQuote, buyerFee, sellerFee });
+              fast.settleGrains({
+                buyer: fast.account(ACCOUNTS[s.buyer]!),
+                seller: fast.account(ACCOUNTS[s.seller]!),
+                baseAsset: BASE,
+                quoteAsset: QUOTE,
+                base: s.base,
+                quote: s.quote,
+                buyerLockedQuote: lockedQuote,
+                buyerFee,
+                sellerFee,
+              });
             } catch {
               fastErr = true;
             }

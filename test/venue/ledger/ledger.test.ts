@@ -42,7 +42,17 @@ describe('Ledger', () => {
     // buyer reserved 1 × 101 = 101, fills 1 @ 100: pays 100, gets 1 back; buyer fee 0.002 BTC, seller fee 0.1 USDT
     l.lock('buyer', 'USDT', U('101'));
     l.lock('seller', 'BTC', U('1'));
-    l.settleTrade({ buyer: 'buyer', seller: 'seller', baseAsset: 'BTC', quoteAsset: 'USDT', baseUnits: U('1'), quoteUnits: U('100'), buyerLockedQuote: U('101'), buyerFee: U('0.002'), sellerFee: U('0.1') });
+    l.settleTrade({
+      buyer: 'buyer',
+      seller: 'seller',
+      baseAsset: 'BTC',
+      quoteAsset: 'USDT',
+      baseUnits: U('1'),
+      quoteUnits: U('100'),
+      buyerLockedQuote: U('101'),
+      buyerFee: U('0.002'),
+      sellerFee: U('0.1'),
+    });
     expect([l.free('buyer', 'USDT'), l.locked('buyer', 'USDT')]).to.deep.equal([U('900'), 0n]);
     expect(l.free('buyer', 'BTC')).to.equal(U('0.998'));
     expect([l.free('seller', 'BTC'), l.locked('seller', 'BTC')]).to.deep.equal([U('1'), 0n]);
@@ -60,7 +70,17 @@ describe('Ledger', () => {
     l.lock('a', 'BTC', U('1'));
     const seen: string[] = [];
     l.setListener((acct, asset, _b, reason: BalanceChangeReason) => seen.push(`${acct}:${asset}:${reason}`));
-    l.settleTrade({ buyer: 'a', seller: 'a', baseAsset: 'BTC', quoteAsset: 'USDT', baseUnits: U('1'), quoteUnits: U('100'), buyerLockedQuote: U('100'), buyerFee: 0n, sellerFee: 0n });
+    l.settleTrade({
+      buyer: 'a',
+      seller: 'a',
+      baseAsset: 'BTC',
+      quoteAsset: 'USDT',
+      baseUnits: U('1'),
+      quoteUnits: U('100'),
+      buyerLockedQuote: U('100'),
+      buyerFee: 0n,
+      sellerFee: 0n,
+    });
     expect(seen).to.deep.equal(['a:USDT:trade', 'a:BTC:trade']);
     expect([l.free('a', 'USDT'), l.free('a', 'BTC')]).to.deep.equal([U('100'), U('1')]);
   });
@@ -71,7 +91,17 @@ describe('Ledger', () => {
     l.deposit('seller', 'BTC', U('2'));
     l.lock('seller', 'BTC', U('1'));
     expect(() =>
-      l.settleTrade({ buyer: 'buyer', seller: 'seller', baseAsset: 'BTC', quoteAsset: 'USDT', baseUnits: U('1'), quoteUnits: U('100'), buyerLockedQuote: U('100'), buyerFee: 0n, sellerFee: 0n }),
+      l.settleTrade({
+        buyer: 'buyer',
+        seller: 'seller',
+        baseAsset: 'BTC',
+        quoteAsset: 'USDT',
+        baseUnits: U('1'),
+        quoteUnits: U('100'),
+        buyerLockedQuote: U('100'),
+        buyerFee: 0n,
+        sellerFee: 0n,
+      }),
     ).to.throw(Error, /locked/);
     // nothing moved
     expect(l.locked('seller', 'BTC')).to.equal(U('1'));

@@ -66,7 +66,9 @@ describe('CrowdBookMirror', () => {
     // The source's bid rises to 102 with 4 lots: a crowd bid at 102 takes our 3 and rests 1.
     mirror.sync([[102, 4]], [[103, 5]]);
     expect(port.remaining('X', ours)).to.equal(0);
-    expect(prints.map((p) => [p.makerOwner, p.takerOwner, p.trade.priceTicks, p.trade.lots])).to.deep.equal([['us', 'crowd-maker', 102, 3]]);
+    expect(prints.map((p) => [p.makerOwner, p.takerOwner, p.trade.priceTicks, p.trade.lots])).to.deep.equal([
+      ['us', 'crowd-maker', 102, 3],
+    ]);
     expect(mirror.lotsAt('buy', 102)).to.equal(1);
   });
 

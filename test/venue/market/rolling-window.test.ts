@@ -14,7 +14,9 @@ describe('RollingWindow', () => {
     expect([a.openTime, a.high, a.low, a.volume, a.quote, a.count, a.firstPrice]).to.deep.equal([0, 120, 90, 4, 410, 3, 120]);
     const b = w.stats(11_000);
     // windowStart 1000: the t=0 bucket is gone; high falls to 100; the price before the window is 120.
-    expect([b.openTime, b.high, b.low, b.volume, b.quote, b.count, b.priceBefore, b.firstPrice, b.last]).to.deep.equal([1000, 100, 90, 3, 290, 2, 120, 100, 90]);
+    expect([b.openTime, b.high, b.low, b.volume, b.quote, b.count, b.priceBefore, b.firstPrice, b.last]).to.deep.equal([
+      1000, 100, 90, 3, 290, 2, 120, 100, 90,
+    ]);
     const c = w.stats(100_000);
     expect([c.count, c.volume, c.last, c.priceBefore]).to.deep.equal([0, 0, 90, 90]);
   });

@@ -53,7 +53,15 @@ describe('SpotVenueLiquidityPort', () => {
     const tape = new TapeAggregator({ tick: btcUsdt.tick, step: btcUsdt.step });
     let seq = 0;
     venue.subscribe((e) => {
-      if (e.type === 'trade') tape.onTrade({ id: ++seq, time: e.time, priceTicks: e.priceTicks, lots: e.lots, takerSide: e.takerSide === 'BUY' ? 'buy' : 'sell', takerOrderId: e.takerOrderId });
+      if (e.type === 'trade')
+        tape.onTrade({
+          id: ++seq,
+          time: e.time,
+          priceTicks: e.priceTicks,
+          lots: e.lots,
+          takerSide: e.takerSide === 'BUY' ? 'buy' : 'sell',
+          takerOrderId: e.takerOrderId,
+        });
     });
     const accounts = ['us', spotCrowdMaker('BTCUSDT'), SPOT_CROWD_TAKER];
     const before = [total(venue, 'BTC', accounts), total(venue, 'USDT', accounts)];
@@ -82,7 +90,14 @@ describe('SpotVenueLiquidityPort', () => {
     market.start();
     // Crowd bid touch: floor(100000 − 2) = 99998 ticks = 999.98; ours improves it by a tick.
     expect(venue.book('BTCUSDT')!.bestBid()).to.equal(99998);
-    const placed = venue.placeOrder({ accountId: 'us', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '999.99', quantity: '0.0005' });
+    const placed = venue.placeOrder({
+      accountId: 'us',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      price: '999.99',
+      quantity: '0.0005',
+    });
     expect(placed.ok).to.equal(true);
     const orderId = placed.ok ? placed.order.orderId : '';
     for (let k = 0; k < 120; k++) clock.advanceBy(500);

@@ -96,7 +96,9 @@ describe('SyntheticMarket', () => {
       volatilityPerYear: 3,
       jumpsPerDay: 200,
       jumpStd: 0.002,
-      books: [{ ...quietSpot, ordersPerLevel: [1, 3], sizeDispersion: 0.6, churnProbability: 0.1, takerArrivalPerSec: 8, takerMeanLots: 6 }],
+      books: [
+        { ...quietSpot, ordersPerLevel: [1, 3], sizeDispersion: 0.6, churnProbability: 0.1, takerArrivalPerSec: 8, takerMeanLots: 6 },
+      ],
     });
     market.start();
     const book = port.book('BTCUSDT');
@@ -152,8 +154,26 @@ describe('SyntheticMarket', () => {
       jumpStd: 0.003,
       premium: { mean: 0.0002, std: 0.0003, halfLifeMs: 300_000 },
       books: [
-        { ...quietSpot, tick: '0.01', ordersPerLevel: [1, 4], sizeDispersion: 0.5, churnProbability: 0.05, takerArrivalPerSec: 5, takerMeanLots: 3 },
-        { ...quietSpot, symbol: 'BTC_USDT', kind: 'contract', tick: '0.1', spreadTicks: 1, levels: 10, takerArrivalPerSec: 4, takerMeanLots: 20, touchLots: 50 },
+        {
+          ...quietSpot,
+          tick: '0.01',
+          ordersPerLevel: [1, 4],
+          sizeDispersion: 0.5,
+          churnProbability: 0.05,
+          takerArrivalPerSec: 5,
+          takerMeanLots: 3,
+        },
+        {
+          ...quietSpot,
+          symbol: 'BTC_USDT',
+          kind: 'contract',
+          tick: '0.1',
+          spreadTicks: 1,
+          levels: 10,
+          takerArrivalPerSec: 4,
+          takerMeanLots: 20,
+          touchLots: 50,
+        },
       ],
     };
     // The tape (every print with its owners), then the final books and the derived prices.
@@ -163,8 +183,11 @@ describe('SyntheticMarket', () => {
       for (let k = 0; k < 2000; k++) clock.advanceBy(250);
       market.stop();
       const lines = prints.map((p) => JSON.stringify(p));
-      for (const b of cfg.books) lines.push(JSON.stringify([b.symbol, port.book(b.symbol).depth('BUY', 20), port.book(b.symbol).depth('SELL', 20)]));
-      lines.push(JSON.stringify([market.referencePrice(), market.fairPrice(), market.contractPrices('BTC_USDT')!.funding()!.rate.toString()]));
+      for (const b of cfg.books)
+        lines.push(JSON.stringify([b.symbol, port.book(b.symbol).depth('BUY', 20), port.book(b.symbol).depth('SELL', 20)]));
+      lines.push(
+        JSON.stringify([market.referencePrice(), market.fairPrice(), market.contractPrices('BTC_USDT')!.funding()!.rate.toString()]),
+      );
       return lines.join('\n');
     };
     const a = tapeOf(config);

@@ -38,7 +38,15 @@ describe('TapeAggregator', () => {
       ]);
       // 23:59 bar: O 100 H 101 L 100 C 101, V 0.002 + 0.001, Q 100·0.002 + 101·0.001 = 0.301, taker buys 0.002 / 0.2.
       const b = bars[0]!;
-      expect([s(b.open), s(b.high), s(b.low), s(b.close), s(b.volume), s(b.quoteVolume), b.count]).to.deep.equal(['100', '101', '100', '101', '0.003', '0.301', 2]);
+      expect([s(b.open), s(b.high), s(b.low), s(b.close), s(b.volume), s(b.quoteVolume), b.count]).to.deep.equal([
+        '100',
+        '101',
+        '100',
+        '101',
+        '0.003',
+        '0.301',
+        2,
+      ]);
       expect([s(b.takerBuyVolume), s(b.takerBuyQuoteVolume)]).to.deep.equal(['0.002', '0.2']);
       // 00:00 bar: one print 99.5 × 0.003 = 0.2985.
       expect([s(bars[1]!.open), s(bars[1]!.close), s(bars[1]!.quoteVolume)]).to.deep.equal(['99.5', '99.5', '0.2985']);
@@ -54,9 +62,9 @@ describe('TapeAggregator', () => {
       // Q of the second week: 99.5·0.003 + 102·0.001 = 0.2985 + 0.102 = 0.4005.
       expect(s(weeks[1]!.quoteVolume)).to.equal('0.4005');
       const months = tape.klineViews('1M', {}, NOW);
-      expect(months.map((b) => [b.openTime, b.closeTime, s(b.open), s(b.high), s(b.low), s(b.close), s(b.volume), s(b.quoteVolume)])).to.deep.equal([
-        [Date.UTC(2024, 0, 1), Date.UTC(2024, 1, 1), '100', '102', '99.5', '102', '0.007', '0.7015'],
-      ]);
+      expect(
+        months.map((b) => [b.openTime, b.closeTime, s(b.open), s(b.high), s(b.low), s(b.close), s(b.volume), s(b.quoteVolume)]),
+      ).to.deep.equal([[Date.UTC(2024, 0, 1), Date.UTC(2024, 1, 1), '100', '102', '99.5', '102', '0.007', '0.7015']]);
     });
 
     it('opens_a_new_month_bar_on_the_first_of_the_month', () => {
@@ -106,7 +114,9 @@ describe('TapeAggregator', () => {
       const c = tape.contractCandles('1m', { start: T0 / 1000 }, T0 + 2 * MIN + 1);
       expect(c.time).to.deep.equal([T0 / 1000, T0 / 1000 + 60, T0 / 1000 + 120]);
       // Bar 2: prev close 100 → open 100, high max(99.5, 100) = 100, low 99, close 99.5; real open 99, real high 99.5.
-      expect([c.open[1], c.high[1], c.low[1], c.close[1], c.realOpen[1], c.realHigh[1], c.realLow[1], c.realClose[1]]).to.deep.equal([100, 100, 99, 99.5, 99, 99.5, 99, 99.5]);
+      expect([c.open[1], c.high[1], c.low[1], c.close[1], c.realOpen[1], c.realHigh[1], c.realLow[1], c.realClose[1]]).to.deep.equal([
+        100, 100, 99, 99.5, 99, 99.5, 99, 99.5,
+      ]);
       // vol in contracts 20; amount = (99·10 + 99.5·10) · 0.0001 = 0.1985.
       expect([c.vol[1], c.amount[1]]).to.deep.equal([20, 0.1985]);
       // Bar 1 is the first ever: open = its own first print.
@@ -148,7 +158,15 @@ describe('TapeAggregator', () => {
       tape.onTrade(trade(T0 + 3_600_000, 11000, 2)); // 110 × 0.002
       // now = Jan 2 00:00:59.999 → window opens at floor(Jan 1 00:00:59.999 / 1 min) = Jan 1 00:00: both prints.
       const inside = tape.ticker24h(Date.UTC(2024, 0, 2, 0, 0, 59, 999));
-      expect([inside.openTime, s(inside.open), s(inside.high), s(inside.low), s(inside.volume), s(inside.quoteVolume), inside.count]).to.deep.equal([
+      expect([
+        inside.openTime,
+        s(inside.open),
+        s(inside.high),
+        s(inside.low),
+        s(inside.volume),
+        s(inside.quoteVolume),
+        inside.count,
+      ]).to.deep.equal([
         Date.UTC(2024, 0, 1),
         '100',
         '110',
@@ -159,21 +177,23 @@ describe('TapeAggregator', () => {
       ]);
       // now = Jan 2 00:01:00 → window opens Jan 1 00:01: the first print is gone; it becomes the open.
       const after = tape.ticker24h(Date.UTC(2024, 0, 2, 0, 1));
-      expect([after.openTime, s(after.open), s(after.prevClose), s(after.high), s(after.low), s(after.last), s(after.volume), after.count]).to.deep.equal([
-        Date.UTC(2024, 0, 1, 0, 1),
-        '100',
-        '100',
-        '110',
-        '110',
-        '110',
-        '0.002',
-        1,
-      ]);
+      expect([
+        after.openTime,
+        s(after.open),
+        s(after.prevClose),
+        s(after.high),
+        s(after.low),
+        s(after.last),
+        s(after.volume),
+        after.count,
+      ]).to.deep.equal([Date.UTC(2024, 0, 1, 0, 1), '100', '100', '110', '110', '110', '0.002', 1]);
       // change 110 − 100 = 10, ratio 0.1.
       expect([s(after.priceChange), s(after.priceChangePercent)]).to.deep.equal(['10', '0.1']);
       // A day after the last print the window is empty: high = low = last, no volume.
       const empty = tape.ticker24h(T0 + 3_600_000 + DAY + 2 * MIN);
-      expect([s(empty.open), s(empty.high), s(empty.low), s(empty.last), s(empty.volume), empty.count, s(empty.priceChange)]).to.deep.equal(['110', '110', '110', '110', '0', 0, '0']);
+      expect([s(empty.open), s(empty.high), s(empty.low), s(empty.last), s(empty.volume), empty.count, s(empty.priceChange)]).to.deep.equal(
+        ['110', '110', '110', '110', '0', 0, '0'],
+      );
     });
 
     it('truncates_the_change_ratio_to_four_places_like_the_venue', () => {
@@ -285,7 +305,10 @@ describe('TapeAggregator', () => {
     });
 
     it('refuses_queries_for_what_it_does_not_keep', () => {
-      const lean = new TapeAggregator({ tick: '0.01', step: '0.001' }, { recentTrades: 0, aggTrades: 0, klineIntervals: ['5m'], ticker24h: false, avgPrice: false });
+      const lean = new TapeAggregator(
+        { tick: '0.01', step: '0.001' },
+        { recentTrades: 0, aggTrades: 0, klineIntervals: ['5m'], ticker24h: false, avgPrice: false },
+      );
       lean.onPrint(1, T, 10000, 1, 'buy');
       expect(() => lean.klineBars('1m', {}, T + 1)).to.throw(RangeError, /1m/);
       expect(() => lean.ticker24h(T + 1)).to.throw(RangeError);

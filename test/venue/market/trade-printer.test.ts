@@ -9,7 +9,8 @@ function setup() {
   const port = new OrderBookLiquidityPort(clock, ['X'], (e) => prints.push(e));
   return { port, prints };
 }
-const summary = (prints: PrintEvent[]) => prints.map((p) => [p.makerOwner, p.takerOwner, p.trade.takerSide, p.trade.priceTicks, p.trade.lots]);
+const summary = (prints: PrintEvent[]) =>
+  prints.map((p) => [p.makerOwner, p.takerOwner, p.trade.takerSide, p.trade.priceTicks, p.trade.lots]);
 
 describe('printTrade', () => {
   it('fills_our_resting_order_in_price_time_priority', () => {

@@ -46,7 +46,12 @@ describe('StpGroups', () => {
     g.join('a', 'G1');
     g.join('b', 'G1');
     g.join('c', 'G2');
-    expect([g.sameGroup('a', 'b'), g.sameGroup('a', 'c'), g.sameGroup('a', 'a'), g.sameGroup('z', 'z')]).to.deep.equal([true, false, true, false]);
+    expect([g.sameGroup('a', 'b'), g.sameGroup('a', 'c'), g.sameGroup('a', 'a'), g.sameGroup('z', 'z')]).to.deep.equal([
+      true,
+      false,
+      true,
+      false,
+    ]);
     g.removeGroup('G1');
     expect([g.sameGroup('a', 'b'), g.groupsOf('a')]).to.deep.equal([false, []]);
   });
@@ -81,7 +86,12 @@ describe('spot filters', () => {
   it('compiles_integer_units_of_a_symbol', () => {
     const m = compileSpotMarket(btcUsdt());
     // step 0.0001 = 10^14 units; tick·step = 0.000001 = 10^12 units; min qty 0.0001 = 1 lot
-    expect([m.baseUnitsPerLot, m.quoteUnitsPerTickLot, m.minLots, m.amountStepUnits]).to.deep.equal([10n ** 14n, 10n ** 12n, 1, 10n ** 16n]);
+    expect([m.baseUnitsPerLot, m.quoteUnitsPerTickLot, m.minLots, m.amountStepUnits]).to.deep.equal([
+      10n ** 14n,
+      10n ** 12n,
+      1,
+      10n ** 16n,
+    ]);
   });
 });
 

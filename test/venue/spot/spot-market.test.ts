@@ -35,7 +35,9 @@ describe('spot market (compiled numbers)', () => {
   });
 
   it('decides_the_price_band_in_numbers_exactly_as_in_bigint', () => {
-    const bands = ['0.0015', '0.2', '1', '5', '0.123456789012345678'].map((x) => compileSpotMarket(btcUsdt({ percentPriceBySide: { bidMultiplierUp: D(x), askMultiplierDown: D(x) } })));
+    const bands = ['0.0015', '0.2', '1', '5', '0.123456789012345678'].map((x) =>
+      compileSpotMarket(btcUsdt({ percentPriceBySide: { bidMultiplierUp: D(x), askMultiplierDown: D(x) } })),
+    );
     // reference: buy p·den ≤ last·(den ± num) or last·num, in bigint
     const reference = (side: 'BUY' | 'SELL', p: number, last: number, b: { num: bigint; den: bigint; fractional: boolean }): boolean => {
       const lhs = BigInt(p) * b.den;

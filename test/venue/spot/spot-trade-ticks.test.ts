@@ -23,8 +23,32 @@ describe('SpotVenue trade ticks', () => {
     const alice = limit(venue, 'alice', 'BUY', '1.2', '101');
     // 0.5 @ 100 from bob, then 0.7 @ 101 from carol: ticks 10000 / 10100, lots (step 0.0001) 5000 / 7000
     expect(ticks).to.deep.equal([
-      { symbol: SYMBOL, tradeId: 'T1', time: clock.now(), priceTicks: 10000, lots: 5000, takerSide: 'BUY', takerOrderId: alice, makerOrderId: bob, takerAccountId: 'alice', makerAccountId: 'bob', isSelfTrade: false },
-      { symbol: SYMBOL, tradeId: 'T2', time: clock.now(), priceTicks: 10100, lots: 7000, takerSide: 'BUY', takerOrderId: alice, makerOrderId: carol, takerAccountId: 'alice', makerAccountId: 'carol', isSelfTrade: false },
+      {
+        symbol: SYMBOL,
+        tradeId: 'T1',
+        time: clock.now(),
+        priceTicks: 10000,
+        lots: 5000,
+        takerSide: 'BUY',
+        takerOrderId: alice,
+        makerOrderId: bob,
+        takerAccountId: 'alice',
+        makerAccountId: 'bob',
+        isSelfTrade: false,
+      },
+      {
+        symbol: SYMBOL,
+        tradeId: 'T2',
+        time: clock.now(),
+        priceTicks: 10100,
+        lots: 7000,
+        takerSide: 'BUY',
+        takerOrderId: alice,
+        makerOrderId: carol,
+        takerAccountId: 'alice',
+        makerAccountId: 'carol',
+        isSelfTrade: false,
+      },
     ]);
     // the same ids as the own trades
     expect(venue.myTrades('alice', SYMBOL).map((t) => t.tradeId)).to.deep.equal(['T1', 'T2']);

@@ -42,7 +42,18 @@ function dustUsdt(): SpotInstrument {
 }
 
 type Cmd =
-  | { c: 'place'; account: number; symbol: number; side: 'BUY' | 'SELL'; kind: string; price: number; lots: number; quote: bigint; stp: SpotStpMode; cid: number }
+  | {
+      c: 'place';
+      account: number;
+      symbol: number;
+      side: 'BUY' | 'SELL';
+      kind: string;
+      price: number;
+      lots: number;
+      quote: bigint;
+      stp: SpotStpMode;
+      cid: number;
+    }
   | { c: 'cancel'; account: number; symbol: number; pick: number; byClientId: boolean }
   | { c: 'cancelAll'; account: number; symbol: number }
   | { c: 'deposit'; account: number; asset: string; amount: string }
@@ -64,7 +75,10 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
       kind: fc.constantFrom('LIMIT', 'LIMIT', 'LIMIT', 'LIMIT_MAKER', 'IMMEDIATE_OR_CANCEL', 'FILL_OR_KILL', 'MARKET_QTY', 'MARKET_QUOTE'),
       price: fc.integer({ min: 9980, max: 10020 }),
       // up to 2^45 lots: with DUST's ticks that is past 2^53 tick-lots
-      lots: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 20_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 45 }) }),
+      lots: fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 45 }) },
+      ),
       quote: fc.bigInt({ min: 1n, max: 10n ** 22n }),
       stp: fc.constantFrom<SpotStpMode>('', '', 'cancel_maker', 'cancel_taker', 'cancel_both'),
       cid: fc.integer({ min: -3, max: 3 }),
@@ -72,8 +86,24 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   },
   { weight: 4, arbitrary: fc.record({ c: fc.constant('cancel' as const), account, symbol, pick: fc.nat(), byClientId: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ c: fc.constant('cancelAll' as const), account, symbol }) },
-  { weight: 1, arbitrary: fc.record({ c: fc.constant('deposit' as const), account, asset, amount: fc.constantFrom('0.000000000000000001', '1', '12345.678901234567890123', '100000000') }) },
-  { weight: 1, arbitrary: fc.record({ c: fc.constant('withdraw' as const), account, asset, amount: fc.constantFrom('0.000000000000000001', '3', '5000.5') }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      c: fc.constant('deposit' as const),
+      account,
+      asset,
+      amount: fc.constantFrom('0.000000000000000001', '1', '12345.678901234567890123', '100000000'),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      c: fc.constant('withdraw' as const),
+      account,
+      asset,
+      amount: fc.constantFrom('0.000000000000000001', '3', '5000.5'),
+    }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -89,22 +119,58 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
 
 /** Account a2 pays its fees in MX (a fixed 0.5 MX per fee) while it has the MX. */
 const mxPayer: SpotFeePayer = {
-  alternative: (accountId, _symbol, feeAsset) => (accountId === 'a2' && feeAsset !== 'MX' ? { asset: 'MX', units: 5n * 10n ** 17n } : undefined),
+  alternative: (accountId, _symbol, feeAsset) =>
+    accountId === 'a2' && feeAsset !== 'MX' ? { asset: 'MX', units: 5n * 10n ** 17n } : undefined,
 };
 
-const json = (v: unknown): string => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : typeof x === 'object' && x !== null && 'toFixed' in x && typeof x.toFixed === 'function' ? `D${x.toFixed()}` : x));
+const json = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) =>
+    typeof x === 'bigint'
+      ? `${x}n`
+      : typeof x === 'object' && x !== null && 'toFixed' in x && typeof x.toFixed === 'function'
+        ? `D${x.toFixed()}`
+        : x,
+  );
 
 function record(o: SpotOrderRecord) {
-  return [o.orderId, o.status, o.origLots, o.executedLots, o.origQuoteUnits, o.cumQuoteUnits, o.lockedUnits, o.isWorking, o.cancelReason, o.updateTime];
+  return [
+    o.orderId,
+    o.status,
+    o.origLots,
+    o.executedLots,
+    o.origQuoteUnits,
+    o.cumQuoteUnits,
+    o.lockedUnits,
+    o.isWorking,
+    o.cancelReason,
+    o.updateTime,
+  ];
 }
 
 function state(v: SpotVenue): string {
   const out: unknown[] = [];
   for (const a of ACCOUNTS) {
-    for (const asset of ['BTC', 'USDT', 'DUST', 'MX']) out.push(a, asset, v.ledger.free(a, asset), v.ledger.locked(a, asset), v.ledger.feesPaid(a, asset));
+    for (const asset of ['BTC', 'USDT', 'DUST', 'MX'])
+      out.push(a, asset, v.ledger.free(a, asset), v.ledger.locked(a, asset), v.ledger.feesPaid(a, asset));
     for (const s of SYMBOLS) {
       out.push(v.openOrders(a, s).map(record));
-      out.push(v.myTrades(a, s, { limit: 100 }).map((t) => [t.tradeId, t.orderId, t.priceTicks, t.lots, t.quoteUnits, t.commissionUnits, t.commissionAsset, t.isBuyer, t.isMaker, t.isSelfTrade, t.time]));
+      out.push(
+        v
+          .myTrades(a, s, { limit: 100 })
+          .map((t) => [
+            t.tradeId,
+            t.orderId,
+            t.priceTicks,
+            t.lots,
+            t.quoteUnits,
+            t.commissionUnits,
+            t.commissionAsset,
+            t.isBuyer,
+            t.isMaker,
+            t.isSelfTrade,
+            t.time,
+          ]),
+      );
     }
   }
   for (const asset of ['BTC', 'USDT', 'DUST', 'MX']) out.push(v.ledger.feesCollected(asset));
@@ -146,17 +212,28 @@ function run(fast: boolean, payer: boolean, cmds: readonly Cmd[]): { answers: st
     const acct = c.c === 'advance' ? '' : ACCOUNTS[c.account]!;
     let r: unknown;
     if (c.c === 'place') {
-      const base = { accountId: acct, symbol: SYMBOLS[c.symbol]!, side: c.side, stpMode: c.stp, clientOrderId: c.cid > 0 ? `cid-${c.cid}` : undefined };
+      const base = {
+        accountId: acct,
+        symbol: SYMBOLS[c.symbol]!,
+        side: c.side,
+        stpMode: c.stp,
+        clientOrderId: c.cid > 0 ? `cid-${c.cid}` : undefined,
+      };
       let p: SpotPlaceResult;
       if (c.kind === 'MARKET_QTY') p = venue.placeOrderUnits({ ...base, type: 'MARKET', lots: c.lots });
-      else if (c.kind === 'MARKET_QUOTE') p = venue.placeOrderUnits({ ...base, type: 'MARKET', quoteUnits: c.quote * (c.symbol === 0 ? 10n ** 16n : 1n) });
+      else if (c.kind === 'MARKET_QUOTE')
+        p = venue.placeOrderUnits({ ...base, type: 'MARKET', quoteUnits: c.quote * (c.symbol === 0 ? 10n ** 16n : 1n) });
       else p = venue.placeOrderUnits({ ...base, type: c.kind as 'LIMIT', priceTicks: c.price, lots: c.lots });
       r = p.ok ? record(p.order) : p;
       if (fast && p.ok && p.order.isWorking && p.order.priceTicks * p.order.origLots > Number.MAX_SAFE_INTEGER) seen.hugeRested++;
     } else if (c.c === 'cancel') {
       const open = venue.openOrders(acct, SYMBOLS[c.symbol]);
       const o = open.length ? open[c.pick % open.length]! : undefined;
-      const p = venue.cancelOrder(acct, SYMBOLS[c.symbol]!, o ? (c.byClientId && o.clientOrderId ? { clientOrderId: o.clientOrderId } : { orderId: o.orderId }) : { orderId: 'missing' });
+      const p = venue.cancelOrder(
+        acct,
+        SYMBOLS[c.symbol]!,
+        o ? (c.byClientId && o.clientOrderId ? { clientOrderId: o.clientOrderId } : { orderId: o.orderId }) : { orderId: 'missing' },
+      );
       r = p.ok ? record(p.order) : p;
     } else if (c.c === 'cancelAll') {
       const p = venue.cancelAllOrders(acct, SYMBOLS[c.symbol]!);

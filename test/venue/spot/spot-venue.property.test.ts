@@ -13,7 +13,17 @@ const KNOWN_CODES = new Set<number>(Object.values(SpotRejectCode));
 type Kind = 'LIMIT' | 'LIMIT_MAKER' | 'IMMEDIATE_OR_CANCEL' | 'FILL_OR_KILL' | 'MARKET_QTY' | 'MARKET_QUOTE';
 
 type Cmd =
-  | { c: 'place'; account: number; side: 'BUY' | 'SELL'; kind: Kind; price: number; lots: number; quote: number; stp: SpotStpMode; cid: number }
+  | {
+      c: 'place';
+      account: number;
+      side: 'BUY' | 'SELL';
+      kind: Kind;
+      price: number;
+      lots: number;
+      quote: number;
+      stp: SpotStpMode;
+      cid: number;
+    }
   | { c: 'cancel'; account: number; pick: number; byClientId: boolean }
   | { c: 'cancelAll'; account: number }
   | { c: 'deposit'; account: number; asset: 'BTC' | 'USDT'; amount: number }
@@ -28,7 +38,16 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
       c: fc.constant('place' as const),
       account,
       side: fc.constantFrom('BUY' as const, 'SELL' as const),
-      kind: fc.constantFrom<Kind>('LIMIT', 'LIMIT', 'LIMIT', 'LIMIT_MAKER', 'IMMEDIATE_OR_CANCEL', 'FILL_OR_KILL', 'MARKET_QTY', 'MARKET_QUOTE'),
+      kind: fc.constantFrom<Kind>(
+        'LIMIT',
+        'LIMIT',
+        'LIMIT',
+        'LIMIT_MAKER',
+        'IMMEDIATE_OR_CANCEL',
+        'FILL_OR_KILL',
+        'MARKET_QTY',
+        'MARKET_QUOTE',
+      ),
       // 99.80 … 100.20 in ticks of 0.01
       price: fc.integer({ min: 9980, max: 10020 }),
       // 0.0001 … 3 BTC (small ones meet the 1 USDT minimum only sometimes)
@@ -41,8 +60,24 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ c: fc.constant('cancel' as const), account, pick: fc.nat(), byClientId: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ c: fc.constant('cancelAll' as const), account }) },
-  { weight: 1, arbitrary: fc.record({ c: fc.constant('deposit' as const), account, asset: fc.constantFrom('BTC' as const, 'USDT' as const), amount: fc.integer({ min: 1, max: 100_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ c: fc.constant('withdraw' as const), account, asset: fc.constantFrom('BTC' as const, 'USDT' as const), amount: fc.integer({ min: 1, max: 100_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      c: fc.constant('deposit' as const),
+      account,
+      asset: fc.constantFrom('BTC' as const, 'USDT' as const),
+      amount: fc.integer({ min: 1, max: 100_000 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      c: fc.constant('withdraw' as const),
+      account,
+      asset: fc.constantFrom('BTC' as const, 'USDT' as const),
+      amount: fc.integer({ min: 1, max: 100_000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ c: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 60_000 }) }) },
 );
 
@@ -50,7 +85,9 @@ describe('SpotVenue (property)', () => {
   it('keeps_every_invariant_after_every_command_of_random_sequences', () => {
     fc.assert(
       fc.property(fc.array(cmd, { minLength: 1, maxLength: 120 }), (cmds) => {
-        const { venue, clock } = harness({}, [btcUsdt({ percentPriceBySide: { bidMultiplierUp: D('0.0015'), askMultiplierDown: D('0.0015') } })]);
+        const { venue, clock } = harness({}, [
+          btcUsdt({ percentPriceBySide: { bidMultiplierUp: D('0.0015'), askMultiplierDown: D('0.0015') } }),
+        ]);
         venue.stpGroups.join('a0', 'G');
         venue.stpGroups.join('a1', 'G');
         venue.stpGroups.join('a2', 'H');
@@ -68,10 +105,17 @@ describe('SpotVenue (property)', () => {
         for (const c of cmds) {
           const acct = c.c === 'advance' ? '' : ACCOUNTS[c.account]!;
           if (c.c === 'place') {
-            const base = { accountId: acct, symbol: SYMBOL, side: c.side, stpMode: c.stp, clientOrderId: c.cid > 0 ? `cid-${c.cid}` : undefined };
+            const base = {
+              accountId: acct,
+              symbol: SYMBOL,
+              side: c.side,
+              stpMode: c.stp,
+              clientOrderId: c.cid > 0 ? `cid-${c.cid}` : undefined,
+            };
             let r: SpotPlaceResult;
             if (c.kind === 'MARKET_QTY') r = venue.placeOrderUnits({ ...base, type: 'MARKET', lots: c.lots });
-            else if (c.kind === 'MARKET_QUOTE') r = venue.placeOrderUnits({ ...base, type: 'MARKET', quoteUnits: BigInt(c.quote) * 10n ** 16n });
+            else if (c.kind === 'MARKET_QUOTE')
+              r = venue.placeOrderUnits({ ...base, type: 'MARKET', quoteUnits: BigInt(c.quote) * 10n ** 16n });
             else r = venue.placeOrderUnits({ ...base, type: c.kind, priceTicks: c.price, lots: c.lots });
             if (!r.ok) {
               expect(KNOWN_CODES.has(r.code), `unknown code ${r.code}`).to.equal(true);
@@ -85,7 +129,11 @@ describe('SpotVenue (property)', () => {
             const open = venue.openOrders(acct);
             if (open.length) {
               const o = open[c.pick % open.length]!;
-              const r = venue.cancelOrder(acct, SYMBOL, c.byClientId && o.clientOrderId ? { clientOrderId: o.clientOrderId } : { orderId: o.orderId });
+              const r = venue.cancelOrder(
+                acct,
+                SYMBOL,
+                c.byClientId && o.clientOrderId ? { clientOrderId: o.clientOrderId } : { orderId: o.orderId },
+              );
               expect(r.ok).to.equal(true);
               if (r.ok) expect(['CANCELED', 'PARTIALLY_CANCELED']).to.include(r.order.status);
             } else {

@@ -7,11 +7,24 @@ import { btcUsdt, fund, harness, str } from './spot-fixtures.js';
 
 const SYMBOL = 'BTCUSDT';
 
-function place(venue: SpotVenue, accountId: string, side: SpotSide, type: SpotOrderType, extra: Partial<SpotOrderRequest> = {}): SpotPlaceViewResult {
+function place(
+  venue: SpotVenue,
+  accountId: string,
+  side: SpotSide,
+  type: SpotOrderType,
+  extra: Partial<SpotOrderRequest> = {},
+): SpotPlaceViewResult {
   return venue.placeOrder({ accountId, symbol: SYMBOL, side, type, ...extra });
 }
 
-function limit(venue: SpotVenue, accountId: string, side: SpotSide, quantity: string, price: string, extra: Partial<SpotOrderRequest> = {}): SpotOrderView {
+function limit(
+  venue: SpotVenue,
+  accountId: string,
+  side: SpotSide,
+  quantity: string,
+  price: string,
+  extra: Partial<SpotOrderRequest> = {},
+): SpotOrderView {
   const r = place(venue, accountId, side, 'LIMIT', { quantity, price, ...extra });
   if (!r.ok) throw new Error(`unexpected rejection ${r.code} ${r.msg}`);
   return r.order;
@@ -89,19 +102,26 @@ describe('SpotVenue', () => {
       const [b] = venue.myTrades('bob', SYMBOL).map((t) => venue.ownTradeView(t));
       expect(a!.id).to.equal(b!.id);
       // alice: taker buyer, fee 0.5 · 0.002 = 0.001 BTC; bob: maker seller, fee 50 · 0.001 = 0.05 USDT
-      expect([a!.orderId, str(a!.price), str(a!.qty), str(a!.quoteQty), str(a!.commission), a!.commissionAsset, a!.isBuyer, a!.isMaker, a!.isSelfTrade, a!.clientOrderId]).to.deep.equal([
-        alice.orderId,
-        '100',
-        '0.5',
-        '50',
-        '0.001',
-        'BTC',
+      expect([
+        a!.orderId,
+        str(a!.price),
+        str(a!.qty),
+        str(a!.quoteQty),
+        str(a!.commission),
+        a!.commissionAsset,
+        a!.isBuyer,
+        a!.isMaker,
+        a!.isSelfTrade,
+        a!.clientOrderId,
+      ]).to.deep.equal([alice.orderId, '100', '0.5', '50', '0.001', 'BTC', true, false, false, 'alice-1']);
+      expect([b!.orderId, str(b!.commission), b!.commissionAsset, b!.isBuyer, b!.isMaker, b!.clientOrderId]).to.deep.equal([
+        bob.orderId,
+        '0.05',
+        'USDT',
+        false,
         true,
-        false,
-        false,
-        'alice-1',
+        'bob-1',
       ]);
-      expect([b!.orderId, str(b!.commission), b!.commissionAsset, b!.isBuyer, b!.isMaker, b!.clientOrderId]).to.deep.equal([bob.orderId, '0.05', 'USDT', false, true, 'bob-1']);
     });
 
     it('gives_a_taker_sell_the_better_maker_price', () => {
@@ -348,7 +368,12 @@ describe('SpotVenue', () => {
 
     it('cancels_both_with_cancel_both', () => {
       const { venue, maker, taker } = stp('cancel_both');
-      expect([maker.status, maker.cancelReason, taker.status, taker.cancelReason]).to.deep.equal(['CANCELED', 'stp_cancel', 'CANCELED', 'stp_cancel']);
+      expect([maker.status, maker.cancelReason, taker.status, taker.cancelReason]).to.deep.equal([
+        'CANCELED',
+        'stp_cancel',
+        'CANCELED',
+        'stp_cancel',
+      ]);
       expect(venue.book(SYMBOL)!.size).to.equal(0);
       expectClean(venue);
     });
@@ -408,7 +433,9 @@ describe('SpotVenue', () => {
     it('rejects_an_unknown_symbol_with_minus_1121', () => {
       const { venue } = harness();
       fund(venue, 'a');
-      expect(reject(venue.placeOrder({ accountId: 'a', symbol: 'NOPEUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1' }))).to.equal(-1121);
+      expect(
+        reject(venue.placeOrder({ accountId: 'a', symbol: 'NOPEUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '1' })),
+      ).to.equal(-1121);
     });
 
     it('rejects_a_symbol_not_tradable_through_the_api_with_10007', () => {
@@ -502,7 +529,9 @@ describe('SpotVenue', () => {
     });
 
     it('applies_multipliers_of_one_or_more_literally', () => {
-      const { venue } = harness({}, [btcUsdt({ percentPriceBySide: { bidMultiplierUp: btcUsdt().step.mul(11000), askMultiplierDown: btcUsdt().step.mul(10000) } })]);
+      const { venue } = harness({}, [
+        btcUsdt({ percentPriceBySide: { bidMultiplierUp: btcUsdt().step.mul(11000), askMultiplierDown: btcUsdt().step.mul(10000) } }),
+      ]);
       fund(venue, 'a');
       venue.setReferencePrice(SYMBOL, '100');
       // bid multiplier 1.1: buy ≤ 110; ask multiplier 1: sell ≥ 100
@@ -539,7 +568,10 @@ describe('SpotVenue', () => {
       const { venue } = harness();
       fund(venue, 'a', 'b');
       const first = limit(venue, 'a', 'BUY', '1', '100', { newClientOrderId: 'x' });
-      expect(place(venue, 'a', 'BUY', 'LIMIT', { quantity: '1', price: '99', newClientOrderId: 'x' })).to.deep.include({ ok: false, code: -2010 });
+      expect(place(venue, 'a', 'BUY', 'LIMIT', { quantity: '1', price: '99', newClientOrderId: 'x' })).to.deep.include({
+        ok: false,
+        code: -2010,
+      });
       // another account may use it
       expect(reject(place(venue, 'b', 'BUY', 'LIMIT', { quantity: '1', price: '99', newClientOrderId: 'x' }))).to.equal('accepted');
       venue.cancelOrder('a', SYMBOL, { orderId: first.orderId });
@@ -561,8 +593,12 @@ describe('SpotVenue', () => {
     it('validates_without_changing_anything_in_test_order', () => {
       const { venue } = harness();
       fund(venue, 'a');
-      expect(venue.testOrder({ accountId: 'a', symbol: SYMBOL, side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' })).to.deep.equal({ ok: true });
-      expect(venue.testOrder({ accountId: 'a', symbol: SYMBOL, side: 'BUY', type: 'LIMIT', quantity: '1', price: '100.001' })).to.deep.include({ code: 400 });
+      expect(venue.testOrder({ accountId: 'a', symbol: SYMBOL, side: 'BUY', type: 'LIMIT', quantity: '1', price: '100' })).to.deep.equal({
+        ok: true,
+      });
+      expect(
+        venue.testOrder({ accountId: 'a', symbol: SYMBOL, side: 'BUY', type: 'LIMIT', quantity: '1', price: '100.001' }),
+      ).to.deep.include({ code: 400 });
       expect(venue.openOrders('a')).to.have.length(0);
       expect(bal(venue, 'a', 'USDT')).to.deep.equal(['1000', '0']);
     });
@@ -667,26 +703,54 @@ describe('SpotVenue', () => {
       venue.subscribe((e) => seen.push(e));
       clock.advanceBy(5);
       limit(venue, 'alice', 'BUY', '1.2', '101');
-      const kinds = seen.map((e) => (e.type === 'balanceChanged' ? `${e.type}:${e.accountId}:${e.asset}` : e.type === 'trade' ? e.type : `${e.type}:${e.order.accountId}`));
-      expect(kinds.slice(0, 6)).to.deep.equal(['orderAccepted:alice', 'trade', 'orderFilled:bob', 'trade', 'orderPartiallyFilled:carol', 'orderFilled:alice']);
+      const kinds = seen.map((e) =>
+        e.type === 'balanceChanged'
+          ? `${e.type}:${e.accountId}:${e.asset}`
+          : e.type === 'trade'
+            ? e.type
+            : `${e.type}:${e.order.accountId}`,
+      );
+      expect(kinds.slice(0, 6)).to.deep.equal([
+        'orderAccepted:alice',
+        'trade',
+        'orderFilled:bob',
+        'trade',
+        'orderPartiallyFilled:carol',
+        'orderFilled:alice',
+      ]);
       expect(kinds.slice(6).sort()).to.deep.equal(
-        ['balanceChanged:alice:BTC', 'balanceChanged:alice:USDT', 'balanceChanged:bob:BTC', 'balanceChanged:bob:USDT', 'balanceChanged:carol:BTC', 'balanceChanged:carol:USDT'].sort(),
+        [
+          'balanceChanged:alice:BTC',
+          'balanceChanged:alice:USDT',
+          'balanceChanged:bob:BTC',
+          'balanceChanged:bob:USDT',
+          'balanceChanged:carol:BTC',
+          'balanceChanged:carol:USDT',
+        ].sort(),
       );
       const t = seen[1]!;
       if (t.type !== 'trade') throw new Error('expected a trade');
-      expect([str(t.price), str(t.qty), str(t.quoteQty), t.takerSide, t.isBuyerMaker, t.makerAccountId, t.takerAccountId, t.time]).to.deep.equal([
-        '100',
-        '0.5',
-        '50',
-        'BUY',
-        false,
-        'bob',
-        'alice',
-        clock.now(),
+      expect([
+        str(t.price),
+        str(t.qty),
+        str(t.quoteQty),
+        t.takerSide,
+        t.isBuyerMaker,
+        t.makerAccountId,
+        t.takerAccountId,
+        t.time,
+      ]).to.deep.equal(['100', '0.5', '50', 'BUY', false, 'bob', 'alice', clock.now()]);
+      expect([str(t.takerCommission), t.takerCommissionAsset, str(t.makerCommission), t.makerCommissionAsset]).to.deep.equal([
+        '0.001',
+        'BTC',
+        '0.05',
+        'USDT',
       ]);
-      expect([str(t.takerCommission), t.takerCommissionAsset, str(t.makerCommission), t.makerCommissionAsset]).to.deep.equal(['0.001', 'BTC', '0.05', 'USDT']);
       const aliceUsdt = seen.find((e) => e.type === 'balanceChanged' && e.accountId === 'alice' && e.asset === 'USDT');
-      expect(aliceUsdt && aliceUsdt.type === 'balanceChanged' && [str(aliceUsdt.free), str(aliceUsdt.locked)]).to.deep.equal(['879.3', '0']);
+      expect(aliceUsdt && aliceUsdt.type === 'balanceChanged' && [str(aliceUsdt.free), str(aliceUsdt.locked)]).to.deep.equal([
+        '879.3',
+        '0',
+      ]);
     });
 
     it('emits_a_cancel_event_with_the_stp_reason', () => {
@@ -698,7 +762,9 @@ describe('SpotVenue', () => {
       const seen: SpotVenueEvent[] = [];
       venue.subscribe((e) => seen.push(e));
       limit(venue, 'a2', 'BUY', '1', '100', { stpMode: 'cancel_maker' });
-      const cancels = seen.filter((e) => e.type === 'orderCanceled').map((e) => e.type === 'orderCanceled' && [e.order.accountId, e.order.cancelReason]);
+      const cancels = seen
+        .filter((e) => e.type === 'orderCanceled')
+        .map((e) => e.type === 'orderCanceled' && [e.order.accountId, e.order.cancelReason]);
       expect(cancels).to.deep.equal([['a1', 'stp_cancel']]);
     });
 

@@ -59,14 +59,27 @@ describe('StpGroupRegistry', () => {
   it('cancels_the_maker_of_a_self_trade_inside_a_group_but_not_outside', () => {
     const { venue } = harness();
     fund(venue, 's1', 's2', 'x');
-    const r = new StpGroupRegistry({ now: () => 0, membership: venue.stpGroups, memberOfUid: (u) => UIDS[u], masterOf: (a) => MASTER[a] ?? a });
+    const r = new StpGroupRegistry({
+      now: () => 0,
+      membership: venue.stpGroups,
+      memberOfUid: (u) => UIDS[u],
+      masterOf: (a) => MASTER[a] ?? a,
+    });
     const g = r.create('m1', 'desk');
     if (!g.ok) throw new Error('create');
     r.addUids('m1', g.value.tradeGroupId, ['11', '12']);
 
     // inside: s2's resting sell is cancelled by STP, s1's buy rests
     const makerIn = venue.placeOrder({ accountId: 's2', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '100' });
-    const takerIn = venue.placeOrder({ accountId: 's1', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100', stpMode: 'cancel_maker' });
+    const takerIn = venue.placeOrder({
+      accountId: 's1',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '1',
+      price: '100',
+      stpMode: 'cancel_maker',
+    });
     if (!makerIn.ok || !takerIn.ok) throw new Error('place');
     const m = venue.getOrder('s2', 'BTCUSDT', { orderId: makerIn.order.orderId });
     expect(m.ok && [m.order.status, m.order.cancelReason]).to.deep.equal(['CANCELED', 'stp_cancel']);
@@ -75,7 +88,15 @@ describe('StpGroupRegistry', () => {
 
     // outside: x is in no group, so the same stpMode trades
     venue.placeOrder({ accountId: 'x', symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', quantity: '1', price: '100' });
-    const takerOut = venue.placeOrder({ accountId: 's1', symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '100', stpMode: 'cancel_maker' });
+    const takerOut = venue.placeOrder({
+      accountId: 's1',
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      quantity: '1',
+      price: '100',
+      stpMode: 'cancel_maker',
+    });
     expect(takerOut.ok && [takerOut.order.status, str(takerOut.order.executedQty)]).to.deep.equal(['FILLED', '1']);
   });
 });

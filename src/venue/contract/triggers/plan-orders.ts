@@ -84,21 +84,36 @@ export class PlanOrders {
     const venue = this.reg.host.venue;
     const spec = this.reg.spec(req.symbol);
     if (spec === undefined) return refuse(ContractVenueCode.CONTRACT_NOT_EXIST, 'contract does not exist');
-    if (spec.instrument.state !== ContractState.ENABLED) return refuse(ContractVenueCode.CONTRACT_NOT_ACTIVATED, 'contract not allowed to place orders');
+    if (spec.instrument.state !== ContractState.ENABLED)
+      return refuse(ContractVenueCode.CONTRACT_NOT_ACTIVATED, 'contract not allowed to place orders');
     if (![1, 2, 3, 4, 5].includes(req.orderType)) return refuse(ContractVenueCode.PARAMETER, 'orderType must be 1–5');
     const checked = validateOrderRequest(
-      { symbol: req.symbol, price: req.price, vol: req.vol, leverage: req.leverage, side: req.side, type: req.orderType, openType: req.openType, positionMode: req.positionMode, reduceOnly: req.reduceOnly },
+      {
+        symbol: req.symbol,
+        price: req.price,
+        vol: req.vol,
+        leverage: req.leverage,
+        side: req.side,
+        type: req.orderType,
+        openType: req.openType,
+        positionMode: req.positionMode,
+        reduceOnly: req.reduceOnly,
+      },
       spec,
       venue.positionMode(accountId),
       undefined,
     );
     if (!checked.ok) return checked;
     const triggerPrice = safeDecimal(req.triggerPrice);
-    if (triggerPrice === undefined || !triggerPrice.gt(0)) return refuse(ContractVenueCode.PARAMETER, 'triggerPrice must be a decimal number > 0');
-    if (parseTicks(spec, triggerPrice) === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `triggerPrice must be a multiple of priceUnit ${spec.tick.toString()}`);
-    if (req.triggerType !== TriggerType.GTE && req.triggerType !== TriggerType.LTE) return refuse(ContractVenueCode.PARAMETER, 'triggerType must be 1 (>=) or 2 (<=)');
+    if (triggerPrice === undefined || !triggerPrice.gt(0))
+      return refuse(ContractVenueCode.PARAMETER, 'triggerPrice must be a decimal number > 0');
+    if (parseTicks(spec, triggerPrice) === undefined)
+      return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `triggerPrice must be a multiple of priceUnit ${spec.tick.toString()}`);
+    if (req.triggerType !== TriggerType.GTE && req.triggerType !== TriggerType.LTE)
+      return refuse(ContractVenueCode.PARAMETER, 'triggerType must be 1 (>=) or 2 (<=)');
     if (!isTrend(req.trend)) return refuse(ContractVenueCode.PRICE_TYPE_ERROR, 'trend must be 1, 2 or 3 (latest, fair, index price)');
-    if (!Number.isInteger(req.executeCycle) || req.executeCycle <= 0) return refuse(ContractVenueCode.PARAMETER, 'executeCycle must be a whole number of hours > 0');
+    if (!Number.isInteger(req.executeCycle) || req.executeCycle <= 0)
+      return refuse(ContractVenueCode.PARAMETER, 'executeCycle must be a whole number of hours > 0');
     const priceProtect = req.priceProtect ?? 0;
     if (priceProtect !== 0 && priceProtect !== 1) return refuse(ContractVenueCode.PARAMETER, 'priceProtect must be 0 or 1');
     const v = checked.value;
@@ -156,7 +171,8 @@ export class PlanOrders {
     const rec = this.store.get(accountId, req.orderId);
     if (rec === undefined || rec.symbol !== req.symbol) return refuse(ContractVenueCode.ORDER_NOT_EXIST, 'plan order not exist');
     this.expireIfDue(rec, now);
-    if (rec.state !== PlanOrderState.UNTRIGGERED) return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the plan order is no longer untriggered');
+    if (rec.state !== PlanOrderState.UNTRIGGERED)
+      return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the plan order is no longer untriggered');
     const pair = this.tpsl(rec.symbol, req, rec.opening, rec.positionType, rec.reference);
     if (!pair.ok) return pair;
     rec.stopLossPrice = pair.value?.stopLoss.price;
@@ -172,7 +188,8 @@ export class PlanOrders {
     const now = this.reg.host.clock.now();
     return refs.map((ref) => {
       const rec = this.store.get(accountId, ref.orderId);
-      if (rec === undefined || (ref.symbol !== undefined && ref.symbol !== '' && rec.symbol !== ref.symbol)) return cancelEntry(String(ref.orderId), CancelErrorCode.NOT_EXIST);
+      if (rec === undefined || (ref.symbol !== undefined && ref.symbol !== '' && rec.symbol !== ref.symbol))
+        return cancelEntry(String(ref.orderId), CancelErrorCode.NOT_EXIST);
       this.expireIfDue(rec, now);
       if (rec.state !== PlanOrderState.UNTRIGGERED) return cancelEntry(rec.id, CancelErrorCode.NOT_CANCELLABLE);
       this.finish(rec, PlanOrderState.CANCELLED, now);
@@ -290,7 +307,12 @@ export class PlanOrders {
   /** The TP/SL the order placed on trigger will carry (undefined: none). */
   private tpsl(
     symbol: string,
-    p: { stopLossPrice?: PlacePlanOrderRequest['stopLossPrice']; takeProfitPrice?: PlacePlanOrderRequest['takeProfitPrice']; lossTrend?: number | undefined; profitTrend?: number | undefined },
+    p: {
+      stopLossPrice?: PlacePlanOrderRequest['stopLossPrice'];
+      takeProfitPrice?: PlacePlanOrderRequest['takeProfitPrice'];
+      lossTrend?: number | undefined;
+      profitTrend?: number | undefined;
+    },
     opening: boolean,
     positionType: PositionType,
     reference: Decimal,
@@ -298,7 +320,11 @@ export class PlanOrders {
     const pair = parsePair(this.reg.spec(symbol)!, p);
     if (!pair.ok) return pair;
     if (pair.value.stopLoss.price === undefined && pair.value.takeProfit.price === undefined) return { ok: true, value: undefined };
-    if (!opening) return refuse(ContractVenueCode.PARAMETER, 'take-profit / stop-loss can ride on opening plan orders only (side 1 or 3, not reduce-only)');
+    if (!opening)
+      return refuse(
+        ContractVenueCode.PARAMETER,
+        'take-profit / stop-loss can ride on opening plan orders only (side 1 or 3, not reduce-only)',
+      );
     const bad = checkDirection(positionType, pair.value, () => reference);
     return bad ?? { ok: true, value: pair.value };
   }
@@ -327,7 +353,8 @@ export class PlanOrders {
   }
 }
 
-const stateAt = (r: PlanRecord, now: number): PlanOrderState => (r.state === PlanOrderState.UNTRIGGERED && now >= r.expireTime ? PlanOrderState.INVALID : r.state);
+const stateAt = (r: PlanRecord, now: number): PlanOrderState =>
+  r.state === PlanOrderState.UNTRIGGERED && now >= r.expireTime ? PlanOrderState.INVALID : r.state;
 
 function cancelEntry(orderId: string, code: CancelErrorCode): CancelResultEntry {
   return { orderId, errorCode: code, errorMsg: CANCEL_ERROR_MSG[code] };

@@ -143,16 +143,25 @@ export class StopOrders {
     if (!hasPrice(req.stopLossPrice) && !hasPrice(req.takeProfitPrice)) return undefined;
     const spec = this.reg.spec(req.symbol);
     if (spec === undefined) return undefined;
-    if (!isOpenSide(req.side) || req.reduceOnly === true) return refuse(ContractVenueCode.PARAMETER, 'take-profit / stop-loss can be attached to opening orders only (side 1 or 3, not reduce-only)');
+    if (!isOpenSide(req.side) || req.reduceOnly === true)
+      return refuse(
+        ContractVenueCode.PARAMETER,
+        'take-profit / stop-loss can be attached to opening orders only (side 1 or 3, not reduce-only)',
+      );
     const pair = parsePair(spec, req);
     if (!pair.ok) return pair;
     const priceProtect = flag01(req.priceProtect);
     if (priceProtect === undefined) return refuse(ContractVenueCode.PARAMETER, 'priceProtect must be 0 or 1');
     const positionType = sidePositionType(req.side);
     const limit = req.type <= ContractOrderType.FOK ? safeDecimal(req.price) : undefined;
-    const bad = checkDirection(positionType, pair.value, (t) => (limit !== undefined && limit.gt(0) ? limit : currentPrice(this.reg.host.venue, req.symbol, t)));
+    const bad = checkDirection(positionType, pair.value, (t) =>
+      limit !== undefined && limit.gt(0) ? limit : currentPrice(this.reg.host.venue, req.symbol, t),
+    );
     if (bad) return bad;
-    return { ok: true, value: { pair: pair.value, positionType, priceProtect, takeProfitReverse: ReverseFlag.NO, stopLossReverse: ReverseFlag.NO } };
+    return {
+      ok: true,
+      value: { pair: pair.value, positionType, priceProtect, takeProfitReverse: ReverseFlag.NO, stopLossReverse: ReverseFlag.NO },
+    };
   }
 
   /** Creates the stop order of an accepted order; fills that already happened count at once. */
@@ -235,13 +244,20 @@ export class StopOrders {
     if (!slRev.ok) return slRev;
     if (existing === undefined) {
       if (!isLive(o)) return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the order is no longer open');
-      if (!isOpenSide(o.side) || o.reduceOnly) return refuse(ContractVenueCode.PARAMETER, 'take-profit / stop-loss can be attached to opening orders only');
+      if (!isOpenSide(o.side) || o.reduceOnly)
+        return refuse(ContractVenueCode.PARAMETER, 'take-profit / stop-loss can be attached to opening orders only');
     }
     const positionType = existing?.positionType ?? sidePositionType(o.side);
     const bad = checkDirection(positionType, pair.value, (t) => this.reference(existing, o, t));
     if (bad) return bad;
     if (existing === undefined) {
-      const rec = this.attach(o.accountId, o, { pair: pair.value, positionType, priceProtect: 0, takeProfitReverse: tpRev.value, stopLossReverse: slRev.value });
+      const rec = this.attach(o.accountId, o, {
+        pair: pair.value,
+        positionType,
+        priceProtect: 0,
+        takeProfitReverse: tpRev.value,
+        stopLossReverse: slRev.value,
+      });
       return { ok: true, value: rec.state === StopOrderState.UNTRIGGERED ? this.view(rec) : undefined };
     }
     existing.stopLossPrice = pair.value.stopLoss.price;
@@ -260,15 +276,23 @@ export class StopOrders {
   place(accountId: string, req: PlaceStopOrderRequest): VenueResult<StopOrderView> {
     const venue = this.reg.host.venue;
     const pos = this.position(accountId, req.positionId);
-    if (pos === undefined) return refuse(ContractVenueCode.POSITION_NOT_EXIST, 'position does not exist or is closed', ContractOrderErrorCode.POSITION_NOT_EXIST);
-    if (req.symbol !== undefined && req.symbol !== '' && req.symbol !== pos.symbol) return refuse(ContractVenueCode.PARAMETER, `position ${pos.positionId} is not a ${req.symbol} position`);
+    if (pos === undefined)
+      return refuse(
+        ContractVenueCode.POSITION_NOT_EXIST,
+        'position does not exist or is closed',
+        ContractOrderErrorCode.POSITION_NOT_EXIST,
+      );
+    if (req.symbol !== undefined && req.symbol !== '' && req.symbol !== pos.symbol)
+      return refuse(ContractVenueCode.PARAMETER, `position ${pos.positionId} is not a ${req.symbol} position`);
     const spec = this.reg.spec(pos.symbol)!;
     const pair = parsePair(spec, req);
     if (!pair.ok) return pair;
     const { stopLoss, takeProfit } = pair.value;
-    if (stopLoss.price === undefined && takeProfit.price === undefined) return refuse(ContractVenueCode.PARAMETER, 'stopLossPrice or takeProfitPrice must be > 0');
+    if (stopLoss.price === undefined && takeProfit.price === undefined)
+      return refuse(ContractVenueCode.PARAMETER, 'stopLossPrice or takeProfitPrice must be > 0');
     const volType = req.volType ?? StopVolType.PARTIAL;
-    if (volType !== StopVolType.PARTIAL && volType !== StopVolType.POSITION) return refuse(ContractVenueCode.PARAMETER, 'volType must be 1 (partial) or 2 (position)');
+    if (volType !== StopVolType.PARTIAL && volType !== StopVolType.POSITION)
+      return refuse(ContractVenueCode.PARAMETER, 'volType must be 1 (partial) or 2 (position)');
     const plvt = req.profitLossVolType ?? 'SAME';
     if (plvt !== 'SAME' && plvt !== 'SEPARATE') return refuse(ContractVenueCode.PARAMETER, 'profitLossVolType must be SAME or SEPARATE');
     const holdLots = spec.volToLots(pos.holdVol, 'exact');
@@ -306,7 +330,8 @@ export class StopOrders {
     if (bad) return bad;
 
     if (volType === StopVolType.POSITION) {
-      for (const old of [...(this.byPosition.get(pos.positionId) ?? [])]) if (old.volType === StopVolType.POSITION) this.finish(old, StopOrderState.CANCELLED);
+      for (const old of [...(this.byPosition.get(pos.positionId) ?? [])])
+        if (old.volType === StopVolType.POSITION) this.finish(old, StopOrderState.CANCELLED);
     }
     const now = this.reg.host.clock.now();
     const { seq, id } = this.reg.next();
@@ -360,16 +385,20 @@ export class StopOrders {
   changePlanPrice(accountId: string, req: ChangeStopPlanPriceRequest): VenueResult<StopOrderView> {
     const rec = this.store.get(accountId, req.stopPlanOrderId);
     if (rec === undefined) return refuse(ContractVenueCode.ORDER_NOT_EXIST, 'stop order not exist');
-    if (rec.state !== StopOrderState.UNTRIGGERED) return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the stop order is no longer untriggered');
-    if (!hasPrice(req.stopLossPrice) && !hasPrice(req.takeProfitPrice)) return refuse(ContractVenueCode.PARAMETER, 'stopLossPrice or takeProfitPrice must be > 0');
+    if (rec.state !== StopOrderState.UNTRIGGERED)
+      return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the stop order is no longer untriggered');
+    if (!hasPrice(req.stopLossPrice) && !hasPrice(req.takeProfitPrice))
+      return refuse(ContractVenueCode.PARAMETER, 'stopLossPrice or takeProfitPrice must be > 0');
     const sl = changedLeg(rec.spec, req.stopLossPrice, req.lossTrend, rec.stopLossPrice, rec.lossTrend, 'stopLossPrice');
     if (!sl.ok) return sl;
     const tp = changedLeg(rec.spec, req.takeProfitPrice, req.profitTrend, rec.takeProfitPrice, rec.profitTrend, 'takeProfitPrice');
     if (!tp.ok) return tp;
     const pair: TpSlPair = { stopLoss: sl.value, takeProfit: tp.value };
     if (rec.profitLossVolType === 'SEPARATE' && rec.volType === StopVolType.PARTIAL) {
-      if (pair.takeProfit.price !== undefined && rec.takeProfitLots === undefined) return refuse(ContractVenueCode.PARAMETER, 'this SEPARATE stop order has no takeProfitVol: place a new one');
-      if (pair.stopLoss.price !== undefined && rec.stopLossLots === undefined) return refuse(ContractVenueCode.PARAMETER, 'this SEPARATE stop order has no stopLossVol: place a new one');
+      if (pair.takeProfit.price !== undefined && rec.takeProfitLots === undefined)
+        return refuse(ContractVenueCode.PARAMETER, 'this SEPARATE stop order has no takeProfitVol: place a new one');
+      if (pair.stopLoss.price !== undefined && rec.stopLossLots === undefined)
+        return refuse(ContractVenueCode.PARAMETER, 'this SEPARATE stop order has no stopLossVol: place a new one');
     }
     const tpRev = reverseFlag(req.takeProfitReverse ?? rec.takeProfitReverse, 'takeProfitReverse');
     if (!tpRev.ok) return tpRev;
@@ -501,7 +530,8 @@ export class StopOrders {
     const sl = rec.stopLossPrice;
     const tp = rec.takeProfitPrice;
     if (sl !== undefined && priceKindOf(rec.lossTrend) === u.kind && (long ? p.lte(sl) : p.gte(sl))) this.fire(rec, TriggerSide.STOP_LOSS);
-    else if (tp !== undefined && priceKindOf(rec.profitTrend) === u.kind && (long ? p.gte(tp) : p.lte(tp))) this.fire(rec, TriggerSide.TAKE_PROFIT);
+    else if (tp !== undefined && priceKindOf(rec.profitTrend) === u.kind && (long ? p.gte(tp) : p.lte(tp)))
+      this.fire(rec, TriggerSide.TAKE_PROFIT);
   }
 
   private fire(rec: StopRecord, side: TriggerSide): void {
@@ -531,7 +561,12 @@ export class StopOrders {
     const available = held - spec.volToLots(pos.frozenVol, 'exact');
     if (rec.volType === StopVolType.POSITION) rec.volLots = held;
     const tp = side === TriggerSide.TAKE_PROFIT;
-    const legLots = rec.volType === StopVolType.POSITION ? held : rec.profitLossVolType === 'SEPARATE' ? ((tp ? rec.takeProfitLots : rec.stopLossLots) ?? rec.volLots) : rec.volLots;
+    const legLots =
+      rec.volType === StopVolType.POSITION
+        ? held
+        : rec.profitLossVolType === 'SEPARATE'
+          ? ((tp ? rec.takeProfitLots : rec.stopLossLots) ?? rec.volLots)
+          : rec.volLots;
     const lots = Math.min(legLots, available);
     if (lots <= 0) {
       rec.errorCode = ContractOrderErrorCode.POSITION_TOO_SMALL;
@@ -706,7 +741,13 @@ export class StopOrders {
   private reference(rec: StopRecord | undefined, parent: ContractOrderView | undefined, trend: PriceTrend): Decimal | undefined {
     const symbol = rec?.symbol ?? parent?.symbol;
     if (symbol === undefined) return undefined;
-    if ((rec === undefined || rec.positionId === undefined) && parent !== undefined && parent.orderType <= ContractOrderType.FOK && parent.price.gt(0)) return parent.price;
+    if (
+      (rec === undefined || rec.positionId === undefined) &&
+      parent !== undefined &&
+      parent.orderType <= ContractOrderType.FOK &&
+      parent.price.gt(0)
+    )
+      return parent.price;
     return currentPrice(this.reg.host.venue, symbol, trend);
   }
 }
@@ -723,10 +764,21 @@ function flag01(v: number | undefined): 0 | 1 | undefined {
 }
 
 /** A leg of change_plan_price: absent price keeps the current one (and its trend unless one is given), else parsed anew. */
-function changedLeg(spec: ContractSpec, price: TpSlPrice, trend: number | undefined, currentPrice_: Decimal | undefined, currentTrend: PriceTrend, name: 'stopLossPrice' | 'takeProfitPrice'): VenueResult<TpSlLeg> {
+function changedLeg(
+  spec: ContractSpec,
+  price: TpSlPrice,
+  trend: number | undefined,
+  currentPrice_: Decimal | undefined,
+  currentTrend: PriceTrend,
+  name: 'stopLossPrice' | 'takeProfitPrice',
+): VenueResult<TpSlLeg> {
   if (price !== undefined && price !== null && price !== '') return parseLeg(spec, price, trend ?? currentTrend, name);
   if (trend === undefined) return { ok: true, value: { price: currentPrice_, trend: currentTrend } };
-  if (currentPrice_ !== undefined && !isTrend(trend)) return refuse(ContractVenueCode.PRICE_TYPE_ERROR, `${name === 'stopLossPrice' ? 'lossTrend' : 'profitTrend'} must be 1, 2 or 3 (latest, fair, index price)`);
+  if (currentPrice_ !== undefined && !isTrend(trend))
+    return refuse(
+      ContractVenueCode.PRICE_TYPE_ERROR,
+      `${name === 'stopLossPrice' ? 'lossTrend' : 'profitTrend'} must be 1, 2 or 3 (latest, fair, index price)`,
+    );
   return { ok: true, value: { price: currentPrice_, trend: isTrend(trend) ? trend : currentTrend } };
 }
 
@@ -734,8 +786,14 @@ function lotsWithin(spec: ContractSpec, vol: unknown, maxLots: number, name: str
   const d = safeDecimal(vol as string | number | undefined);
   if (d === undefined || !d.gt(0)) return refuse(ContractVenueCode.PARAMETER, `${name} must be a decimal number > 0`);
   const lots = parseLots(spec, d);
-  if (lots === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${name} must be a multiple of volUnit ${spec.lot.toString()}`);
-  if (lots > maxLots) return refuse(ContractVenueCode.QUANTITY_INSUFFICIENT, `${name} ${d.toString()} exceeds the position's ${spec.lotsToVol(maxLots).toString()}`, ContractOrderErrorCode.POSITION_TOO_SMALL);
+  if (lots === undefined)
+    return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${name} must be a multiple of volUnit ${spec.lot.toString()}`);
+  if (lots > maxLots)
+    return refuse(
+      ContractVenueCode.QUANTITY_INSUFFICIENT,
+      `${name} ${d.toString()} exceeds the position's ${spec.lotsToVol(maxLots).toString()}`,
+      ContractOrderErrorCode.POSITION_TOO_SMALL,
+    );
   return { ok: true, value: lots };
 }
 
@@ -747,10 +805,12 @@ function execLeg(
   used: boolean,
 ): VenueResult<{ type: StopExecType; price: Decimal | undefined }> {
   const t = type ?? StopExecType.MARKET;
-  if (t !== StopExecType.MARKET && t !== StopExecType.LIMIT) return refuse(ContractVenueCode.PARAMETER, `${leg}Type must be 0 (market) or 1 (limit)`);
+  if (t !== StopExecType.MARKET && t !== StopExecType.LIMIT)
+    return refuse(ContractVenueCode.PARAMETER, `${leg}Type must be 0 (market) or 1 (limit)`);
   if (t === StopExecType.MARKET || !used) return { ok: true, value: { type: t, price: undefined } };
   const d = safeDecimal(price as string | number | undefined);
   if (d === undefined || !d.gt(0)) return refuse(ContractVenueCode.PARAMETER, `${leg}OrderPrice must be > 0 with ${leg}Type 1 (limit)`);
-  if (parseTicks(spec, d) === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${leg}OrderPrice must be a multiple of priceUnit ${spec.tick.toString()}`);
+  if (parseTicks(spec, d) === undefined)
+    return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${leg}OrderPrice must be a multiple of priceUnit ${spec.tick.toString()}`);
   return { ok: true, value: { type: t, price: d } };
 }

@@ -44,14 +44,21 @@ export function hasPrice(v: TpSlPrice): boolean {
  * One leg. `trend` undefined means "omitted" (1). A trend that is given is checked only when the leg
  * has a price: the document lets a cancelling request carry any trend.
  */
-export function parseLeg(spec: ContractSpec, price: TpSlPrice, trend: number | undefined, name: 'stopLossPrice' | 'takeProfitPrice'): VenueResult<TpSlLeg> {
+export function parseLeg(
+  spec: ContractSpec,
+  price: TpSlPrice,
+  trend: number | undefined,
+  name: 'stopLossPrice' | 'takeProfitPrice',
+): VenueResult<TpSlLeg> {
   const trendName = name === 'stopLossPrice' ? 'lossTrend' : 'profitTrend';
   if (!hasPrice(price)) return { ok: true, value: { price: undefined, trend: isTrend(trend) ? trend : PriceTrend.LATEST } };
   const d = safeDecimal(price);
   if (d === undefined || d.lt(0)) return refuse(ContractVenueCode.PARAMETER, `${name} must be a decimal number >= 0`);
-  if (parseTicks(spec, d) === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${name} must be a positive multiple of priceUnit ${spec.tick.toString()}`);
+  if (parseTicks(spec, d) === undefined)
+    return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `${name} must be a positive multiple of priceUnit ${spec.tick.toString()}`);
   const t = trend ?? PriceTrend.LATEST;
-  if (!isTrend(t)) return refuse(ContractVenueCode.PRICE_TYPE_ERROR, `${trendName} must be 1, 2 or 3 (latest, fair, index price) when ${name} is set`);
+  if (!isTrend(t))
+    return refuse(ContractVenueCode.PRICE_TYPE_ERROR, `${trendName} must be 1, 2 or 3 (latest, fair, index price) when ${name} is set`);
   return { ok: true, value: { price: d, trend: t } };
 }
 
@@ -70,20 +77,30 @@ export function parsePair(
  * The side of the reference each leg must lie on. `reference(trend)` is the order price for a TP/SL
  * that waits for a limit order, or the trend's current price; undefined skips the check.
  */
-export function checkDirection(positionType: PositionType, pair: TpSlPair, reference: (trend: PriceTrend) => Decimal | undefined): Rejected | undefined {
+export function checkDirection(
+  positionType: PositionType,
+  pair: TpSlPair,
+  reference: (trend: PriceTrend) => Decimal | undefined,
+): Rejected | undefined {
   const long = positionType === PositionType.LONG;
   const tp = pair.takeProfit;
   if (tp.price !== undefined) {
     const ref = reference(tp.trend);
     if (ref !== undefined && (long ? !tp.price.gt(ref) : !tp.price.lt(ref))) {
-      return refuse(ContractVenueCode.PARAMETER, `takeProfitPrice ${tp.price.toString()} must be ${long ? 'above' : 'below'} ${ref.toString()} for a ${long ? 'long' : 'short'} position`);
+      return refuse(
+        ContractVenueCode.PARAMETER,
+        `takeProfitPrice ${tp.price.toString()} must be ${long ? 'above' : 'below'} ${ref.toString()} for a ${long ? 'long' : 'short'} position`,
+      );
     }
   }
   const sl = pair.stopLoss;
   if (sl.price !== undefined) {
     const ref = reference(sl.trend);
     if (ref !== undefined && (long ? !sl.price.lt(ref) : !sl.price.gt(ref))) {
-      return refuse(ContractVenueCode.PARAMETER, `stopLossPrice ${sl.price.toString()} must be ${long ? 'below' : 'above'} ${ref.toString()} for a ${long ? 'long' : 'short'} position`);
+      return refuse(
+        ContractVenueCode.PARAMETER,
+        `stopLossPrice ${sl.price.toString()} must be ${long ? 'below' : 'above'} ${ref.toString()} for a ${long ? 'long' : 'short'} position`,
+      );
     }
   }
   return undefined;

@@ -84,10 +84,21 @@ export class TrackOrders {
     const venue = this.reg.host.venue;
     const spec = this.reg.spec(req.symbol);
     if (spec === undefined) return refuse(ContractVenueCode.CONTRACT_NOT_EXIST, 'contract does not exist');
-    if (spec.instrument.state !== ContractState.ENABLED) return refuse(ContractVenueCode.CONTRACT_NOT_ACTIVATED, 'contract not allowed to place orders');
-    if (req.positionMode !== 1 && req.positionMode !== 2) return refuse(ContractVenueCode.PARAMETER, 'positionMode must be 1 (hedged) or 2 (one-way)');
+    if (spec.instrument.state !== ContractState.ENABLED)
+      return refuse(ContractVenueCode.CONTRACT_NOT_ACTIVATED, 'contract not allowed to place orders');
+    if (req.positionMode !== 1 && req.positionMode !== 2)
+      return refuse(ContractVenueCode.PARAMETER, 'positionMode must be 1 (hedged) or 2 (one-way)');
     const checked = validateOrderRequest(
-      { symbol: req.symbol, vol: req.vol, leverage: req.leverage, side: req.side, type: ContractOrderType.MARKET, openType: req.openType, positionMode: req.positionMode, reduceOnly: req.reduceOnly },
+      {
+        symbol: req.symbol,
+        vol: req.vol,
+        leverage: req.leverage,
+        side: req.side,
+        type: ContractOrderType.MARKET,
+        openType: req.openType,
+        positionMode: req.positionMode,
+        reduceOnly: req.reduceOnly,
+      },
       spec,
       venue.positionMode(accountId),
       undefined,
@@ -151,7 +162,11 @@ export class TrackOrders {
     if (!back.ok) return back;
     const lots = parseLots(rec.spec, req.vol);
     if (lots === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'vol must be a positive multiple of volUnit');
-    if (lots < rec.spec.minLots || lots > rec.spec.maxLots) return refuse(ContractVenueCode.PARAMETER, `vol must be within [${rec.spec.instrument.minVol.toString()}, ${rec.spec.instrument.maxVol.toString()}]`);
+    if (lots < rec.spec.minLots || lots > rec.spec.maxLots)
+      return refuse(
+        ContractVenueCode.PARAMETER,
+        `vol must be within [${rec.spec.instrument.minVol.toString()}, ${rec.spec.instrument.maxVol.toString()}]`,
+      );
     const active = activation(rec.spec, req.activePrice);
     if (!active.ok) return active;
     const venue = this.reg.host.venue;
@@ -180,7 +195,8 @@ export class TrackOrders {
   cancel(accountId: string, req: CancelTrackOrdersRequest): VenueResult<number> {
     if (req.trackOrderId !== undefined && req.trackOrderId !== '') {
       const rec = this.store.get(accountId, req.trackOrderId);
-      if (rec === undefined || (req.symbol && rec.symbol !== req.symbol)) return refuse(ContractVenueCode.ORDER_NOT_EXIST, 'trailing order not exist');
+      if (rec === undefined || (req.symbol && rec.symbol !== req.symbol))
+        return refuse(ContractVenueCode.ORDER_NOT_EXIST, 'trailing order not exist');
       if (!LIVE.has(rec.state)) return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'the trailing order is no longer live');
       this.finish(rec, TrackOrderState.CANCELLED);
       return { ok: true, value: 1 };
@@ -336,16 +352,23 @@ export class TrackOrders {
  * price: it can never fire). Buy side: benchmark·(1 + v) or benchmark + v, up to the tick.
  */
 export function trailingTrigger(spec: ContractSpec, mark: Decimal, backType: BackType, backValue: Decimal, sells: boolean): Decimal {
-  const raw = backType === BackType.PERCENT ? mark.mul(sells ? ONE.sub(backValue) : ONE.add(backValue)) : sells ? mark.sub(backValue) : mark.add(backValue);
+  const raw =
+    backType === BackType.PERCENT
+      ? mark.mul(sells ? ONE.sub(backValue) : ONE.add(backValue))
+      : sells
+        ? mark.sub(backValue)
+        : mark.add(backValue);
   if (!raw.gt(0)) return ZERO;
   return spec.ticksToPrice(spec.priceToTicks(raw, sells ? 'down' : 'up'));
 }
 
 function callback(type: number, value: unknown): VenueResult<{ type: BackType; value: Decimal }> {
-  if (type !== BackType.PERCENT && type !== BackType.AMOUNT) return refuse(ContractVenueCode.PARAMETER, 'backType must be 1 (percent) or 2 (amount)');
+  if (type !== BackType.PERCENT && type !== BackType.AMOUNT)
+    return refuse(ContractVenueCode.PARAMETER, 'backType must be 1 (percent) or 2 (amount)');
   const v = safeDecimal(value as string | number | undefined);
   if (v === undefined || !v.gt(0)) return refuse(ContractVenueCode.PARAMETER, 'backValue must be a decimal number > 0');
-  if (type === BackType.PERCENT && !v.lt(1)) return refuse(ContractVenueCode.PARAMETER, 'backValue with backType 1 is a fraction below 1 (0.01 = 1 %)');
+  if (type === BackType.PERCENT && !v.lt(1))
+    return refuse(ContractVenueCode.PARAMETER, 'backValue with backType 1 is a fraction below 1 (0.01 = 1 %)');
   return { ok: true, value: { type, value: v } };
 }
 
@@ -353,6 +376,7 @@ function activation(spec: ContractSpec, price: unknown): VenueResult<Decimal | u
   if (price === undefined || price === null || price === '') return { ok: true, value: undefined };
   const d = safeDecimal(price as string | number);
   if (d === undefined || !d.gt(0)) return refuse(ContractVenueCode.PARAMETER, 'activePrice must be a decimal number > 0');
-  if (parseTicks(spec, d) === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `activePrice must be a multiple of priceUnit ${spec.tick.toString()}`);
+  if (parseTicks(spec, d) === undefined)
+    return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, `activePrice must be a multiple of priceUnit ${spec.tick.toString()}`);
   return { ok: true, value: d };
 }

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 // The slice of playwright-core the tests use (the package is optional, so no compile-time import).
 interface PwConsoleMessage {
@@ -34,7 +42,10 @@ interface PwContext {
   close(): Promise<void>;
 }
 interface PwChromium {
-  launchPersistentContext(userDataDir: string, options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } }): Promise<PwContext>;
+  launchPersistentContext(
+    userDataDir: string,
+    options: { executablePath: string; headless: boolean; args: string[]; viewport: { width: number; height: number } },
+  ): Promise<PwContext>;
 }
 
 function loadPlaywright(): PwChromium | undefined {
@@ -61,7 +72,8 @@ export function chromiumMissing(): string | undefined {
 export function requireChromiumOrSkip(ctx: Mocha.Context): void {
   const missing = chromiumMissing();
   if (!missing) return;
-  if (process.env['PERPETUA_REQUIRE_BROWSER']) throw new Error(`the browser tests must run here (PERPETUA_REQUIRE_BROWSER is set): ${missing}`);
+  if (process.env['PERPETUA_REQUIRE_BROWSER'])
+    throw new Error(`the browser tests must run here (PERPETUA_REQUIRE_BROWSER is set): ${missing}`);
   console.log(`      skipped: ${missing}`);
   ctx.skip();
 }
@@ -77,8 +89,19 @@ export interface OpenedPage {
 /** Opens `file` in a fresh profile under `dir` (1360 × 900). */
 export async function openPage(file: string, dir: string): Promise<OpenedPage> {
   const chromium = loadPlaywright()!;
-  const context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1360, height: 900 } });
-  const opened: OpenedPage = { page: await context.newPage(), consoleErrors: [], pageErrors: [], requests: [], close: () => context.close() };
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1360, height: 900 },
+  });
+  const opened: OpenedPage = {
+    page: await context.newPage(),
+    consoleErrors: [],
+    pageErrors: [],
+    requests: [],
+    close: () => context.close(),
+  };
   context.on('request', (r) => opened.requests.push(r.url()));
   opened.page.on('console', (m) => {
     if (m.type() === 'error') opened.consoleErrors.push(m.text());

@@ -77,12 +77,29 @@ export function syntheticRun(o: SyntheticOptions = {}): BacktestRun {
         closedAt: t + 5,
         updatedAt: t + 5,
       });
-      fills.push({ tradeId: tradeId(`T${n}`), clientOrderId: cid, time: t + 5, symbol, side: buy ? 'buy' : 'sell', price: fillPrice, quantity: qty, fee, feeAsset: 'USDT', liquidity: 'taker' });
+      fills.push({
+        tradeId: tradeId(`T${n}`),
+        clientOrderId: cid,
+        time: t + 5,
+        symbol,
+        side: buy ? 'buy' : 'sell',
+        price: fillPrice,
+        quantity: qty,
+        fee,
+        feeAsset: 'USDT',
+        liquidity: 'taker',
+      });
       cash = buy ? cash.minus(fillPrice.mul(qty)).minus(fee) : cash.plus(fillPrice.mul(qty)).minus(fee);
       pos = buy ? pos.plus(qty) : ZERO;
       fees = fees.plus(fee);
     }
-    samples.push({ time: t, equity: cash.plus(pos.mul(price)), cash, positions: pos.isZero() ? {} : { [symbol]: pos }, marks: { [symbol]: price } });
+    samples.push({
+      time: t,
+      equity: cash.plus(pos.mul(price)),
+      cash,
+      positions: pos.isZero() ? {} : { [symbol]: pos },
+      marks: { [symbol]: price },
+    });
   }
   return {
     config,

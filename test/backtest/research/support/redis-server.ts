@@ -37,9 +37,12 @@ const answersPing = (port: number): Promise<boolean> =>
 export async function startTestRedis(): Promise<TestRedis | string> {
   const given = process.env['PERPETUA_TEST_REDIS'];
   if (given) return { url: given, stop: async () => {} };
-  if (spawnSync('redis-server', ['--version']).status !== 0) return 'no redis-server binary (apt-get install -y redis-server); .ci/run installs one';
+  if (spawnSync('redis-server', ['--version']).status !== 0)
+    return 'no redis-server binary (apt-get install -y redis-server); .ci/run installs one';
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   // A condition wait: redis-server takes a few milliseconds to listen.
   for (let i = 0; i < 100 && !(await answersPing(port)); i++) await delay(50);
   if (!(await answersPing(port))) {

@@ -51,13 +51,28 @@ export async function startRig(options: { marketStopped?: boolean } = {}): Promi
       seed: 11,
       clock: { mode: 'virtual', start: T0, stepMs: 0 },
       rateLimits: { enabled: false },
-      accounts: [{ name: 'gateway', uid: '20000001', apiKey: ALICE.apiKey, secretKey: ALICE.secretKey, spot: { balances: { USDT: '100000', BTC: '2' } }, contract: { balances: { USDT: '100000' } } }],
+      accounts: [
+        {
+          name: 'gateway',
+          uid: '20000001',
+          apiKey: ALICE.apiKey,
+          secretKey: ALICE.secretKey,
+          spot: { balances: { USDT: '100000', BTC: '2' } },
+          contract: { balances: { USDT: '100000' } },
+        },
+      ],
     },
     { clock, ...(options.marketStopped ? { marketStopped: true } : {}) },
   );
   const spotWire = new CountingTransport(new HttpTransport({ baseUrl: emu.url, clock }));
   const contractWire = new CountingTransport(new HttpTransport({ baseUrl: emu.url, clock }));
-  const common = { baseUrl: emu.url, clock, credentials: { apiKey: ALICE.apiKey, secretKey: ALICE.secretKey }, timeSync: false as const, rateLimits: false as const };
+  const common = {
+    baseUrl: emu.url,
+    clock,
+    credentials: { apiKey: ALICE.apiKey, secretKey: ALICE.secretKey },
+    timeSync: false as const,
+    rateLimits: false as const,
+  };
   const spot = new SpotClient({ ...common, transport: spotWire });
   const contract = new ContractClient({ ...common, transport: contractWire });
   const instruments = new InstrumentRegistry();

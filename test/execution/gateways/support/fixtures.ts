@@ -25,7 +25,8 @@ function fixturesDir(): string {
 const DIR = fixturesDir();
 
 export const spotFixture = (name: string): unknown => JSON.parse(readFileSync(join(DIR, name), 'utf8'));
-export const contractFixtureData = (name: string): unknown => (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
+export const contractFixtureData = (name: string): unknown =>
+  (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
 
 /** BTCUSDT from the captured exchangeInfo: tick 0.01, step 0.000001, quote precision 2. */
 export function btcusdt(): SpotInstrument {
@@ -36,7 +37,10 @@ export function btcusdt(): SpotInstrument {
 
 /** BTC_USDT from the captured contract detail: priceUnit 0.1, volUnit 1, leverage 1..500. */
 export function btcUsdtContract(): ContractInstrument {
-  return { ...toContractInstrument(contractDetailSchema.parse(contractFixtureData('contract_GET_api_v1_contract_detail.json'))), apiAllowed: true };
+  return {
+    ...toContractInstrument(contractDetailSchema.parse(contractFixtureData('contract_GET_api_v1_contract_detail.json'))),
+    apiAllowed: true,
+  };
 }
 
 /** ETH_USDT with a contract size of 0.01 (the fixture positions and orders are in ETH_USDT). */

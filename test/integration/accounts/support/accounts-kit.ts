@@ -39,7 +39,9 @@ const SPOT_BALANCES = { USDT: '100000', BTC: '2', MX: '1000' };
 const CONTRACT_BALANCES = { USDT: '100000' };
 
 /** Per-account additions to the config entry (`contract: {feeDeduct: true}` merges into contract). */
-export type AccountOverrides = Partial<Record<AccountName, { readonly spot?: Record<string, unknown>; readonly contract?: Record<string, unknown> }>>;
+export type AccountOverrides = Partial<
+  Record<AccountName, { readonly spot?: Record<string, unknown>; readonly contract?: Record<string, unknown> }>
+>;
 
 export function accountsConfig(extra: Partial<EmulatorConfigInput> = {}, overrides: AccountOverrides = {}): EmulatorConfigInput {
   const account = (name: AccountName, more: Record<string, unknown> = {}) => ({

@@ -44,4 +44,3 @@ export function compareBookWithTickers(recs: readonly DataRecord[]): [number, st
   }
   return [matches, mismatches];
 }
-

@@ -20,4 +20,5 @@ const DIR = fixturesDir();
 export const spotFixture = (name: string): unknown => JSON.parse(readFileSync(join(DIR, name), 'utf8'));
 
 /** A contract fixture's `data` (long integers kept exact). */
-export const contractFixtureData = (name: string): unknown => (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;
+export const contractFixtureData = (name: string): unknown =>
+  (parseJsonKeepingLongInts(readFileSync(join(DIR, name), 'utf8')) as { data: unknown }).data;

@@ -6,7 +6,16 @@
 import { D } from '../../../../src/core/decimal.js';
 import type { ContractMarketFetcher, SpotMarketFetcher } from '../../../../src/marketdata/poll/market-fetcher.js';
 import type { AveragePrice } from '../../../../src/marketdata/poll/snapshot-records.js';
-import type { BookTicker, ContractTicker, FundingRateInfo, Kline, MarketTrade, OrderBookSnapshot, PricePoint, Ticker24h } from '../../../../src/domain/snapshot.js';
+import type {
+  BookTicker,
+  ContractTicker,
+  FundingRateInfo,
+  Kline,
+  MarketTrade,
+  OrderBookSnapshot,
+  PricePoint,
+  Ticker24h,
+} from '../../../../src/domain/snapshot.js';
 
 export type Behaviour = 'ok' | 'fail' | 'hang';
 
@@ -79,7 +88,13 @@ export class StubContractFetcher extends Counter implements ContractMarketFetche
     return this.call('depth', (n) => book(n, this.venueTime));
   }
   ticker(): Promise<ContractTicker | undefined> {
-    return this.call('ticker', (n) => ({ lastPrice: D(100 + n), bid1: D(99 + n), ask1: D(101 + n), fairPrice: D(100), exchangeTime: this.venueTime + 7 }));
+    return this.call('ticker', (n) => ({
+      lastPrice: D(100 + n),
+      bid1: D(99 + n),
+      ask1: D(101 + n),
+      fairPrice: D(100),
+      exchangeTime: this.venueTime + 7,
+    }));
   }
   fundingRate(): Promise<FundingRateInfo> {
     return this.call('fundingRate', () => ({ rate: D('0.0001'), exchangeTime: this.venueTime }));

@@ -6,7 +6,9 @@ import type { DataRecord, RecordLevel, RecordStream } from '../../../../src/mark
 /** Any string the record model accepts as a decimal: venue-like values and edge cases. */
 export const decimalArb: fc.Arbitrary<string> = fc.oneof(
   // Venue-like: a price with a fixed number of decimals (trailing zeros kept).
-  fc.tuple(fc.integer({ min: 0, max: 200_000_00 }), fc.integer({ min: 0, max: 10 })).map(([cents, pad]) => (cents / 100).toFixed(2) + '0'.repeat(pad)),
+  fc
+    .tuple(fc.integer({ min: 0, max: 200_000_00 }), fc.integer({ min: 0, max: 10 }))
+    .map(([cents, pad]) => (cents / 100).toFixed(2) + '0'.repeat(pad)),
   fc.tuple(fc.nat({ max: 10 ** 9 }), fc.integer({ min: 0, max: 12 })).map(([m, s]) => {
     const d = String(m).padStart(s + 1, '0');
     return s === 0 ? d : `${d.slice(0, d.length - s)}.${d.slice(d.length - s)}`;
@@ -51,7 +53,9 @@ export const recordArbs: Readonly<Record<RecordStream, fc.Arbitrary<DataRecord>>
       ts: fc.constantFrom('buy' as const, 'sell' as const),
     })
     .map(clean),
-  bookTicker: fc.record({ s: fc.constant('bookTicker' as const), ...head, u: opt(id), bp: decimalArb, bq: decimalArb, ap: decimalArb, aq: decimalArb }).map(clean),
+  bookTicker: fc
+    .record({ s: fc.constant('bookTicker' as const), ...head, u: opt(id), bp: decimalArb, bq: decimalArb, ap: decimalArb, aq: decimalArb })
+    .map(clean),
   kline: fc
     .record({
       s: fc.constant('kline' as const),

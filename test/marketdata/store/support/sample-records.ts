@@ -8,7 +8,17 @@ export function sampleRecord(k: number): DataRecord {
   const i = k % 4 < 2 ? 'BTCUSDT' : 'ETHUSDT';
   const t = T0 + Math.floor(k / 3) * 5;
   if (k % 2 === 0)
-    return { s: 'trade', m: 'spot', i, et: t + 1250, lt: t, id: String(k), p: `${61000 + (k % 97)}.${String(k % 100).padStart(2, '0')}000000`, q: '0.00100000', ts: k % 3 === 0 ? 'buy' : 'sell' };
+    return {
+      s: 'trade',
+      m: 'spot',
+      i,
+      et: t + 1250,
+      lt: t,
+      id: String(k),
+      p: `${61000 + (k % 97)}.${String(k % 100).padStart(2, '0')}000000`,
+      q: '0.00100000',
+      ts: k % 3 === 0 ? 'buy' : 'sell',
+    };
   return {
     s: 'depth.diff',
     m: 'spot',

@@ -56,7 +56,18 @@ describe('contract venue: trigger (plan) orders', () => {
   });
 
   it('fires_a_market_order_when_the_fair_price_falls_to_its_trigger', () => {
-    const plan = ok(k.venue.placePlanOrder('alice', { ...longOnIndex, side: ContractSide.OPEN_SHORT, vol: 5, price: undefined, orderType: ContractOrderType.MARKET, triggerPrice: '49500', triggerType: 2, trend: 2 }));
+    const plan = ok(
+      k.venue.placePlanOrder('alice', {
+        ...longOnIndex,
+        side: ContractSide.OPEN_SHORT,
+        vol: 5,
+        price: undefined,
+        orderType: ContractOrderType.MARKET,
+        triggerPrice: '49500',
+        triggerType: 2,
+        trend: 2,
+      }),
+    );
     expect(plan.price.toFixed()).to.equal('0');
     placed(k.venue, 'bob', { side: ContractSide.OPEN_LONG, vol: 5, price: '49500' });
     k.venue.setIndexPrice(SYMBOL, '49000');
@@ -89,7 +100,12 @@ describe('contract venue: trigger (plan) orders', () => {
     k.clock.advanceBy(5000);
     k.venue.setIndexPrice(SYMBOL, '50500');
     const after = k.venue.planOrder('alice', plan.id)!;
-    expect([after.state, after.orderId, after.updateTime, alicePosition(k)]).to.deep.equal([PlanOrderState.INVALID, undefined, plan.createTime + 2 * HOUR, undefined]);
+    expect([after.state, after.orderId, after.updateTime, alicePosition(k)]).to.deep.equal([
+      PlanOrderState.INVALID,
+      undefined,
+      plan.createTime + 2 * HOUR,
+      undefined,
+    ]);
     expect(k.venue.cancelPlanOrders('alice', [{ symbol: SYMBOL, orderId: plan.id }]).map((e) => e.errorCode)).to.deep.equal([2041]);
   });
 
@@ -146,7 +162,16 @@ describe('contract venue: trigger (plan) orders', () => {
       k.venue.setIndexPrice(SYMBOL, '50500');
       const orderId = k.venue.planOrder('alice', plan.id)!.orderId!;
       const stops = k.venue.openStopOrders('alice');
-      expect(stops.map((s) => [s.orderId, s.vol.toFixed(), s.stopLossPrice?.toFixed(), s.lossTrend, s.takeProfitPrice?.toFixed(), s.profitTrend])).to.deep.equal([[orderId, '10', '49000', 2, '52000', 1]]);
+      expect(
+        stops.map((s) => [
+          s.orderId,
+          s.vol.toFixed(),
+          s.stopLossPrice?.toFixed(),
+          s.lossTrend,
+          s.takeProfitPrice?.toFixed(),
+          s.profitTrend,
+        ]),
+      ).to.deep.equal([[orderId, '10', '49000', 2, '52000', 1]]);
       expect(change({ stopLossPrice: '48000' })).to.include({ ok: false, code: 2041 });
     });
   });
@@ -157,7 +182,16 @@ describe('contract venue: trigger (plan) orders', () => {
     const b = ok(k.venue.placePlanOrder('alice', { ...longOnIndex, triggerPrice: '50600' }));
     k.clock.advanceBy(1000);
     const c = ok(k.venue.placePlanOrder('alice', { ...longOnIndex, triggerPrice: '50700' }));
-    expect(k.venue.cancelPlanOrders('alice', [{ symbol: SYMBOL, orderId: a.id }, { symbol: 'ETH_USDT', orderId: b.id }, { symbol: SYMBOL, orderId: '7' }, { symbol: SYMBOL, orderId: a.id }]).map((e) => e.errorCode)).to.deep.equal([0, 2040, 2040, 2041]);
+    expect(
+      k.venue
+        .cancelPlanOrders('alice', [
+          { symbol: SYMBOL, orderId: a.id },
+          { symbol: 'ETH_USDT', orderId: b.id },
+          { symbol: SYMBOL, orderId: '7' },
+          { symbol: SYMBOL, orderId: a.id },
+        ])
+        .map((e) => e.errorCode),
+    ).to.deep.equal([0, 2040, 2040, 2041]);
     const ids = (q: object) => k.venue.planOrders('alice', q).resultList.map((p) => p.id);
     expect(ids({})).to.deep.equal([c.id, b.id, a.id]);
     expect(ids({ states: [2] })).to.deep.equal([a.id]);
@@ -181,7 +215,18 @@ describe('contract venue: trigger (plan) orders', () => {
     k.venue.deposit('dave', 'USDT', '10000');
     placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 10, price: '50000' });
     placed(k.venue, 'dave', { side: ContractSide.OPEN_LONG, vol: 10, price: '50000' });
-    ok(k.venue.placePlanOrder('dave', { ...longOnIndex, side: ContractSide.OPEN_SHORT, reduceOnly: true, positionMode: PositionMode.ONE_WAY, orderType: ContractOrderType.MARKET, price: undefined, triggerPrice: '49000', triggerType: 2 }));
+    ok(
+      k.venue.placePlanOrder('dave', {
+        ...longOnIndex,
+        side: ContractSide.OPEN_SHORT,
+        reduceOnly: true,
+        positionMode: PositionMode.ONE_WAY,
+        orderType: ContractOrderType.MARKET,
+        price: undefined,
+        triggerPrice: '49000',
+        triggerType: 2,
+      }),
+    );
     placed(k.venue, 'bob', { side: ContractSide.CLOSE_SHORT, vol: 10, price: '49000' });
     k.venue.setIndexPrice(SYMBOL, '49000');
     expect(k.venue.openPositions('dave')).to.deep.equal([]);

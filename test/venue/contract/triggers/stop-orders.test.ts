@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { ContractOrderState, ContractSide, ContractOrderType, PositionMode, StopOrderState, TriggerSide } from '../../../../src/domain/contract-enums.js';
+import {
+  ContractOrderState,
+  ContractSide,
+  ContractOrderType,
+  PositionMode,
+  StopOrderState,
+  TriggerSide,
+} from '../../../../src/domain/contract-enums.js';
 import type { VenueResult } from '../../../../src/venue/contract/contract-requests.js';
 import type { StopOrderView } from '../../../../src/venue/contract/triggers/trigger-views.js';
 import { order, placed, type Kit } from '../contract-test-kit.js';
@@ -30,11 +37,30 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
       const o = placed(k.venue, 'alice', { side: ContractSide.OPEN_LONG, vol: 10, price: '50000', ...{} });
       expect(k.venue.openStopOrders('alice')).to.deep.equal([]);
       const withTpSl = ok(
-        k.venue.placeOrder('alice', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '49990', type: ContractOrderType.LIMIT, openType: 1, leverage: 10, stopLossPrice: '49000', lossTrend: 2, takeProfitPrice: '52000' }),
+        k.venue.placeOrder('alice', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          vol: 10,
+          price: '49990',
+          type: ContractOrderType.LIMIT,
+          openType: 1,
+          leverage: 10,
+          stopLossPrice: '49000',
+          lossTrend: 2,
+          takeProfitPrice: '52000',
+        }),
       );
       let s = k.venue.openStopOrders('alice')[0]!;
       // Waiting for its order: no position yet, vol 0.
-      expect([s.orderId, s.positionId, s.vol.toFixed(), s.state, s.lossTrend, s.profitTrend, s.isFinished]).to.deep.equal([withTpSl.orderId, '0', '0', 1, 2, 1, 0]);
+      expect([s.orderId, s.positionId, s.vol.toFixed(), s.state, s.lossTrend, s.profitTrend, s.isFinished]).to.deep.equal([
+        withTpSl.orderId,
+        '0',
+        '0',
+        1,
+        2,
+        1,
+        0,
+      ]);
       k.venue.cancelOrders('alice', [o.orderId]);
       // bob sells 4 then 6 into alice's 49990 bid: the stop order follows the filled volume.
       placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 4, price: '49990' });
@@ -48,13 +74,35 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
 
     it('counts_the_fill_of_an_order_that_takes_at_once', () => {
       placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 10, price: '50000' });
-      ok(k.venue.placeOrder('alice', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '50000', type: 1, openType: 1, leverage: 10, stopLossPrice: '49000' }));
+      ok(
+        k.venue.placeOrder('alice', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          vol: 10,
+          price: '50000',
+          type: 1,
+          openType: 1,
+          leverage: 10,
+          stopLossPrice: '49000',
+        }),
+      );
       const s = only(k);
       expect([s.vol.toFixed(), s.positionId, s.state]).to.deep.equal(['10', alicePosition(k)!.positionId, 1]);
     });
 
     it('is_cancelled_when_its_order_ends_unfilled', () => {
-      const o = ok(k.venue.placeOrder('alice', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '49000', type: 1, openType: 1, leverage: 10, takeProfitPrice: '51000' }));
+      const o = ok(
+        k.venue.placeOrder('alice', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          vol: 10,
+          price: '49000',
+          type: 1,
+          openType: 1,
+          leverage: 10,
+          takeProfitPrice: '51000',
+        }),
+      );
       k.venue.cancelOrders('alice', [o.orderId]);
       const s = only(k);
       expect([s.state, s.isFinished, s.vol.toFixed()]).to.deep.equal([StopOrderState.CANCELLED, 1, '0']);
@@ -62,7 +110,20 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
 
     it('fires_the_stop_loss_on_the_fair_price_and_closes_at_market', () => {
       placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 10, price: '50000' });
-      ok(k.venue.placeOrder('alice', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '50000', type: 1, openType: 1, leverage: 10, stopLossPrice: '49000', lossTrend: 2, takeProfitPrice: '52000' }));
+      ok(
+        k.venue.placeOrder('alice', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          vol: 10,
+          price: '50000',
+          type: 1,
+          openType: 1,
+          leverage: 10,
+          stopLossPrice: '49000',
+          lossTrend: 2,
+          takeProfitPrice: '52000',
+        }),
+      );
       bobBids(k, 10, '49000');
       // Other trends and a fair price just above do not fire it.
       k.venue.setIndexPrice(SYMBOL, '48000');
@@ -70,9 +131,22 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
       expect(only(k).state).to.equal(StopOrderState.UNTRIGGERED);
       k.venue.setFairPrice(SYMBOL, '49000');
       const s = only(k);
-      expect([s.state, s.triggerSide, s.realityVol.toFixed(), s.isFinished, s.errorCode, s.closeTryTimes]).to.deep.equal([3, TriggerSide.STOP_LOSS, '10', 1, 0, 1]);
+      expect([s.state, s.triggerSide, s.realityVol.toFixed(), s.isFinished, s.errorCode, s.closeTryTimes]).to.deep.equal([
+        3,
+        TriggerSide.STOP_LOSS,
+        '10',
+        1,
+        0,
+        1,
+      ]);
       const close = k.venue.getOrder('alice', s.placeOrderId)!;
-      expect([close.side, close.orderType, close.state, close.dealVol.toFixed(), close.dealAvgPrice.toFixed()]).to.deep.equal([4, 5, 3, '10', '49000']);
+      expect([close.side, close.orderType, close.state, close.dealVol.toFixed(), close.dealAvgPrice.toFixed()]).to.deep.equal([
+        4,
+        5,
+        3,
+        '10',
+        '49000',
+      ]);
       expect(k.venue.openPositions('alice')).to.deep.equal([]);
       // alice: open fee 50·0.0006 = 0.03; close (49000−50000)·10·0.0001 = −1, fee 49·0.0006 = 0.0294
       // → 10000 − 0.03 − 1 − 0.0294 = 9998.9406.
@@ -85,7 +159,19 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
       k.venue.openAccount('dave', PositionMode.ONE_WAY);
       k.venue.deposit('dave', 'USDT', '10000');
       placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 10, price: '50000' });
-      ok(k.venue.placeOrder('dave', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '50000', type: 1, openType: 1, leverage: 10, takeProfitPrice: '51000', profitTrend: 3 }));
+      ok(
+        k.venue.placeOrder('dave', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          vol: 10,
+          price: '50000',
+          type: 1,
+          openType: 1,
+          leverage: 10,
+          takeProfitPrice: '51000',
+          profitTrend: 3,
+        }),
+      );
       bobBids(k, 10, '51000');
       k.venue.setIndexPrice(SYMBOL, '51000');
       const s = k.venue.stopOrders('dave').resultList[0]!;
@@ -94,7 +180,15 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
     });
 
     it('refuses_a_bad_tp_sl_before_placing_the_order', () => {
-      const base = { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 10, price: '50000', type: ContractOrderType.LIMIT, openType: 1 as const, leverage: 10 };
+      const base = {
+        symbol: SYMBOL,
+        side: ContractSide.OPEN_LONG,
+        vol: 10,
+        price: '50000',
+        type: ContractOrderType.LIMIT,
+        openType: 1 as const,
+        leverage: 10,
+      };
       const code = (over: object): number => {
         const r = k.venue.placeOrder('alice', { ...base, ...over });
         return r.ok ? 0 : r.code;
@@ -113,8 +207,23 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
     it('changes_replaces_and_cancels_the_tp_sl_of_a_limit_order', () => {
       const o = placed(k.venue, 'alice', { side: ContractSide.OPEN_LONG, vol: 10, price: '49500' });
       expect(k.venue.changeStopPrice('alice', { orderId: '999999', stopLossPrice: '48000' })).to.include({ ok: false, code: 2040 });
-      let s = ok(k.venue.changeStopPrice('alice', { orderId: o.orderId, stopLossPrice: '48000', lossTrend: 3, takeProfitPrice: '51000', takeProfitReverse: 1 }))!;
-      expect([s.orderId, s.stopLossPrice?.toFixed(), s.lossTrend, s.takeProfitPrice?.toFixed(), s.takeProfitReverse, s.stopLossReverse]).to.deep.equal([o.orderId, '48000', 3, '51000', 1, 2]);
+      let s = ok(
+        k.venue.changeStopPrice('alice', {
+          orderId: o.orderId,
+          stopLossPrice: '48000',
+          lossTrend: 3,
+          takeProfitPrice: '51000',
+          takeProfitReverse: 1,
+        }),
+      )!;
+      expect([
+        s.orderId,
+        s.stopLossPrice?.toFixed(),
+        s.lossTrend,
+        s.takeProfitPrice?.toFixed(),
+        s.takeProfitReverse,
+        s.stopLossReverse,
+      ]).to.deep.equal([o.orderId, '48000', 3, '51000', 1, 2]);
       // Replacement: the stop-loss omitted is removed, the trend kept.
       s = ok(k.venue.changeStopPrice('alice', { orderId: o.orderId, takeProfitPrice: '52000' }))!;
       // version 1 at creation, 2 after the change.
@@ -133,17 +242,43 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
   describe('on a position', () => {
     it('takes_profit_and_reverses_into_a_short_of_the_same_size', () => {
       const pos = openLong(k);
-      const s0 = ok(k.venue.placeStopOrder('alice', { symbol: SYMBOL, positionId: pos.positionId, vol: 10, takeProfitPrice: '51000', profitTrend: 2, takeProfitReverse: 1 }));
+      const s0 = ok(
+        k.venue.placeStopOrder('alice', {
+          symbol: SYMBOL,
+          positionId: pos.positionId,
+          vol: 10,
+          takeProfitPrice: '51000',
+          profitTrend: 2,
+          takeProfitReverse: 1,
+        }),
+      );
       expect([s0.orderId, s0.positionId, s0.vol.toFixed(), s0.volType]).to.deep.equal(['0', pos.positionId, '10', 1]);
       bobBids(k, 10, '51000');
       placed(k.venue, 'bob', { side: ContractSide.OPEN_LONG, vol: 10, price: '51000' });
       k.venue.setFairPrice(SYMBOL, '51000');
       const s = only(k);
-      expect([s.state, s.triggerSide, s.realityVol.toFixed(), s.reverseTryTimes, s.reverseErrorCode]).to.deep.equal([3, TriggerSide.TAKE_PROFIT, '10', 1, 0]);
+      expect([s.state, s.triggerSide, s.realityVol.toFixed(), s.reverseTryTimes, s.reverseErrorCode]).to.deep.equal([
+        3,
+        TriggerSide.TAKE_PROFIT,
+        '10',
+        1,
+        0,
+      ]);
       const reverse = k.venue.getOrder('alice', s.reverseOrderId!)!;
-      expect([reverse.side, reverse.orderType, reverse.dealVol.toFixed(), reverse.dealAvgPrice.toFixed()]).to.deep.equal([3, 5, '10', '51000']);
+      expect([reverse.side, reverse.orderType, reverse.dealVol.toFixed(), reverse.dealAvgPrice.toFixed()]).to.deep.equal([
+        3,
+        5,
+        '10',
+        '51000',
+      ]);
       const short = alicePosition(k, 'short')!;
-      expect([alicePosition(k), short.holdVol.toFixed(), short.openAvgPrice.toFixed(), short.im.toFixed(), short.leverage]).to.deep.equal([undefined, '10', '51000', '5.1', 10]);
+      expect([alicePosition(k), short.holdVol.toFixed(), short.openAvgPrice.toFixed(), short.im.toFixed(), short.leverage]).to.deep.equal([
+        undefined,
+        '10',
+        '51000',
+        '5.1',
+        10,
+      ]);
       // 10000 − 0.03 (open) + 1 (close (51000−50000)·10·0.0001) − 0.0306 (close fee 51·0.0006)
       // − 0.0306 (reverse fee) − 5.1 (reverse im 51/10) = 9995.8088
       expect(usdt(k, 'alice')).to.equal('9995.8088');
@@ -151,11 +286,26 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
 
     it('takes_profit_with_a_limit_order_at_its_order_price', () => {
       const pos = openLong(k);
-      ok(k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, takeProfitPrice: '51000', profitTrend: 2, takeProfitType: 1, takeProfitOrderPrice: '51500' }));
+      ok(
+        k.venue.placeStopOrder('alice', {
+          positionId: pos.positionId,
+          vol: 10,
+          takeProfitPrice: '51000',
+          profitTrend: 2,
+          takeProfitType: 1,
+          takeProfitOrderPrice: '51500',
+        }),
+      );
       k.venue.setFairPrice(SYMBOL, '51000');
       const s = only(k);
       const close = k.venue.getOrder('alice', s.placeOrderId)!;
-      expect([s.state, close.orderType, close.price.toFixed(), close.state, alicePosition(k)!.frozenVol.toFixed()]).to.deep.equal([3, 1, '51500', ContractOrderState.UNCOMPLETED, '10']);
+      expect([s.state, close.orderType, close.price.toFixed(), close.state, alicePosition(k)!.frozenVol.toFixed()]).to.deep.equal([
+        3,
+        1,
+        '51500',
+        ContractOrderState.UNCOMPLETED,
+        '10',
+      ]);
       placed(k.venue, 'bob', { side: ContractSide.CLOSE_SHORT, vol: 10, price: '51500' });
       expect(alicePosition(k)).to.equal(undefined);
       // 10000 − 0.03 + 1.5 ((51500−50000)·10·0.0001) − 0.0103 (maker 51.5·0.0002) = 10001.4597
@@ -164,7 +314,17 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
 
     it('reverses_a_limit_close_only_once_it_has_filled', () => {
       const pos = openLong(k);
-      ok(k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, stopLossPrice: '49000', lossTrend: 2, stopLossType: 1, stopLossOrderPrice: '48900', stopLossReverse: 1 }));
+      ok(
+        k.venue.placeStopOrder('alice', {
+          positionId: pos.positionId,
+          vol: 10,
+          stopLossPrice: '49000',
+          lossTrend: 2,
+          stopLossType: 1,
+          stopLossOrderPrice: '48900',
+          stopLossReverse: 1,
+        }),
+      );
       k.venue.setFairPrice(SYMBOL, '49000');
       bobBids(k, 10, '48800');
       // The close rests at 48900 (bob's 48800 bid does not reach it): no reverse yet.
@@ -173,13 +333,28 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
       placed(k.venue, 'bob', { side: ContractSide.OPEN_LONG, vol: 10, price: '48900' });
       const s = only(k);
       const short = alicePosition(k, 'short')!;
-      expect([s.reverseTryTimes, s.reverseErrorCode, alicePosition(k), short.holdVol.toFixed(), short.openAvgPrice.toFixed()]).to.deep.equal([1, 0, undefined, '10', '48800']);
+      expect([
+        s.reverseTryTimes,
+        s.reverseErrorCode,
+        alicePosition(k),
+        short.holdVol.toFixed(),
+        short.openAvgPrice.toFixed(),
+      ]).to.deep.equal([1, 0, undefined, '10', '48800']);
     });
 
     it('closes_separate_volumes_per_leg', () => {
       const pos = openLong(k);
       const placedStop = ok(
-        k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, profitLossVolType: 'SEPARATE', stopLossPrice: '49000', lossTrend: 2, stopLossVol: 7, takeProfitPrice: '52000', takeProfitVol: 3 }),
+        k.venue.placeStopOrder('alice', {
+          positionId: pos.positionId,
+          vol: 10,
+          profitLossVolType: 'SEPARATE',
+          stopLossPrice: '49000',
+          lossTrend: 2,
+          stopLossVol: 7,
+          takeProfitPrice: '52000',
+          takeProfitVol: 3,
+        }),
       );
       expect([placedStop.stopLossVol?.toFixed(), placedStop.takeProfitVol?.toFixed()]).to.deep.equal(['7', '3']);
       bobBids(k, 10, '49000');
@@ -201,7 +376,9 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
 
     it('follows_the_position_size_at_position_level_and_frees_its_close_orders', () => {
       const pos = openLong(k);
-      const s0 = ok(k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 1, volType: 2, stopLossPrice: '49000', lossTrend: 2 }));
+      const s0 = ok(
+        k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 1, volType: 2, stopLossPrice: '49000', lossTrend: 2 }),
+      );
       expect(s0.vol.toFixed()).to.equal('10');
       openLong(k, 5);
       expect(only(k).vol.toFixed()).to.equal('15');
@@ -209,7 +386,13 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
       bobBids(k, 15, '49000');
       k.venue.setFairPrice(SYMBOL, '49000');
       const s = only(k);
-      expect([s.state, s.realityVol.toFixed(), s.vol.toFixed(), k.venue.getOrder('alice', resting.orderId)!.state, alicePosition(k)]).to.deep.equal([3, '15', '15', ContractOrderState.CANCELLED, undefined]);
+      expect([
+        s.state,
+        s.realityVol.toFixed(),
+        s.vol.toFixed(),
+        k.venue.getOrder('alice', resting.orderId)!.state,
+        alicePosition(k),
+      ]).to.deep.equal([3, '15', '15', ContractOrderState.CANCELLED, undefined]);
     });
 
     it('replaces_the_previous_position_level_stop', () => {
@@ -261,16 +444,29 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
   describe('change_plan_price, cancel and lists', () => {
     it('sets_removes_and_keeps_legs', () => {
       const pos = openLong(k);
-      const s = ok(k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, stopLossPrice: '49000', takeProfitPrice: '52000' }));
+      const s = ok(
+        k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, stopLossPrice: '49000', takeProfitPrice: '52000' }),
+      );
       expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: '1', stopLossPrice: '48000' })).to.include({ ok: false, code: 2040 });
       expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id })).to.include({ ok: false, code: 600 });
       let c = ok(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, stopLossPrice: '48500', lossTrend: 3 }));
-      expect([c.stopLossPrice?.toFixed(), c.lossTrend, c.takeProfitPrice?.toFixed(), c.profitTrend]).to.deep.equal(['48500', 3, '52000', 1]);
+      expect([c.stopLossPrice?.toFixed(), c.lossTrend, c.takeProfitPrice?.toFixed(), c.profitTrend]).to.deep.equal([
+        '48500',
+        3,
+        '52000',
+        1,
+      ]);
       c = ok(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, stopLossPrice: 0, takeProfitPrice: '53000', profitTrend: 2 }));
       expect([c.stopLossPrice, c.takeProfitPrice?.toFixed(), c.profitTrend]).to.deep.equal([undefined, '53000', 2]);
-      expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, takeProfitPrice: '53000', profitTrend: 9 })).to.include({ ok: false, code: 3001 });
+      expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, takeProfitPrice: '53000', profitTrend: 9 })).to.include({
+        ok: false,
+        code: 3001,
+      });
       k.venue.cancelStopOrders('alice', [s.id]);
-      expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, takeProfitPrice: '54000' })).to.include({ ok: false, code: 2041 });
+      expect(k.venue.changeStopPlanPrice('alice', { stopPlanOrderId: s.id, takeProfitPrice: '54000' })).to.include({
+        ok: false,
+        code: 2041,
+      });
     });
 
     it('cancels_per_element_and_all_of_a_position', () => {
@@ -316,6 +512,12 @@ describe('contract venue: take-profit / stop-loss (stop) orders', () => {
     placed(k.venue, 'alice', { side: ContractSide.OPEN_LONG, vol: 1, price: '49000' });
     const r = order(k.venue, 'alice', { side: ContractSide.OPEN_LONG, vol: 1, price: '48000' });
     expect(r.ok).to.equal(true);
-    expect(k.venue.openOrderCount('alice')).to.deep.equal({ sumCount: 3, limitOrderCount: 2, stopOrderCount: 1, planOrderCount: 0, trackOrderCount: 0 });
+    expect(k.venue.openOrderCount('alice')).to.deep.equal({
+      sumCount: 3,
+      limitOrderCount: 2,
+      stopOrderCount: 1,
+      planOrderCount: 0,
+      trackOrderCount: 0,
+    });
   });
 });

@@ -69,7 +69,16 @@ describe('contract venue: trailing orders', () => {
 
   it('follows_the_low_by_an_amount_and_buys_when_it_bounces', () => {
     // No activePrice: active at once from the index 50000, trigger 50000 + 100.
-    const t = ok(k.venue.placeTrackOrder('alice', { ...trailingStop, side: ContractSide.OPEN_LONG, trend: 3, backType: BackType.AMOUNT, backValue: 100, activePrice: undefined }));
+    const t = ok(
+      k.venue.placeTrackOrder('alice', {
+        ...trailingStop,
+        side: ContractSide.OPEN_LONG,
+        trend: 3,
+        backType: BackType.AMOUNT,
+        backValue: 100,
+        activePrice: undefined,
+      }),
+    );
     expect([...fig(t), t.triggerType]).to.deep.equal([1, '50000', '50100', 1]);
     k.venue.setIndexPrice(SYMBOL, '49500');
     expect(fig(track(t.id))).to.deep.equal([1, '49500', '49600']);
@@ -101,23 +110,65 @@ describe('contract venue: trailing orders', () => {
   it('changes_its_callback_and_restarts_the_benchmark_on_a_new_trend', () => {
     const t = ok(k.venue.placeTrackOrder('alice', { ...trailingStop, activePrice: undefined }));
     expect(fig(t)).to.deep.equal([1, '50000', '49500']);
-    let c = ok(k.venue.changeTrackOrder('alice', { symbol: SYMBOL, trackOrderId: t.id, trend: 2, backType: BackType.PERCENT, backValue: '0.02', vol: 5 }));
+    let c = ok(
+      k.venue.changeTrackOrder('alice', {
+        symbol: SYMBOL,
+        trackOrderId: t.id,
+        trend: 2,
+        backType: BackType.PERCENT,
+        backValue: '0.02',
+        vol: 5,
+      }),
+    );
     // Same benchmark, 2 %: 50000·0.98 = 49000.
     expect([...fig(c), c.vol.toFixed()]).to.deep.equal([1, '50000', '49000', '5']);
     k.venue.setIndexPrice(SYMBOL, '50200');
-    c = ok(k.venue.changeTrackOrder('alice', { symbol: SYMBOL, trackOrderId: t.id, trend: 3, backType: BackType.AMOUNT, backValue: '150', vol: 5 }));
+    c = ok(
+      k.venue.changeTrackOrder('alice', {
+        symbol: SYMBOL,
+        trackOrderId: t.id,
+        trend: 3,
+        backType: BackType.AMOUNT,
+        backValue: '150',
+        vol: 5,
+      }),
+    );
     // Index now: benchmark 50200, trigger 50050.
     expect([...fig(c), c.trend]).to.deep.equal([1, '50200', '50050', 3]);
     const code = (over: object): number => {
-      const r = k.venue.changeTrackOrder('alice', { symbol: SYMBOL, trackOrderId: t.id, trend: 3, backType: 2, backValue: '150', vol: 5, ...over });
+      const r = k.venue.changeTrackOrder('alice', {
+        symbol: SYMBOL,
+        trackOrderId: t.id,
+        trend: 3,
+        backType: 2,
+        backValue: '150',
+        vol: 5,
+        ...over,
+      });
       return r.ok ? 0 : r.code;
     };
-    expect([code({ trackOrderId: '5' }), code({ symbol: 'ETH_USDT' }), code({ trend: 0 }), code({ backType: 1, backValue: 1 }), code({ vol: 0 })]).to.deep.equal([2040, 2040, 3001, 600, 2015]);
+    expect([
+      code({ trackOrderId: '5' }),
+      code({ symbol: 'ETH_USDT' }),
+      code({ trend: 0 }),
+      code({ backType: 1, backValue: 1 }),
+      code({ vol: 0 }),
+    ]).to.deep.equal([2040, 2040, 3001, 600, 2015]);
   });
 
   it('changes_the_activation_price_while_inactive', () => {
     const t = ok(k.venue.placeTrackOrder('alice', trailingStop));
-    const c = ok(k.venue.changeTrackOrder('alice', { symbol: SYMBOL, trackOrderId: t.id, trend: 2, backType: 1, backValue: '0.01', vol: 10, activePrice: '50500' }));
+    const c = ok(
+      k.venue.changeTrackOrder('alice', {
+        symbol: SYMBOL,
+        trackOrderId: t.id,
+        trend: 2,
+        backType: 1,
+        backValue: '0.01',
+        vol: 10,
+        activePrice: '50500',
+      }),
+    );
     expect([c.state, c.activePrice?.toFixed()]).to.deep.equal([0, '50500']);
     k.venue.setFairPrice(SYMBOL, '50500');
     expect(fig(track(t.id))).to.deep.equal([1, '50500', '49995']);
@@ -151,14 +202,30 @@ describe('contract venue: trailing orders', () => {
     placed(k.venue, 'bob', { side: ContractSide.OPEN_SHORT, vol: 10, price: '50000' });
     placed(k.venue, 'dave', { side: ContractSide.OPEN_LONG, vol: 10, price: '50000' });
     // A one-way sell that may only reduce: it closes the long and opens nothing.
-    const t = ok(k.venue.placeTrackOrder('dave', { ...trailingStop, side: ContractSide.OPEN_SHORT, vol: 10, reduceOnly: true, positionMode: PositionMode.ONE_WAY, backType: BackType.AMOUNT, backValue: 500, activePrice: undefined }));
+    const t = ok(
+      k.venue.placeTrackOrder('dave', {
+        ...trailingStop,
+        side: ContractSide.OPEN_SHORT,
+        vol: 10,
+        reduceOnly: true,
+        positionMode: PositionMode.ONE_WAY,
+        backType: BackType.AMOUNT,
+        backValue: 500,
+        activePrice: undefined,
+      }),
+    );
     expect([t.reduceOnly, t.positionMode, t.triggerPrice?.toFixed()]).to.deep.equal([true, 2, '49500']);
     bobBids(k, 10, '49500');
     placed(k.venue, 'carol', { side: ContractSide.OPEN_LONG, vol: 10, price: '49400' });
     k.venue.setFairPrice(SYMBOL, '49500');
     const f = k.venue.trackOrder('dave', t.id)!;
     const o = k.venue.getOrder('dave', f.orderId!)!;
-    expect([f.state, o.reduceOnly, o.dealVol.toFixed(), k.venue.openPositions('dave')]).to.deep.equal([TrackOrderState.TRIGGERED, true, '10', []]);
+    expect([f.state, o.reduceOnly, o.dealVol.toFixed(), k.venue.openPositions('dave')]).to.deep.equal([
+      TrackOrderState.TRIGGERED,
+      true,
+      '10',
+      [],
+    ]);
   });
 
   it('refuses_bad_trailing_orders_with_their_codes', () => {

@@ -28,11 +28,25 @@ describe('contract venue: trigger evaluation', () => {
     const second = ok(k.venue.placeStopOrder('alice', { positionId: pos.positionId, vol: 10, stopLossPrice: '49500', lossTrend: 2 }));
     bobBids(k, 10, '49000');
     k.venue.setFairPrice(SYMBOL, '49000');
-    expect([k.venue.stopOrder('alice', first.id)!.state, k.venue.stopOrder('alice', second.id)!.state]).to.deep.equal([StopOrderState.EXECUTED, StopOrderState.INVALID]);
+    expect([k.venue.stopOrder('alice', first.id)!.state, k.venue.stopOrder('alice', second.id)!.state]).to.deep.equal([
+      StopOrderState.EXECUTED,
+      StopOrderState.INVALID,
+    ]);
   });
 
   it('places_the_orders_of_plan_orders_fired_together_in_creation_order', () => {
-    const req = { symbol: SYMBOL, side: ContractSide.OPEN_LONG, vol: 1, price: '50100', leverage: 10, openType: 1 as const, triggerType: 1, trend: 2, orderType: ContractOrderType.LIMIT, executeCycle: 24 };
+    const req = {
+      symbol: SYMBOL,
+      side: ContractSide.OPEN_LONG,
+      vol: 1,
+      price: '50100',
+      leverage: 10,
+      openType: 1 as const,
+      triggerType: 1,
+      trend: 2,
+      orderType: ContractOrderType.LIMIT,
+      executeCycle: 24,
+    };
     const b = ok(k.venue.placePlanOrder('alice', { ...req, triggerPrice: '50100' }));
     const a = ok(k.venue.placePlanOrder('alice', { ...req, triggerPrice: '50050' }));
     k.venue.setFairPrice(SYMBOL, '50100');
@@ -48,7 +62,18 @@ describe('contract venue: trigger evaluation', () => {
     bobBids(k, 10, '49500');
     placed(k.venue, 'bob', { side: ContractSide.OPEN_LONG, vol: 1, price: '49400' });
     const plan = ok(
-      k.venue.placePlanOrder('carol', { symbol: SYMBOL, side: ContractSide.OPEN_SHORT, vol: 1, leverage: 10, openType: 1, triggerPrice: '49500', triggerType: 2, trend: 1, orderType: ContractOrderType.MARKET, executeCycle: 24 }),
+      k.venue.placePlanOrder('carol', {
+        symbol: SYMBOL,
+        side: ContractSide.OPEN_SHORT,
+        vol: 1,
+        leverage: 10,
+        openType: 1,
+        triggerPrice: '49500',
+        triggerType: 2,
+        trend: 1,
+        orderType: ContractOrderType.MARKET,
+        executeCycle: 24,
+      }),
     );
     k.venue.setFairPrice(SYMBOL, '49600');
     expect(alicePosition(k)).to.equal(undefined);
@@ -62,7 +87,9 @@ describe('contract venue: trigger evaluation', () => {
     bobBids(k, 10, '49000');
     const from = k.events.length;
     k.venue.setFairPrice(SYMBOL, '49000');
-    const seen = k.events.slice(from).map((e: ContractVenueEvent) => (e.type === 'StopOrderChanged' ? `stop:${e.stopOrder.state}` : e.type));
+    const seen = k.events
+      .slice(from)
+      .map((e: ContractVenueEvent) => (e.type === 'StopOrderChanged' ? `stop:${e.stopOrder.state}` : e.type));
     // The close order's events come first, then the executed stop order that names it.
     expect(seen.filter((x) => x.startsWith('stop'))).to.deep.equal(['stop:3']);
     expect(seen.indexOf('OrderAccepted')).to.be.lessThan(seen.indexOf('stop:3'));

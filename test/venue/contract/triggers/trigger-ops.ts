@@ -16,7 +16,19 @@ export type Op =
   | { k: 'order'; a: number; side: number; market: boolean; off: number; vol: number; sl: number; tp: number; trend: number }
   | { k: 'liquidity'; off: number; vol: number; buy: boolean }
   | { k: 'price'; kind: number; pct: number }
-  | { k: 'stop'; a: number; i: number; vol: number; volType: number; sl: number; tp: number; trend: number; limit: boolean; rev: boolean; separate: boolean }
+  | {
+      k: 'stop';
+      a: number;
+      i: number;
+      vol: number;
+      volType: number;
+      sl: number;
+      tp: number;
+      trend: number;
+      limit: boolean;
+      rev: boolean;
+      separate: boolean;
+    }
   | { k: 'plan'; a: number; side: number; off: number; vol: number; gte: boolean; trend: number; market: boolean; sl: number }
   | { k: 'track'; a: number; side: number; vol: number; back: number; amount: boolean; act: number; trend: number }
   | { k: 'changeStop'; a: number; i: number; sl: number; tp: number }
@@ -42,8 +54,18 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
       trend: fc.integer({ min: 0, max: 2 }),
     }),
   },
-  { weight: 5, arbitrary: fc.record({ k: fc.constant('liquidity' as const), off, vol: fc.integer({ min: 1, max: 60 }), buy: fc.boolean() }) },
-  { weight: 8, arbitrary: fc.record({ k: fc.constant('price' as const), kind: fc.integer({ min: 0, max: 2 }), pct: fc.integer({ min: -60, max: 60 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({ k: fc.constant('liquidity' as const), off, vol: fc.integer({ min: 1, max: 60 }), buy: fc.boolean() }),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      k: fc.constant('price' as const),
+      kind: fc.integer({ min: 0, max: 2 }),
+      pct: fc.integer({ min: -60, max: 60 }),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
@@ -87,8 +109,20 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
       trend: fc.integer({ min: 0, max: 2 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('changeStop' as const), a: acc, i: fc.nat(5), sl: fc.integer({ min: 0, max: 40 }), tp: fc.integer({ min: 0, max: 40 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('cancelTrigger' as const), a: acc, i: fc.nat(5), which: fc.integer({ min: 0, max: 2 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant('changeStop' as const),
+      a: acc,
+      i: fc.nat(5),
+      sl: fc.integer({ min: 0, max: 40 }),
+      tp: fc.integer({ min: 0, max: 40 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant('cancelTrigger' as const), a: acc, i: fc.nat(5), which: fc.integer({ min: 0, max: 2 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('cancel' as const), a: acc, i: fc.nat(10) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('closeAll' as const), a: acc }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 30 }) }) },
@@ -121,7 +155,15 @@ export function apply(venue: Venue, op: Op, s: { mark: Decimal }, advance: (ms: 
       return;
     }
     case 'liquidity':
-      venue.placeOrder('mm', { symbol: SYMBOL, side: op.buy ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price: around(s.mark, op.buy ? -Math.abs(op.off) : Math.abs(op.off)), vol: op.vol, leverage: 10, openType: OpenType.CROSS });
+      venue.placeOrder('mm', {
+        symbol: SYMBOL,
+        side: op.buy ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
+        type: ContractOrderType.LIMIT,
+        price: around(s.mark, op.buy ? -Math.abs(op.off) : Math.abs(op.off)),
+        vol: op.vol,
+        leverage: 10,
+        openType: OpenType.CROSS,
+      });
       return;
     case 'price': {
       const p = around(new Decimal(50000), op.pct);
@@ -132,8 +174,24 @@ export function apply(venue: Venue, op: Op, s: { mark: Decimal }, advance: (ms: 
         venue.setIndexPrice(SYMBOL, p);
       } else {
         // A trade at p between mm and itself is refused by STP; trade against h2 instead.
-        venue.placeOrder('mm', { symbol: SYMBOL, side: ContractSide.OPEN_SHORT, type: ContractOrderType.LIMIT, price: p, vol: 1, leverage: 10, openType: OpenType.CROSS });
-        venue.placeOrder('h2', { symbol: SYMBOL, side: ContractSide.OPEN_LONG, type: ContractOrderType.IOC, price: p, vol: 1, leverage: 10, openType: OpenType.ISOLATED });
+        venue.placeOrder('mm', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_SHORT,
+          type: ContractOrderType.LIMIT,
+          price: p,
+          vol: 1,
+          leverage: 10,
+          openType: OpenType.CROSS,
+        });
+        venue.placeOrder('h2', {
+          symbol: SYMBOL,
+          side: ContractSide.OPEN_LONG,
+          type: ContractOrderType.IOC,
+          price: p,
+          vol: 1,
+          leverage: 10,
+          openType: OpenType.ISOLATED,
+        });
       }
       return;
     }
@@ -193,12 +251,20 @@ export function apply(venue: Venue, op: Op, s: { mark: Decimal }, advance: (ms: 
       return;
     case 'changeStop': {
       const st = pick(venue.openStopOrders(name), op.i);
-      if (st) venue.changeStopPlanPrice(name, { stopPlanOrderId: st.id, stopLossPrice: op.sl === 0 ? 0 : around(s.mark, st.positionType === 1 ? -op.sl : op.sl), takeProfitPrice: op.tp === 0 ? undefined : around(s.mark, st.positionType === 1 ? op.tp : -op.tp) });
+      if (st)
+        venue.changeStopPlanPrice(name, {
+          stopPlanOrderId: st.id,
+          stopLossPrice: op.sl === 0 ? 0 : around(s.mark, st.positionType === 1 ? -op.sl : op.sl),
+          takeProfitPrice: op.tp === 0 ? undefined : around(s.mark, st.positionType === 1 ? op.tp : -op.tp),
+        });
       return;
     }
     case 'cancelTrigger':
       if (op.which === 0) venue.cancelStopOrders(name, [pick(venue.openStopOrders(name), op.i)?.id ?? '1']);
-      else if (op.which === 1) venue.cancelPlanOrders(name, [{ symbol: SYMBOL, orderId: pick(venue.planOrders(name, { states: [1] }).resultList, op.i)?.id ?? '1' }]);
+      else if (op.which === 1)
+        venue.cancelPlanOrders(name, [
+          { symbol: SYMBOL, orderId: pick(venue.planOrders(name, { states: [1] }).resultList, op.i)?.id ?? '1' },
+        ]);
       else venue.cancelTrackOrders(name, { trackOrderId: pick(venue.trackOrders(name, { states: [0, 1] }).resultList, op.i)?.id ?? '1' });
       return;
     case 'cancel': {
@@ -214,4 +280,3 @@ export function apply(venue: Venue, op: Op, s: { mark: Decimal }, advance: (ms: 
       return;
   }
 }
-

@@ -39,7 +39,8 @@ describe('contract venue: trigger orders under random command sequences', () => 
       { numRuns: 150, seed: 20261121, endOnFailure: true },
     );
     // The generator must really fire every kind, or the property says little.
-    for (const k of ['stop:3', 'stop:4', 'stop:2', 'plan:3', 'plan:4', 'track:2', 'track:3', 'reversed']) expect(STATS[k] ?? 0, `${k} in ${JSON.stringify(STATS)}`).to.be.greaterThan(5);
+    for (const k of ['stop:3', 'stop:4', 'stop:2', 'plan:3', 'plan:4', 'track:2', 'track:3', 'reversed'])
+      expect(STATS[k] ?? 0, `${k} in ${JSON.stringify(STATS)}`).to.be.greaterThan(5);
   });
 
   it('replays_random_sequences_to_identical_events', () => {
