@@ -14,10 +14,43 @@ import { clock, IT_ACCOUNT, runDoc, startRun, startTestEmulator, tempDir, waitFo
 
 const count = (events: readonly ExecutionEvent[], type: ExecutionEvent['type']): number => events.filter((e) => e.type === type).length;
 
+/** One perp-as-maker on BTC_USDT against the emulator at `url`. */
+function makerDoc(url: string, journalFile: string, id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return runDoc(url, join(tmp.dir, journalFile), {
+    venue: { contractTrading: true },
+    instruments: ['BTC_USDT'],
+    marketData: {
+      maxSnapshotAgeMs: 3000,
+      contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } },
+    },
+    strategies: [
+      {
+        id,
+        name: 'perp-as-maker',
+        instruments: ['BTC_USDT'],
+        // The emulator's crowd is 20 USDT wide around 87 500. γ small and a prior mean trade depth of 4 USDT
+        // (k = 0.25) put the quotes inside it; the k estimate then follows the trades it sees.
+        params: {
+          size: '20',
+          maxInventory: '60',
+          gamma: 0.001,
+          horizonSeconds: 5,
+          priorK: 0.25,
+          intensityHalfLifeTrades: 500,
+          warmupSamples: 5,
+          requoteTicks: 5,
+          ...extra,
+        },
+      },
+    ],
+  });
+}
+
+const tmp = tempDir('asmm');
+
 describe('integration: perpetual Avellaneda–Stoikov maker against the emulator', function () {
   this.timeout(120_000);
   let emu: RunningEmulator;
-  const tmp = tempDir('asmm');
 
   before(async () => {
     emu = await startTestEmulator();
@@ -28,35 +61,7 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
   });
 
   it('quotes_post_only_from_its_estimates_amends_gets_filled_and_cancels_on_exit', async () => {
-    const run = await startRun(
-      runDoc(emu.url, join(tmp.dir, 'asmm.sqlite'), {
-        venue: { contractTrading: true },
-        instruments: ['BTC_USDT'],
-        marketData: {
-          maxSnapshotAgeMs: 3000,
-          contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } },
-        },
-        strategies: [
-          {
-            id: 'asmm1',
-            name: 'perp-as-maker',
-            instruments: ['BTC_USDT'],
-            // The emulator's crowd is 20 USDT wide around 87 500. γ small and a prior mean trade depth of 4 USDT
-            // (k = 0.25) put the quotes inside it; the k estimate then follows the trades it sees.
-            params: {
-              size: '20',
-              maxInventory: '60',
-              gamma: 0.001,
-              horizonSeconds: 5,
-              priorK: 0.25,
-              intensityHalfLifeTrades: 500,
-              warmupSamples: 5,
-              requoteTicks: 5,
-            },
-          },
-        ],
-      }),
-    );
+    const run = await startRun(makerDoc(emu.url, 'asmm.sqlite', 'asmm1'));
     const maker = run.runtime.strategyRunners[0]!.strategy as PerpAsMaker;
     const events = (): ExecutionEvent[] => run.journal.events();
     try {
@@ -109,34 +114,7 @@ describe('integration: perpetual Avellaneda–Stoikov maker against the emulator
       clock,
       credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
     });
-    const run = await startRun(
-      runDoc(hedgedVenue.url, join(tmp.dir, 'asmm-hedged.sqlite'), {
-        venue: { contractTrading: true },
-        instruments: ['BTC_USDT'],
-        marketData: {
-          maxSnapshotAgeMs: 3000,
-          contract: { cycleMs: 300, streams: { depth: { limit: 20 }, deals: { limit: 50 }, ticker: {}, fundingRate: {} } },
-        },
-        strategies: [
-          {
-            id: 'asmm2',
-            name: 'perp-as-maker',
-            instruments: ['BTC_USDT'],
-            params: {
-              size: '20',
-              maxInventory: '60',
-              gamma: 0.001,
-              horizonSeconds: 5,
-              priorK: 0.25,
-              intensityHalfLifeTrades: 500,
-              warmupSamples: 5,
-              requoteTicks: 5,
-              positionMode: 'hedged',
-            },
-          },
-        ],
-      }),
-    );
+    const run = await startRun(makerDoc(hedgedVenue.url, 'asmm-hedged.sqlite', 'asmm2', { positionMode: 'hedged' }));
     const events = (): ExecutionEvent[] => run.journal.events();
     try {
       await waitFor(() => count(events(), 'OrderFilled') + count(events(), 'OrderPartiallyFilled') > 0, 60_000, 'a fill in hedged mode');
