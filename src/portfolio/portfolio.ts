@@ -179,27 +179,34 @@ export class Portfolio {
    * contract position without a mark — with the symbol whose price is missing. Empty when it values.
    */
   unvalued(marks: MarkLookup): { readonly asset: string; readonly symbol?: string }[] {
-    const out: { asset: string; symbol?: string }[] = [];
-    for (const [asset, amount] of this.balanceByAsset) {
-      if (amount.isZero() || asset === this.valuationAsset || this.assetPrice(asset, marks)) continue;
-      const symbol = this.valuationSymbol(asset);
-      out.push(symbol ? { asset, symbol } : { asset });
-    }
-    for (const p of this.positionsByKey.values())
-      if (p.kind === 'contract' && !p.quantity.isZero() && !marks(p.symbol)) out.push({ asset: p.symbol, symbol: p.symbol });
-    return out;
+    return this.priceNeeds().filter((n) => n.symbol === undefined || !this.priceOf(n.symbol, marks));
   }
 
   /** Every symbol whose price equity() needs: `<ASSET><VALUATION>` of each held asset, and each open contract position's. */
   pricedBy(): InstrumentSymbol[] {
-    const out = new Set<InstrumentSymbol>();
+    return [...new Set(this.priceNeeds().flatMap((n) => (n.symbol === undefined ? [] : [n.symbol])))];
+  }
+
+  /** What equity() must price: each held asset but the valuation asset (with its symbol, when one exists), each open position. */
+  private priceNeeds(): { readonly asset: string; readonly symbol?: InstrumentSymbol }[] {
+    const out: { asset: string; symbol?: InstrumentSymbol }[] = [];
     for (const [asset, amount] of this.balanceByAsset) {
       if (amount.isZero() || asset === this.valuationAsset) continue;
       const symbol = this.valuationSymbol(asset);
-      if (symbol) out.add(symbol);
+      out.push(symbol ? { asset, symbol } : { asset });
     }
-    for (const p of this.positionsByKey.values()) if (p.kind === 'contract' && !p.quantity.isZero()) out.add(p.symbol);
-    return [...out];
+    for (const p of this.positionsByKey.values())
+      if (p.kind === 'contract' && !p.quantity.isZero()) out.push({ asset: p.symbol, symbol: p.symbol });
+    return out;
+  }
+
+  /** A mark, or undefined when the lookup has none or refuses the symbol. */
+  private priceOf(symbol: InstrumentSymbol, marks: MarkLookup): Decimal | undefined {
+    try {
+      return marks(symbol);
+    } catch {
+      return undefined;
+    }
   }
 
   equityPoint(time: number, marks: MarkLookup): EquityPoint {
@@ -216,12 +223,7 @@ export class Portfolio {
 
   private assetPrice(asset: string, marks: MarkLookup): Decimal | undefined {
     const symbol = this.valuationSymbol(asset);
-    if (symbol === undefined) return undefined;
-    try {
-      return marks(symbol);
-    } catch {
-      return undefined;
-    }
+    return symbol === undefined ? undefined : this.priceOf(symbol, marks);
   }
 
   /** `<ASSET><VALUATION>` when that is a spot symbol (asked at every valuation: kept per asset). */
