@@ -13,7 +13,7 @@ import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { fillProblems, IT_ACCOUNT, journalFills, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
 
 describe('integration: emulator faults leave the books consistent', function () {
-  this.timeout(150_000);
+  this.timeout(300_000);
   let emu: RunningEmulator;
   const tmp = tempDir('faults');
 
@@ -47,12 +47,14 @@ describe('integration: emulator faults leave the books consistent', function () 
     const events = (): ExecutionEvent[] => run.journal.events();
     try {
       await waitFor(() => events().some((e) => e.type === 'OrderAccepted'), 20_000, 'the first accepted quote');
-      // Each rule fires a few times, spread out by `skip` so the bot gets to trade in between.
+      // Each rule fires a few times, spread out by `skip` so the bot gets to trade in between. The
+      // quoter sends few single new orders (most go in batches or amends), so the newOrder rules skip
+      // little: each skipped request there costs seconds of trading.
       const rules = [
         { match: 'spot.batchOrders', kind: 'drop' as const, times: 2, skip: 1 },
-        { match: 'spot.newOrder', kind: 'drop' as const, times: 2, skip: 2 },
+        { match: 'spot.newOrder', kind: 'drop' as const, times: 2, skip: 1 },
         { match: 'spot.cancelOrder', kind: 'error5xx' as const, phase: 'after' as const, status: 502, times: 3, skip: 1 },
-        { match: 'spot.newOrder', kind: 'error5xx' as const, phase: 'before' as const, status: 503, times: 2, skip: 4 },
+        { match: 'spot.newOrder', kind: 'error5xx' as const, phase: 'before' as const, status: 503, times: 2, skip: 1 },
         { match: 'spot.batchOrders', kind: 'rateLimit' as const, retryAfterSec: 1, times: 2, skip: 5 },
         { match: 'spot.cancelOrder', kind: 'reset' as const, times: 2, skip: 6 },
       ];
@@ -62,10 +64,16 @@ describe('integration: emulator faults leave the books consistent', function () 
         60_000,
         'outcomes made unknown by the faults',
       );
-      // Every rule fires all its times: 4 drops, 5 5xx, 2 429s, 2 resets (13 faults).
-      const fired = (): number => Object.values(emu.faults.firedByKind).reduce((a, b) => a + b, 0);
-      const allFaults = rules.reduce((n, r) => n + r.times, 0);
-      await waitFor(() => fired() === allFaults, 60_000, `all ${allFaults} faults fired`);
+      // Every rule fires all its times: 4 drops, 5 5xx, 2 429s, 2 resets (13 faults). How long that
+      // takes depends on how often the bot sends each request, which a loaded machine slows: the wait is
+      // generous, and a timeout names the rules still waiting for traffic.
+      const pending = (): string[] =>
+        emu.faults.ruleCounts
+          .filter((c, i) => c.fired < rules[i]!.times)
+          .map((c) => `${c.match} ${c.kind} (seen ${c.seen}, fired ${c.fired})`);
+      await waitFor(() => pending().length === 0, 150_000, 'every fault rule to fire all its times').catch((e: Error) => {
+        throw new Error(`${e.message}; still waiting: ${pending().join('; ')}`);
+      });
       // Trade on after the last fault so unknown outcomes get resolved in the normal course: three
       // reconciliation ticks of the bot (2 s apart) outlast the 3 s grace after which an order missing
       // at the venue is taken as never placed. Counted ticks, not elapsed time: a loaded machine that

@@ -55,6 +55,14 @@ export class FaultInjector {
     return { ...this.fired };
   }
 
+  /**
+   * Each active rule with how many matching requests it has seen and how often it fired: a test that
+   * waits for its faults can say which rule is still waiting for traffic.
+   */
+  get ruleCounts(): readonly { readonly match: string; readonly kind: string; readonly seen: number; readonly fired: number }[] {
+    return this.rules.map((l) => ({ match: l.rule.match, kind: l.rule.kind, seen: l.seen, fired: l.fired }));
+  }
+
   /** The fault for this request, if any: the first matching rule whose turn it is. */
   pick(target: FaultTarget): FaultRule | undefined {
     if (this.rules.length === 0) return undefined;
