@@ -20,7 +20,8 @@ import { instrumentKey, isDataRecord, type DataRecord, type MarketRecord } from 
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
 import type { BacktestConfig, DataSource } from './backtest-config.js';
 import { FIXED_INTERVAL_MS } from '../domain/kline-interval.js';
-import { carriedFrom, replayScale, type ReplayEvent } from './replay-market.js';
+import { replayScale, type ReplayEvent } from './replay-market.js';
+import { CONTEXT_LOOKBACK_MS, CONTEXT_STREAMS, ContextInForce, MARKET_STREAMS, marketSpanStream, trimToMarketSpan } from './market-span.js';
 
 export interface LoadDataOptions {
   /** Relative paths resolve against this folder. Default: the working directory. */
@@ -87,18 +88,25 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
   const from = opts.from ?? -Infinity;
   const to = opts.to ?? Infinity;
   const all: DataRecord[] = [];
+  // The funding rate or mark in force at `from` (the span's start) is in a record before it.
+  const before = new ContextInForce(opts.from);
   const keep = (r: MarketRecord): void => {
     if (!isDataRecord(r)) return;
+    if (wanted && !wanted.has(instrumentKey(r.m, r.i))) return;
+    if (r.et < from) {
+      if (!MARKET_STREAMS.has(r.s)) before.add(r);
+      return;
+    }
     // A bar is stamped with its close time but belongs to [from, to) by its open: the bar that opens
     // at to − 1 min closes at `to`, and its whole path lies inside (issue 13, defect 2).
-    if (r.et < from || (r.s === 'kline' ? r.ot : r.et) >= to) return;
-    if (wanted && !wanted.has(instrumentKey(r.m, r.i))) return;
+    if ((r.s === 'kline' ? r.ot : r.et) >= to) return;
     all.push(r);
   };
   for (const d of sources) {
     if (d.kind === 'store') {
       const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
       try {
+        if (opts.from !== undefined) for (const r of contextBefore(reader, opts.from, opts.instruments)) keep(r);
         for (const r of reader.records({
           ...(opts.from !== undefined ? { from: opts.from } : {}),
           ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}),
@@ -149,16 +157,15 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
     }
     if (l2) for (const r of l2.finish()) keep(r);
   }
-  return { records: sortAndTrim(all), inputs, stats };
+  return { records: sortAndTrim(all, before), inputs, stats };
 }
 
 /**
  * Time order (stable), no bookTicker for instruments that have depth, and the run cut to the span of
- * the market streams (book, trades, bars — a bar from its open): funding, mark and index history
- * around it only stretches the run. The last such record before the span is kept, moved to the
- * span's start, so the rate or price in force is known from the first moment.
+ * the market streams (market-span.ts), with the context in force before it (`before`: what came
+ * before an explicit `from`) carried to its start.
  */
-export function sortAndTrim(records: DataRecord[]): DataRecord[] {
+export function sortAndTrim(records: DataRecord[], before?: ContextInForce): DataRecord[] {
   // Only a snapshot makes a book of the diffs (Binance's procedure): without one the replay builds
   // the book from bookTicker (issue 13, defect 4), so those are kept.
   const withDepth = new Set<string>();
@@ -167,35 +174,8 @@ export function sortAndTrim(records: DataRecord[]): DataRecord[] {
   let sorted = true;
   for (let i = 1; i < out.length && sorted; i++) if (out[i]!.et < out[i - 1]!.et) sorted = false;
   if (!sorted) out = out.slice().sort((a, b) => a.et - b.et);
-  let start = Infinity;
-  let end = -Infinity;
-  for (const r of out) {
-    if (!MARKET_STREAMS.has(r.s)) continue;
-    const t = r.s === 'kline' ? r.ot : r.et;
-    if (t < start) start = t;
-    if (r.et > end) end = r.et;
-  }
-  if (start === Infinity) return out;
-  const before = new Map<string, DataRecord>();
-  const kept: DataRecord[] = [];
-  for (const r of out) {
-    if (MARKET_STREAMS.has(r.s)) {
-      kept.push(r);
-      continue;
-    }
-    if (r.et < start) before.set(`${instrumentKey(r.m, r.i)}|${r.s}`, r);
-    else if (r.et <= end) kept.push(r);
-  }
-  if (before.size === 0) return kept;
-  const carried = [...before.values()].map((r) => {
-    const moved = { ...r, et: start, lt: Math.max(r.lt, start) } as DataRecord;
-    carriedFrom.set(moved, r.et);
-    return moved;
-  });
-  return [...carried, ...kept].sort((a, b) => a.et - b.et);
+  return trimToMarketSpan(out, before);
 }
-
-const MARKET_STREAMS: ReadonlySet<string> = new Set(['depth.snapshot', 'depth.diff', 'trade', 'bookTicker', 'kline']);
 
 /** Which streams each record instrument has (to tell kline-only instruments apart). */
 export function streamsByInstrument(records: Iterable<DataRecord>): Map<string, Set<string>> {
@@ -217,6 +197,8 @@ export interface StoreRecords {
   readonly records: IterableIterator<DataRecord | ReplayEvent>;
   /** Streams per record instrument, from the store's index. */
   readonly streams: Map<string, Set<string>>;
+  /** The latest record time per stream of each instrument, from the store's index (runBacktest's `streamEnds`). */
+  readonly streamEnds: Map<string, Map<string, number>>;
   close(): void;
 }
 
@@ -230,10 +212,12 @@ export function openRecordStore(
 ): StoreRecords {
   const reader = RecordStoreReader.open(dir);
   const streams = new Map<string, Set<string>>();
+  const streamEnds = new Map<string, Map<string, number>>();
   for (const inst of reader.summary().instruments) {
     const key = instrumentKey(inst.market, inst.symbol);
     if (opts.instruments && !opts.instruments.includes(key)) continue;
     streams.set(key, new Set(inst.streams.map((s) => s.stream)));
+    streamEnds.set(key, new Map(inst.streams.map((s) => [s.stream, s.maxEt])));
   }
   const wanted = new Set<string>();
   for (const s of streams.values()) for (const x of s) if (x !== 'bookTicker' || !s.has('depth.snapshot')) wanted.add(x);
@@ -258,7 +242,13 @@ export function openRecordStore(
         ]),
       )
     : undefined;
-  const records: IterableIterator<DataRecord | ReplayEvent> = scale ? reader.scaledRecords(query, scale) : reader.records(query);
+  const read: IterableIterator<DataRecord | ReplayEvent> = scale ? reader.scaledRecords(query, scale) : reader.records(query);
+  // The run spans the market data, as a loaded list is cut (sortAndTrim): the store's index says where it ends.
+  const before = new ContextInForce(opts.from);
+  if (opts.from !== undefined) for (const r of contextBefore(reader, opts.from, opts.instruments)) before.add(r);
+  let end: number | undefined;
+  for (const ends of streamEnds.values()) for (const [stream, t] of ends) if (MARKET_STREAMS.has(stream)) end = Math.max(end ?? t, t);
+  const records = marketSpanStream(read, end, before);
   const withIntervals = (function* (): IterableIterator<DataRecord | ReplayEvent> {
     for (const r of records) {
       if (r.s === 'kline') {
@@ -271,5 +261,15 @@ export function openRecordStore(
       yield r;
     }
   })();
-  return { records: withIntervals, streams, close: () => reader.close() };
+  return { records: withIntervals, streams, streamEnds, close: () => reader.close() };
+}
+
+/** The context records of the CONTEXT_LOOKBACK_MS before `from`, in time order (the last of each series is the one in force). */
+function contextBefore(reader: RecordStoreReader, from: number, instruments: readonly string[] | undefined): Iterable<DataRecord> {
+  return reader.records({
+    from: from - CONTEXT_LOOKBACK_MS,
+    to: from,
+    streams: [...CONTEXT_STREAMS],
+    ...(instruments ? { instruments } : {}),
+  });
 }

@@ -1,0 +1,125 @@
+/**
+ * A run spans its market data — book, trades, bars (a bar from its open) — not the context series
+ * beside it. Funding, mark and index histories are downloaded in long files: four years of funding
+ * beside 50 days of bars is the usual case, and a run stretched to them polls, reconciles and samples
+ * equity once a minute through years with nothing to trade (the 50-day perpetual recording read from a
+ * record store spent 95 % of a 105 s run there).
+ *
+ * Context outside the span is left out, except the last record of each series before it, which is
+ * moved to the span's start: the funding rate that settles at the first settlement inside the span,
+ * the mark in force (replay-market.ts keeps when it was really sampled, `carriedFrom`, so a stale mark
+ * is still known to be stale). The same holds before an explicit `backtest.from`: the record in force
+ * then is looked for up to CONTEXT_LOOKBACK_MS back.
+ *
+ * Two forms of one rule: over a list in memory (the loaders) and over a time-ordered stream (a record
+ * store read as the replay goes).
+ */
+import { instrumentKey, RECORD_STREAMS, type DataRecord, type RecordStream } from '../marketdata/record/record.js';
+import { carriedFrom, type ReplayEvent } from './replay-market.js';
+
+export const MARKET_STREAMS: ReadonlySet<string> = new Set(['depth.snapshot', 'depth.diff', 'trade', 'bookTicker', 'kline']);
+/** Funding, mark, index and ticker series. */
+export const CONTEXT_STREAMS: readonly RecordStream[] = RECORD_STREAMS.filter((s) => !MARKET_STREAMS.has(s));
+
+/** How far before an explicit `from` the context in force is looked for: longer than any funding cycle or mark sampling. */
+export const CONTEXT_LOOKBACK_MS = 31 * 24 * 3_600_000;
+
+/** A bar's record comes at its close, up to this long after its open: a context record younger than the newest by less may still lie inside the span. */
+const LONGEST_BAR_MS = 31 * 24 * 3_600_000;
+
+/** Market data, as records or as the compiled book and print events of a record store. */
+const isMarket = (r: DataRecord | ReplayEvent): boolean => r.s === 'depth' || r.s === 'print' || r.s === 'path' || MARKET_STREAMS.has(r.s);
+
+/** Where a market record's span starts: a bar at its open. */
+const startOf = (r: DataRecord | ReplayEvent): number => (r.s === 'kline' ? r.ot : r.et);
+
+/** The last context record per instrument and stream, to be carried to the span's start. */
+export class ContextInForce {
+  private readonly last = new Map<string, DataRecord>();
+
+  /** `notBefore`: an explicit `from`: a bar opening before it does not move the start earlier (the replay cuts there). */
+  constructor(private readonly notBefore = -Infinity) {}
+
+  add(r: DataRecord): void {
+    this.last.set(`${instrumentKey(r.m, r.i)}|${r.s}`, r);
+  }
+
+  get size(): number {
+    return this.last.size;
+  }
+
+  /** The records moved to `start`, in the order their series were first seen. */
+  carriedTo(spanStart: number): DataRecord[] {
+    const start = Math.max(spanStart, this.notBefore);
+    return [...this.last.values()].map((r) => {
+      const moved = { ...r, et: start, lt: Math.max(r.lt, start) } as DataRecord;
+      carriedFrom.set(moved, r.et);
+      return moved;
+    });
+  }
+}
+
+/** A time-ordered list cut to its market span (see the module comment); unchanged when it has no market data. */
+export function trimToMarketSpan(sorted: readonly DataRecord[], before?: ContextInForce): DataRecord[] {
+  // The span starts where the first market record in time order starts (a bar at its open), as the
+  // stream form must: it cannot wait to see whether a later bar opened earlier.
+  let start = Infinity;
+  let end = -Infinity;
+  for (const r of sorted) {
+    if (!MARKET_STREAMS.has(r.s)) continue;
+    if (start === Infinity) start = startOf(r);
+    if (r.et > end) end = r.et;
+  }
+  if (start === Infinity) return [...sorted];
+  const inForce = before ?? new ContextInForce();
+  const kept: DataRecord[] = [];
+  for (const r of sorted) {
+    if (MARKET_STREAMS.has(r.s)) kept.push(r);
+    else if (r.et < start) inForce.add(r);
+    else if (r.et <= end) kept.push(r);
+  }
+  if (inForce.size === 0) return kept;
+  return [...inForce.carriedTo(start), ...kept].sort((a, b) => a.et - b.et);
+}
+
+/**
+ * trimToMarketSpan() over a time-ordered stream: context read before the first market record waits
+ * (only the last per series once it is surely before the span), and the stream ends after `end`, the
+ * last market record's time (known from a store's index; undefined: read to the end).
+ */
+export function* marketSpanStream<T extends DataRecord | ReplayEvent>(
+  records: Iterable<T>,
+  end: number | undefined,
+  before: ContextInForce = new ContextInForce(),
+): Generator<T | DataRecord> {
+  const waiting: DataRecord[] = [];
+  let head = 0;
+  let started = false;
+  for (const r of records) {
+    if (started) {
+      if (end !== undefined && r.et > end) return;
+      yield r;
+      continue;
+    }
+    if (!isMarket(r)) {
+      const c = r as DataRecord;
+      waiting.push(c);
+      while (waiting[head]!.et < c.et - LONGEST_BAR_MS) before.add(waiting[head++]!);
+      if (head > 1024 && head * 2 > waiting.length) (waiting.splice(0, head), (head = 0));
+      continue;
+    }
+    started = true;
+    const start = startOf(r);
+    const kept: DataRecord[] = [];
+    for (let i = head; i < waiting.length; i++) {
+      const c = waiting[i]!;
+      if (c.et < start) before.add(c);
+      else kept.push(c);
+    }
+    yield* before.carriedTo(start);
+    yield* kept;
+    yield r;
+  }
+  // No market data at all: the context as it came.
+  if (!started) yield* waiting.slice(head);
+}
