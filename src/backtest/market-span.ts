@@ -105,7 +105,10 @@ export function* marketSpanStream<T extends DataRecord | ReplayEvent>(
       const c = r as DataRecord;
       waiting.push(c);
       while (waiting[head]!.et < c.et - LONGEST_BAR_MS) before.add(waiting[head++]!);
-      if (head > 1024 && head * 2 > waiting.length) (waiting.splice(0, head), (head = 0));
+      if (head > 1024 && head * 2 > waiting.length) {
+        waiting.splice(0, head);
+        head = 0;
+      }
       continue;
     }
     started = true;
