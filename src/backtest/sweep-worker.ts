@@ -14,6 +14,7 @@ import { runToJson } from './report/run-codec.js';
 import { infeasibleReason, loadSweepData, runSweepDocument } from './sweep-run.js';
 import { type RunPruning, valuesToJson } from './research/asha.js';
 import { documentWithParams, type GridPoint } from './sweep-grid.js';
+import { messageOf } from '../core/message-of.js';
 
 export interface SweepWorkerData {
   readonly configPath: string;
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
         } satisfies SweepAnswer);
       } catch (e) {
         const infeasible = infeasibleReason(e);
-        const error = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        const error = messageOf(e);
         port.postMessage({ id: job.id, error, ...(infeasible !== undefined ? { infeasible } : {}) } satisfies SweepAnswer);
       }
     });
@@ -82,5 +83,5 @@ async function main(): Promise<void> {
 }
 
 void main().catch((e: unknown) => {
-  parentPort?.postMessage({ id: -1, error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+  parentPort?.postMessage({ id: -1, error: messageOf(e) });
 });

@@ -19,6 +19,7 @@ import { type Intent, isRiskReducing } from '../domain/intent.js';
 import { killSwitchCondition, KILL_SWITCH_RULE } from './rules/kill-switch-rule.js';
 import { DEFAULT_RISK_RULES } from './rules/index.js';
 import type { Denial, RiskRule, RiskState } from './risk-rule.js';
+import { plainMessageOf } from '../core/message-of.js';
 
 export interface RiskDecision {
   /** The intent to carry out (possibly with fewer quotes), or undefined when denied outright. */
@@ -107,7 +108,7 @@ export class RiskEngine {
       try {
         d = rule(intent, instrument, state);
       } catch (e) {
-        d = { rule: rule.name || 'risk-rule', reason: `rule failed: ${e instanceof Error ? e.message : String(e)} (fail closed)` };
+        d = { rule: rule.name || 'risk-rule', reason: `rule failed: ${plainMessageOf(e)} (fail closed)` };
       }
       if (d) return d;
     }

@@ -11,7 +11,7 @@ import type { RunJournal } from '../persistence/run-journal.js';
 import type { RiskEngine } from '../risk/risk-engine.js';
 import type { StrategyRunner } from '../strategy/strategy-runner.js';
 import { describeEvent } from './event-describer.js';
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import type { ProtectionWatch } from './protection-watch.js';
 import type { RunStats } from './run-stats.js';
 import type { TradingState } from './trading-state.js';

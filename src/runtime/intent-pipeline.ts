@@ -10,7 +10,7 @@ import { type Intent, intentSymbol } from '../domain/intent.js';
 import type { InstrumentKind } from '../domain/order.js';
 import type { StrategyRunner } from '../strategy/strategy-runner.js';
 import type { EventFlow, Pending } from './event-flow.js';
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import { type ExecutionVenue, type TradingRuntimeOptions, venueOfKind } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';
 

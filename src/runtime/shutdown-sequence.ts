@@ -6,7 +6,7 @@
  */
 import type { Order } from '../domain/order.js';
 import type { Pending } from './event-flow.js';
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import type { RuntimeParts } from './runtime-parts.js';
 import type { RunSummary, RuntimeStatus } from './runtime-status.js';
 

@@ -34,7 +34,7 @@ import type { StrategyRunner } from '../strategy/strategy-runner.js';
 import { EventFlow, type Pending } from './event-flow.js';
 import { IntentPipeline } from './intent-pipeline.js';
 import { JobLoop } from './job-loop.js';
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import type { OwnerView } from './position-owners.js';
 import { ProtectionWatch } from './protection-watch.js';
 import { controlIntents, type ControlAction, type ControlOutcome } from './run-control.js';

@@ -3,7 +3,7 @@
  * the config trades BTCUSDT only): read at start-up and once per reconciliation. A symbol the venue
  * cannot price stays unvalued, and the kill switch's denial names the asset and the fix.
  */
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import type { TradingRuntimeOptions } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';
 

@@ -10,7 +10,7 @@ import { type Position, positionKey } from '../domain/position.js';
 import { DriftWatch } from './drift-watch.js';
 import type { EventFlow } from './event-flow.js';
 import { FundingWatch } from './funding-watch.js';
-import { messageOf } from './message-of.js';
+import { messageOf } from '../core/message-of.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
 import { type ExecutionVenue, symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';

@@ -24,6 +24,7 @@ import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins
 import type { RunSummary } from '../../runtime/runtime-status.js';
 import { bannerLines, startedLines, statusLine, summaryLines } from './run-report.js';
 import { Terminal } from './terminal.js';
+import { plainMessageOf } from '../../core/message-of.js';
 
 export interface RunCommandOptions {
   /** Stop by itself after this many seconds. */
@@ -93,7 +94,7 @@ export async function runCommand(file: string, opts: RunCommandOptions = {}): Pr
       try {
         await c();
       } catch (e) {
-        logger.warn('shutdown step failed', { error: e instanceof Error ? e.message : String(e) });
+        logger.warn('shutdown step failed', { error: plainMessageOf(e) });
       }
     }
   };

@@ -23,6 +23,7 @@ import { type LoadedRunConfig, parseRunConfig } from '../../runtime/config/load-
 import { configHash, toPollConfig } from '../../runtime/config/runtime-settings.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { loadConfigStrategies } from '../../runtime/plugins/strategy-plugins.js';
+import { plainMessageOf } from '../../core/message-of.js';
 
 export interface ValidateResult {
   readonly ok: boolean;
@@ -177,7 +178,7 @@ async function emulatorIssues(loaded: LoadedRunConfig): Promise<ConfigIssue[]> {
     }
     return out;
   } catch (e) {
-    return [{ path: 'paper.emulatorConfig', message: e instanceof Error ? e.message : String(e) }];
+    return [{ path: 'paper.emulatorConfig', message: plainMessageOf(e) }];
   }
 }
 

@@ -20,6 +20,7 @@ import type { Backoff } from './backoff.js';
 import type { ContractMarketFetcher, SpotMarketFetcher } from './market-fetcher.js';
 import type { InstrumentPollStats, MarketDataEvent, PolledSnapshot } from './market-data-events.js';
 import type { ResolvedInstrumentPoll, ResolvedStream, StreamName } from './poll-config.js';
+import { plainMessageOf } from '../../core/message-of.js';
 
 type Records = { -readonly [K in keyof PolledSnapshot]?: PolledSnapshot[K] };
 
@@ -148,7 +149,7 @@ export class InstrumentPoller {
     this.consecutiveFailures++;
     this.failures++;
     const errorName = error instanceof Error ? error.name : typeof error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = plainMessageOf(error);
     this.lastError = `${errorName}: ${message}`;
     const retryInMs = this.deps.backoff.delay(this.consecutiveFailures);
     const now = this.deps.clock.now();

@@ -6,6 +6,7 @@ import { ContainerModule } from 'inversify';
 import type { RunConfig } from '../config/run-config-schema.js';
 import { embeddedEmulatorAccess, liveVenueAccess, runningEmulatorAccess } from '../venue/venue-access.js';
 import { RUNTIME_TOKENS } from '../runtime-tokens.js';
+import { plainMessageOf } from '../../core/message-of.js';
 
 /** The real exchange at the configured URLs, keys from the environment. */
 export function liveVenueModule(config: RunConfig): ContainerModule {
@@ -25,8 +26,7 @@ export function embeddedEmulatorModule(config: RunConfig): ContainerModule {
         return embeddedEmulatorAccess(
           config,
           env,
-          (err, id) =>
-            logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: err instanceof Error ? err.message : String(err) }),
+          (err, id) => logger.error(`emulator: internal error in ${id ?? 'request'}`, { error: plainMessageOf(err) }),
           emulatorPort,
         );
       })
