@@ -226,7 +226,11 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   crowdRemaining(inst: ReplayInstrument, handle: string): number {
     const owner = this.crowdOwner.get(handle);
     const o = owner === undefined ? undefined : this.venue.getOrder(owner, handle);
-    if (!o || o.state !== ContractOrderState.UNCOMPLETED) return 0;
+    if (!o || o.state !== ContractOrderState.UNCOMPLETED) {
+      // Done orders never come back, and the exchange cancels only open ones: forgotten here (see SpotSimVenue).
+      this.crowdOwner.delete(handle);
+      return 0;
+    }
     return Math.round(o.vol.minus(o.dealVol).toNumber() / inst.step);
   }
 

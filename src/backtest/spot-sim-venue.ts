@@ -48,6 +48,10 @@ import { SPOT_CAPABILITIES } from '../execution/gateways/mexc-spot-gateway.js';
 import type { GatewayCapabilities } from '../execution/exchange-gateway.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
+/** How long our closed orders and trades stay queryable in the simulated venue (virtual time). */
+const OUR_HISTORY_MS = 86_400_000;
+/** The retention sweep's cadence: rare enough to cost nothing per command, often enough to stay flat. */
+const SIM_PRUNE_EVERY_COMMANDS = 20_000;
 
 export interface SpotSimVenueOptions {
   readonly exchange: SimulatedExchange;
@@ -90,7 +94,17 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   constructor(opts: SpotSimVenueOptions) {
     this.exchange = opts.exchange;
     const clock = opts.exchange.clock;
-    this.venue = new SpotVenue({ clock, instruments: opts.instruments.map(relaxed), pruneEveryCommands: 0 });
+    // Closed orders and trades are forgotten as on the live venue, or a long run keeps every crowd order
+    // laid around each of ours (the 90-day market maker grew by megabytes a day). The crowd keeps none;
+    // ours stay a day of virtual time, far longer than any reconcile asks about an order it lost sight of.
+    this.venue = new SpotVenue({
+      clock,
+      instruments: opts.instruments.map(relaxed),
+      pruneEveryCommands: SIM_PRUNE_EVERY_COMMANDS,
+      orderRetentionMs: OUR_HISTORY_MS,
+      tradeRetentionMs: OUR_HISTORY_MS,
+      retentionMsOf: (id) => (id === BACKTEST_ACCOUNT ? undefined : 0),
+    });
     for (const i of opts.instruments) {
       this.instruments.set(i.symbol, i);
       this.rules.set(i.symbol, compileSpotMarket(i, this.venue.ledger.scale));
@@ -125,9 +139,18 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     return { handle: r.order.orderId, lots: r.order.origLots - r.order.executedLots };
   }
 
+  /** Crowd orders the venue still tracks (for the memory tests: only those on the book). */
+  get crowdOrdersTracked(): number {
+    return this.crowdSeq.size;
+  }
+
   crowdRemaining(inst: ReplayInstrument, handle: string): number {
     const seq = this.crowdSeq.get(handle);
-    return seq === undefined ? 0 : (this.venue.book(inst.symbol)?.get(seq)?.lots ?? 0);
+    const lots = seq === undefined ? 0 : (this.venue.book(inst.symbol)?.get(seq)?.lots ?? 0);
+    // A crowd order off the book never comes back, and the exchange cancels only the ones still on
+    // it: forgotten here, or every level taken whole stays in the map for the rest of the run.
+    if (lots === 0) this.crowdSeq.delete(handle);
+    return lots;
   }
 
   crowdCancel(inst: ReplayInstrument, handle: string): void {

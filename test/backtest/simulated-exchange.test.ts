@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { ExchangeError } from '../../src/core/errors.js';
+import { BACKTEST_ACCOUNT } from '../../src/backtest/spot-sim-venue.js';
+import { spotCrowdMaker } from '../../src/venue/market/crowd-accounts.js';
 import { book, diff, kit, SYMBOL, trade } from './support/exchange-kit.js';
 
 describe('simulated exchange: fill model', () => {
@@ -212,5 +214,43 @@ describe('simulated exchange: latency', () => {
     await cancel.catch((e: unknown) => (err = e));
     expect(k.fills()).to.deep.equal([['buy', 100, 3]]);
     expect((err as Error).name).to.equal('OrderNotFound');
+  });
+});
+
+describe('simulated exchange: memory over a long run', () => {
+  const DAY = 86_400_000;
+  const all = (k: ReturnType<typeof kit>, account: string) => k.venue.venue.allOrders(account, SYMBOL, { startTime: 0, limit: 1000 });
+
+  it('forgets_a_crowd_level_taken_whole_and_keeps_one_partly_taken_until_cancelled', async () => {
+    const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
+    k.at(1_000, book(1_000, 1, [[100, 5]], [[102, 10]]));
+    // The whole recorded ask (10 at 102) is laid as a crowd order and taken whole.
+    await k.place('buy', 102, 10, 'ioc');
+    expect(k.fills()).to.deep.equal([['buy', 102, 10]]);
+    expect(k.venue.crowdOrdersTracked, 'a level taken whole').to.equal(0);
+    // A level taken in part is cancelled by the exchange, and forgotten with it.
+    k.at(2_000, book(2_000, 2, [[100, 5]], [[103, 10]]));
+    await k.place('buy', 103, 4, 'ioc');
+    expect(k.venue.crowdOrdersTracked, 'a level taken in part').to.equal(0);
+  });
+
+  it('drops_closed_crowd_orders_at_the_sweep_and_ours_after_a_day', async () => {
+    const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
+    k.at(1_000, book(1_000, 1, [[100, 5]], [[102, 10]]));
+    await k.place('buy', 102, 4, 'ioc');
+    const crowd = spotCrowdMaker(SYMBOL);
+    expect(all(k, crowd), 'the crowd order laid for our taker, now closed').to.have.length(1);
+    expect(all(k, BACKTEST_ACCOUNT)).to.have.length(1);
+    // The sweep runs every 20,000 commands; called here directly at the times that matter.
+    k.at(1_001);
+    k.venue.venue.pruneHistory();
+    expect(all(k, crowd), 'the crowd keeps no closed order').to.have.length(0);
+    expect(all(k, BACKTEST_ACCOUNT), 'ours, a millisecond later').to.have.length(1);
+    k.at(1_000 + DAY);
+    k.venue.venue.pruneHistory();
+    expect(all(k, BACKTEST_ACCOUNT), 'ours, a day later').to.have.length(1);
+    k.at(1_001 + DAY);
+    k.venue.venue.pruneHistory();
+    expect(all(k, BACKTEST_ACCOUNT), 'ours, past a day').to.have.length(0);
   });
 });
