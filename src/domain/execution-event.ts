@@ -4,6 +4,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import type { ClientOrderId, InstrumentSymbol, OrderId, StrategyId } from '../core/ids.js';
+import type { AlgoParent } from './algo-parent.js';
 import type { Fill } from './fill.js';
 import type { Intent, PositionModeName } from './intent.js';
 import type { Order, PositionSide } from './order.js';
@@ -210,6 +211,15 @@ export interface KillSwitchTripped extends EventBase {
   readonly reason: string;
 }
 
+/** An execution algorithm's parent started, progressed or ended: its state after the change. */
+export interface AlgoUpdated extends EventBase {
+  readonly type: 'AlgoUpdated';
+  readonly symbol: InstrumentSymbol;
+  readonly parent: AlgoParent;
+  /** What changed: `started`, `child 3 placed`, `child denied: …`, `cancelled: strategy`, … */
+  readonly change: string;
+}
+
 export type OrderEvent =
   | OrderSubmitted
   | OrderAccepted
@@ -240,7 +250,8 @@ export type ExecutionEvent =
   | VenueFill
   | PositionAdjusted
   | ProtectionMissing
-  | KillSwitchTripped;
+  | KillSwitchTripped
+  | AlgoUpdated;
 
 export type ExecutionEventType = ExecutionEvent['type'];
 

@@ -106,8 +106,76 @@ export interface DesiredQuotes extends IntentBase {
   readonly quotes: readonly DesiredQuote[];
 }
 
+/** Order fields every child of an execution algorithm carries (contract legs and flags). */
+export interface AlgoChildFields {
+  readonly positionSide?: PositionSide;
+  readonly reduceOnly?: boolean;
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
+}
+
+/**
+ * Time-weighted execution: `quantity` split over `durationMs` into `slices` children (or one every
+ * `sliceIntervalMs`), slice k due at start + k·interval with a cumulative target of
+ * ⌊quantity·(k+1)/n⌋ (to the step; the last is the whole). A child is sized target − filled − in
+ * flight, so a slice that did not fill is caught up by the next one and nothing is ever overfilled.
+ *  - `ioc`: each child is a limit IOC at the far touch (ask for a buy), `maxDeviationBps` through it;
+ *  - `passive`: each child rests at the near touch (bid for a buy) and is re-priced (cancel, then a new
+ *    child for the rest) at every slice; the last is cancelled when the duration ends.
+ * `limitPrice` caps every child's price (buy: never above; sell: never below).
+ */
+export interface TwapOrder extends IntentBase, AlgoChildFields {
+  readonly kind: 'twap';
+  readonly symbol: InstrumentSymbol;
+  readonly side: OrderSide;
+  readonly quantity: Decimal;
+  readonly durationMs: number;
+  readonly slices?: number;
+  readonly sliceIntervalMs?: number;
+  readonly childType: 'ioc' | 'passive';
+  readonly limitPrice?: Decimal;
+  readonly maxDeviationBps?: Decimal;
+}
+
+/**
+ * Shows `visibleQuantity` of `quantity` at `price` at a time; a new visible child is placed when the
+ * previous one has filled. `visibleVariance` (0–1) draws each visible size uniformly from
+ * visible·(1 ± variance) with a generator seeded by `seed` (src/core/random.ts), so a run replays.
+ */
+export interface IcebergOrder extends IntentBase, AlgoChildFields {
+  readonly kind: 'iceberg';
+  readonly symbol: InstrumentSymbol;
+  readonly side: OrderSide;
+  readonly quantity: Decimal;
+  readonly visibleQuantity: Decimal;
+  readonly price: Decimal;
+  readonly visibleVariance?: Decimal;
+  readonly seed?: number;
+}
+
+/** Stops an execution algorithm: no further child, the resting one cancelled. */
+export interface CancelAlgo extends IntentBase {
+  readonly kind: 'cancel-algo';
+  readonly symbol: InstrumentSymbol;
+  /** The parent's client id (AlgoUpdated.parent.parentId). */
+  readonly parentId: ClientOrderId;
+}
+
+export type AlgoIntent = TwapOrder | IcebergOrder;
+
 export type Intent =
-  PlaceOrder | AmendOrder | ChaseOrder | CancelOrder | CancelAll | SetLeverage | SetPositionMode | AttachTpSl | DesiredQuotes;
+  | PlaceOrder
+  | AmendOrder
+  | ChaseOrder
+  | CancelOrder
+  | CancelAll
+  | SetLeverage
+  | SetPositionMode
+  | AttachTpSl
+  | DesiredQuotes
+  | TwapOrder
+  | IcebergOrder
+  | CancelAlgo;
 export type IntentKind = Intent['kind'];
 
 export const SLOT_PATTERN = /^[a-z0-9]{1,3}$/;
@@ -131,6 +199,7 @@ export function isRiskReducing(intent: Intent): boolean {
   switch (intent.kind) {
     case 'cancel':
     case 'cancel-all':
+    case 'cancel-algo':
       return true;
     case 'place':
       return intent.order.reduceOnly === true;

@@ -38,6 +38,10 @@ export const CLIENT_ID_KINDS = {
   amend: 'a',
   /** replacement order of an emulated (spot) chase reprice */
   chase: 'c',
+  /** TWAP parent (no slot) and its children (slot = child number in base 36) */
+  twap: 't',
+  /** iceberg parent and its children, as for TWAP */
+  iceberg: 'i',
 } as const;
 export type ClientIdKind = keyof typeof CLIENT_ID_KINDS;
 const KIND_OF_CODE = new Map<string, ClientIdKind>(Object.entries(CLIENT_ID_KINDS).map(([k, v]) => [v, k as ClientIdKind]));
@@ -76,6 +80,30 @@ export function encodeClientId(tag: string, kind: ClientIdKind, time: number, co
     throw new ValidationError('clientId.counter', `0..${COUNTER_SPAN - 1}`, counter);
   const stamp = time.toString(36).padStart(MS_WIDTH, '0') + counter.toString(36).padStart(2, '0');
   return clientOrderId(`${CLIENT_ID_PREFIX}${tag}_${CLIENT_ID_KINDS[kind]}${slot ?? ''}_${stamp}`);
+}
+
+const ALGO_KINDS: ReadonlySet<ClientIdKind> = new Set(['twap', 'iceberg']);
+/** Children per parent: the slot's 3 base-36 characters. */
+export const MAX_ALGO_CHILDREN = 36 ** 3 - 1;
+
+/**
+ * The id of a parent's n-th child (n ≥ 1): the parent's tag, kind and stamp with slot n in base 36.
+ * Derived rather than drawn from the counter, so after a restart every venue order of a parent is
+ * found from the parent id alone (and a child id names its parent: parentOfClientId).
+ */
+export function childClientId(parentId: string, n: number): ClientOrderId {
+  const d = decodeClientId(parentId);
+  if (!d || !ALGO_KINDS.has(d.kind) || d.slot !== undefined)
+    throw new ValidationError('parentId', 'a TWAP or iceberg parent client id (kind t or i, no slot)', parentId);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_ALGO_CHILDREN) throw new ValidationError('child', `1..${MAX_ALGO_CHILDREN}`, n);
+  return encodeClientId(d.tag, d.kind, d.time, d.counter, n.toString(36));
+}
+
+/** The parent of an algorithm's child id, and the child's number; undefined for any other id. */
+export function parentOfClientId(id: string): { parentId: ClientOrderId; child: number } | undefined {
+  const d = decodeClientId(id);
+  if (!d || !ALGO_KINDS.has(d.kind) || d.slot === undefined) return undefined;
+  return { parentId: encodeClientId(d.tag, d.kind, d.time, d.counter), child: parseInt(d.slot, 36) };
 }
 
 /** A default tag from a strategy id: lower-case alphanumerics, first 8. */

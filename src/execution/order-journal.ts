@@ -4,7 +4,8 @@
  * backtests and tests. Methods may be synchronous (better-sqlite3) or async; the order manager awaits
  * each one before going on, so a record that returned is durable.
  */
-import type { ExecutionEvent } from '../domain/execution-event.js';
+import type { AlgoParent } from '../domain/algo-parent.js';
+import type { AlgoUpdated, ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import type { Intent } from '../domain/intent.js';
 import type { Order } from '../domain/order.js';
@@ -24,6 +25,15 @@ export interface JournalSnapshot {
   readonly lastFillTimeBySymbol?: Readonly<Record<string, number>>;
   /** Fills of VenueFill events (orders not ours), oldest first: what each venue order has booked. */
   readonly venueFills?: readonly Fill[];
+  /** Execution algorithms' parents whose last journaled state is `working` (AlgoUpdated events). */
+  readonly algoParents?: readonly AlgoParent[];
+}
+
+/** The parents left working by a list of AlgoUpdated events in journal order: each parent's newest state decides. */
+export function workingAlgoParents(updates: Iterable<AlgoUpdated>): AlgoParent[] {
+  const last = new Map<string, AlgoParent>();
+  for (const u of updates) last.set(u.parent.parentId, u.parent);
+  return [...last.values()].filter((p) => p.state === 'working');
 }
 
 export interface OrderJournal {
@@ -61,9 +71,11 @@ export class MemoryOrderJournal implements OrderJournal {
   }
 
   restore(): JournalSnapshot {
+    const algoParents = workingAlgoParents(this.events.filter((e): e is AlgoUpdated => e.type === 'AlgoUpdated'));
     return {
       orders: [...this.orders.values()],
       seenTradeIds: [...this.trades],
+      ...(algoParents.length > 0 ? { algoParents } : {}),
       ...(this.lastFillTime !== undefined ? { lastFillTime: this.lastFillTime, lastFillTimeBySymbol: { ...this.lastFillBySymbol } } : {}),
     };
   }

@@ -14,6 +14,9 @@
  *  - Chase: contract uses chase_limit_order (or change_limit_order when the cap stops short of the
  *    best price); spot is emulated with cancel-replace. Both reprice on later snapshots, at most
  *    maxReprices times, never beyond the cap.
+ *  - Execution algorithms (TWAP, iceberg: algo/algo-executor.ts) run here, inside the serialised
+ *    operations: children are placed through placeNew like any order, each judged first by the
+ *    runtime's risk engine (setAlgoGate), and cancel-all / stop / kill switch stop them.
  *  - Calls are serialised: one intent, snapshot or reconciliation at a time.
  */
 import 'reflect-metadata';
@@ -31,12 +34,14 @@ import type { Fill } from '../domain/fill.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
 import { stepOf } from '../domain/instrument.js';
 import type { InstrumentLookup } from '../domain/instrument-registry.js';
-import type { AmendOrder, CancelAll, ChaseOrder, DesiredQuote, DesiredQuotes, Intent } from '../domain/intent.js';
+import type { AlgoParent } from '../domain/algo-parent.js';
+import type { AlgoIntent, AmendOrder, CancelAll, ChaseOrder, DesiredQuote, DesiredQuotes, Intent } from '../domain/intent.js';
 import { createOrder, isLive, isTerminal, type Order, type OrderSpec, transitionOrder } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
+import { type AlgoGate, AlgoExecutor } from './algo/algo-executor.js';
 import { chaseTarget } from './chase-target.js';
-import { type ClientIdCodec, type ClientIdKind } from './client-id-codec.js';
+import { type ClientIdCodec, type ClientIdKind, parentOfClientId } from './client-id-codec.js';
 import { diffDesiredQuotes, type QuoteDiff } from './desired-quotes-diff.js';
 import type { ExchangeGateway, OrderRef, PlaceRequest } from './exchange-gateway.js';
 import type { OrderJournal } from './order-journal.js';
@@ -113,6 +118,25 @@ export class OrderManager {
   private foreignSince = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private batch: ExecutionEvent[] | undefined;
+  private algoGate: AlgoGate | undefined;
+  private readonly algo: AlgoExecutor = new AlgoExecutor({
+    now: () => this.clock.now(),
+    order: (cid) => this.store.get(cid),
+    instrument: (symbol) => this.instruments.instrument(symbol),
+    snapshot: (symbol) => this.lastSnapshots.get(symbol),
+    unresolved: (cid) => this.unknown.has(cid),
+    resolve: async (cid) => {
+      await this.resolve(cid);
+    },
+    gate: (child) => (this.algoGate ? this.algoGate(child) : { approved: false, rule: 'risk-gate', reason: 'no risk engine is wired' }),
+    place: async (child, cid) => {
+      await this.journal.recordIntent(child, this.clock.now());
+      await this.placeNew(child.order, child.strategyId, 'place', { intentId: child.intentId, cid });
+    },
+    cancel: (orders) => this.cancelMany(orders),
+    query: (symbol, cid) => this.gateway.queryOrder(symbol, cid),
+    publish: (e) => this.publish(e),
+  });
 
   constructor(
     @inject(EXECUTION_TOKENS.ExchangeGateway) private readonly gateway: ExchangeGateway,
@@ -148,6 +172,29 @@ export class OrderManager {
     return this.store.snapshot();
   }
 
+  /** Execution algorithms' parents (working, then the newest finished), progress measured now. */
+  algoOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = {}): AlgoParent[] {
+    return this.algo.parents(filter);
+  }
+
+  /** True while an execution algorithm works (for the strategy, or at all). */
+  algoWorking(strategyId?: StrategyId): boolean {
+    return this.algo.parents({ ...(strategyId !== undefined ? { strategyId } : {}) }).some((p) => p.state === 'working');
+  }
+
+  /**
+   * Wires the risk engine's verdict on each child of an execution algorithm (the runtime does, with the
+   * same engine and state as for strategy intents). Without it every child is denied.
+   */
+  setAlgoGate(gate: AlgoGate): void {
+    this.algoGate = gate;
+  }
+
+  /** Stops every working execution algorithm (runtime stop): resting children cancelled, final state journaled. */
+  async stopAlgos(reason: string): Promise<ExecutionEvent[]> {
+    return this.serial(() => this.collect(() => this.algo.cancelWhere({}, reason)));
+  }
+
   /** Client ids whose last request has an unknown outcome. */
   unresolved(): string[] {
     return [...this.unknown].sort();
@@ -168,6 +215,7 @@ export class OrderManager {
       this.restoredFillTime = snap.lastFillTime;
       this.restoredFillTimes = snap.lastFillTimeBySymbol;
       for (const f of snap.venueFills ?? []) this.countForeign(f);
+      this.algo.restore(snap.algoParents ?? [], orders);
     });
   }
 
@@ -225,7 +273,7 @@ export class OrderManager {
     // The common case, once per snapshot: nothing of ours in flight and nothing to chase on the
     // symbol. Queued behind nothing, the snapshot would be stored at once and nothing would be sent:
     // do just that, without a trip through the queue.
-    if (this.inFlight === 0 && !this.chasing(snapshot.symbol)) {
+    if (this.inFlight === 0 && !this.chasing(snapshot.symbol) && !this.algo.active(snapshot.symbol)) {
       this.lastSnapshots.set(snapshot.symbol, snapshot);
       return Promise.resolve([]);
     }
@@ -233,6 +281,7 @@ export class OrderManager {
       this.collect(async () => {
         this.lastSnapshots.set(snapshot.symbol, snapshot);
         for (const p of [...this.chases.values()]) if (p.symbol === snapshot.symbol) await this.chaseStep(p);
+        await this.algo.onSnapshot(snapshot.symbol);
       }),
     );
   }
@@ -268,6 +317,20 @@ export class OrderManager {
         return;
       case 'desired-quotes':
         await this.applyQuotes(intent);
+        return;
+      case 'twap':
+      case 'iceberg':
+        await this.startAlgo(intent);
+        return;
+      case 'cancel-algo':
+        if (!(await this.algo.cancel(intent.parentId, 'cancelled by the strategy')))
+          await this.publish({
+            type: 'IntentFailed',
+            ts: this.clock.now(),
+            strategyId: intent.strategyId,
+            intent,
+            reason: `execution algorithm ${intent.parentId} is not working (${this.algo.parent(intent.parentId)?.state ?? 'unknown'})`,
+          });
         return;
       case 'set-leverage':
         await this.setting(
@@ -341,12 +404,31 @@ export class OrderManager {
     }
   }
 
+  private async startAlgo(intent: AlgoIntent): Promise<void> {
+    if (!this.algoGate) {
+      await this.publish({
+        type: 'IntentFailed',
+        ts: this.clock.now(),
+        strategyId: intent.strategyId,
+        intent,
+        reason: 'execution algorithms need the risk engine wired to judge their children (setAlgoGate)',
+      });
+      return;
+    }
+    try {
+      await this.algo.start(intent, this.codec.next(intent.strategyId, intent.kind));
+    } catch (e) {
+      if (!(e instanceof PerpetuaError)) throw e;
+      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: messageOf(e) });
+    }
+  }
+
   /** Journals, publishes OrderSubmitted, then sends. Returns the new order's client id. */
   private async placeNew(
     spec: OrderSpec,
     strategyId: StrategyId,
     kind: ClientIdKind,
-    meta: { intentId?: string; slot?: string; replaces?: ClientOrderId },
+    meta: { intentId?: string; slot?: string; replaces?: ClientOrderId; cid?: ClientOrderId },
   ): Promise<ClientOrderId> {
     const [cid] = await this.prepare([{ spec, strategyId, kind, meta }]);
     await this.send([cid!]);
@@ -358,12 +440,13 @@ export class OrderManager {
       spec: OrderSpec;
       strategyId: StrategyId;
       kind: ClientIdKind;
-      meta: { intentId?: string; slot?: string; replaces?: ClientOrderId };
+      meta: { intentId?: string; slot?: string; replaces?: ClientOrderId; cid?: ClientOrderId };
     }[],
   ): Promise<ClientOrderId[]> {
     const cids: ClientOrderId[] = [];
     for (const it of items) {
-      const cid = this.codec.next(it.strategyId, it.kind, it.meta.slot);
+      // An execution algorithm's child comes with its id, derived from the parent's.
+      const cid = it.meta.cid ?? this.codec.next(it.strategyId, it.kind, it.meta.slot);
       const order = createOrder(it.spec, {
         clientOrderId: cid,
         strategyId: it.strategyId,
@@ -548,6 +631,14 @@ export class OrderManager {
   }
 
   private async cancelAll(intent: CancelAll): Promise<void> {
+    // No execution algorithm goes on placing children after a cancel-all (stop, kill switch, operator).
+    await this.algo.cancelWhere(
+      {
+        ...(intent.scope === 'strategy' ? { strategyId: intent.strategyId } : {}),
+        ...(intent.symbol !== undefined ? { symbol: intent.symbol } : {}),
+      },
+      `cancel-all (${intent.scope})`,
+    );
     if (intent.scope === 'strategy') {
       const mine = this.store
         .live()
@@ -700,7 +791,10 @@ export class OrderManager {
 
   private async applyQuotes(intent: DesiredQuotes): Promise<QuoteDiff> {
     const caps = this.gateway.capabilities;
-    const resting = this.store.live().filter((o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol);
+    // An execution algorithm's children are the algorithm's, not quotes to withdraw.
+    const resting = this.store
+      .live()
+      .filter((o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol && !parentOfClientId(o.clientOrderId));
     const diff = diffDesiredQuotes(intent.quotes, resting, {
       amend: caps.amend,
       batchPlaceMax: caps.batchPlaceMax,
@@ -838,6 +932,7 @@ export class OrderManager {
         const o = this.store.get(cid);
         if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
       }
+      await this.algo.afterReconcile();
       this.store.prune(now - this.config.retainClosedMs);
     });
   }

@@ -11,13 +11,13 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ExecutionEvent, VenueFill } from '../domain/execution-event.js';
+import type { AlgoUpdated, ExecutionEvent, VenueFill } from '../domain/execution-event.js';
 import { eventClientOrderId } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import type { Intent } from '../domain/intent.js';
 import { isTerminal, type Order } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
-import type { JournalSnapshot } from '../execution/order-journal.js';
+import { type JournalSnapshot, workingAlgoParents } from '../execution/order-journal.js';
 import type { ControlEntry, RunInfo, RunJournal } from './run-journal.js';
 import { decodeJson, encodeJson } from './decimal-json.js';
 import { migrate } from './migrations.js';
@@ -164,9 +164,15 @@ export class SqliteJournal implements RunJournal {
     const venueFills = (this.db.prepare("SELECT json FROM events WHERE type = 'VenueFill' ORDER BY id").all() as Row[]).map(
       (r) => decodeJson<VenueFill>(String(r.json)).fill,
     );
+    const algoParents = workingAlgoParents(
+      (this.db.prepare("SELECT json FROM events WHERE type = 'AlgoUpdated' ORDER BY id").all() as Row[]).map((r) =>
+        decodeJson<AlgoUpdated>(String(r.json)),
+      ),
+    );
     return {
       orders: [...open, ...closed.reverse()],
       seenTradeIds: seen,
+      ...(algoParents.length > 0 ? { algoParents } : {}),
       ...(last.t == null
         ? {}
         : { lastFillTime: Number(last.t), lastFillTimeBySymbol: Object.fromEntries(bySymbol.map((r) => [String(r.symbol), Number(r.t)])) }),

@@ -95,6 +95,13 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
         'info',
         `tp/sl ${sid} ${e.symbol} tp ${e.takeProfitPrice ? fmt(e.takeProfitPrice) : '-'} sl ${e.stopLossPrice ? fmt(e.stopLossPrice) : '-'}`,
       );
+    case 'AlgoUpdated': {
+      const a = e.parent;
+      const avg = a.avgPrice ? ` avg ${fmt(a.avgPrice)}` : '';
+      const progress = `${fmt(a.filledQty)}/${fmt(a.quantity)}${avg}, in flight ${fmt(a.inFlight)}`;
+      const level = a.state === 'stopped' || a.state === 'expired' || e.change.startsWith('child denied') ? 'warn' : 'info';
+      return line(level, `${a.algo} ${sid} ${e.symbol} ${a.side} ${a.state} ${progress}: ${e.change}`, { parentId: a.parentId });
+    }
     default:
       return line('debug', e.type, { clientOrderId: 'clientOrderId' in e ? e.clientOrderId : undefined });
   }

@@ -6,7 +6,8 @@
  */
 import { D, type Decimal, ZERO } from '../core/decimal.js';
 import { isContractSymbol } from '../core/ids.js';
-import { type Intent, intentSymbol } from '../domain/intent.js';
+import { type Intent, intentSymbol, type PlaceOrder } from '../domain/intent.js';
+import type { GateVerdict } from '../execution/algo/algo-executor.js';
 import type { InstrumentKind } from '../domain/order.js';
 import type { StrategyRunner } from '../strategy/strategy-runner.js';
 import type { EventFlow, Pending } from './event-flow.js';
@@ -18,6 +19,9 @@ import type { TradingState } from './trading-state.js';
 const MAX_INTENTS_PER_JOB = 200;
 
 export class IntentPipeline {
+  /** A child of an execution algorithm tripped the kill switch: everything is pulled once the order manager is free. */
+  private childTripped = false;
+
   constructor(
     private readonly o: TradingRuntimeOptions,
     private readonly state: TradingState,
@@ -38,7 +42,8 @@ export class IntentPipeline {
         return;
       }
       const { runner, intent, operator } = queue.shift()!;
-      if (!operator && this.paused.has(runner.strategyId) && intent.kind !== 'cancel' && intent.kind !== 'cancel-all') {
+      const cancels = intent.kind === 'cancel' || intent.kind === 'cancel-all' || intent.kind === 'cancel-algo';
+      if (!operator && this.paused.has(runner.strategyId) && !cancels) {
         this.deny(intent, 'paused', `strategy ${runner.strategyId} is paused from the console`);
       } else await this.carryOut(runner, intent);
       queue.push(...this.events.drain());
@@ -68,6 +73,32 @@ export class IntentPipeline {
     if (!tripped) return;
     this.events.publishLocal(tripped);
     // Pull every strategy's resting orders at once; new intents are denied by the latched switch.
+    await this.pullEverything();
+  }
+
+  /**
+   * Risk's verdict on one child of an execution algorithm (the order managers call it before each
+   * child): the same engine and state as for a strategy's own intents, its events journaled the same
+   * way. Events the order manager published so far are applied first, so balances and positions
+   * include the previous child's fills.
+   */
+  gateChild(child: PlaceOrder): GateVerdict {
+    const o = this.o;
+    this.events.applyPending();
+    const symbol = child.order.symbol;
+    const inst = o.instruments.instrument(symbol);
+    const decision = o.risk.evaluate(child, inst, this.state.riskState(o.clock.now(), child.order.kind, child.strategyId, symbol));
+    for (const e of decision.events) this.events.publishLocal(e);
+    if (decision.events.some((e) => e.type === 'KillSwitchTripped')) this.childTripped = true;
+    if (decision.approved) return { approved: true };
+    const d = decision.denials[0];
+    return { approved: false, rule: d?.rule ?? 'risk', reason: d?.reason ?? 'denied' };
+  }
+
+  /** After an order manager's pass: pulls every resting order when a child tripped the kill switch. */
+  async afterChildren(): Promise<void> {
+    if (!this.childTripped) return;
+    this.childTripped = false;
     await this.pullEverything();
   }
 
@@ -103,7 +134,7 @@ export class IntentPipeline {
   private async pullEverything(): Promise<void> {
     for (const r of this.runners) {
       for (const v of this.o.venues)
-        if (v.orders.liveOrders({ strategyId: r.strategyId }).length > 0)
+        if (v.orders.liveOrders({ strategyId: r.strategyId }).length > 0 || v.orders.algoWorking(r.strategyId))
           await this.execute(v, r.context.intents.cancelAll(undefined, 'strategy'));
     }
   }

@@ -5,6 +5,7 @@
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import { totalOf } from '../domain/balance.js';
+import type { AlgoParent } from '../domain/algo-parent.js';
 import type { Order } from '../domain/order.js';
 import { midPrice } from '../domain/snapshot.js';
 import type { RunStats, StrategyCounters } from './run-stats.js';
@@ -34,6 +35,8 @@ export interface StrategyStatus {
     readonly price?: Decimal;
     readonly quantity?: Decimal;
   }[];
+  /** Execution algorithms (TWAP, iceberg): working ones, then the newest finished. */
+  readonly algos: readonly AlgoParent[];
   readonly counters: StrategyCounters;
 }
 
@@ -85,6 +88,7 @@ export function runtimeStatus(o: TradingRuntimeOptions, state: TradingState, sta
         ...(x.price ? { price: x.price } : {}),
         ...(x.quantity ? { quantity: x.quantity } : {}),
       })),
+      algos: state.algoOrders(s.id),
       counters: stats.of(s.id),
     };
   });

@@ -1,6 +1,6 @@
 /**
  * Shutdown (Ctrl-C, SIGTERM, --duration; the job loop has already stopped): market data stops, the
- * strategies' onStop intents run, then each strategy's own orders are cancelled (unless cancelOnExit is
+ * strategies' onStop intents run, execution algorithms stop (their resting children cancelled), then each strategy's own orders are cancelled (unless cancelOnExit is
  * off) in rounds until none is live, a last reconciliation picks up late fills, and the run is closed in
  * the journal with its reason.
  */
@@ -29,6 +29,15 @@ export async function shutdownSequence(p: RuntimeParts, reason: string, runId: n
     }
   }
   await p.pipeline.process(items);
+  // Execution algorithms stop on every stop, cancelOnExit or not: nothing would manage their children.
+  for (const v of o.venues) {
+    try {
+      await v.orders.stopAlgos(`runtime stop: ${reason}`);
+    } catch (e) {
+      o.logger.warn('stopping the execution algorithms failed', { error: messageOf(e) });
+    }
+  }
+  p.events.drainQuietly();
 
   let cancelledOnExit = 0;
   if (o.policy.cancelOnExit) {

@@ -49,6 +49,8 @@ export async function startupSequence(
   for (const v of o.venues) {
     p.subscriptions.push(v.orders.events$.subscribe((e) => p.events.enqueue(e)));
     p.subscriptions.push(v.orders.warnings$.subscribe((w) => o.logger.warn(w.message, { error: w.error })));
+    // Every child of an execution algorithm is judged by the same risk engine as a strategy's intents.
+    v.orders.setAlgoGate((child) => p.pipeline.gateChild(child));
     // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
     if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(p.owners, symbol, leg), firstRunStartedAt);
     if (v.kind === 'contract' && v.gateway.fundingSince) p.reconciler.watchFunding(firstRunStartedAt);

@@ -26,7 +26,7 @@
 import { filter, map, merge, type Observable, Subject, type Subscription } from 'rxjs';
 import type { TimerHandle } from '../core/clock.js';
 import { IllegalTransition, ValidationError } from '../core/errors.js';
-import type { InstrumentSymbol } from '../core/ids.js';
+import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
 import type { RunInfo } from '../persistence/run-journal.js';
@@ -83,6 +83,7 @@ export class TradingRuntime {
   constructor(private readonly o: TradingRuntimeOptions) {
     const books = {
       liveOrders: () => o.venues.flatMap((v) => v.orders.liveOrders()),
+      algoOrders: (strategyId: StrategyId) => o.venues.flatMap((v) => v.orders.algoOrders({ strategyId })),
       order: (cid: string) => {
         for (const v of o.venues) {
           const x = v.orders.order(cid);
@@ -302,7 +303,10 @@ export class TradingRuntime {
     if (this.snapshotWaiters.length > 0)
       for (const w of [...this.snapshotWaiters]) if (w()) this.snapshotWaiters.splice(this.snapshotWaiters.indexOf(w), 1);
     const venue = venueOfKind(o, s.kind);
-    if (venue) await venue.orders.onSnapshot(s);
+    if (venue) {
+      await venue.orders.onSnapshot(s);
+      await this.pipeline.afterChildren();
+    }
     // Most snapshots bring no events and no intents: no trip through the pipeline for nothing.
     const reactions = this.events.drain();
     if (reactions.length > 0) await this.pipeline.process(reactions);

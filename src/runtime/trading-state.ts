@@ -10,6 +10,7 @@
 import { type Decimal, ZERO } from '../core/decimal.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
+import type { AlgoParent } from '../domain/algo-parent.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import type { Instrument } from '../domain/instrument.js';
@@ -27,6 +28,8 @@ import type { TradingStateView } from '../strategy/strategy-context.js';
 export interface OrderBookView {
   liveOrders(): readonly Order[];
   order(clientOrderId: string): Order | undefined;
+  /** Execution algorithms' parents (optional: tests without order managers have none). */
+  algoOrders?(strategyId: StrategyId): readonly AlgoParent[];
 }
 
 export class TradingState implements TradingStateView {
@@ -183,6 +186,10 @@ export class TradingState implements TradingStateView {
 
   order(clientOrderId: ClientOrderId): Order | undefined {
     return this.orders.order(clientOrderId);
+  }
+
+  algoOrders(strategyId: StrategyId): readonly AlgoParent[] {
+    return this.orders.algoOrders?.(strategyId) ?? [];
   }
 
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined {

@@ -5,17 +5,21 @@
 import { D, type DecimalLike } from '../core/decimal.js';
 import { type ClientOrderId, type InstrumentSymbol, isContractSymbol, type StrategyId } from '../core/ids.js';
 import type {
+  AlgoChildFields,
   AmendOrder,
   AttachTpSl,
+  CancelAlgo,
   CancelAll,
   CancelOrder,
   ChaseOrder,
   DesiredQuote,
   DesiredQuotes,
+  IcebergOrder,
   PlaceOrder,
   PositionModeName,
   SetLeverage,
   SetPositionMode,
+  TwapOrder,
 } from '../domain/intent.js';
 import type { MarginMode, OrderSide, OrderSpec, PositionSide, TimeInForce, TriggerPriceType } from '../domain/order.js';
 
@@ -40,6 +44,24 @@ export interface QuoteInput {
   readonly reduceOnly?: boolean;
   readonly leverage?: number;
   readonly marginMode?: MarginMode;
+}
+
+export interface TwapInput extends AlgoChildFields {
+  readonly durationMs: number;
+  /** Number of slices; or give sliceIntervalMs instead. */
+  readonly slices?: number;
+  readonly sliceIntervalMs?: number;
+  /** `ioc` (default): limit IOC at the far touch; `passive`: rests at the near touch, re-priced each slice. */
+  readonly childType?: 'ioc' | 'passive';
+  readonly limitPrice?: DecimalLike;
+  /** IOC children: at most this far through the touch, basis points (default 0: at the touch). */
+  readonly maxDeviationBps?: DecimalLike;
+}
+
+export interface IcebergInput extends AlgoChildFields {
+  /** 0–1: each visible size drawn from visible·(1 ± variance). */
+  readonly visibleVariance?: DecimalLike;
+  readonly seed?: number;
 }
 
 export class IntentFactory {
@@ -123,6 +145,52 @@ export class IntentFactory {
     };
   }
 
+  /** TWAP of `quantity` (see TwapOrder); the parent's progress arrives as AlgoUpdated events and in ctx.algoOrders(). */
+  twap(symbol: InstrumentSymbol, side: OrderSide, quantity: DecimalLike, opts: TwapInput): TwapOrder {
+    return {
+      ...this.base(),
+      kind: 'twap',
+      symbol,
+      side,
+      quantity: D(quantity),
+      durationMs: opts.durationMs,
+      ...(opts.slices !== undefined ? { slices: opts.slices } : {}),
+      ...(opts.sliceIntervalMs !== undefined ? { sliceIntervalMs: opts.sliceIntervalMs } : {}),
+      childType: opts.childType ?? 'ioc',
+      ...(opts.limitPrice !== undefined ? { limitPrice: D(opts.limitPrice) } : {}),
+      ...(opts.maxDeviationBps !== undefined ? { maxDeviationBps: D(opts.maxDeviationBps) } : {}),
+      ...childFields(opts),
+    };
+  }
+
+  /** Iceberg: `visible` of `quantity` resting at `price` at a time (see IcebergOrder). */
+  iceberg(
+    symbol: InstrumentSymbol,
+    side: OrderSide,
+    quantity: DecimalLike,
+    visible: DecimalLike,
+    price: DecimalLike,
+    opts: IcebergInput = {},
+  ): IcebergOrder {
+    return {
+      ...this.base(),
+      kind: 'iceberg',
+      symbol,
+      side,
+      quantity: D(quantity),
+      visibleQuantity: D(visible),
+      price: D(price),
+      ...(opts.visibleVariance !== undefined ? { visibleVariance: D(opts.visibleVariance) } : {}),
+      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...childFields(opts),
+    };
+  }
+
+  /** Stops a TWAP or iceberg parent (its resting child is cancelled). */
+  cancelAlgo(symbol: InstrumentSymbol, parentId: ClientOrderId): CancelAlgo {
+    return { ...this.base(), kind: 'cancel-algo', symbol, parentId };
+  }
+
   quotes(symbol: InstrumentSymbol, quotes: readonly QuoteInput[]): DesiredQuotes {
     const qs: DesiredQuote[] = quotes.map((q) => ({
       slot: q.slot,
@@ -137,6 +205,15 @@ export class IntentFactory {
     }));
     return { ...this.base(), kind: 'desired-quotes', symbol, quotes: qs };
   }
+}
+
+function childFields(o: AlgoChildFields): AlgoChildFields {
+  return {
+    ...(o.positionSide ? { positionSide: o.positionSide } : {}),
+    ...(o.reduceOnly ? { reduceOnly: true } : {}),
+    ...(o.leverage !== undefined ? { leverage: o.leverage } : {}),
+    ...(o.marginMode ? { marginMode: o.marginMode } : {}),
+  };
 }
 
 function spec(

@@ -4,6 +4,7 @@
  */
 import type { Clock } from '../core/clock.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
+import type { AlgoParent } from '../domain/algo-parent.js';
 import type { Balance } from '../domain/balance.js';
 import type { Instrument } from '../domain/instrument.js';
 import type { Intent } from '../domain/intent.js';
@@ -26,6 +27,12 @@ export interface StrategyContext {
   /** This strategy's live orders, optionally of one symbol. */
   openOrders(symbol?: InstrumentSymbol): readonly Order[];
   order(clientOrderId: ClientOrderId): Order | undefined;
+  /**
+   * This strategy's execution algorithms (TWAP, iceberg), working ones first, then the newest finished:
+   * filled, average price, remaining, in flight and state, measured from the children's venue fills.
+   * Find the parent of an intent you emitted by its intentId.
+   */
+  algoOrders(symbol?: InstrumentSymbol): readonly AlgoParent[];
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined;
   /**
    * The TP/SL orders the venue held on the account's positions of the symbol when last read (start-up,
@@ -51,6 +58,8 @@ export interface TradingStateView {
   openOrders(strategyId: StrategyId): readonly Order[];
   order(clientOrderId: ClientOrderId): Order | undefined;
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined;
+  /** Execution algorithms' parents of the strategy; optional (views without an order manager have none). */
+  algoOrders?(strategyId: StrategyId): readonly AlgoParent[];
   /** Venue TP/SL orders of the symbol as last read; optional (views without a venue have none). */
   protectiveStops?(symbol: InstrumentSymbol): readonly PositionProtection[] | undefined;
 }

@@ -43,6 +43,7 @@ export class StrategyRunner {
         const o = view.order(cid);
         return o && o.strategyId === strategyId ? o : undefined;
       },
+      algoOrders: (s?: InstrumentSymbol) => (view.algoOrders?.(strategyId) ?? []).filter((p) => s === undefined || p.symbol === s),
       lastSnapshot: (s: InstrumentSymbol) => view.lastSnapshot(s),
       protectiveStops: (s: InstrumentSymbol) => view.protectiveStops?.(s),
     });

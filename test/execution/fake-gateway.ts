@@ -66,6 +66,8 @@ export class FakeGateway implements ExchangeGateway {
   readonly scripts = new Map<string, Script[]>();
   /** Called with the request before a placement is processed (to check the journal). */
   onPlace: ((req: PlaceRequest) => void) | undefined;
+  /** Called once the venue holds the order (a test fills or expires an IOC here, as a matching engine would). */
+  afterAccept: ((req: PlaceRequest) => void) | undefined;
   positionMode: PositionModeName | undefined;
   leverage: LeverageRequest | undefined;
   private nextId = 1;
@@ -112,6 +114,12 @@ export class FakeGateway implements ExchangeGateway {
     return f;
   }
 
+  /** Closes what is left of an order (an IOC's unfilled rest): cancelled, or filled if nothing is left. */
+  expire(cid: string): void {
+    const v = this.orders.get(cid)!;
+    if (v.status === 'accepted' || v.status === 'partially-filled') this.orders.set(cid, { ...v, status: 'cancelled' });
+  }
+
   /** A venue order we did not place (manual, or placed before a crash we forgot). */
   addOrder(v: VenueOrder): void {
     this.orders.set(v.clientOrderId ?? v.venueOrderId, v);
@@ -130,6 +138,7 @@ export class FakeGateway implements ExchangeGateway {
     if (s?.kind === 'throw') throw s.error;
     if (s?.kind === 'lost') throw new OutcomeUnknown('request lost', 'placeOrder', [req.clientOrderId]);
     const v = this.accept(req);
+    this.afterAccept?.(req);
     if (s?.kind === 'unknown') throw new OutcomeUnknown('answer lost', 'placeOrder', [req.clientOrderId]);
     return { clientOrderId: req.clientOrderId, venueOrderId: v.venueOrderId, status: 'accepted' };
   }

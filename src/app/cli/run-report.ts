@@ -43,6 +43,14 @@ function openOrders(x: StrategyStatus, max = 4): string {
   return `${shown.join(' ')}${x.orders.length > max ? ` +${x.orders.length - max}` : ''}`;
 }
 
+/** ` twap buy 4/10` per working execution algorithm (filled / quantity). */
+function workingAlgos(x: StrategyStatus): string {
+  return x.algos
+    .filter((a) => a.state === 'working')
+    .map((a) => ` ${a.algo} ${a.side} ${a.filledQty.toFixed()}/${a.quantity.toFixed()}`)
+    .join('');
+}
+
 /** Balances rounded for reading: 2 decimals for the valuation asset, up to 8 significant for the rest. */
 function balances(s: RuntimeStatus, valuationAsset: string): string {
   return s.balances
@@ -58,7 +66,9 @@ const clip = (t: string, n: number): string => (t.length > n ? `${t.slice(0, n -
  */
 export function statusLine(s: RuntimeStatus, valuationAsset: string): string {
   const marks = s.marks.map((m) => `${m.symbol} ${m.mid ? m.mid.toFixed(2) : '…'}`).join(' ');
-  const strategies = s.strategies.map((x) => `${x.id}: ${positions(x)} pnl ${pnl(x)} ${valuationAsset} open ${openOrders(x)}`).join(' | ');
+  const strategies = s.strategies
+    .map((x) => `${x.id}: ${positions(x)} pnl ${pnl(x)} ${valuationAsset} open ${openOrders(x)}${workingAlgos(x)}`)
+    .join(' | ');
   const bal = s.balances.length ? ` | bal ${balances(s, valuationAsset)}` : '';
   const kill = s.killSwitch ? ` | KILL SWITCH ${s.killSwitch}` : '';
   const denial = s.lastDenial && !s.killSwitch ? ` | last denied ${clip(s.lastDenial, 80)}` : '';
@@ -106,6 +116,12 @@ export function summaryLines(s: RunSummary, valuationAsset: string): string[] {
     lines.push(
       `    position ${positions(x)} · realised ${signed(x.realizedPnl)} · unrealised ${x.unrealizedPnl ? signed(x.unrealizedPnl) : 'n/a (no mark)'} · fees ${x.fees.toFixed(4)} ${valuationAsset}`,
     );
+    for (const a of x.algos.slice(0, 5)) {
+      const avg = a.avgPrice ? ` avg ${a.avgPrice.toSignificantDigits(8).toFixed()}` : '';
+      lines.push(
+        `    ${a.algo} ${a.side} ${a.symbol}: ${a.state}, filled ${a.filledQty.toFixed()}/${a.quantity.toFixed()}${avg}${a.reason ? ` (${a.reason})` : ''}`,
+      );
+    }
     const denied = Object.entries(c.deniedBy);
     if (denied.length) lines.push(`    denied by ${denied.map(([r, n]) => `${r} ×${n}`).join(', ')}`);
   }

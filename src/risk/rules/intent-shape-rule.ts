@@ -1,6 +1,7 @@
 import { PerpetuaError } from '../../core/errors.js';
 import { SLOT_PATTERN } from '../../domain/intent.js';
 import { validateOrderSpec } from '../../domain/order.js';
+import { twapSchedule } from '../../domain/twap-schedule.js';
 import { fmt } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
@@ -48,6 +49,28 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       }
       return undefined;
     }
+    case 'twap': {
+      if (intent.quantity.lte(0)) return deny(`twap quantity must be > 0, got ${fmt(intent.quantity)}`);
+      try {
+        twapSchedule(intent.durationMs, intent.slices, intent.sliceIntervalMs);
+      } catch (e) {
+        return deny(e instanceof PerpetuaError ? e.message : String(e));
+      }
+      if (intent.childType !== 'ioc' && intent.childType !== 'passive')
+        return deny(`twap childType must be ioc or passive, got ${String(intent.childType)}`);
+      if (intent.limitPrice && intent.limitPrice.lte(0)) return deny(`twap limitPrice must be > 0, got ${fmt(intent.limitPrice)}`);
+      if (intent.maxDeviationBps?.isNegative()) return deny(`twap maxDeviationBps must be ≥ 0, got ${fmt(intent.maxDeviationBps)}`);
+      return undefined;
+    }
+    case 'iceberg':
+      if (intent.quantity.lte(0)) return deny(`iceberg quantity must be > 0, got ${fmt(intent.quantity)}`);
+      if (intent.visibleQuantity.lte(0) || intent.visibleQuantity.gt(intent.quantity))
+        return deny(`iceberg visibleQuantity must be in (0, quantity ${fmt(intent.quantity)}], got ${fmt(intent.visibleQuantity)}`);
+      if (intent.price.lte(0)) return deny(`iceberg price must be > 0, got ${fmt(intent.price)}`);
+      if (intent.visibleVariance && (intent.visibleVariance.isNegative() || intent.visibleVariance.gte(1)))
+        return deny(`iceberg visibleVariance must be in [0, 1), got ${fmt(intent.visibleVariance)}`);
+      if (intent.seed !== undefined && !Number.isInteger(intent.seed)) return deny(`iceberg seed must be an integer, got ${intent.seed}`);
+      return undefined;
     case 'attach-tpsl':
       if (intent.takeProfitPrice?.isNegative() || intent.stopLossPrice?.isNegative()) return deny('TP/SL prices must be ≥ 0 (0 cancels)');
       return undefined;

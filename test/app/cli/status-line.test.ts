@@ -38,6 +38,7 @@ describe('status line', () => {
           unrealizedPnl: D('0.1'),
           fees: D(0),
           openOrders: 2,
+          algos: [],
           orders: [
             { symbol: BTC, side: 'buy', price: D('87495.5'), quantity: D('0.001') },
             { symbol: BTC, side: 'sell', price: D('87505'), quantity: D('0.001') },
