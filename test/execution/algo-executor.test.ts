@@ -344,6 +344,19 @@ describe('cancelling an execution algorithm', () => {
     expect(events.at(-1)!.type).to.equal('IntentFailed');
   });
 
+  it('a_desired_quotes_set_of_the_same_strategy_leaves_the_algorithms_child_alone', async () => {
+    const { gw, om, intents, tick } = setup();
+    await tick();
+    await om.execute(intents.iceberg(BTCUSDT, 'buy', 1, '0.5', '99'));
+    const child = placed(gw)[0]!.clientOrderId;
+    // The strategy also quotes the symbol; its quote set does not name the child (it is no quote), yet
+    // the child must keep resting: it belongs to the iceberg.
+    await om.execute(intents.quotes(BTCUSDT, [{ slot: 'a0', side: 'sell', price: '101', quantity: '0.1' }]));
+    await om.execute(intents.quotes(BTCUSDT, []));
+    expect(gw.orders.get(child)!.status).to.equal('accepted');
+    expect(om.algoOrders()[0]!.state).to.equal('working');
+  });
+
   it('a_restart_cancels_a_working_parent_and_counts_the_fills_the_venue_made_while_down', async () => {
     const journal = new MemoryOrderJournal();
     const gw = new FakeGateway(SPOT_CAPS);
