@@ -33,6 +33,10 @@ export const targetPositionParams = z
   .strictObject({
     target: decimalParam('non-negative').describe('Position to reach: base units on spot, contracts on a perpetual.'),
     direction: z.enum(['long', 'short']).default('long').describe('Perpetuals: `short` makes the target a short position.'),
+    positionMode: z
+      .enum(['one-way', 'hedged'])
+      .default('one-way')
+      .describe("Perpetuals: the account's position mode; hedged trades the `direction` leg (children name their position side)."),
     execution: z.enum(['twap', 'iceberg']).default('twap').describe('The execution algorithm that trades the difference.'),
     durationMs: z.number().int().positive().default(600_000).describe('TWAP: time over which the difference is traded, ms.'),
     slices: z.number().int().min(1).max(10_000).default(10).describe('TWAP: number of children, one every durationMs / slices.'),
@@ -112,16 +116,21 @@ export class TargetPosition implements Strategy {
     const bid = bestBid(s);
     const ask = bestAsk(s);
     if (!inst || !bid || !ask) return undefined;
-    const target = inst.kind === 'contract' && p.direction === 'short' ? p.target.neg() : p.target;
-    const held = ctx.position(symbol)?.quantity ?? D(0);
+    const contract = inst.kind === 'contract';
+    const hedged = contract && p.positionMode === 'hedged';
+    // Hedged: the `direction` leg alone, in signed terms (a short leg's position is negative).
+    const leg = hedged ? p.direction : 'net';
+    const target = contract && p.direction === 'short' ? p.target.neg() : p.target;
+    const held = ctx.position(symbol, leg)?.quantity ?? D(0);
     const delta = target.minus(held);
     const quantity = truncateToStep(delta.abs(), stepOf(inst));
     if (quantity.isZero()) return undefined;
     const side = delta.isPositive() ? 'buy' : 'sell';
     const opts = {
-      ...(p.leverage !== undefined && inst.kind === 'contract' ? { leverage: p.leverage } : {}),
-      // A perpetual trade toward zero only reduces: it must not open the other side on a race.
-      ...(inst.kind === 'contract' && target.abs().lt(held.abs()) && target.mul(held).gte(0) ? { reduceOnly: true } : {}),
+      ...(p.leverage !== undefined && contract ? { leverage: p.leverage } : {}),
+      ...(hedged ? { positionSide: p.direction } : {}),
+      // A one-way trade toward zero only reduces: it must not open the other side on a race.
+      ...(contract && !hedged && target.abs().lt(held.abs()) && target.mul(held).gte(0) ? { reduceOnly: true } : {}),
     };
     if (p.execution === 'twap') {
       return ctx.intents.twap(symbol, side, quantity, {

@@ -4,11 +4,13 @@
  *  - a TWAP buy of IOC children completes, and the journal's fills are exactly the venue's trades;
  *  - a stop in the middle of a passive TWAP leaves nothing resting and journals how much was done;
  *  - a process killed mid-TWAP: the restart cancels the parent (its resting child cancelled at the
- *    venue), counts what the venue filled, and the strategy asks again for the rest only.
+ *    venue), counts what the venue filled, and the strategy asks again for the rest only;
+ *  - a perpetual TWAP (BTC_USDT, contracts, leverage on every child) completes, its journaled fills
+ *    the venue's deals one for one, and the venue holds the position the parent says it filled.
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { ZERO } from '../../src/core/decimal.js';
+import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { parentOfClientId } from '../../src/execution/client-id-codec.js';
@@ -130,6 +132,62 @@ describe('integration: TWAP execution against the emulator', function () {
     } finally {
       await second.stop();
       second.dispose();
+    }
+  });
+
+  it('a_perpetual_twap_opens_the_position_in_ioc_children_and_the_journal_holds_the_venue_deals', async () => {
+    // 30 contracts (0.003 BTC) long over 3 s in 3 IOC slices of 10, leverage 5, at most 20 bps through the ask.
+    const run = await startRun(
+      runDoc(emu.url, join(tmp.dir, 'perp.sqlite'), {
+        venue: { contractTrading: true },
+        instruments: ['BTC_USDT'],
+        marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 300, streams: { depth: { limit: 20 }, ticker: {} } } },
+        strategies: [
+          {
+            id: 'tp2',
+            name: 'target-position',
+            instruments: ['BTC_USDT'],
+            // The emulator's accounts are in hedged mode: the children open the long leg.
+            params: {
+              target: '30',
+              positionMode: 'hedged',
+              durationMs: 3_000,
+              slices: 3,
+              childType: 'ioc',
+              maxDeviationBps: 20,
+              leverage: 5,
+            },
+          },
+        ],
+      }),
+    );
+    try {
+      const done = await waitFor(
+        () => algoUpdates(run.journal.events()).find((u) => u.parent.state !== 'working'),
+        30_000,
+        'the perpetual TWAP to end',
+      );
+      expect(done.parent).to.include({ state: 'completed', children: 3 });
+      expect(done.parent.filledQty.toFixed()).to.equal('30');
+      const held = emu.contract.reader.openPositions(IT_ACCOUNT.name, { symbol: 'BTC_USDT' });
+      expect(held.map((p) => `${p.positionType} ${p.holdVol.toFixed()}`)).to.deep.equal(['1 30']);
+      // Journal fills = the venue's deals. The contract API lists no own trades, so the gateway books one
+      // fill per order for its cumulative volume (mexc-contract-gateway.ts fillsSince): compared per order.
+      const deals = emu.contract.reader.fills(IT_ACCOUNT.name, { symbol: 'BTC_USDT', pageNum: 1, pageSize: 100 }).resultList;
+      const journal = journalFills(run.journal.events()).filter((f) => f.symbol === 'BTC_USDT');
+      const perOrder = (xs: { order: string; vol: Decimal }[]) => {
+        const m = new Map<string, Decimal>();
+        for (const x of xs) m.set(x.order, (m.get(x.order) ?? ZERO).plus(x.vol));
+        return [...m].map(([o, v]) => `${o} ${v.toFixed()}`).sort();
+      };
+      expect(perOrder(journal.map((f) => ({ order: String(f.venueOrderId), vol: f.quantity })))).to.deep.equal(
+        perOrder(deals.map((d) => ({ order: String(d.orderId), vol: d.vol }))),
+      );
+      expect(deals.reduce((a, d) => a.plus(d.vol), ZERO).toFixed()).to.equal('30');
+      for (const f of journal) expect(parentOfClientId(f.clientOrderId ?? '')?.parentId).to.equal(done.parent.parentId);
+    } finally {
+      await run.stop();
+      run.dispose();
     }
   });
 });
