@@ -14,9 +14,22 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { parentOfClientId } from '../../src/execution/client-id-codec.js';
-import { fillProblems, IT_ACCOUNT, journalFills, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
+import {
+  fillProblems,
+  IT_ACCOUNT,
+  journalFills,
+  type PaperRun,
+  runDoc,
+  startRun,
+  startTestEmulator,
+  tempDir,
+  waitFor,
+} from './support/paper-harness.js';
 
 const algoUpdates = (events: readonly ExecutionEvent[]): AlgoUpdated[] => events.filter((e): e is AlgoUpdated => e.type === 'AlgoUpdated');
+/** The first journaled end of a parent of the run. */
+const ended = (run: PaperRun, what: string): Promise<AlgoUpdated> =>
+  waitFor(() => algoUpdates(run.journal.events()).find((u) => u.parent.state !== 'working'), 30_000, what);
 
 describe('integration: TWAP execution against the emulator', function () {
   this.timeout(120_000);
@@ -46,11 +59,7 @@ describe('integration: TWAP execution against the emulator', function () {
       doc('twap.sqlite', { target: '0.003', durationMs: 3_000, slices: 3, childType: 'ioc', maxDeviationBps: 20 }),
     );
     try {
-      const done = await waitFor(
-        () => algoUpdates(run.journal.events()).find((u) => u.parent.state !== 'working'),
-        30_000,
-        'the TWAP parent to end',
-      );
+      const done = await ended(run, 'the TWAP parent to end');
       expect(done.parent).to.include({ state: 'completed', children: 3 });
       expect(done.parent.filledQty.toFixed()).to.equal('0.003');
       const fills = journalFills(run.journal.events());
@@ -162,11 +171,7 @@ describe('integration: TWAP execution against the emulator', function () {
       }),
     );
     try {
-      const done = await waitFor(
-        () => algoUpdates(run.journal.events()).find((u) => u.parent.state !== 'working'),
-        30_000,
-        'the perpetual TWAP to end',
-      );
+      const done = await ended(run, 'the perpetual TWAP to end');
       expect(done.parent).to.include({ state: 'completed', children: 3 });
       expect(done.parent.filledQty.toFixed()).to.equal('30');
       const held = emu.contract.reader.openPositions(IT_ACCOUNT.name, { symbol: 'BTC_USDT' });

@@ -214,11 +214,16 @@ export class AlgoExecutor {
     for (const p of [...this.working.values()]) {
       if (!p.restored) continue;
       // Children the order book does not hold (pruned from the journal, or never journaled as closed): ask the venue.
-      for (let n = 1; n <= p.parent.children; n++) {
-        const cid = childClientId(p.parent.parentId, n);
-        if (this.host.order(cid)) continue;
-        const v = await this.host.query(p.parent.symbol, cid);
-        if (v) p.seen.set(cid, { qty: v.filledQty, notional: v.filledNotional ?? v.avgFillPrice?.mul(v.filledQty) ?? ZERO });
+      try {
+        for (let n = 1; n <= p.parent.children; n++) {
+          const cid = childClientId(p.parent.parentId, n);
+          if (this.host.order(cid) || p.seen.has(cid)) continue;
+          const v = await this.host.query(p.parent.symbol, cid);
+          if (v) p.seen.set(cid, { qty: v.filledQty, notional: v.filledNotional ?? v.avgFillPrice?.mul(v.filledQty) ?? ZERO });
+        }
+      } catch {
+        // The venue cannot be read now: the parent is settled at a later reconciliation, never from a guess.
+        continue;
       }
       await this.finish(p, 'cancelled', 'restart: a working parent is cancelled, not resumed');
     }
