@@ -128,6 +128,8 @@ export class IntentPipeline {
       else await this.execute(venue, decision.approved);
     }
     if (decision.events.some((e) => e.type === 'KillSwitchTripped')) await this.pullEverything();
+    // A TWAP or iceberg sends its first child at once: that child may have tripped the kill switch.
+    await this.afterChildren();
   }
 
   /** Cancels every strategy's orders on every venue (kill switch). */

@@ -25,7 +25,8 @@ import { runFingerprint as runHashes, type RunFingerprint as RunHashes } from '.
  * correctness change moved them since: backtest-perp ends at `to` = 2025-05-12 00:00 and now keeps the
  * bar that opens at 23:59 (issue 13, defect 2): one more equity sample, orders, fills and funding alike.
  * backtest-spot-grid and backtest-perp-as-maker were pinned when the strategy library landed (issue 18),
- * from the first run of their configs, before any speed work touched them.
+ * from the first run of their configs, before any speed work touched them; backtest-target-position
+ * likewise when execution algorithms landed (issue 18 item 5).
  */
 const PINNED: Readonly<Record<string, RunHashes>> = {
   'backtest-perp/neutral': {
@@ -139,6 +140,27 @@ const PINNED: Readonly<Record<string, RunHashes>> = {
     funding: 'e3b0c44298fc1c149afbf4c8996fb924',
     equity: '51dcd670bcaf65abc2b2f82cb3ed91ed',
     counts: '193 orders, 681 fills, 0 funding, 652 samples',
+  },
+  'backtest-target-position/neutral': {
+    orders: '657070d277dcb058c647100a03e3e8c2',
+    fills: '441088fd7c9f6fec8c207109bf966be9',
+    funding: 'e3b0c44298fc1c149afbf4c8996fb924',
+    equity: '8f0f15d6e3dc101e3f3da05dbe49cc1e',
+    counts: '20 orders, 22 fills, 0 funding, 652 samples',
+  },
+  'backtest-target-position/optimistic': {
+    orders: 'bc10782822cfabfce9c26fe46a54fc1d',
+    fills: 'a1a0e649300b4a6a433bc0ce8c264e70',
+    funding: 'e3b0c44298fc1c149afbf4c8996fb924',
+    equity: '8f0f15d6e3dc101e3f3da05dbe49cc1e',
+    counts: '20 orders, 22 fills, 0 funding, 652 samples',
+  },
+  'backtest-target-position/pessimistic': {
+    orders: 'aa94ec61cf61835ef336245b59e375fb',
+    fills: '4a19f6e1215f90243f9c07eb4f3aac0f',
+    funding: 'e3b0c44298fc1c149afbf4c8996fb924',
+    equity: 'ddea605baf544cdcdc36db437b4a0009',
+    counts: '20 orders, 20 fills, 0 funding, 652 samples',
   },
 };
 
