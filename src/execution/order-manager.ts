@@ -55,6 +55,7 @@ import {
   type ReconcileOptions,
   type VenueReport,
 } from './reconcile.js';
+import { reasonOf } from '../core/message-of.js';
 
 export interface OrderManagerConfig {
   /** How long after sending an order missing at the venue may still arrive there (≥ recvWindow). */
@@ -399,7 +400,7 @@ export class OrderManager {
         ts: this.clock.now(),
         strategyId: intent.strategyId,
         intent,
-        reason: `${unknown}${messageOf(e)}`,
+        reason: `${unknown}${reasonOf(e)}`,
       });
     }
   }
@@ -419,7 +420,7 @@ export class OrderManager {
       await this.algo.start(intent, this.codec.next(intent.strategyId, intent.kind));
     } catch (e) {
       if (!(e instanceof PerpetuaError)) throw e;
-      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: messageOf(e) });
+      await this.publish({ type: 'IntentFailed', ts: this.clock.now(), strategyId: intent.strategyId, intent, reason: reasonOf(e) });
     }
   }
 
@@ -540,7 +541,7 @@ export class OrderManager {
       strategyId: o.strategyId,
       clientOrderId: cid,
       symbol: o.symbol,
-      reason: `${prefix}${messageOf(e)}`,
+      reason: `${prefix}${reasonOf(e)}`,
       ...(e instanceof ExchangeError && e.venueCode !== undefined ? { venueCode: e.venueCode } : {}),
     });
   }
@@ -625,7 +626,7 @@ export class OrderManager {
       if (isTerminal(after.status)) return;
     }
     const after = this.store.get(cid)!;
-    const base = { ts: this.clock.now(), strategyId: after.strategyId, clientOrderId: cid, symbol: after.symbol, reason: messageOf(e) };
+    const base = { ts: this.clock.now(), strategyId: after.strategyId, clientOrderId: cid, symbol: after.symbol, reason: reasonOf(e) };
     if (after.status === 'pending-cancel') await this.publish({ ...base, type: 'OrderCancelRejected' });
     else if (after.status === 'pending-amend') await this.publish({ ...base, type: 'OrderAmendRejected' });
   }
@@ -961,7 +962,7 @@ export class OrderManager {
   }
 
   private warnRetry(what: string, e: unknown): void {
-    this.warnings.next({ message: `${what}; asked again on the next pass`, error: messageOf(e) });
+    this.warnings.next({ message: `${what}; asked again on the next pass`, error: reasonOf(e) });
   }
 
   private reconcileOptions() {
@@ -1065,10 +1066,4 @@ function quoteOrderSpec(symbol: InstrumentSymbol, kind: OrderSpec['kind'], q: De
     ...(q.leverage !== undefined ? { leverage: q.leverage } : {}),
     ...(q.marginMode ? { marginMode: q.marginMode } : {}),
   };
-}
-
-function messageOf(e: unknown): string {
-  if (e instanceof PerpetuaError) return e.message;
-  if (e instanceof Error) return `${e.name}: ${e.message}`;
-  return String(e);
 }
