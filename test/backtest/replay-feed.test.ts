@@ -44,6 +44,26 @@ describe('replay feed', () => {
     ]);
   });
 
+  it('lets_out_a_path_while_reading_bars_alone_not_after_the_whole_input', () => {
+    const market = new ReplayMarket([{ instrument: testInstrument(), source: { market: 'spot', symbol: SYMBOL }, klineOnly: true }]);
+    // 1,000 bars and nothing else, read lazily: the first path point is in order once the next bar
+    // has opened a bar later, so it must come out after a few bars are read, not the whole run.
+    let read = 0;
+    const records = (function* (): Generator<DataRecord> {
+      for (let k = 0; k < 1_000; k++) {
+        read++;
+        yield bar(k * 60_000, 100, 101, 99, 100, 1);
+      }
+    })();
+    const events = replayEvents(records, market)[Symbol.iterator]();
+    expect(events.next().value).to.deep.include({ s: 'path', et: 0 });
+    expect(read, 'bars read before the first event').to.be.at.most(3);
+    let n = 1;
+    while (!events.next().done) n++;
+    expect(read).to.equal(1_000);
+    expect(n, 'every point of every bar').to.equal(1_000 * 4);
+  });
+
   it('cuts_funding_history_to_the_span_of_the_market_data', () => {
     const records: DataRecord[] = [
       funding(0, '0.1', 1_000),
