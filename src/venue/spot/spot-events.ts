@@ -9,7 +9,6 @@
  * cancels of makers, then the taker's final status event, then one balanceChanged per touched
  * (account, asset) with the balance as it stands at the end of the command.
  */
-import { ListenerFailures } from '../listener-failures.js';
 import type { Decimal } from '../../core/decimal.js';
 import type { SpotSide } from '../../domain/spot-enums.js';
 import type { SpotOrderView } from './spot-order.js';
@@ -96,41 +95,3 @@ export type SpotTradeListener = (tick: SpotTradeTick) => void;
 export type SpotVenueEvent =
   SpotOrderAccepted | SpotOrderPartiallyFilled | SpotOrderFilled | SpotOrderCanceled | SpotTradeExecuted | SpotBalanceChanged;
 export type SpotVenueListener = (event: SpotVenueEvent) => void;
-
-/** Ordered, re-entrancy-safe delivery. A listener that throws does not stop delivery to the others;
- *  the first error is rethrown once the queue is empty (a failing subscriber is a bug to see) — the
- *  contract venue's flush follows the same rule (../listener-failures.ts). */
-export class EventQueue<E> {
-  private listeners: ((e: E) => void)[] = [];
-  private readonly queue: E[] = [];
-  private flushing = false;
-  private readonly failures = new ListenerFailures();
-
-  get active(): boolean {
-    return this.listeners.length !== 0;
-  }
-
-  subscribe(listener: (e: E) => void): () => void {
-    this.listeners = [...this.listeners, listener];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
-  }
-
-  push(event: E): void {
-    this.queue.push(event);
-  }
-
-  flush(): void {
-    // Most commands queue nothing for a given queue (no fill, no tick): skip the try/finally then.
-    if (this.flushing || this.queue.length === 0) return;
-    this.flushing = true;
-    try {
-      for (let i = 0; i < this.queue.length; i++) this.failures.deliver(this.listeners, this.queue[i]!);
-    } finally {
-      this.queue.length = 0;
-      this.flushing = false;
-    }
-    this.failures.rethrow();
-  }
-}

@@ -54,7 +54,8 @@ import {
   checkStpMode,
   checkSymbolTradable,
 } from './spot-filters.js';
-import { EventQueue, type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
+import { EventQueue } from '../event-queue.js';
+import { type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
 import { OpenOrders } from './open-orders.js';
 import { OwnTradeLog } from './own-trade-log.js';
