@@ -15,26 +15,49 @@
  */
 import { ListenerFailures } from './listener-failures.js';
 
-/** A listener list copied on write, so delivery reads a stable snapshot without copying per item. */
+/**
+ * A listener list. Each item goes to the listeners there were when its delivery started: one added
+ * meanwhile gets only later items, one removed meanwhile still gets this one. The array is changed in
+ * place and copied only when it changes during a delivery, so delivery allocates nothing, and outside
+ * delivery the list keeps its identity (the emulator's snapshot restore counts a listener list's
+ * functions at the same place after re-wiring: a trigger book re-adds its price watcher there).
+ */
 export class Listeners<T> {
-  private list: readonly ((item: T) => void)[] = [];
+  private list: ((item: T) => void)[] = [];
+  private delivering = 0;
 
   get size(): number {
     return this.list.length;
   }
 
-  /** The current listeners; a later add / remove makes a new array and leaves this one unchanged. */
-  get snapshot(): readonly ((item: T) => void)[] {
-    return this.list;
-  }
-
   /** Adds a listener; the returned function removes it (once). */
   add(listener: (item: T) => void): () => void {
-    this.list = [...this.list, listener];
+    this.own().push(listener);
+    let removed = false;
     return () => {
+      // Idempotent: a second call must not remove another subscription of the same function.
+      if (removed) return;
+      removed = true;
       const i = this.list.indexOf(listener);
-      if (i >= 0) this.list = [...this.list.slice(0, i), ...this.list.slice(i + 1)];
+      if (i >= 0) this.own().splice(i, 1);
     };
+  }
+
+  /** Calls every listener with `item`; a throw is recorded in `failures`, not propagated. */
+  deliver(item: T, failures: ListenerFailures): void {
+    const list = this.list;
+    this.delivering++;
+    try {
+      failures.deliver(list, item);
+    } finally {
+      this.delivering--;
+    }
+  }
+
+  /** The array to change: a copy while a delivery iterates the current one. */
+  private own(): ((item: T) => void)[] {
+    if (this.delivering > 0) this.list = [...this.list];
+    return this.list;
   }
 }
 
@@ -72,7 +95,7 @@ export class DeliveryQueue<I> {
 /** One kind of event to one list of listeners (the spot venue has two: events and trade ticks). */
 export class EventQueue<E> {
   private readonly listeners = new Listeners<E>();
-  private readonly queue = new DeliveryQueue<E>((e, failures) => failures.deliver(this.listeners.snapshot, e));
+  private readonly queue = new DeliveryQueue<E>((e, failures) => this.listeners.deliver(e, failures));
 
   /** Whether anyone listens (a venue builds an event only then). */
   get active(): boolean {
