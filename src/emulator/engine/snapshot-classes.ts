@@ -21,9 +21,19 @@ import * as contractPosition from '../../venue/contract/contract-position.js';
 import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
+import * as contractVenueState from '../../venue/contract/venue-state.js';
+import * as venueMoney from '../../venue/contract/venue-money.js';
+import * as contractViewsBuilder from '../../venue/contract/contract-views-builder.js';
+import * as positionLedger from '../../venue/contract/position-ledger.js';
+import * as orderMatching from '../../venue/contract/order-matching.js';
+import * as orderPlacement from '../../venue/contract/order-placement.js';
+import * as liquidationEngine from '../../venue/contract/liquidation-engine.js';
+import * as fundingSettlement from '../../venue/contract/funding-settlement.js';
+import * as contractReadModel from '../../venue/contract/contract-read-model.js';
 import * as liquidationScreen from '../../venue/contract/liquidation-screen.js';
 import * as crossScreen from '../../venue/contract/cross-screen.js';
 import * as listenerFailures from '../../venue/listener-failures.js';
+import * as eventQueue from '../../venue/event-queue.js';
 import * as planOrders from '../../venue/contract/triggers/plan-orders.js';
 import * as stopOrders from '../../venue/contract/triggers/stop-orders.js';
 import * as trackOrders from '../../venue/contract/triggers/track-orders.js';
@@ -72,9 +82,19 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractSpec,
   contractState,
   contractVenue,
+  contractVenueState,
+  venueMoney,
+  contractViewsBuilder,
+  positionLedger,
+  orderMatching,
+  orderPlacement,
+  liquidationEngine,
+  fundingSettlement,
+  contractReadModel,
   liquidationScreen,
   crossScreen,
   listenerFailures,
+  eventQueue,
   planOrders,
   stopOrders,
   trackOrders,

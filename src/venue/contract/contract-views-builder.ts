@@ -1,0 +1,229 @@
+/**
+ * The contract venue's views: the order, position, asset, fill and leverage records a client reads
+ * (snapshots of this moment, so events carry them too) and the position-changed event. Below matching
+ * and liquidation, which emit these views; above the state and money rules they read.
+ */
+import { Decimal } from '../../core/decimal.js';
+import { OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
+import { ContractPosition } from './contract-position.js';
+import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import type {
+  ContractAssetView,
+  ContractFillView,
+  ContractOrderView,
+  ContractPositionView,
+  HeldPositionView,
+  LeverageView,
+} from './contract-views.js';
+import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
+import { posKey, sideKey } from './venue-keys.js';
+import { type ContractVenueState } from './venue-state.js';
+import type { VenueMoney } from './venue-money.js';
+
+const ONE = new Decimal(1);
+
+export class ContractViews {
+  constructor(
+    private readonly s: ContractVenueState,
+    private readonly money: VenueMoney,
+  ) {}
+
+  orderView(o: OrderState): ContractOrderView {
+    const spec = o.market.spec;
+    return {
+      accountId: o.account.id,
+      orderId: o.id,
+      symbol: spec.symbol,
+      positionId: o.positionId,
+      price: o.displayPrice,
+      vol: spec.lotsToVol(o.lots),
+      leverage: o.leverage,
+      side: o.side,
+      category: o.category,
+      orderType: o.type,
+      dealAvgPrice: spec.averagePrice(o.dealCost, o.dealLots),
+      dealVol: spec.lotsToVol(o.dealLots),
+      orderMargin: o.frozen,
+      usedMargin: o.usedMargin,
+      takerFee: o.takerFee,
+      makerFee: o.makerFee,
+      profit: o.profit,
+      feeCurrency: spec.settleCoin,
+      openType: o.openType,
+      state: o.state,
+      externalOid: o.externalOid,
+      errorCode: o.errorCode,
+      createTime: o.createTime,
+      updateTime: o.updateTime,
+      positionMode: o.positionMode,
+      reduceOnly: o.reduceOnly,
+      stpMode: o.stpMode,
+      cancelReason: o.cancelReason,
+    };
+  }
+
+  heldView(acct: AccountState, p: ContractPosition): HeldPositionView {
+    return {
+      symbol: p.spec.symbol,
+      positionType: p.positionType,
+      openType: p.openType,
+      holdVol: p.spec.lotsToVol(p.holdLots),
+      holdAvgPriceFullyScale: p.holdAvgPrice(),
+      liquidatePrice: this.displayLiquidationPrice(acct, p),
+      im: p.im,
+      holdFee: p.holdFee,
+      realised: p.realised(),
+      totalFee: p.totalFee,
+      leverage: p.leverage,
+      updateTime: p.updateTime,
+    };
+  }
+
+  /** The liquidation price a view shows: isolated, open, not the fund's; rounded to the tick against the account. */
+  private displayLiquidationPrice(acct: AccountState, p: ContractPosition): Decimal | undefined {
+    if (p.holdLots <= 0 || p.openType !== OpenType.ISOLATED || acct.exempt) return undefined;
+    const exact = liquidationPrice(p.figures(), this.s.tierOf(p.spec, p.holdLots).mmr);
+    return exact === undefined ? undefined : p.spec.ticksToPrice(p.spec.priceToTicks(exact, p.isLong ? 'up' : 'down'));
+  }
+
+  positionView(acct: AccountState, p: ContractPosition): ContractPositionView {
+    const spec = p.spec;
+    const m = this.s.markets.get(spec.symbol)!;
+    const mark = this.s.markPrice(m);
+    const open = p.holdLots > 0;
+    const tier = this.s.tierOf(spec, p.holdLots);
+    const fig = p.figures();
+    const upnl = open && mark ? unrealisedPnl(fig, mark) : ZERO;
+    const liq = this.displayLiquidationPrice(acct, p);
+    let ratio = ZERO;
+    if (open && mark && !acct.exempt) {
+      if (p.openType === OpenType.ISOLATED) ratio = marginRatio(fig, mark, tier.mmr);
+      else ratio = this.crossRatio(acct, spec.settleCoin);
+    }
+    const hold = p.holdAvgPrice();
+    const openAvg = p.openAvgPrice();
+    const realised = p.realised();
+    const booked = p.marginBooked;
+    return {
+      accountId: acct.id,
+      positionId: p.positionId,
+      symbol: spec.symbol,
+      positionType: p.positionType,
+      openType: p.openType,
+      state: p.state,
+      holdVol: spec.lotsToVol(p.holdLots),
+      frozenVol: spec.lotsToVol(p.frozenLots),
+      closeVol: spec.lotsToVol(p.closedLots),
+      holdAvgPrice: spec.displayPrice(hold),
+      holdAvgPriceFullyScale: hold,
+      openAvgPrice: spec.displayPrice(openAvg),
+      openAvgPriceFullyScale: openAvg,
+      closeAvgPrice: spec.displayPrice(p.closeAvgPrice()),
+      liquidatePrice: liq,
+      oim: p.oim,
+      im: p.im,
+      holdFee: p.holdFee,
+      realised,
+      closeProfitLoss: p.closePnl,
+      fee: p.totalFee,
+      totalFee: p.totalFee,
+      profitRatio: booked.gt(0) ? realised.div(booked).toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : ZERO,
+      leverage: p.leverage,
+      marginRatio: ratio.toDecimalPlaces(4, Decimal.ROUND_HALF_UP),
+      autoAddIm: p.autoAddIm,
+      unrealised: upnl,
+      riskLevel: tier.level,
+      createTime: p.createTime,
+      updateTime: p.updateTime,
+    };
+  }
+
+  private crossRatio(acct: AccountState, currency: string): Decimal {
+    const c = this.money.crossOf(acct, currency);
+    return c.equity.lte(0) ? ONE : c.maintenance.div(c.equity);
+  }
+
+  assetView(acct: AccountState, w: Wallet): ContractAssetView {
+    let positionMargin = ZERO;
+    let unrealized = ZERO;
+    for (const p of acct.positions.values()) {
+      if (p.spec.settleCoin !== w.currency) continue;
+      positionMargin = positionMargin.add(p.im);
+      const mark = this.s.markPrice(this.s.markets.get(p.spec.symbol)!);
+      if (mark) unrealized = unrealized.add(unrealisedPnl(p.figures(), mark));
+    }
+    const available = this.money.availableOpen(acct, w.currency);
+    const cash = w.free.add(w.frozen).add(positionMargin);
+    return {
+      currency: w.currency,
+      positionMargin,
+      frozenBalance: w.frozen,
+      availableBalance: available,
+      cashBalance: cash,
+      equity: cash.add(unrealized),
+      unrealized,
+      bonus: ZERO,
+      availableCash: available,
+      availableOpen: available,
+    };
+  }
+
+  fillView(acct: AccountState, f: FillRecord): ContractFillView {
+    const m = this.s.markets.get(f.symbol)!;
+    const spec = m.spec;
+    return {
+      tradeId: f.tradeId,
+      accountId: acct.id,
+      orderId: f.orderId,
+      symbol: spec.symbol,
+      side: f.side,
+      price: spec.ticksToPrice(f.priceTicks),
+      vol: spec.lotsToVol(f.lots),
+      taker: f.taker,
+      fee: f.fee,
+      feeCurrency: spec.settleCoin,
+      profit: f.profit,
+      closeVol: spec.lotsToVol(f.closeLots),
+      openVol: spec.lotsToVol(f.openLots),
+      positionIds: f.positionIds,
+      time: f.time,
+    };
+  }
+
+  /** GET position/leverage's rows: one per position side. */
+  leverageRows(acct: AccountState | undefined, m: MarketState): LeverageView[] {
+    return [PositionType.LONG, PositionType.SHORT].map((pt) => this.leverageRow(acct, m, pt));
+  }
+
+  leverageRow(acct: AccountState | undefined, m: MarketState, pt: PositionType): LeverageView {
+    const spec = m.spec;
+    const inst = spec.instrument;
+    const mode = acct?.positionMode ?? this.s.defaultPositionMode;
+    const key = sideKey(mode, spec.symbol, pt);
+    const pos = acct?.positions.get(posKey(spec.symbol, pt));
+    const setting = acct?.settings.get(key);
+    const size = acct ? (pos?.holdLots ?? 0) + this.s.pendingOpenLots(acct, spec.symbol, pt) : 0;
+    const tier = this.s.tierOf(spec, size);
+    const lev = pos?.leverage ?? setting?.leverage ?? Math.max(inst.minLeverage, Math.min(inst.maxLeverage, this.s.defaultLeverage));
+    const openType =
+      pos?.openType ?? setting?.openType ?? (inst.positionOpenType === PositionOpenType.CROSS ? OpenType.CROSS : OpenType.ISOLATED);
+    return {
+      level: tier.level,
+      maxVol: tier.maxVol,
+      mmr: tier.mmr,
+      imr: tier.imr,
+      positionType: pt,
+      openType,
+      leverage: lev,
+      limitBySys: false,
+      currentMmr: tier.mmr,
+      maxLeverageView: tier.maxLeverage,
+    };
+  }
+
+  emitPosition(acct: AccountState, p: ContractPosition): void {
+    if (this.s.listeners.size === 0) return;
+    const view = this.positionView(acct, p);
+    this.s.emit(() => ({ type: 'PositionChanged', time: this.s.clock.now(), position: view }));
+  }
+}

@@ -1,0 +1,427 @@
+/**
+ * Matching and booking: runs an admitted order against the book, books each trade (fees, margin,
+ * positions, realised PnL), rests or cancels what remains, and ends orders (cancel, complete, the
+ * reduce-only trim of one-way mode). After a match the liquidation check runs for the accounts it
+ * touched (LiquidationCheck, wired in by the facade: the engine cancels orders through this module).
+ */
+import { Decimal } from '../../core/decimal.js';
+import { accountId as toAccountId, orderId as toOrderId, tradeId as toTradeId } from '../../core/ids.js';
+import {
+  ContractOrderErrorCode,
+  ContractOrderState,
+  ContractOrderType,
+  ContractStpMode,
+  DealOpenFlag,
+  DealSide,
+  OpenType,
+  OrderCategory,
+  PositionMode,
+  PositionType,
+  sideIsBuy,
+} from '../../domain/contract-enums.js';
+import { type BookOrder, type SelfTradeCheck } from '../book/order-book.js';
+import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contract-codes.js';
+import { ContractPosition } from './contract-position.js';
+import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
+import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
+import type { CancelReason, ContractTradeView } from './contract-views.js';
+import { initialMargin } from './margin-math.js';
+import { posKey, extKey, pushCapped } from './venue-keys.js';
+import { type ContractVenueState, type LiquidationCheck } from './venue-state.js';
+import type { VenueMoney } from './venue-money.js';
+import type { ContractViews } from './contract-views-builder.js';
+import type { PositionLedger } from './position-ledger.js';
+
+interface FillEffect {
+  readonly openLots: number;
+  readonly closeLots: number;
+}
+
+/** Order types that rest on the book (the rest fill-or-cancel at once). */
+export const LIMIT_LIKE: ReadonlySet<number> = new Set([
+  ContractOrderType.LIMIT,
+  ContractOrderType.POST_ONLY,
+  ContractOrderType.MARKET_TO_LIMIT,
+]);
+export const RESTING: ReadonlySet<number> = LIMIT_LIKE;
+
+export class OrderMatching {
+  constructor(
+    private readonly s: ContractVenueState,
+    private readonly money: VenueMoney,
+    private readonly views: ContractViews,
+    private readonly ledger: PositionLedger,
+    private readonly risk: LiquidationCheck,
+  ) {}
+
+  /**
+   * Matches an admitted order as taker (limitTicks null = does not take), then rests or cancels the
+   * remainder by type. Margin has been checked by the caller.
+   */
+  execute(o: OrderState, limitTicks: number | undefined | null, stp: SelfTradeCheck<OrderState>): void {
+    const m = o.market;
+    let stopped = false;
+    const touched = new Set<AccountState>([o.account]);
+    if (limitTicks !== null) {
+      const res = m.book.match(o.bookSide, { limitTicks, lots: o.lots - o.dealLots }, stp);
+      if (res.fills.length > 0 || res.stpCancelled.length > 0) m.version++;
+      for (const mk of res.stpCancelled) this.cancelInternal(mk.data, 'stp_maker', true);
+      for (const f of res.fills) {
+        touched.add(f.maker.data.account);
+        this.trade(o, f.maker, f.priceTicks, f.lots);
+      }
+      stopped = res.takerStopped;
+      for (const a of touched) if (a.positionMode === PositionMode.ONE_WAY) this.trimReduceOnly(a, m);
+    }
+    if (this.s.isOpen(o)) {
+      const remaining = o.lots - o.dealLots;
+      if (remaining === 0) this.complete(o);
+      else if (stopped) this.cancelInternal(o, 'stp_taker');
+      else if (RESTING.has(o.type)) this.rest(o);
+      else
+        this.cancelInternal(
+          o,
+          o.type === ContractOrderType.MARKET ? 'market_remainder' : o.type === ContractOrderType.FOK ? 'fok_unfilled' : 'ioc_remainder',
+        );
+    }
+    // Without a fair price the mark is the last trade, which just moved for every holder.
+    this.risk.checkLiquidations(m, m.fairPrice === undefined ? undefined : touched);
+  }
+
+  private rest(o: OrderState): void {
+    const remaining = o.lots - o.dealLots;
+    if (!o.closing) {
+      const w = o.account.wallet(o.market.spec.settleCoin);
+      const need = this.money.orderMargin(o, remaining);
+      w.free = w.free.sub(need);
+      w.frozen = w.frozen.add(need);
+      o.frozen = need;
+      if (w.free.lt(0)) this.money.coverShortfall(o.account, w, undefined, undefined);
+    }
+    o.market.book.add(o.id, o.bookSide, o.priceTicks, remaining, o.account.id, o);
+    o.market.version++;
+  }
+
+  /** One trade between the taker and a maker the book has already matched. */
+  private trade(taker: OrderState, makerBook: BookOrder<OrderState>, priceTicks: number, lots: number): void {
+    const maker = makerBook.data;
+    const m = taker.market;
+    const now = this.s.clock.now();
+    const tradeId = toTradeId(++this.s.tradeSeq);
+    const makerFx = this.applyFill(maker, priceTicks, lots, true, tradeId);
+    const takerFx = this.applyFill(taker, priceTicks, lots, false, tradeId);
+    if (m.lastTicks !== priceTicks) {
+      m.lastTicks = priceTicks;
+      m.lastPrice = m.spec.ticksToPrice(priceTicks);
+    }
+    const openFlag =
+      makerFx.openLots === lots && takerFx.openLots === lots
+        ? DealOpenFlag.BOTH_OPEN
+        : makerFx.closeLots === lots && takerFx.closeLots === lots
+          ? DealOpenFlag.NEITHER_OPENS
+          : DealOpenFlag.OTHER;
+    const self = this.s.sameGroup(taker.account.id, maker.account.id);
+    this.s.emit(() => {
+      const trade: ContractTradeView = {
+        tradeId,
+        symbol: m.spec.symbol,
+        price: m.spec.ticksToPrice(priceTicks),
+        priceTicks,
+        vol: m.spec.lotsToVol(lots),
+        lots,
+        time: now,
+        takerSide: taker.isBuy ? DealSide.BUY : DealSide.SELL,
+        openFlag,
+        selfTrade: self,
+        takerAccountId: taker.account.id,
+        makerAccountId: maker.account.id,
+        takerOrderId: taker.id,
+        makerOrderId: maker.id,
+      };
+      return { type: 'TradeExecuted', time: now, trade };
+    });
+    if (this.s.watchers.size > 0)
+      this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
+    if (maker.dealLots === maker.lots && this.s.isOpen(maker)) this.complete(maker);
+  }
+
+  /**
+   * Books one fill of `order`: releases its reservation share, closes and/or opens position lots,
+   * charges the fee. Returns how many lots closed and opened.
+   */
+  private applyFill(o: OrderState, priceTicks: number, lots: number, isMaker: boolean, tradeId: ReturnType<typeof toTradeId>): FillEffect {
+    const acct = o.account;
+    const m = o.market;
+    const spec = m.spec;
+    const now = this.s.clock.now();
+    const w = acct.wallet(spec.settleCoin);
+    const rates = this.money.rates(acct, spec);
+    const notional = spec.money(BigInt(priceTicks) * BigInt(lots));
+    const remainingBefore = o.lots - o.dealLots;
+
+    if (o.frozen.gt(0)) {
+      const after = remainingBefore - lots > 0 ? this.money.orderMargin(o, remainingBefore - lots) : ZERO;
+      const release = o.frozen.sub(after);
+      w.frozen = w.frozen.sub(release);
+      w.free = w.free.add(release);
+      o.frozen = after;
+    }
+
+    let closeLots = 0;
+    let openLots = 0;
+    let closePos: ContractPosition | undefined;
+    if (o.closing) {
+      const pos = o.reservedPosition!;
+      pos.frozenLots -= lots;
+      closeLots = Math.min(lots, pos.holdLots);
+      if (closeLots > 0) closePos = pos;
+      // Only a one-way fill in the same match can have taken the reserved lots (see trimReduceOnly).
+      openLots = lots - closeLots;
+    } else if (o.positionMode === PositionMode.HEDGED) {
+      openLots = lots;
+    } else {
+      const opp = acct.positions.get(posKey(spec.symbol, o.isBuy ? PositionType.SHORT : PositionType.LONG));
+      closeLots = opp ? Math.min(lots, opp.holdLots) : 0;
+      if (closeLots > 0) closePos = opp;
+      openLots = lots - closeLots;
+    }
+
+    const rate = isMaker ? rates.maker : rates.taker;
+    const fee = notional.mul(rate);
+    const touchedPositions: ContractPosition[] = [];
+    let profit = ZERO;
+    let bookedIm = ZERO;
+    let openPos: ContractPosition | undefined;
+
+    if (closePos !== undefined && closeLots > 0) {
+      const released = closePos.releaseMargin(closeLots, this.s.scale);
+      const units = closePos.close(closeLots, priceTicks);
+      const realised = spec.money(units);
+      let pool = released.add(realised);
+      if (pool.lt(0) && closePos.openType === OpenType.ISOLATED) {
+        // An isolated position's loss stops at its margin; the fund takes the rest.
+        this.s.insuranceWallet(spec.settleCoin).free = this.s.insuranceWallet(spec.settleCoin).free.add(pool);
+        this.s.shortfalls++;
+        pool = ZERO;
+      }
+      w.free = w.free.add(pool);
+      closePos.closePnl = closePos.closePnl.add(realised);
+      closePos.totalFee = closePos.totalFee.add(openLots === 0 ? fee : spec.money(BigInt(priceTicks) * BigInt(closeLots)).mul(rate));
+      closePos.updateTime = now;
+      profit = realised;
+      o.profit = o.profit.add(realised);
+      this.ledger.journal(closePos, 0, closeLots);
+      touchedPositions.push(closePos);
+    }
+    if (openLots > 0) {
+      const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
+      openPos = this.ledger.positionFor(acct, m, direction, o.openType, o.leverage);
+      const openNotional = closeLots === 0 ? notional : spec.money(BigInt(priceTicks) * BigInt(openLots));
+      const im = initialMargin(openNotional, openPos.leverage, this.s.scale, 'floor');
+      w.free = w.free.sub(im);
+      openPos.im = openPos.im.add(im);
+      openPos.oim = openPos.oim.add(im);
+      openPos.marginBooked = openPos.marginBooked.add(im);
+      openPos.open(openLots, priceTicks);
+      openPos.totalFee = openPos.totalFee.add(closeLots === 0 ? fee : openNotional.mul(rate));
+      openPos.updateTime = now;
+      bookedIm = im;
+      o.usedMargin = o.usedMargin.add(im);
+      this.ledger.journal(openPos, openLots, 0);
+      touchedPositions.push(openPos);
+    }
+    w.free = w.free.sub(fee);
+    this.s.addFeeIncome(spec.settleCoin, fee);
+    if (isMaker) o.makerFee = o.makerFee.add(fee);
+    else o.takerFee = o.takerFee.add(fee);
+    if (w.free.lt(0)) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
+
+    o.dealLots += lots;
+    o.dealCost += BigInt(priceTicks) * BigInt(lots);
+    o.updateTime = now;
+    o.positionId = (openPos ?? closePos)?.positionId ?? o.positionId;
+    const fillRec: FillRecord = {
+      tradeId,
+      orderId: o.id,
+      symbol: spec.symbol,
+      side: o.side,
+      priceTicks,
+      lots,
+      taker: !isMaker,
+      fee,
+      profit,
+      closeLots,
+      openLots,
+      positionIds: touchedPositions.map((p) => p.positionId),
+      time: now,
+    };
+    pushCapped(acct.fills, fillRec, this.s.accountHistoryLimit(acct));
+    this.s.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
+    for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
+    this.s.emit(() => ({ type: 'OrderFilled', time: now, order: this.views.orderView(o), fill: this.views.fillView(acct, fillRec) }));
+    for (const p of touchedPositions) this.views.emitPosition(acct, p);
+    return { openLots, closeLots };
+  }
+
+  cancelOne(acct: AccountState | undefined, o: OrderState | undefined, id: string, reason: CancelReason): CancelResultEntry {
+    if (acct === undefined || o === undefined || o.account !== acct)
+      return { orderId: id, errorCode: CancelErrorCode.NOT_EXIST, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_EXIST] };
+    if (!this.s.isOpen(o))
+      return { orderId: o.id, errorCode: CancelErrorCode.NOT_CANCELLABLE, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.NOT_CANCELLABLE] };
+    this.cancelInternal(o, reason);
+    return { orderId: o.id, errorCode: CancelErrorCode.OK, errorMsg: CANCEL_ERROR_MSG[CancelErrorCode.OK] };
+  }
+
+  /** Cancels an open order: off the book, margin and reserved position lots released. */
+  cancelInternal(o: OrderState, reason: CancelReason, alreadyOffBook = false): void {
+    if (!this.s.isOpen(o)) return;
+    if (!alreadyOffBook && o.market.book.cancel(o.id) !== undefined) o.market.version++;
+    this.money.unfreeze(o);
+    if (o.closing && o.reservedPosition) o.reservedPosition.frozenLots -= o.lots - o.dealLots;
+    o.state = ContractOrderState.CANCELLED;
+    o.cancelReason = reason;
+    o.updateTime = this.s.clock.now();
+    this.finalize(o);
+    const now = o.updateTime;
+    this.s.emit(() => ({ type: 'OrderCancelled', time: now, order: this.views.orderView(o), reason }));
+  }
+
+  private complete(o: OrderState): void {
+    this.money.unfreeze(o);
+    o.state = ContractOrderState.COMPLETED;
+    o.updateTime = this.s.clock.now();
+    this.finalize(o);
+  }
+
+  private finalize(o: OrderState): void {
+    const acct = o.account;
+    acct.openOrders.delete(o.id);
+    if (o.externalOid) {
+      const k = extKey(o.market.spec.symbol, o.externalOid);
+      if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
+    }
+    const dropped = pushCapped(acct.history, o, this.s.accountHistoryLimit(o.account));
+    if (dropped) this.s.orders.delete(dropped.id);
+    this.s.triggers.onOrderFinal(acct.id, o.id);
+  }
+
+  /**
+   * One-way mode: a fill that reduced a position can leave its reduce-only orders reserving more
+   * than is held. Trim the newest first (reduce, or cancel when nothing is left to reduce).
+   */
+  private trimReduceOnly(acct: AccountState, m: MarketState): void {
+    const orders = [...acct.openOrders.values()].filter((o) => o.closing && o.market === m).reverse();
+    for (const o of orders) {
+      const pos = o.reservedPosition!;
+      const excess = pos.frozenLots - pos.holdLots;
+      if (excess <= 0 && pos.holdLots > 0) continue;
+      const remaining = o.lots - o.dealLots;
+      if (pos.holdLots === 0 || excess >= remaining) {
+        this.cancelInternal(o, 'reduce_only_trimmed');
+      } else {
+        o.lots -= excess;
+        pos.frozenLots -= excess;
+        m.book.reduce(o.id, excess);
+        m.version++;
+        o.updateTime = this.s.clock.now();
+        this.s.emit(() => ({ type: 'OrderAmended', time: o.updateTime, order: this.views.orderView(o), chase: false }));
+      }
+    }
+  }
+
+  reserveClose(o: OrderState, pos: ContractPosition): void {
+    o.reservedPosition = pos;
+    o.positionId = pos.positionId;
+    pos.frozenLots += o.lots;
+  }
+
+  newOrder(
+    acct: AccountState,
+    m: MarketState,
+    req: PlaceOrderRequest,
+    category: OrderCategory,
+    type: ContractOrderType,
+    closing: boolean,
+    leverage: number,
+    openType: OpenType,
+    priceTicks: number,
+    displayPrice: Decimal,
+    lots: number,
+    stpMode: ContractStpMode,
+    reduceOnly: boolean,
+    now: number,
+  ): OrderState {
+    const seq = ++this.s.orderSeq;
+    const isBuy = sideIsBuy(req.side);
+    return {
+      id: toOrderId(this.s.idBase + seq),
+      seq,
+      account: acct,
+      market: m,
+      side: req.side,
+      type,
+      category,
+      openType,
+      leverage,
+      positionMode: acct.positionMode,
+      reduceOnly,
+      stpMode,
+      externalOid: req.externalOid === '' ? undefined : req.externalOid,
+      isBuy,
+      bookSide: isBuy ? 'BUY' : 'SELL',
+      closing,
+      displayPrice,
+      priceTicks,
+      lots,
+      dealLots: 0,
+      dealCost: 0n,
+      frozen: ZERO,
+      reservedPosition: undefined,
+      usedMargin: ZERO,
+      takerFee: ZERO,
+      makerFee: ZERO,
+      profit: ZERO,
+      state: ContractOrderState.PENDING,
+      errorCode: ContractOrderErrorCode.NORMAL,
+      positionId: undefined,
+      createTime: now,
+      updateTime: now,
+      cancelReason: undefined,
+    };
+  }
+
+  admit(o: OrderState): void {
+    o.state = ContractOrderState.UNCOMPLETED;
+    this.s.orders.set(o.id, o);
+    o.account.openOrders.set(o.id, o);
+    if (o.externalOid) o.account.openByExternal.set(extKey(o.market.spec.symbol, o.externalOid), o);
+  }
+
+  /** Records an invalid (state 5) order and answers with the matching code. */
+  invalid(o: OrderState, errorCode: ContractOrderErrorCode, message: string): Rejected {
+    o.state = ContractOrderState.INVALID;
+    o.errorCode = errorCode;
+    this.s.orders.set(o.id, o);
+    const dropped = pushCapped(o.account.history, o, this.s.accountHistoryLimit(o.account));
+    if (dropped) this.s.orders.delete(dropped.id);
+    const code = CODE_OF_ORDER_ERROR[errorCode];
+    const view = this.views.orderView(o);
+    this.s.emit(() => ({ type: 'OrderRejected', time: o.createTime, accountId: o.account.id, code, errorCode, message, order: view }));
+    return { ok: false, code, errorCode, message, order: view };
+  }
+
+  /** Refuses a request before any record exists (an order-rejected event when it was a placement). */
+  reject(accountIdIn: string, code: number, message: string): Rejected {
+    const now = this.s.clock.now();
+    this.s.emit(() => ({
+      type: 'OrderRejected',
+      time: now,
+      accountId: toAccountId(accountIdIn),
+      code,
+      errorCode: ContractOrderErrorCode.PARAMETER,
+      message,
+      order: undefined,
+    }));
+    return { ok: false, code, errorCode: ContractOrderErrorCode.PARAMETER, message };
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * The contract venue's state and the loop every command runs in (the bottom of its modules: every
+ * other module of the venue reads and changes the venue through this one object).
+ *
+ * It holds the markets, accounts, orders and positions, the venue's options and id sequences, the
+ * lookups several modules share, and the event loop: `run` executes a command and, once the outermost
+ * command returns, delivers what it queued — events, price updates for the watchers and deferred
+ * trigger tasks, in one order (../event-queue.ts, one failure rule for both venues).
+ */
+import type { Clock } from '../../core/clock.js';
+import { D, Decimal, type DecimalLike } from '../../core/decimal.js';
+import { accountId as toAccountId, type AccountId } from '../../core/ids.js';
+import { ContractOrderErrorCode, ContractOrderState, ContractStpMode, PositionMode, PositionType } from '../../domain/contract-enums.js';
+import type { ContractInstrument, RiskTier } from '../../domain/instrument.js';
+import { StpAction, type SelfTradeCheck } from '../book/order-book.js';
+import type { ContractVenueEvent, PriceUpdate } from './contract-events.js';
+import { ContractPosition } from './contract-position.js';
+import type { Rejected } from './contract-requests.js';
+import { ContractSpec } from './contract-spec.js';
+import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import { TriggerBook } from './triggers/trigger-book.js';
+import { DeliveryQueue, Listeners } from '../event-queue.js';
+import { extKey, posKey, sideKey } from './venue-keys.js';
+
+export interface FeeRates {
+  readonly maker: Decimal;
+  readonly taker: Decimal;
+}
+
+export interface ContractVenueOptions {
+  readonly clock: Clock;
+  readonly instruments?: readonly ContractInstrument[];
+  /** Whether two accounts are in one STP group. Default: the same account only. */
+  readonly sameStpGroup?: (a: AccountId, b: AccountId) => boolean;
+  /** Fee rates per account and contract. Default: the instrument's makerFeeRate / takerFeeRate. */
+  readonly feeRates?: (account: AccountId, instrument: ContractInstrument) => FeeRates;
+  /** Funding period in ms; overrides collectCycleHours (tests shorten it). */
+  readonly fundingIntervalMs?: number;
+  /** Funding cycle in hours reported as collectCycle (default 8). */
+  readonly collectCycleHours?: number;
+  /** Settle funding on Clock timers (default true). */
+  readonly autoFunding?: boolean;
+  readonly initialFundingRate?: DecimalLike;
+  readonly maxFundingRate?: DecimalLike;
+  readonly minFundingRate?: DecimalLike;
+  /** Starting insurance-fund balance per settle coin. */
+  readonly insuranceFund?: Readonly<Record<string, DecimalLike>>;
+  /** Decimal places of booked margin (default 8). */
+  readonly moneyScale?: number;
+  /** Leverage shown for a side nobody has set yet (default 20, clamped to the contract's bounds). */
+  readonly defaultLeverage?: number;
+  /** Refuse orders on contracts with apiAllowed=false (code 1002). Default true. */
+  readonly enforceApiAllowed?: boolean;
+  /** Refuse limit prices outside fair·(1 ± bid/askLimitPriceRate) (code 2007). Default true. */
+  readonly enforcePriceBand?: boolean;
+  /** Final orders, fills, closed positions, funding and transfer records kept per account (default 10000). */
+  readonly historyLimit?: number;
+  /**
+   * Final orders and fills kept for one account, when it differs from historyLimit (the emulator's
+   * crowd, whose history no one can read, keeps none so the venue's state does not grow with time).
+   */
+  readonly historyLimitOf?: (accountId: string) => number | undefined;
+  /** First order / position id is idBase + 1 (default 0). */
+  readonly idBase?: number;
+  /** First stop / plan / trailing order id is triggerIdBase + 1 (default idBase + 500000000, apart from order ids). */
+  readonly triggerIdBase?: number;
+  readonly defaultPositionMode?: PositionMode;
+}
+
+export const INSURANCE_ACCOUNT_ID: AccountId = toAccountId('__insurance__');
+
+/** What a command queues for delivery after it: an event, a price update for the watchers, a deferred trigger task. */
+type QueueItem = { kind: 'event'; event: ContractVenueEvent } | { kind: 'price'; update: PriceUpdate } | { kind: 'task'; run: () => void };
+
+/**
+ * What placement, margin changes and funding ask of the liquidation engine, which sits above them (it
+ * cancels orders and closes positions through them): the facade wires the engine in.
+ */
+export interface LiquidationCheck {
+  /** Checks the isolated positions of `m` and the cross accounts holding it (or only those of `only`). */
+  checkLiquidations(m: MarketState, only?: ReadonlySet<AccountState>): void;
+}
+
+const STP_ACTION: Readonly<Record<ContractStpMode, StpAction>> = {
+  [ContractStpMode.NONE]: StpAction.Trade,
+  [ContractStpMode.CANCEL_BOTH]: StpAction.CancelBoth,
+  [ContractStpMode.CANCEL_MAKER]: StpAction.CancelMaker,
+  [ContractStpMode.CANCEL_TAKER]: StpAction.CancelTaker,
+};
+
+/** A refusal before any record exists (no event). */
+export function refuse(code: number, message: string, errorCode: ContractOrderErrorCode = ContractOrderErrorCode.PARAMETER): Rejected {
+  return { ok: false, code, errorCode, message };
+}
+
+export class ContractVenueState {
+  readonly clock: Clock;
+  readonly markets = new Map<string, MarketState>();
+  readonly accounts = new Map<string, AccountState>();
+  readonly insurance: AccountState;
+  /** Seed per currency (right-hand side of the conservation identity). */
+  readonly insuranceSeed = new Map<string, Decimal>();
+  readonly feeIncome = new Map<string, Decimal>();
+  readonly defaultRates = new Map<ContractSpec, FeeRates & { reserve: Decimal }>();
+  /** Every order still retained (open and recent history), by id. */
+  readonly orders = new Map<string, OrderState>();
+  /** Open positions by id. */
+  readonly positionsById = new Map<string, { account: AccountState; position: ContractPosition }>();
+  /** Σ lots opened / closed per position id, from the fill journal (invariant: hold = opened − closed). */
+  readonly positionFills = new Map<string, { opened: number; closed: number }>();
+  readonly listeners = new Listeners<ContractVenueEvent>();
+  readonly watchers = new Listeners<PriceUpdate>();
+  readonly queue = new DeliveryQueue<QueueItem>((item, failures) => {
+    if (item.kind === 'event') this.listeners.deliver(item.event, failures);
+    else if (item.kind === 'task') failures.run(item.run);
+    else this.watchers.deliver(item.update, failures);
+  });
+  private nesting = 0;
+
+  readonly sameGroup: (a: AccountId, b: AccountId) => boolean;
+  readonly feeRatesOf: ((account: AccountId, instrument: ContractInstrument) => FeeRates) | undefined;
+  readonly scale: number;
+  readonly historyLimit: number;
+  readonly historyLimitOf: ((accountId: string) => number | undefined) | undefined;
+  readonly idBase: number;
+  readonly defaultLeverage: number;
+  readonly enforceApiAllowed: boolean;
+  readonly enforcePriceBand: boolean;
+  readonly autoFunding: boolean;
+  readonly defaultPositionMode: PositionMode;
+  orderSeq = 0;
+  positionSeq = 0;
+  tradeSeq = 0;
+  fundingSeq = 0;
+  transferSeq = 0;
+  /** Count of fills whose booking fell short of margin by rounding or an out-of-band price (diagnostics). */
+  shortfalls = 0;
+  /**
+   * The trigger book: built by the facade right after this state (the book's venue is the facade,
+   * whose modules need this state first), so every command sees it.
+   */
+  triggers!: TriggerBook;
+
+  constructor(readonly options: ContractVenueOptions) {
+    this.clock = options.clock;
+    this.sameGroup = options.sameStpGroup ?? ((a, b) => a === b);
+    this.feeRatesOf = options.feeRates;
+    this.scale = options.moneyScale ?? 8;
+    this.historyLimit = options.historyLimit ?? 10_000;
+    this.historyLimitOf = options.historyLimitOf;
+    this.idBase = options.idBase ?? 0;
+    this.defaultLeverage = options.defaultLeverage ?? 20;
+    this.enforceApiAllowed = options.enforceApiAllowed ?? true;
+    this.enforcePriceBand = options.enforcePriceBand ?? true;
+    this.autoFunding = options.autoFunding ?? true;
+    this.defaultPositionMode = options.defaultPositionMode ?? PositionMode.HEDGED;
+    this.insurance = new AccountState(INSURANCE_ACCOUNT_ID, PositionMode.ONE_WAY, true);
+    this.accounts.set(INSURANCE_ACCOUNT_ID, this.insurance);
+    for (const [currency, amount] of Object.entries(options.insuranceFund ?? {})) {
+      const a = D(amount);
+      this.insurance.wallet(currency).free = a;
+      this.insuranceSeed.set(currency, a);
+    }
+  }
+
+  account(id: string, positionMode?: PositionMode): AccountState {
+    let a = this.accounts.get(id);
+    if (a === undefined) {
+      a = new AccountState(toAccountId(id), positionMode ?? this.defaultPositionMode, false);
+      this.accounts.set(id, a);
+    }
+    return a;
+  }
+
+  requireMarket(symbol: string): MarketState {
+    const m = this.markets.get(symbol);
+    if (m === undefined) throw new RangeError(`unknown contract ${symbol}`);
+    return m;
+  }
+
+  markPrice(m: MarketState): Decimal | undefined {
+    return m.fairPrice ?? m.lastPrice;
+  }
+
+  referenceTicks(m: MarketState): number | undefined {
+    if (m.lastTicks !== undefined) return m.lastTicks;
+    if (m.fairPrice !== undefined) return Math.max(1, m.spec.priceToTicks(m.fairPrice, 'nearest'));
+    return undefined;
+  }
+
+  tierOf(spec: ContractSpec, lots: number): RiskTier {
+    return spec.tierOfLots(lots);
+  }
+
+  /** Final orders and fills kept for the account. */
+  accountHistoryLimit(acct: AccountState): number {
+    return this.historyLimitOf?.(acct.id) ?? this.historyLimit;
+  }
+
+  isOpen(o: OrderState): boolean {
+    return o.state === ContractOrderState.UNCOMPLETED || o.state === ContractOrderState.PENDING;
+  }
+
+  insuranceWallet(currency: string): Wallet {
+    return this.insurance.wallet(currency);
+  }
+
+  addFeeIncome(currency: string, fee: Decimal): void {
+    this.feeIncome.set(currency, (this.feeIncome.get(currency) ?? ZERO).add(fee));
+  }
+
+  findPosition(accountIdIn: string, positionIdIn: string | number): { account: AccountState; position: ContractPosition } | undefined {
+    const found = this.positionsById.get(String(positionIdIn));
+    return found && found.account.id === accountIdIn ? found : undefined;
+  }
+
+  netPosition(acct: AccountState, symbol: string): ContractPosition | undefined {
+    return acct.positions.get(posKey(symbol, PositionType.LONG)) ?? acct.positions.get(posKey(symbol, PositionType.SHORT));
+  }
+
+  hasOpeningOrders(acct: AccountState, symbol: string, key: string): boolean {
+    for (const o of acct.openOrders.values()) {
+      if (o.closing || o.market.spec.symbol !== symbol) continue;
+      if (sideKey(acct.positionMode, symbol, o.isBuy ? PositionType.LONG : PositionType.SHORT) === key) return true;
+    }
+    return false;
+  }
+
+  pendingOpenLots(acct: AccountState, symbol: string, direction: PositionType): number {
+    let n = 0;
+    for (const o of acct.openOrders.values()) {
+      if (o.closing || o.market.spec.symbol !== symbol) continue;
+      if ((o.isBuy ? PositionType.LONG : PositionType.SHORT) === direction) n += o.lots - o.dealLots;
+    }
+    return n;
+  }
+
+  openCount(acct: AccountState, symbol: string): number {
+    let n = 0;
+    for (const o of acct.openOrders.values()) if (o.market.spec.symbol === symbol) n++;
+    return n;
+  }
+
+  findByExternal(acct: AccountState, symbol: string, externalOid: string): OrderState | undefined {
+    const open = acct.openByExternal.get(extKey(symbol, externalOid));
+    if (open) return open;
+    for (let i = acct.history.length - 1; i >= 0; i--) {
+      const o = acct.history[i]!;
+      if (o.externalOid === externalOid && o.market.spec.symbol === symbol) return o;
+    }
+    return undefined;
+  }
+
+  stpCheck(acct: AccountState, mode: ContractStpMode): SelfTradeCheck<OrderState> {
+    const action = STP_ACTION[mode];
+    return (maker) => (this.sameGroup(acct.id, maker.data.account.id) ? action : StpAction.Trade);
+  }
+
+  /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens. */
+  emit(build: () => ContractVenueEvent): void {
+    if (this.listeners.size === 0) return;
+    this.queue.push({ kind: 'event', event: build() });
+  }
+
+  runValue<T>(fn: () => T): T {
+    let out: T | undefined;
+    this.run(() => {
+      out = fn();
+    });
+    return out as T;
+  }
+
+  /** Runs a command and then delivers its events (a command started by a listener nests). */
+  run(fn: () => void): void {
+    this.nesting++;
+    try {
+      fn();
+    } finally {
+      this.nesting--;
+    }
+    if (this.nesting === 0) this.queue.flush();
+  }
+}
