@@ -7,7 +7,8 @@ import type { SpotStpMode } from '../../../src/domain/spot-enums.js';
 import type { SpotInstrument } from '../../../src/domain/instrument.js';
 import type { SpotVenueEvent } from '../../../src/venue/spot/spot-events.js';
 import type { SpotOrderRecord } from '../../../src/venue/spot/spot-order.js';
-import { SpotVenue, type SpotFeePayer, type SpotPlaceResult } from '../../../src/venue/spot/spot-venue.js';
+import { SpotVenue, type SpotFeePayer, type SpotPlaceResult, type SpotVenueOptions } from '../../../src/venue/spot/spot-venue.js';
+import { ReferenceSpotVenue } from '../../reference/spot-venue-reference.js';
 import { btcUsdt } from './spot-fixtures.js';
 
 /**
@@ -147,7 +148,15 @@ function record(o: SpotOrderRecord) {
   ];
 }
 
-function state(v: SpotVenue): string {
+/** What a run uses of a venue: the venue and its frozen reference model (test/reference) both have it. */
+type SpotLike = Pick<
+  SpotVenue,
+  'ledger' | 'stpGroups' | 'subscribe' | 'deposit' | 'withdraw' | 'placeOrderUnits' | 'openOrders' | 'cancelOrder' | 'cancelAllOrders'
+> &
+  Pick<SpotVenue, 'setAccountFees' | 'myTrades' | 'checkInvariants'>;
+const current = (o: SpotVenueOptions): SpotLike => new SpotVenue(o);
+
+function state(v: SpotLike): string {
   const out: unknown[] = [];
   for (const a of ACCOUNTS) {
     for (const asset of ['BTC', 'USDT', 'DUST', 'MX'])
@@ -180,9 +189,14 @@ function state(v: SpotVenue): string {
 /** What the runs covered (checked at the end, so the test cannot pass by never leaving the common case). */
 const seen = { fills: 0, dustFills: 0, hugeRested: 0, mxFees: 0, overrideFills: 0 };
 
-function run(fast: boolean, payer: boolean, cmds: readonly Cmd[]): { answers: string[]; events: string[]; states: string[] } {
+function run(
+  fast: boolean,
+  payer: boolean,
+  cmds: readonly Cmd[],
+  make: (o: SpotVenueOptions) => SpotLike = current,
+): { answers: string[]; events: string[]; states: string[] } {
   const clock = new VirtualClock(1_700_000_000_000);
-  const venue = new SpotVenue({
+  const venue = make({
     clock,
     instruments: [btcUsdt({ percentPriceBySide: { bidMultiplierUp: D('0.0015'), askMultiplierDown: D('0.0015') } }), dustUsdt()],
     fastLedger: fast,
@@ -276,5 +290,22 @@ describe('SpotVenue fast path (property)', () => {
     expect(seen.hugeRested).to.be.greaterThan(10);
     expect(seen.mxFees).to.be.greaterThan(10);
     expect(seen.overrideFills).to.be.greaterThan(50);
+  });
+
+  it('answers_moves_and_reports_exactly_what_the_frozen_reference_venue_does', () => {
+    // The reference model is the venue before its place() / settle() split (issue 12), on both number paths.
+    const reference = (o: SpotVenueOptions): SpotLike => new ReferenceSpotVenue(o) as unknown as SpotLike;
+    fc.assert(
+      fc.property(fc.array(cmd, { minLength: 10, maxLength: 120, size: 'max' }), fc.boolean(), fc.boolean(), (cmds, payer, fast) => {
+        const ours = run(fast, payer, cmds);
+        const ref = run(fast, payer, cmds, reference);
+        for (let i = 0; i < cmds.length; i++) {
+          expect(ours.answers[i], `answer to ${json(cmds[i])}`).to.equal(ref.answers[i]);
+          expect(ours.states[i], `state after ${json(cmds[i])}`).to.equal(ref.states[i]);
+        }
+        expect(ours.events).to.deep.equal(ref.events);
+      }),
+      { numRuns: 120, seed: 20261127 },
+    );
   });
 });
