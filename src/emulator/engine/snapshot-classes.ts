@@ -62,6 +62,7 @@ import * as seqStore from '../../venue/spot/seq-store.js';
 import * as spotEvents from '../../venue/spot/spot-events.js';
 import * as spotOrder from '../../venue/spot/spot-order.js';
 import * as spotVenue from '../../venue/spot/spot-venue.js';
+import * as spotSettlement from '../../venue/spot/spot-settlement.js';
 import * as stpGroups from '../../venue/spot/stp-groups.js';
 
 type Ctor = abstract new (...args: never[]) => object;
@@ -123,6 +124,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   spotEvents,
   spotOrder,
   spotVenue,
+  spotSettlement,
   stpGroups,
 ];
 

@@ -38,8 +38,8 @@ import type { SpotInstrument } from '../../domain/instrument.js';
 import type { SpotStpMode } from '../../domain/spot-enums.js';
 import { SPOT_CANCEL_REASON_STP } from '../../domain/spot-enums.js';
 import { StpAction, type BookOrder, type FillSink, type OrderBookView, type SelfTradeCheck } from '../book/order-book.js';
-import { feeOn, feeRate, type FeeRate } from '../ledger/fee-rate.js';
-import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type GrainSettlement, type LedgerAccount } from '../ledger/ledger.js';
+import { feeRate, type FeeRate } from '../ledger/fee-rate.js';
+import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type LedgerAccount } from '../ledger/ledger.js';
 import { amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
 import { CounterIds } from './counter-ids.js';
 import {
@@ -55,12 +55,13 @@ import {
   checkSymbolTradable,
 } from './spot-filters.js';
 import { EventQueue } from '../event-queue.js';
+import { SpotSettlement } from './spot-settlement.js';
 import { type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
 import { OpenOrders } from './open-orders.js';
 import { OwnTradeLog } from './own-trade-log.js';
 import { exactBuyCost, exactBuyTickLots, quoteBudgetSpent } from './spot-liquidity.js';
-import { compileSpotMarket, feeSteps, priceOf, qtyOf, quoteOf, quoteUnitsOf, type FeeSteps, type SpotMarket } from './spot-market.js';
+import { compileSpotMarket, feeSteps, priceOf, qtyOf, quoteUnitsOf, type FeeSteps, type SpotMarket } from './spot-market.js';
 import {
   endedStatus,
   isOpenStatus,
@@ -211,11 +212,11 @@ export class SpotVenue {
   private readonly fastLedger: boolean;
   /** Fee steps of per-account rates, per symbol (instrument rates live on the market). */
   private readonly overrideSteps = new WeakMap<FeeRate, Map<string, FeeSteps>>();
-  /** One settlement record reused by every fast fill. */
-  private readonly grainFill: GrainSettlement;
+  /** Settles each fill (spot-settlement.ts). */
+  private readonly settlement: SpotSettlement;
   /** Settles the fills of one taker as OrderBook.sweep hands them over. */
   private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) =>
-    this.settle(m, taker, maker, price, lots, done, now),
+    this.settlement.settle(m, taker, maker, price, lots, done, now),
   );
   /** The market used last (one map lookup saved per command on single-symbol traffic). */
   private lastMarket: SpotMarket | undefined;
@@ -234,19 +235,23 @@ export class SpotVenue {
     this.pruneEvery = opts.pruneEveryCommands ?? 100_000;
     this.retentionMsOf = opts.retentionMsOf;
     this.fastLedger = opts.fastLedger ?? true;
-    // Placeholder handles until the first fast fill fills them in (not an account of the ledger).
-    const none: LedgerAccount = { id: '', slots: new Map() };
-    this.grainFill = {
-      buyer: none,
-      seller: none,
-      baseAsset: '',
-      quoteAsset: '',
-      base: 0,
-      quote: 0,
-      buyerLockedQuote: 0,
-      buyerFee: 0,
-      sellerFee: 0,
-    };
+    this.settlement = new SpotSettlement({
+      ledger: this.ledger,
+      tradeIds: this.tradeIds,
+      events: this.events,
+      ticks: this.ticks,
+      feePayer: () => this.feePayer,
+      steps: (acct, m, maker) => this.steps(acct, m, maker),
+      tradesOf: (acct, symbol) => this.tradesOf(acct, symbol),
+      countTrade: () => {
+        this.tradeCount++;
+      },
+      orderView: (order) => this.orderView(order),
+      makerFilled: (m, maker) => {
+        this.unlist(maker);
+        this.finishFilled(m, maker);
+      },
+    });
     this.ledger.setListener((accountId, asset) => {
       if (this.events.active) this.dirtyBalances.set(`${accountId}\u0000${asset}`, [accountId, asset]);
     });
@@ -754,7 +759,7 @@ export class SpotVenue {
         const fills = res.fills;
         for (let i = 0; i < fills.length; i++) {
           const f = fills[i]!;
-          this.settle(m, order, f.maker.data, f.priceTicks, f.lots, f.makerDone, now);
+          this.settlement.settle(m, order, f.maker.data, f.priceTicks, f.lots, f.makerDone, now);
         }
         for (const bo of res.stpCancelled) this.end(m, bo.data, SPOT_CANCEL_REASON_STP);
         stopped = res.takerStopped;
@@ -782,246 +787,6 @@ export class SpotVenue {
       this.end(m, order, '');
     }
     return { ok: true, order };
-  }
-
-  /** One fill between the taker and a resting maker: ledger, both orders, own trades, events. */
-  private settle(m: SpotMarket, taker: SpotOrder, maker: SpotOrder, price: number, lots: number, makerDone: boolean, now: number): void {
-    const takerBuys = taker.side === 'BUY';
-    const buyer = takerBuys ? taker : maker;
-    const seller = takerBuys ? maker : taker;
-    const takerAcct = taker.acct;
-    const makerAcct = maker.acct;
-    const takerSteps = this.steps(takerAcct, m, false);
-    const makerSteps = this.steps(makerAcct, m, true);
-    const buyerSteps = takerBuys ? takerSteps : makerSteps;
-    const sellerSteps = takerBuys ? makerSteps : takerSteps;
-    // In tick-lots: the quote paid, and what the buyer gives up of its reservation (a priced buyer
-    // reserved at its limit, a market buyer the cost). Past 2^53 these are inexact and fail every
-    // `≤` test below, which sends the fill down the bigint path.
-    const tickLots = price * lots;
-    const lockedTickLots = buyer.priceTicks > 0 ? buyer.priceTicks * lots : tickLots;
-
-    // Fees in kind as count · per-count units when exact (per > 0n), else as units (rest).
-    // (The buyer's count, lots, is always exact; the seller's, tick-lots, may not be: then units.)
-    let buyerFeePer = buyerSteps.perLot ?? 0n;
-    let buyerFeeRest = buyerSteps.perLot === undefined ? feeOn(BigInt(lots) * m.baseUnitsPerLot, buyerSteps.rate) : 0n;
-    let buyerFeeAsset = m.baseAsset;
-    let sellerFeePer = sellerSteps.perTickLot ?? 0n;
-    let sellerFeeRest = sellerSteps.perTickLot === undefined ? feeOn(quoteUnitsOf(m, price, lots), sellerSteps.rate) : 0n;
-    let sellerFeeAsset = m.quoteAsset;
-    if (sellerFeePer > 0n && !(tickLots <= MAX_SAFE)) {
-      sellerFeeRest = BigInt(price) * BigInt(lots) * sellerFeePer;
-      sellerFeePer = 0n;
-    }
-    // Paid in another asset (platform token): charged from free funds now, so the side receives in full.
-    if (this.feePayer !== undefined) {
-      const buyerAlt = this.payElsewhere(
-        buyer.accountId,
-        m.symbol,
-        m.baseAsset,
-        buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest,
-      );
-      if (buyerAlt) {
-        buyerFeePer = 0n;
-        buyerFeeRest = buyerAlt.units;
-        buyerFeeAsset = buyerAlt.asset;
-      }
-      const sellerAlt = this.payElsewhere(
-        seller.accountId,
-        m.symbol,
-        m.quoteAsset,
-        sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest,
-      );
-      if (sellerAlt) {
-        sellerFeePer = 0n;
-        sellerFeeRest = sellerAlt.units;
-        sellerFeeAsset = sellerAlt.asset;
-      }
-    }
-    const buyerFeeInKind = buyerFeeAsset === m.baseAsset;
-    const sellerFeeInKind = sellerFeeAsset === m.quoteAsset;
-
-    // ---- ledger: grains when every amount fits, else bigint units (same result)
-    const bm = m.baseMeasure;
-    const qm = m.quoteMeasure;
-    let fast = false;
-    if (bm !== undefined && qm !== undefined) {
-      const g = this.grainFill;
-      g.base = lots * bm.grains;
-      g.quote = tickLots * qm.grains;
-      g.buyerLockedQuote = lockedTickLots * qm.grains;
-      g.buyerFee = !buyerFeeInKind
-        ? 0
-        : buyerFeePer > 0n
-          ? lots * (buyerSteps.perLotMeasure?.grains ?? NaN)
-          : buyerFeeRest === 0n
-            ? 0
-            : NaN;
-      g.sellerFee = !sellerFeeInKind
-        ? 0
-        : sellerFeePer > 0n
-          ? tickLots * (sellerSteps.perTickLotMeasure?.grains ?? NaN)
-          : sellerFeeRest === 0n
-            ? 0
-            : NaN;
-      fast =
-        g.base <= MAX_GRAINS &&
-        g.quote <= MAX_GRAINS &&
-        g.buyerLockedQuote <= MAX_GRAINS &&
-        g.buyerFee <= MAX_GRAINS &&
-        g.sellerFee <= MAX_GRAINS;
-      if (fast) {
-        g.buyer = buyer.acct.ledger;
-        g.seller = seller.acct.ledger;
-        g.baseAsset = m.baseAsset;
-        g.quoteAsset = m.quoteAsset;
-        this.ledger.settleGrains(g);
-      }
-    }
-    if (!fast) {
-      const quoteUnits = quoteUnitsOf(m, price, lots);
-      this.ledger.settleTrade({
-        buyer: buyer.accountId,
-        seller: seller.accountId,
-        baseAsset: m.baseAsset,
-        quoteAsset: m.quoteAsset,
-        baseUnits: BigInt(lots) * m.baseUnitsPerLot,
-        quoteUnits,
-        buyerLockedQuote: buyer.priceTicks > 0 ? quoteUnitsOf(m, buyer.priceTicks, lots) : quoteUnits,
-        buyerFee: !buyerFeeInKind ? 0n : buyerFeePer > 0n ? BigInt(lots) * buyerFeePer : buyerFeeRest,
-        sellerFee: !sellerFeeInKind ? 0n : sellerFeePer > 0n ? BigInt(tickLots) * sellerFeePer : sellerFeeRest,
-      });
-    }
-
-    // ---- both orders
-    if (lockedTickLots <= MAX_SAFE) buyer.unlockCounts(lockedTickLots);
-    else buyer.unlockUnits(quoteUnitsOf(m, buyer.priceTicks > 0 ? buyer.priceTicks : price, lots));
-    seller.unlockCounts(lots);
-    taker.executedLots += lots;
-    maker.executedLots += lots;
-    if (tickLots <= MAX_SAFE) {
-      taker.addCum(tickLots);
-      maker.addCum(tickLots);
-    } else {
-      const exact = BigInt(price) * BigInt(lots);
-      taker.addCumBig(exact);
-      maker.addCumBig(exact);
-    }
-    taker.updateTime = now;
-    maker.updateTime = now;
-    m.lastPriceTicks = price;
-
-    // ---- own trades (the count of a fee in kind is lots for the buyer, tick-lots for the seller)
-    const tradeSeq = this.tradeIds.nextSeq();
-    this.tradeCount++;
-    const isSelfTrade = taker.accountId === maker.accountId;
-    const buyerFeeCount = buyerFeePer > 0n ? lots : 0;
-    const sellerFeeCount = sellerFeePer > 0n ? tickLots : 0;
-    if (takerBuys) {
-      this.tradesOf(makerAcct, m.symbol).push(
-        maker,
-        tradeSeq,
-        price,
-        lots,
-        sellerFeeCount,
-        sellerFeePer,
-        sellerFeeRest,
-        sellerFeeAsset,
-        true,
-        isSelfTrade,
-        now,
-      );
-      this.tradesOf(takerAcct, m.symbol).push(
-        taker,
-        tradeSeq,
-        price,
-        lots,
-        buyerFeeCount,
-        buyerFeePer,
-        buyerFeeRest,
-        buyerFeeAsset,
-        false,
-        isSelfTrade,
-        now,
-      );
-    } else {
-      this.tradesOf(makerAcct, m.symbol).push(
-        maker,
-        tradeSeq,
-        price,
-        lots,
-        buyerFeeCount,
-        buyerFeePer,
-        buyerFeeRest,
-        buyerFeeAsset,
-        true,
-        isSelfTrade,
-        now,
-      );
-      this.tradesOf(takerAcct, m.symbol).push(
-        taker,
-        tradeSeq,
-        price,
-        lots,
-        sellerFeeCount,
-        sellerFeePer,
-        sellerFeeRest,
-        sellerFeeAsset,
-        false,
-        isSelfTrade,
-        now,
-      );
-    }
-
-    if (this.ticks.active) {
-      this.ticks.push({
-        symbol: m.symbol,
-        tradeId: this.tradeIds.format(tradeSeq),
-        time: now,
-        priceTicks: price,
-        lots,
-        takerSide: taker.side,
-        takerOrderId: taker.orderId,
-        makerOrderId: maker.orderId,
-        takerAccountId: taker.accountId,
-        makerAccountId: maker.accountId,
-        isSelfTrade,
-      });
-    }
-    if (this.events.active) {
-      const scale = this.ledger.scale;
-      const buyerFee = buyerFeePer > 0n ? BigInt(buyerFeeCount) * buyerFeePer : buyerFeeRest;
-      const sellerFee = sellerFeePer > 0n ? BigInt(sellerFeeCount) * sellerFeePer : sellerFeeRest;
-      this.events.push({
-        type: 'trade',
-        time: now,
-        symbol: m.symbol,
-        tradeId: this.tradeIds.format(tradeSeq),
-        priceTicks: price,
-        lots,
-        price: priceOf(m, price),
-        qty: qtyOf(m, lots),
-        quoteQty: tickLots <= MAX_SAFE ? quoteOf(m, tickLots, scale) : unitsToDecimal(quoteUnitsOf(m, price, lots), scale),
-        takerSide: taker.side,
-        isBuyerMaker: !takerBuys,
-        takerAccountId: taker.accountId,
-        makerAccountId: maker.accountId,
-        takerOrderId: taker.orderId,
-        makerOrderId: maker.orderId,
-        takerCommission: unitsToDecimal(takerBuys ? buyerFee : sellerFee, scale),
-        takerCommissionAsset: takerBuys ? buyerFeeAsset : sellerFeeAsset,
-        makerCommission: unitsToDecimal(takerBuys ? sellerFee : buyerFee, scale),
-        makerCommissionAsset: takerBuys ? sellerFeeAsset : buyerFeeAsset,
-        isSelfTrade,
-      });
-    }
-    if (makerDone) {
-      this.unlist(maker);
-      this.finishFilled(m, maker);
-    } else {
-      maker.status = 'PARTIALLY_FILLED';
-      if (this.events.active) this.events.push({ type: 'orderPartiallyFilled', time: now, order: this.orderView(maker) });
-    }
   }
 
   private tradesOf(acct: SpotAccountState, symbol: string): OwnTradeLog {
@@ -1120,19 +885,6 @@ export class SpotVenue {
   private measureFees(m: SpotMarket, st: FeeSteps): void {
     if (st.perLot !== undefined && st.perLot > 0n) st.perLotMeasure = this.ledger.measure(m.baseAsset, st.perLot);
     if (st.perTickLot !== undefined && st.perTickLot > 0n) st.perTickLotMeasure = this.ledger.measure(m.quoteAsset, st.perTickLot);
-  }
-
-  /** The fee charged in another asset, when the fee payer asks for it and the account's free balance covers it. */
-  private payElsewhere(
-    accountId: string,
-    symbol: string,
-    feeAsset: string,
-    feeUnits: bigint,
-  ): { asset: string; units: bigint } | undefined {
-    if (this.feePayer === undefined || feeUnits === 0n) return undefined;
-    const alt = this.feePayer.alternative(accountId, symbol, feeAsset, feeUnits, this.ledger.scale);
-    if (alt === undefined || alt.asset === feeAsset || alt.units <= 0n) return undefined;
-    return this.ledger.chargeFee(accountId, alt.asset, alt.units) ? { asset: alt.asset, units: alt.units } : undefined;
   }
 
   private stpCheckFor(accountId: string, mode: SpotStpMode): SelfTradeCheck<SpotOrder, number> {

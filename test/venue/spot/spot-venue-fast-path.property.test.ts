@@ -153,7 +153,7 @@ type SpotLike = Pick<
   SpotVenue,
   'ledger' | 'stpGroups' | 'subscribe' | 'deposit' | 'withdraw' | 'placeOrderUnits' | 'openOrders' | 'cancelOrder' | 'cancelAllOrders'
 > &
-  Pick<SpotVenue, 'setAccountFees' | 'myTrades' | 'checkInvariants'>;
+  Pick<SpotVenue, 'setAccountFees' | 'myTrades' | 'checkInvariants' | 'lastPrice'>;
 const current = (o: SpotVenueOptions): SpotLike => new SpotVenue(o);
 
 function state(v: SpotLike): string {
@@ -183,6 +183,7 @@ function state(v: SpotLike): string {
     }
   }
   for (const asset of ['BTC', 'USDT', 'DUST', 'MX']) out.push(v.ledger.feesCollected(asset));
+  for (const s of SYMBOLS) out.push(v.lastPrice(s));
   return json(out);
 }
 
