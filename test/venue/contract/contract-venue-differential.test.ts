@@ -217,24 +217,30 @@ function tally(p: Pair): void {
   }
 }
 
+/** Runs a venue-ops stream on a fresh pair (four funded accounts, fair at 50000), step by step, then compares the histories. */
+function venueStream(ops: readonly venueOps.Op[]): Pair {
+  const p = pair({ enforcePriceBand: false }, testInstrument({ maxNumOrders: [40, 30] }));
+  const accounts = venueOps.ACCOUNTS;
+  const states = new Map<Side, { fair: Decimal; hour: number }>();
+  step(p, accounts, 'setup', (s) => {
+    for (const a of accounts) {
+      s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
+      s.venue.deposit(a, 'USDT', 20000);
+    }
+    states.set(s, { fair: new Decimal(50000), hour: 0 });
+    s.venue.setFairPrice(SYMBOL, new Decimal(50000));
+  });
+  for (const op of ops) step(p, accounts, text(op), (s) => venueOps.apply(s.venue, op, states.get(s)!, s.clock));
+  step(p, accounts, 'the end (histories)', () => undefined, true);
+  return p;
+}
+
 describe('ContractVenue against the reference model (differential)', () => {
   it('agrees_on_every_answer_event_and_view_over_venue_command_streams', function () {
     this.timeout(300_000);
     fc.assert(
       fc.property(fc.array(venueOps.opArb, { minLength: 30, maxLength: 120 }), (ops) => {
-        const p = pair({ enforcePriceBand: false }, testInstrument({ maxNumOrders: [40, 30] }));
-        const accounts = venueOps.ACCOUNTS;
-        const states = new Map<Side, { fair: Decimal; hour: number }>();
-        step(p, accounts, 'setup', (s) => {
-          for (const a of accounts) {
-            s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
-            s.venue.deposit(a, 'USDT', 20000);
-          }
-          states.set(s, { fair: new Decimal(50000), hour: 0 });
-          s.venue.setFairPrice(SYMBOL, new Decimal(50000));
-        });
-        for (const op of ops) step(p, accounts, text(op), (s) => venueOps.apply(s.venue, op, states.get(s)!, s.clock));
-        step(p, accounts, 'the end (histories)', () => undefined, true);
+        const p = venueStream(ops);
         tally(p);
       }),
       { numRuns: 120, seed: 20261127, endOnFailure: true },
@@ -255,19 +261,7 @@ describe('ContractVenue against the reference model (differential)', () => {
     const trims = { amended: 0, trimmed: 0 };
     fc.assert(
       fc.property(fc.array(reduceOnlyOpArb, { minLength: 30, maxLength: 100 }), (ops) => {
-        const p = pair({ enforcePriceBand: false }, testInstrument({ maxNumOrders: [40, 30] }));
-        const accounts = venueOps.ACCOUNTS;
-        const states = new Map<Side, { fair: Decimal; hour: number }>();
-        step(p, accounts, 'setup', (s) => {
-          for (const a of accounts) {
-            s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
-            s.venue.deposit(a, 'USDT', 20000);
-          }
-          states.set(s, { fair: new Decimal(50000), hour: 0 });
-          s.venue.setFairPrice(SYMBOL, new Decimal(50000));
-        });
-        for (const op of ops) step(p, accounts, text(op), (s) => venueOps.apply(s.venue, op, states.get(s)!, s.clock));
-        step(p, accounts, 'the end (histories)', () => undefined, true);
+        const p = venueStream(ops);
         for (const line of p.ours.log) {
           if (line.includes('"cancelReason":"reduce_only_trimmed"') && line.startsWith('event {"type":"OrderCancelled"')) trims.trimmed++;
           if (line.startsWith('event {"type":"OrderAmended"') && line.includes('"reduceOnly":true')) trims.amended++;
