@@ -21,9 +21,9 @@ import * as contractPosition from '../../venue/contract/contract-position.js';
 import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
-import * as contractVenueState from '../../venue/contract/venue-state.js';
+import * as contractVenueState from '../../venue/contract/contract-venue-state.js';
 import * as venueMoney from '../../venue/contract/venue-money.js';
-import * as contractViewsBuilder from '../../venue/contract/contract-views-builder.js';
+import * as contractViewBuilder from '../../venue/contract/contract-view-builder.js';
 import * as positionLedger from '../../venue/contract/position-ledger.js';
 import * as orderMatching from '../../venue/contract/order-matching.js';
 import * as orderPlacement from '../../venue/contract/order-placement.js';
@@ -85,7 +85,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractVenue,
   contractVenueState,
   venueMoney,
-  contractViewsBuilder,
+  contractViewBuilder,
   positionLedger,
   orderMatching,
   orderPlacement,

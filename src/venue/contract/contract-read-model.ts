@@ -35,15 +35,15 @@ import type {
 } from './contract-views.js';
 import { checkContractInvariants, type InvariantProbe } from './contract-invariants.js';
 import { posKey } from './venue-keys.js';
-import { INSURANCE_ACCOUNT_ID, type ContractVenueState } from './venue-state.js';
+import { INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 
 export class ContractReadModel {
   constructor(
     protected readonly s: ContractVenueState,
     protected readonly money: VenueMoney,
-    protected readonly views: ContractViews,
+    protected readonly views: ContractViewBuilder,
   ) {}
 
   instruments(): readonly ContractInstrument[] {

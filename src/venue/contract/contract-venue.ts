@@ -37,10 +37,10 @@
  * agree after every event. Its commands are venue methods below, so they journal and replay as any
  * other command (the emulator's persistence journals venue methods by name: triggers/trigger-commands.ts).
  *
- * Modules (imports only go down; each names what it exports):
- *   venue-state.ts            state, options, shared lookups, the command loop and its event queue
+ * Modules (imports only go down; each is named after what it exports):
+ *   contract-venue-state.ts   state, options, shared lookups, the command loop and its event queue
  *   venue-money.ts            fee rates, order reserves, available funds, shortfall cover, transfers
- *   contract-views-builder.ts the views a client reads and events carry
+ *   contract-view-builder.ts  the views a client reads and events carry
  *   position-ledger.ts        position records, margin / leverage / mode commands
  *   order-matching.ts         matching, booking a fill, resting, cancelling, completing
  *   order-placement.ts        order commands: admission, amend, chase, cancel, reverse, close all
@@ -93,9 +93,9 @@ import type {
   TrackOrdersQuery,
 } from './triggers/trigger-requests.js';
 import type { PlanOrderView, StopOrderView, TrackOrderView } from './triggers/trigger-views.js';
-import { ContractVenueState, type ContractVenueOptions, type LiquidationCheck } from './venue-state.js';
+import { ContractVenueState, type ContractVenueOptions, type LiquidationCheck } from './contract-venue-state.js';
 import { VenueMoney } from './venue-money.js';
-import { ContractViews } from './contract-views-builder.js';
+import { ContractViewBuilder } from './contract-view-builder.js';
 import { PositionLedger } from './position-ledger.js';
 import { OrderMatching } from './order-matching.js';
 import { OrderPlacement } from './order-placement.js';
@@ -104,7 +104,7 @@ import { FundingSettlement } from './funding-settlement.js';
 import { ContractReadModel } from './contract-read-model.js';
 
 // The venue's public names, where its users have always imported them from.
-export { INSURANCE_ACCOUNT_ID, type ContractVenueOptions, type FeeRates } from './venue-state.js';
+export { INSURANCE_ACCOUNT_ID, type ContractVenueOptions, type FeeRates } from './contract-venue-state.js';
 export { posKey } from './venue-keys.js';
 
 export class ContractVenue extends ContractReadModel {
@@ -116,7 +116,7 @@ export class ContractVenue extends ContractReadModel {
   constructor(options: ContractVenueOptions) {
     const s = new ContractVenueState(options);
     const money = new VenueMoney(s);
-    const views = new ContractViews(s, money);
+    const views = new ContractViewBuilder(s, money);
     super(s, money, views);
     // Placement, margin changes and funding run the liquidation check; the engine sits above them
     // (it cancels orders and closes positions through them), so they reach it through this port.

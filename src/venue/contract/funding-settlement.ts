@@ -10,16 +10,16 @@ import { AccountState, type MarketState } from './contract-state.js';
 import type { FundingRecordView } from './contract-views.js';
 import { nextFundingTime, positionFunding } from './funding-schedule.js';
 import { posKey, pushCapped } from './venue-keys.js';
-import { type ContractVenueState } from './venue-state.js';
+import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { LiquidationEngine } from './liquidation-engine.js';
 
 export class FundingSettlement {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
-    private readonly views: ContractViews,
+    private readonly views: ContractViewBuilder,
     private readonly liquidation: LiquidationEngine,
   ) {}
 

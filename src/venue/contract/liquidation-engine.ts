@@ -33,9 +33,9 @@ import {
   splitByWeight,
 } from './liquidation-rules.js';
 import { posKey, oppositeType, pushCapped } from './venue-keys.js';
-import { type ContractVenueState } from './venue-state.js';
+import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { PositionLedger } from './position-ledger.js';
 import { type OrderMatching } from './order-matching.js';
 
@@ -57,7 +57,7 @@ export class LiquidationEngine {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
-    private readonly views: ContractViews,
+    private readonly views: ContractViewBuilder,
     private readonly ledger: PositionLedger,
     private readonly matching: OrderMatching,
   ) {}

@@ -27,9 +27,9 @@ import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState 
 import type { CancelReason, ContractTradeView } from './contract-views.js';
 import { initialMargin } from './margin-math.js';
 import { posKey, extKey, pushCapped } from './venue-keys.js';
-import { type ContractVenueState, type LiquidationCheck } from './venue-state.js';
+import { type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { PositionLedger } from './position-ledger.js';
 
 interface FillEffect {
@@ -49,7 +49,7 @@ export class OrderMatching {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
-    private readonly views: ContractViews,
+    private readonly views: ContractViewBuilder,
     private readonly ledger: PositionLedger,
     private readonly risk: LiquidationCheck,
   ) {}

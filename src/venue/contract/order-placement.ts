@@ -31,16 +31,16 @@ import { initialMargin, liquidationPrice } from './margin-math.js';
 import { tierForVol } from './risk-tiers.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
-import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './venue-state.js';
+import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 import { LIMIT_LIKE, RESTING, type OrderMatching } from './order-matching.js';
 
 export class OrderPlacement {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
-    private readonly views: ContractViews,
+    private readonly views: ContractViewBuilder,
     private readonly matching: OrderMatching,
   ) {}
 

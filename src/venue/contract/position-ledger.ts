@@ -22,15 +22,15 @@ import type { ContractPositionView, LeverageView } from './contract-views.js';
 import { initialMargin, unrealisedPnl } from './margin-math.js';
 import { tierForVol } from './risk-tiers.js';
 import { posKey, sideKey, pushCapped } from './venue-keys.js';
-import { refuse, type ContractVenueState, type LiquidationCheck } from './venue-state.js';
+import { refuse, type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
-import type { ContractViews } from './contract-views-builder.js';
+import type { ContractViewBuilder } from './contract-view-builder.js';
 
 export class PositionLedger {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
-    private readonly views: ContractViews,
+    private readonly views: ContractViewBuilder,
     private readonly risk: LiquidationCheck,
   ) {}
 

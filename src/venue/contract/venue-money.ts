@@ -14,7 +14,7 @@ import type { TransferRecordView } from './contract-views.js';
 import { initialMargin, unrealisedPnl } from './margin-math.js';
 import { crossMargin, type CrossMargin } from './liquidation-rules.js';
 import { pushCapped } from './venue-keys.js';
-import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type FeeRates } from './venue-state.js';
+import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type FeeRates } from './contract-venue-state.js';
 
 export class VenueMoney {
   constructor(private readonly s: ContractVenueState) {}

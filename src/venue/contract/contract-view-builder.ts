@@ -17,12 +17,12 @@ import type {
 } from './contract-views.js';
 import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
 import { posKey, sideKey } from './venue-keys.js';
-import { type ContractVenueState } from './venue-state.js';
+import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
 
-export class ContractViews {
+export class ContractViewBuilder {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
