@@ -23,6 +23,7 @@ import { STRATEGY_TOKENS } from '../src/strategy/strategy-tokens.js';
 import { CONTRACT_KLINE_INTERVALS } from '../src/domain/contract-enums.js';
 import type { ExecutionEvent } from '../src/domain/execution-event.js';
 import type { ContractInstrument } from '../src/domain/instrument.js';
+import type { ProtectiveOrderRef } from '../src/domain/position.js';
 import type { Intent } from '../src/domain/intent.js';
 import { isTerminal, type OrderSide, type PositionSide } from '../src/domain/order.js';
 import { fairPrice, type Kline, lastPrice, type MarketSnapshot, midPrice } from '../src/domain/snapshot.js';
@@ -60,7 +61,34 @@ export const perpTrendParams = z
     protectiveExit: z
       .boolean()
       .default(true)
-      .describe('Close the position itself when the fair price crosses TP or SL (in case the venue holds no TP/SL).'),
+      .describe(
+        'Close the position itself when the fair price crosses TP or SL (in case the venue holds no TP/SL); with trailing or plan protection, only once the venue refused them.',
+      ),
+    protection: z
+      .strictObject({
+        kind: z
+          .enum(['tpsl', 'trailing', 'plan'])
+          .default('tpsl')
+          .describe(
+            'tpsl: the venue TP/SL at takeProfitPct / stopLossPct; trailing: the venue trailing order (trackorder); plan: plan orders at stopLossPct (and takeProfitPct).',
+          ),
+        callbackPct: z
+          .number()
+          .positive()
+          .lt(100)
+          .default(0.5)
+          .describe('trailing: closes when the price falls back this percent from its best since activation.'),
+        activationPct: z
+          .number()
+          .positive()
+          .max(1000)
+          .optional()
+          .describe('trailing: activates once the price is this percent in profit from the entry (absent: active at once).'),
+        planTakeProfit: z.boolean().default(true).describe('plan: also place a take-profit plan order at takeProfitPct.'),
+        trigger: z.enum(['fair', 'index', 'last']).default('fair').describe('Price the trailing / plan orders watch.'),
+      })
+      .prefault({})
+      .describe('How the venue protects each position: fixed TP/SL (default), a trailing order or plan orders.'),
   })
   .refine((p) => p.fastPeriod < p.slowPeriod, { message: 'expected fastPeriod < slowPeriod', path: ['fastPeriod'] });
 
@@ -77,8 +105,14 @@ interface SymbolState {
   sl?: Decimal;
   /** Side of the position the levels were worked out for. */
   long?: boolean;
-  /** The venue refused position TP/SL (only the protective exit guards the position). */
+  /** The venue refused position TP/SL, trailing or plan orders (only the protective exit guards the position). */
   venueTpslRefused: boolean;
+  /** Trailing / plan orders of ours believed live at the venue (their ids: trigger orders carry no client id). */
+  guards: ProtectiveOrderRef[];
+  /** Trailing fallback: best fair price since the position was guarded. */
+  peak?: Decimal;
+  /** A snapshot of the symbol was judged (only the first may adopt what the venue already holds). */
+  seen: boolean;
 }
 
 @injectable()
@@ -119,7 +153,10 @@ export class PerpTrend implements Strategy {
     if (!mark || this.busy(ctx, st, snapshot.symbol)) return;
 
     const { qty, entry } = this.position(ctx, snapshot.symbol);
-    if (qty.isZero()) {
+    if (this.params.protection.kind !== 'tpsl') {
+      const out = this.guarded(ctx, st, inst, qty, entry, mark);
+      if (out) return out;
+    } else if (qty.isZero()) {
       delete st.tp;
       delete st.sl;
     } else {
@@ -136,10 +173,10 @@ export class PerpTrend implements Strategy {
     }
     if (!cross) return;
     if (cross === 'up') {
-      if (qty.lt(0)) return this.send(st, this.close(ctx, snapshot.symbol, qty));
+      if (qty.lt(0)) return this.closeGuarded(ctx, st, snapshot.symbol, qty);
       if (qty.isZero()) return this.send(st, this.open(ctx, snapshot.symbol, 'buy'));
     } else {
-      if (qty.gt(0)) return this.send(st, this.close(ctx, snapshot.symbol, qty));
+      if (qty.gt(0)) return this.closeGuarded(ctx, st, snapshot.symbol, qty);
       if (qty.isZero() && this.params.allowShort) return this.send(st, this.open(ctx, snapshot.symbol, 'sell'));
     }
     return;
@@ -151,17 +188,26 @@ export class PerpTrend implements Strategy {
       if (!symbol) return;
       const st = this.stateOf(symbol);
       if (st.awaiting === event.intent.intentId) delete st.awaiting;
-      if (event.intent.kind === 'attach-tpsl') st.venueTpslRefused = true;
+      if (event.intent.kind === 'attach-tpsl' || event.intent.kind === 'protective-order') st.venueTpslRefused = true;
+      return;
+    }
+    if (event.type === 'ProtectiveOrderPlaced') {
+      const st = this.stateOf(event.symbol);
+      if (event.order.kind === 'trailing' || event.order.kind === 'plan') st.guards.push({ kind: event.order.kind, id: event.order.id! });
+      if (st.awaiting === event.intentId) delete st.awaiting;
       return;
     }
     if (event.type === 'ProtectionMissing') {
       const inst = ctx.instrument(event.symbol);
       const { qty, entry } = this.position(ctx, event.symbol);
       if (!inst || inst.kind !== 'contract' || qty.isZero()) return;
-      // Re-armed even if the venue refused position TP/SL before: it is the only defence it names.
+      // Re-armed even if the venue refused protection before: it is the only defence it names.
       const st = this.stateOf(event.symbol);
       st.venueTpslRefused = false;
-      return this.protect(ctx, st, inst, qty, entry);
+      if (this.params.protection.kind === 'tpsl') return this.protect(ctx, st, inst, qty, entry);
+      // The venue holds none of them (fired, expired after 7 days, cancelled by hand): forget and re-arm.
+      st.guards = [];
+      return this.guard(ctx, st, inst, qty, entry);
     }
     if (!('clientOrderId' in event) || !('symbol' in event) || event.clientOrderId === undefined) return;
     const st = this.stateOf(event.symbol);
@@ -221,6 +267,100 @@ export class PerpTrend implements Strategy {
     return { qty, entry };
   }
 
+  /**
+   * Trailing / plan protection on each snapshot; intents to send, or undefined to go on with the signal.
+   *  - flat: the legs still believed live are cancelled (the other plan leg after one fired, the trailing
+   *    order after the strategy closed): reduce-only orders left behind would close the next position;
+   *  - first sight of a held position (a restart): the venue's own trailing / plan orders are adopted;
+   *  - a position not guarded for its side yet: old legs cancelled, new ones placed;
+   *  - guarded: the protective exit acts only when the venue refused the orders (else the venue closes).
+   */
+  private guarded(
+    ctx: StrategyContext,
+    st: SymbolState,
+    inst: ContractInstrument,
+    qty: Decimal,
+    entry: Decimal,
+    mark: Decimal,
+  ): IntentResult | undefined {
+    const first = !st.seen;
+    st.seen = true;
+    if (qty.isZero()) {
+      delete st.tp;
+      delete st.sl;
+      delete st.long;
+      delete st.peak;
+      st.venueTpslRefused = false;
+      return st.guards.length > 0 ? [ctx.intents.cancelProtective(inst.symbol, st.guards.splice(0))] : undefined;
+    }
+    const long = qty.gt(0);
+    if (st.long !== long) {
+      if (first && this.adoptVenueGuards(ctx, st, inst, qty, entry)) return [];
+      if (st.guards.length > 0) return [ctx.intents.cancelProtective(inst.symbol, st.guards.splice(0))];
+      return this.guard(ctx, st, inst, qty, entry);
+    }
+    if (!this.params.protectiveExit || !st.venueTpslRefused) return undefined;
+    if (this.params.protection.kind === 'trailing') {
+      // The venue's rule, kept here: the best price since guarding, closed on a fall back of callbackPct.
+      st.peak = !st.peak || (long ? mark.gt(st.peak) : mark.lt(st.peak)) ? mark : st.peak;
+      const back = D(this.params.protection.callbackPct).div(100);
+      const level = st.peak.mul(long ? D(1).minus(back) : D(1).plus(back));
+      if (long ? mark.lte(level) : mark.gte(level)) return this.send(st, this.close(ctx, inst.symbol, qty));
+      return undefined;
+    }
+    const hit = long ? mark.gte(st.tp!) || mark.lte(st.sl!) : mark.lte(st.tp!) || mark.gte(st.sl!);
+    return hit ? this.send(st, this.close(ctx, inst.symbol, qty)) : undefined;
+  }
+
+  /** A restarted strategy keeps the trailing / plan orders the venue holds for this position; false when there are none. */
+  private adoptVenueGuards(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): boolean {
+    const side: PositionSide = qty.gt(0) ? 'long' : 'short';
+    const kind = this.params.protection.kind;
+    const held = ctx.protectiveStops(inst.symbol)?.filter((s) => s.positionSide === side && s.kind === kind && s.id) ?? [];
+    if (held.length === 0) return false;
+    this.levels(st, inst, qty, entry);
+    st.guards = held.map((s) => ({ kind: s.kind as ProtectiveOrderRef['kind'], id: s.id! }));
+    return true;
+  }
+
+  /** The trailing order, or the stop-loss (and take-profit) plan orders, for the whole position. */
+  private guard(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {
+    const long = this.levels(st, inst, qty, entry);
+    st.peak = entry;
+    if (st.venueTpslRefused) return [];
+    const p = this.params;
+    const side: PositionSide = long ? 'long' : 'short';
+    const opts = { trigger: p.protection.trigger, leverage: p.leverage, marginMode: p.marginMode };
+    const size = qty.abs();
+    const out: Intent[] = [];
+    if (p.protection.kind === 'trailing') {
+      const act = p.protection.activationPct;
+      const move = act !== undefined ? D(act).div(100) : undefined;
+      // Rounded away from the entry: it activates no earlier than asked.
+      const activationPrice = move
+        ? roundToTick(entry.mul(long ? D(1).plus(move) : D(1).minus(move)), inst.priceUnit, long ? 'up' : 'down')
+        : undefined;
+      const callbackRate = D(p.protection.callbackPct).div(100);
+      out.push(
+        ctx.intents.trailingStop(inst.symbol, side, size, { callbackRate, ...(activationPrice ? { activationPrice } : {}), ...opts }),
+      );
+    } else {
+      out.push(ctx.intents.planStop(inst.symbol, side, size, { role: 'stop-loss', triggerPrice: st.sl!, ...opts }));
+      if (p.protection.planTakeProfit)
+        out.push(ctx.intents.planStop(inst.symbol, side, size, { role: 'take-profit', triggerPrice: st.tp!, ...opts }));
+    }
+    st.awaiting = out[out.length - 1]!.intentId;
+    return out;
+  }
+
+  /** Cancels the trailing / plan legs, then closes (the legs first: a reduce-only leg left live would close the next position). */
+  private closeGuarded(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol, qty: Decimal): IntentResult {
+    const close = this.close(ctx, symbol, qty);
+    st.awaiting = close.intentId;
+    if (st.guards.length === 0) return [close];
+    return [ctx.intents.cancelProtective(symbol, st.guards.splice(0)), close];
+  }
+
   /** Takes the levels of a TP/SL order the venue already holds on this position; false when there is none. */
   private adoptVenueStops(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol, qty: Decimal): boolean {
     const side: PositionSide = qty.gt(0) ? 'long' : 'short';
@@ -232,7 +372,8 @@ export class PerpTrend implements Strategy {
     return true;
   }
 
-  private protect(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {
+  /** TP and SL levels of the position (and its side); returns whether it is long. */
+  private levels(st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): boolean {
     const long = qty.gt(0);
     st.long = long;
     const tpMove = D(this.params.takeProfitPct).div(100);
@@ -240,6 +381,11 @@ export class PerpTrend implements Strategy {
     // Rounded toward the entry: a level is never further away than asked.
     st.tp = roundToTick(entry.mul(long ? D(1).plus(tpMove) : D(1).minus(tpMove)), inst.priceUnit, long ? 'down' : 'up');
     st.sl = roundToTick(entry.mul(long ? D(1).minus(slMove) : D(1).plus(slMove)), inst.priceUnit, long ? 'up' : 'down');
+    return long;
+  }
+
+  private protect(ctx: StrategyContext, st: SymbolState, inst: ContractInstrument, qty: Decimal, entry: Decimal): IntentResult {
+    const long = this.levels(st, inst, qty, entry);
     if (st.venueTpslRefused) return;
     const positionSide: PositionSide | undefined = this.params.positionMode === 'hedged' ? (long ? 'long' : 'short') : undefined;
     return [ctx.intents.tpsl(inst.symbol, positionSide ? { positionSide } : {}, { takeProfit: st.tp, stopLoss: st.sl, trigger: 'fair' })];
@@ -270,7 +416,7 @@ export class PerpTrend implements Strategy {
 
   private stateOf(symbol: string): SymbolState {
     let s = this.state.get(symbol);
-    if (!s) this.state.set(symbol, (s = { venueTpslRefused: false }));
+    if (!s) this.state.set(symbol, (s = { venueTpslRefused: false, guards: [], seen: false }));
     return s;
   }
 }

@@ -59,8 +59,11 @@ import type {
   OrderRef,
   PlaceAck,
   PlaceRequest,
+  ProtectiveOrderRequest,
   TpSlRequest,
 } from '../execution/exchange-gateway.js';
+import type { PositionProtection, ProtectiveOrderRef } from '../domain/position.js';
+import { SimProtectiveOrders } from './sim-protective-orders.js';
 import { contractCapabilities } from '../execution/gateways/mexc-contract-gateway.js';
 import {
   contractOrderParams,
@@ -171,6 +174,8 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   private readonly defaultOpenType: OpenType;
   private closing = false;
   private readonly venueTpsl: boolean;
+  /** Our trailing and plan orders (the venue engine's trigger orders; sim-protective-orders.ts). */
+  private readonly protective: SimProtectiveOrders;
 
   constructor(opts: ContractSimVenueOptions) {
     this.exchange = opts.exchange;
@@ -202,6 +207,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       coins,
     );
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
+    this.protective = new SimProtectiveOrders(this.venue, this.account);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
     this.venue.on((e) => this.onVenueEvent(e));
     opts.exchange.attach('contract', this);
@@ -277,7 +283,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
         this.setFair(inst, D(r.p), r.et);
         return;
       case 'index':
-        this.venue.setIndexPrice(inst.symbol, r.p);
+        this.withTriggerLiquidity(inst, 'index', D(r.p), () => this.venue.setIndexPrice(inst.symbol, r.p));
         if (this.tpsl.size > 0) this.checkTriggers(inst, 'index', D(r.p));
         return;
       case 'funding': {
@@ -298,8 +304,19 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   private setFair(inst: ReplayInstrument, price: Decimal, time: number): void {
     if (!price.gt(0)) return;
     this.fairAt.set(inst.symbol, time);
-    this.venue.setFairPrice(inst.symbol, price);
+    this.withTriggerLiquidity(inst, 'fair', price, () => this.venue.setFairPrice(inst.symbol, price));
     if (this.tpsl.size > 0) this.checkTriggers(inst, 'fair', price);
+  }
+
+  /**
+   * Sets a price at the venue; when it fires trailing or plan orders of ours, inside the recorded
+   * liquidity their market closes can reach (the venue's book holds only our orders).
+   */
+  private withTriggerLiquidity(inst: ReplayInstrument, kind: 'fair' | 'index', price: Decimal, set: () => void): void {
+    const fires = this.protective.any ? this.protective.firing(inst.symbol, kind, price) : [];
+    if (fires.length === 0) return set();
+    const lots = Math.round(fires.reduce((n, f) => n + f.vol.toNumber(), 0) / inst.step);
+    this.exchange.withLiquidity(inst, fires[0]!.side, undefined, (l) => l >= lots, set);
   }
 
   /** A fair price before the first one is known: from the book or the last trade. */
@@ -534,6 +551,41 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       ...(req.stopLossPrice ? { sl: triggerPriceOnTick(req.stopLossPrice, inst.priceUnit, 'stopLossPrice') } : {}),
       trigger: req.triggerPriceType ?? 'last',
     });
+  }
+
+  /** A trailing or plan order closing a position: the venue engine's own (sim-protective-orders.ts). */
+  placeProtectiveOrder(req: ProtectiveOrderRequest): PositionProtection {
+    const inst = this.instrument(req.symbol);
+    const pos = this.venue
+      .openPositions(this.account, { symbol: req.symbol })
+      .find((p) => p.holdVol.gt(0) && p.positionType === positionTypeOf(req.positionSide));
+    this.ensureFair(this.replay(req.symbol));
+    return this.protective.place(req, inst, this.mode, pos ? { leverage: pos.leverage, openType: pos.openType } : {});
+  }
+
+  cancelProtectiveOrder(symbol: InstrumentSymbol, ref: ProtectiveOrderRef): boolean {
+    const r = this.protective.cancel(symbol, ref);
+    if (!r.ok) throw rejected(r, ref.kind === 'trailing' ? 'contract.cancelTrackOrder' : 'contract.cancelPlanOrders');
+    return r.live;
+  }
+
+  /** Position TP/SL simulated here (venueTpsl) on held positions, then our live trailing and plan orders. */
+  protectiveStops(symbol: InstrumentSymbol): PositionProtection[] {
+    const held = this.venue.openPositions(this.account, { symbol }).filter((p) => p.holdVol.gt(0));
+    const out: PositionProtection[] = [];
+    for (const t of this.tpsl.values()) {
+      const pos = held.find((p) => p.positionType === t.positionType);
+      if (t.symbol !== symbol || !pos) continue;
+      out.push({
+        symbol,
+        positionSide: t.positionType === PositionType.LONG ? 'long' : 'short',
+        ...(t.tp ? { takeProfitPrice: t.tp } : {}),
+        ...(t.sl ? { stopLossPrice: t.sl } : {}),
+        quantity: pos.holdVol,
+      });
+    }
+    out.push(...this.protective.list(symbol));
+    return out;
   }
 
   // ------------------------------------------------------------------ internals

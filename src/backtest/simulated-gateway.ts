@@ -27,8 +27,11 @@ import type {
   OrderRef,
   PlaceAck,
   PlaceRequest,
+  ProtectiveOrderRequest,
+  ProtectiveStop,
   TpSlRequest,
 } from '../execution/exchange-gateway.js';
+import type { ProtectiveOrderRef } from '../domain/position.js';
 import { asPerpetua } from '../execution/gateways/gateway-errors.js';
 import type { SimulatedExchange } from './simulated-exchange.js';
 
@@ -50,6 +53,9 @@ export interface SimVenueOps {
   setLeverage?(req: LeverageRequest): void;
   setPositionMode?(mode: PositionModeName): void;
   attachTpSl?(req: TpSlRequest): void;
+  placeProtectiveOrder?(req: ProtectiveOrderRequest): ProtectiveStop;
+  cancelProtectiveOrder?(symbol: InstrumentSymbol, ref: ProtectiveOrderRef): boolean;
+  protectiveStops?(symbol: InstrumentSymbol): ProtectiveStop[];
 }
 
 export class SimulatedGateway implements ExchangeGateway {
@@ -60,7 +66,12 @@ export class SimulatedGateway implements ExchangeGateway {
     readonly ops: SimVenueOps,
   ) {
     this.capabilities = ops.capabilities;
+    Object.assign(this, protectiveCalls(this));
   }
+
+  placeProtectiveOrder?: ExchangeGateway['placeProtectiveOrder'];
+  cancelProtectiveOrder?: ExchangeGateway['cancelProtectiveOrder'];
+  protectiveStops?: ExchangeGateway['protectiveStops'];
 
   private get entryMs(): number {
     return this.exchange.model.latency.orderEntryMs;
@@ -147,6 +158,21 @@ export class SimulatedGateway implements ExchangeGateway {
     if (!f) return Promise.reject(new ValidationError('capabilities.tpsl', 'a contract gateway (spot has no TP/SL)'));
     return this.exchange.submit(this.entryMs, () => f(req));
   }
+}
+
+/** Trailing and plan orders pass through with the entry / cancel latency; present only where the venue has them. */
+function protectiveCalls(g: SimulatedGateway): Pick<ExchangeGateway, 'placeProtectiveOrder' | 'cancelProtectiveOrder' | 'protectiveStops'> {
+  const { ops, exchange } = g;
+  const place = ops.placeProtectiveOrder?.bind(ops);
+  const cancel = ops.cancelProtectiveOrder?.bind(ops);
+  const list = ops.protectiveStops?.bind(ops);
+  return {
+    ...(place ? { placeProtectiveOrder: (req) => exchange.submit(exchange.model.latency.orderEntryMs, () => place(req)) } : {}),
+    ...(cancel
+      ? { cancelProtectiveOrder: (symbol, ref) => exchange.submit(exchange.model.latency.cancelMs, () => cancel(symbol, ref)) }
+      : {}),
+    ...(list ? { protectiveStops: (symbol) => now(() => list(symbol)) } : {}),
+  };
 }
 
 function item<T>(clientOrderId: ClientOrderId, f: () => T): BatchItem<T> {

@@ -8,7 +8,7 @@ import type { AlgoParent } from './algo-parent.js';
 import type { Fill } from './fill.js';
 import type { Intent, PositionModeName } from './intent.js';
 import type { Order, PositionSide } from './order.js';
-import type { Position, PositionLeg } from './position.js';
+import type { Position, PositionLeg, PositionProtection, ProtectiveOrderRef } from './position.js';
 
 interface EventBase {
   /** Our clock when the event was produced. */
@@ -147,6 +147,23 @@ export interface TpSlAttached extends EventBase {
   readonly stopLossPrice?: Decimal;
 }
 
+/** A trailing or plan order accepted by the venue (`order.id` is the venue's id; `order.kind` says which). */
+export interface ProtectiveOrderPlaced extends EventBase {
+  readonly type: 'ProtectiveOrderPlaced';
+  readonly symbol: InstrumentSymbol;
+  readonly intentId: string;
+  readonly order: PositionProtection;
+}
+
+/** A trailing or plan order cancelled at the venue, or found no longer live there (`live: false`). */
+export interface ProtectiveOrderCancelled extends EventBase {
+  readonly type: 'ProtectiveOrderCancelled';
+  readonly symbol: InstrumentSymbol;
+  readonly order: ProtectiveOrderRef;
+  /** False when the venue had already ended it (fired, expired, cancelled elsewhere). */
+  readonly live: boolean;
+}
+
 export interface FundingSettled extends EventBase {
   readonly type: 'FundingSettled';
   readonly symbol: InstrumentSymbol;
@@ -245,6 +262,8 @@ export type ExecutionEvent =
   | LeverageChanged
   | PositionModeChanged
   | TpSlAttached
+  | ProtectiveOrderPlaced
+  | ProtectiveOrderCancelled
   | FundingSettled
   | PositionDrift
   | VenueFill

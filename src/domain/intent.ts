@@ -5,6 +5,7 @@
 import type { Decimal } from '../core/decimal.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { MarginMode, OrderSide, OrderSpec, PositionSide, TriggerPriceType } from './order.js';
+import type { ProtectiveOrderRef } from './position.js';
 
 interface IntentBase {
   /** Unique per strategy run; journaled with the client ids it produces. */
@@ -80,6 +81,46 @@ export interface AttachTpSl extends IntentBase {
   readonly takeProfitPrice?: Decimal;
   readonly stopLossPrice?: Decimal;
   readonly triggerPriceType?: TriggerPriceType;
+}
+
+/** Trailing stop: follows the best price since activation and closes when the price falls back `callbackRate` from it. */
+export interface TrailingStopSpec {
+  readonly type: 'trailing';
+  /** Callback as a fraction of the benchmark (0.01 = 1 %), 0 < rate < 1. */
+  readonly callbackRate: Decimal;
+  /** The price that activates it (absent: active at once). */
+  readonly activationPrice?: Decimal;
+}
+
+/** Plan (trigger) order closing at market when the price reaches `triggerPrice`: a stop-loss or a take-profit leg. */
+export interface PlanStopSpec {
+  readonly type: 'plan';
+  readonly role: 'stop-loss' | 'take-profit';
+  readonly triggerPrice: Decimal;
+}
+
+/**
+ * A reduce-only trigger order at the venue closing `quantity` of the `positionSide` position (in one-way
+ * mode: the net position's direction). Trigger orders carry no client id: the venue's id comes back in
+ * ProtectiveOrderPlaced, and the venue's list of them is the truth after a restart.
+ */
+export interface PlaceProtectiveOrder extends IntentBase {
+  readonly kind: 'protective-order';
+  readonly symbol: InstrumentSymbol;
+  readonly positionSide: PositionSide;
+  readonly quantity: Decimal;
+  readonly spec: TrailingStopSpec | PlanStopSpec;
+  readonly triggerPriceType?: TriggerPriceType;
+  /** The venue asks leverage and margin type of every trailing order; default: the position's. */
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
+}
+
+/** Cancels trailing / plan orders by the venue's id (what is no longer live is skipped, not an error). */
+export interface CancelProtectiveOrders extends IntentBase {
+  readonly kind: 'cancel-protective';
+  readonly symbol: InstrumentSymbol;
+  readonly orders: readonly ProtectiveOrderRef[];
 }
 
 export interface DesiredQuote {
@@ -175,7 +216,9 @@ export type Intent =
   | DesiredQuotes
   | TwapOrder
   | IcebergOrder
-  | CancelAlgo;
+  | CancelAlgo
+  | PlaceProtectiveOrder
+  | CancelProtectiveOrders;
 export type IntentKind = Intent['kind'];
 
 export const SLOT_PATTERN = /^[a-z0-9]{1,3}$/;
@@ -206,6 +249,8 @@ export function isRiskReducing(intent: Intent): boolean {
     case 'desired-quotes':
       return intent.quotes.length === 0;
     case 'attach-tpsl':
+    case 'protective-order':
+    case 'cancel-protective':
       return true;
     default:
       return false;

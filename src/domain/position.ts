@@ -60,12 +60,33 @@ export function flatPosition(
 
 export const isFlat = (p: Position | undefined): boolean => !p || p.quantity.isZero();
 
-/** An open take-profit / stop-loss order at the venue on a held contract position. */
+/** An open order at the venue protecting a held contract position: TP/SL, trailing or plan. */
 export interface PositionProtection {
   readonly symbol: InstrumentSymbol;
   /** The position it closes. */
   readonly positionSide: PositionSide;
+  /** A plan order's trigger price is one of these two, by its role. */
   readonly takeProfitPrice?: Decimal;
   readonly stopLossPrice?: Decimal;
   readonly quantity?: Decimal;
+  /** Absent or 'tpsl': a TP/SL stop order; 'trailing' / 'plan': a reduce-only trigger order closing the position. */
+  readonly kind?: 'tpsl' | ProtectiveOrderKind;
+  /** The venue's id of a trailing or plan order (what cancels it: trigger orders carry no client id). */
+  readonly id?: string;
+  /** Trailing: the callback, a fraction of the benchmark (0.01 = 1 %). */
+  readonly callbackRate?: Decimal;
+  /** Trailing: the benchmark (the best price since activation) and the price it fires at, when active. */
+  readonly benchmark?: Decimal;
+  readonly triggerPrice?: Decimal;
+  /** Trailing: the price that activates it (absent: active from placement). */
+  readonly activationPrice?: Decimal;
+}
+
+/** Reduce-only trigger orders a strategy can protect a position with, besides TP/SL. */
+export type ProtectiveOrderKind = 'trailing' | 'plan';
+
+/** Names one trailing or plan order at the venue. */
+export interface ProtectiveOrderRef {
+  readonly kind: ProtectiveOrderKind;
+  readonly id: string;
 }

@@ -17,9 +17,9 @@ import type { PerpetuaError } from '../core/errors.js';
 import type { ClientOrderId, InstrumentSymbol, OrderId } from '../core/ids.js';
 import type { AccountSnapshot } from '../domain/balance.js';
 import type { Fill } from '../domain/fill.js';
-import type { PositionModeName } from '../domain/intent.js';
+import type { PlaceProtectiveOrder, PositionModeName } from '../domain/intent.js';
 import type { InstrumentKind, MarginMode, OrderSpec, OrderStatus, PositionSide, TriggerPriceType, VenueOrder } from '../domain/order.js';
-import type { Position, PositionLeg, PositionProtection } from '../domain/position.js';
+import type { Position, PositionLeg, PositionProtection, ProtectiveOrderRef } from '../domain/position.js';
 
 export interface GatewayCapabilities {
   readonly kind: InstrumentKind;
@@ -99,9 +99,14 @@ export interface TpSlRequest {
   readonly triggerPriceType?: TriggerPriceType;
 }
 
-/** An open take-profit / stop-loss order on a held position (contract). */
-/** An open TP/SL order on a held position (the domain's PositionProtection). */
+/** An open order protecting a held position: TP/SL, trailing or plan (the domain's PositionProtection). */
 export type ProtectiveStop = PositionProtection;
+
+/** A reduce-only trailing or plan order closing (part of) a position (contract). */
+export type ProtectiveOrderRequest = Pick<
+  PlaceProtectiveOrder,
+  'symbol' | 'positionSide' | 'quantity' | 'spec' | 'triggerPriceType' | 'leverage' | 'marginMode'
+>;
 
 /** A funding payment on one of the account's positions, as the venue recorded it (contract). */
 export interface FundingPayment {
@@ -145,8 +150,16 @@ export interface ExchangeGateway {
   setLeverage(req: LeverageRequest): Promise<void>;
   setPositionMode(mode: PositionModeName): Promise<void>;
   attachTpSl(req: TpSlRequest): Promise<void>;
-  /** Open TP/SL orders on held positions of the symbol; absent where the venue has no such orders. */
+  /**
+   * Open orders protecting held positions of the symbol: TP/SL stop orders, and the reduce-only trailing
+   * and plan orders that close a position (kind 'trailing' / 'plan', with their venue id); absent where
+   * the venue has no such orders.
+   */
   protectiveStops?(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]>;
+  /** Places a trailing or plan order; resolves with the venue's view of it (its id included). */
+  placeProtectiveOrder?(req: ProtectiveOrderRequest): Promise<ProtectiveStop>;
+  /** Cancels one trailing or plan order; resolves false when the venue says it is no longer live (fired, expired). */
+  cancelProtectiveOrder?(symbol: InstrumentSymbol, ref: ProtectiveOrderRef): Promise<boolean>;
   /** Funding payments of the symbol settled at or after `since` (venue ms), oldest first; absent where there is no funding. */
   fundingSince?(symbol: InstrumentSymbol, since: number): Promise<readonly FundingPayment[]>;
 }

@@ -24,7 +24,15 @@ import { inject, injectable, optional } from 'inversify';
 import { Subject, type Observable } from 'rxjs';
 import type { Clock } from '../core/clock.js';
 import { type Decimal, ZERO, truncateToStep } from '../core/decimal.js';
-import { ExchangeError, NetworkError, OrderNotCancellable, OrderNotFound, OutcomeUnknown, PerpetuaError } from '../core/errors.js';
+import {
+  ExchangeError,
+  NetworkError,
+  OrderNotCancellable,
+  OrderNotFound,
+  OutcomeUnknown,
+  PerpetuaError,
+  ValidationError,
+} from '../core/errors.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
 import { CORE_TOKENS } from '../core/core-tokens.js';
 import { DOMAIN_TOKENS } from '../domain/domain-tokens.js';
@@ -35,7 +43,17 @@ import { eventClientOrderId } from '../domain/execution-event.js';
 import { stepOf } from '../domain/instrument.js';
 import type { InstrumentLookup } from '../domain/instrument-registry.js';
 import type { AlgoParent } from '../domain/algo-parent.js';
-import type { AlgoIntent, AmendOrder, CancelAll, ChaseOrder, DesiredQuote, DesiredQuotes, Intent } from '../domain/intent.js';
+import type {
+  AlgoIntent,
+  AmendOrder,
+  CancelAll,
+  CancelProtectiveOrders,
+  ChaseOrder,
+  DesiredQuote,
+  DesiredQuotes,
+  Intent,
+  PlaceProtectiveOrder,
+} from '../domain/intent.js';
 import { createOrder, isLive, isTerminal, type Order, type OrderSpec, transitionOrder } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
@@ -361,6 +379,12 @@ export class OrderManager {
           mode: intent.mode,
         });
         return;
+      case 'protective-order':
+        await this.placeProtective(intent);
+        return;
+      case 'cancel-protective':
+        await this.cancelProtective(intent);
+        return;
       case 'attach-tpsl': {
         const o = intent.clientOrderId ? this.store.get(intent.clientOrderId) : undefined;
         await this.setting(
@@ -389,10 +413,44 @@ export class OrderManager {
     }
   }
 
-  private async setting(intent: Intent, call: () => Promise<void>, ok: ExecutionEvent): Promise<void> {
+  /**
+   * A trailing or plan order: placed once, never re-sent (it carries no client id, so a lost answer is
+   * not resolved by a query here: the venue's list, read by the protection check, is the truth).
+   */
+  private async placeProtective(intent: PlaceProtectiveOrder): Promise<void> {
+    const place = this.gateway.placeProtectiveOrder?.bind(this.gateway);
+    const { symbol, positionSide, quantity, spec, triggerPriceType, leverage, marginMode } = intent;
+    await this.setting(intent, async () => {
+      if (!place) throw new ValidationError('intent.kind', 'a venue with trailing and plan orders (contract)', intent.kind);
+      const order = await place({
+        symbol,
+        positionSide,
+        quantity,
+        spec,
+        ...(triggerPriceType ? { triggerPriceType } : {}),
+        ...(leverage !== undefined ? { leverage } : {}),
+        ...(marginMode ? { marginMode } : {}),
+      });
+      return { type: 'ProtectiveOrderPlaced', ts: 0, strategyId: intent.strategyId, symbol, intentId: intent.intentId, order };
+    });
+  }
+
+  /** Each ref cancelled in turn; one the venue no longer holds live is reported as such, not as a failure. */
+  private async cancelProtective(intent: CancelProtectiveOrders): Promise<void> {
+    const cancel = this.gateway.cancelProtectiveOrder?.bind(this.gateway);
+    for (const ref of intent.orders) {
+      await this.setting(intent, async () => {
+        if (!cancel) throw new ValidationError('intent.kind', 'a venue with trailing and plan orders (contract)', intent.kind);
+        const live = await cancel(intent.symbol, ref);
+        return { type: 'ProtectiveOrderCancelled', ts: 0, strategyId: intent.strategyId, symbol: intent.symbol, order: ref, live };
+      });
+    }
+  }
+
+  private async setting(intent: Intent, call: () => Promise<void | ExecutionEvent>, ok?: ExecutionEvent): Promise<void> {
     try {
-      await call();
-      await this.publish({ ...ok, ts: this.clock.now() });
+      const done = (await call()) ?? ok;
+      if (done) await this.publish({ ...done, ts: this.clock.now() });
     } catch (e) {
       const unknown = e instanceof OutcomeUnknown ? 'outcome unknown: ' : '';
       await this.publish({

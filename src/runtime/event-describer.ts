@@ -85,7 +85,7 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
     case 'PositionAdjusted':
       return line('warn', `position adjusted ${sid} ${e.symbol} ${e.leg}: ${fmt(e.fromQuantity)} → ${fmt(e.toQuantity)} (${e.reason})`);
     case 'ProtectionMissing':
-      return line('warn', `no TP/SL protects ${sid} ${e.symbol} ${e.leg} ${fmt(e.quantity)} at the venue`);
+      return line('warn', `no TP/SL, trailing or plan order protects ${sid} ${e.symbol} ${e.leg} ${fmt(e.quantity)} at the venue`);
     case 'LeverageChanged':
       return line('info', `leverage ${sid} ${e.symbol} ${e.leverage}x${e.positionSide ? ` (${e.positionSide})` : ''}`);
     case 'PositionModeChanged':
@@ -102,6 +102,13 @@ export function describeEvent(e: ExecutionEvent): EventLine | undefined {
       const level = a.state === 'stopped' || a.state === 'expired' || e.change.startsWith('child denied') ? 'warn' : 'info';
       return line(level, `${a.algo} ${sid} ${e.symbol} ${a.side} ${a.state} ${progress}: ${e.change}`, { parentId: a.parentId });
     }
+    case 'ProtectiveOrderPlaced': {
+      const o = e.order;
+      const level = o.kind === 'trailing' ? `callback ${fmt(o.callbackRate)}` : `at ${fmt(o.stopLossPrice ?? o.takeProfitPrice)}`;
+      return line('info', `${o.kind} stop ${sid} ${e.symbol} ${o.positionSide} ${fmt(o.quantity)} ${level} (venue id ${o.id ?? '-'})`);
+    }
+    case 'ProtectiveOrderCancelled':
+      return line('info', `${e.order.kind} stop ${sid} ${e.symbol} ${e.order.id} ${e.live ? 'cancelled' : 'already ended at the venue'}`);
     default:
       return line('debug', e.type, { clientOrderId: 'clientOrderId' in e ? e.clientOrderId : undefined });
   }

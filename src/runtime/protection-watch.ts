@@ -1,7 +1,9 @@
 /**
- * TP/SL protection of contract positions at the venue: read before the strategies start (so a restarted
- * strategy sees the stops it already has) and checked at every reconciliation tick (a strategy holding
- * a position no TP/SL protects any more is told, once per position size).
+ * Protection of contract positions at the venue — TP/SL stop orders, and reduce-only trailing and plan
+ * orders closing the position (the gateway's protectiveStops lists all three): read before the
+ * strategies start (so a restarted strategy sees the stops it already has, and does not place a second
+ * trailing order) and checked at every reconciliation tick (a strategy holding a position nothing
+ * protects any more is told, once per position size).
  */
 import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { ExecutionEvent, ProtectionMissing } from '../domain/execution-event.js';
@@ -13,7 +15,7 @@ import type { TradingState } from './trading-state.js';
 export class ProtectionWatch {
   /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
   private readonly toldUnprotected = new Set<string>();
-  /** strategy|symbol pairs that have put TP/SL on (journal or this run): only they are told it is gone. */
+  /** strategy|symbol pairs that have put TP/SL, trailing or plan orders on (journal or this run): only they are told it is gone. */
   private readonly tpslUsers = new Set<string>();
 
   constructor(
@@ -24,7 +26,7 @@ export class ProtectionWatch {
   /** Remembers which strategies use TP/SL on which symbols (every event, journaled or new, passes here). */
   noteTpSl(e: ExecutionEvent): void {
     if (e.strategyId === undefined) return;
-    if (e.type === 'TpSlAttached') this.tpslUsers.add(`${e.strategyId}|${e.symbol}`);
+    if (e.type === 'TpSlAttached' || e.type === 'ProtectiveOrderPlaced') this.tpslUsers.add(`${e.strategyId}|${e.symbol}`);
     else if (e.type === 'OrderSubmitted' && (e.order.takeProfitPrice || e.order.stopLossPrice)) {
       this.tpslUsers.add(`${e.strategyId}|${e.order.symbol}`);
     }

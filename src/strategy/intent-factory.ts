@@ -11,17 +11,20 @@ import type {
   CancelAlgo,
   CancelAll,
   CancelOrder,
+  CancelProtectiveOrders,
   ChaseOrder,
   DesiredQuote,
   DesiredQuotes,
   IcebergOrder,
   PlaceOrder,
+  PlaceProtectiveOrder,
   PositionModeName,
   SetLeverage,
   SetPositionMode,
   TwapOrder,
 } from '../domain/intent.js';
 import type { MarginMode, OrderSide, OrderSpec, PositionSide, TimeInForce, TriggerPriceType } from '../domain/order.js';
+import type { ProtectiveOrderRef } from '../domain/position.js';
 
 export interface OrderOptions {
   readonly timeInForce?: TimeInForce;
@@ -62,6 +65,13 @@ export interface IcebergInput extends AlgoChildFields {
   /** 0–1: each visible size drawn from visible·(1 ± variance). */
   readonly visibleVariance?: DecimalLike;
   readonly seed?: number;
+}
+
+/** What a trailing or plan order takes besides its levels. */
+export interface ProtectiveOptions {
+  readonly trigger?: TriggerPriceType;
+  readonly leverage?: number;
+  readonly marginMode?: MarginMode;
 }
 
 export class IntentFactory {
@@ -189,6 +199,55 @@ export class IntentFactory {
   /** Stops a TWAP or iceberg parent (its resting child is cancelled). */
   cancelAlgo(symbol: InstrumentSymbol, parentId: ClientOrderId): CancelAlgo {
     return { ...this.base(), kind: 'cancel-algo', symbol, parentId };
+  }
+
+  /** A trailing stop closing `quantity` of the `positionSide` position; `callbackRate` a fraction (0.01 = 1 %). */
+  trailingStop(
+    symbol: InstrumentSymbol,
+    positionSide: PositionSide,
+    quantity: DecimalLike,
+    opts: { callbackRate: DecimalLike; activationPrice?: DecimalLike } & ProtectiveOptions,
+  ): PlaceProtectiveOrder {
+    const spec = {
+      type: 'trailing' as const,
+      callbackRate: D(opts.callbackRate),
+      ...(opts.activationPrice !== undefined ? { activationPrice: D(opts.activationPrice) } : {}),
+    };
+    return this.protective(symbol, positionSide, quantity, spec, opts);
+  }
+
+  /** A plan order closing `quantity` of the `positionSide` position at market once the price reaches `triggerPrice`. */
+  planStop(
+    symbol: InstrumentSymbol,
+    positionSide: PositionSide,
+    quantity: DecimalLike,
+    opts: { role: 'stop-loss' | 'take-profit'; triggerPrice: DecimalLike } & ProtectiveOptions,
+  ): PlaceProtectiveOrder {
+    return this.protective(symbol, positionSide, quantity, { type: 'plan', role: opts.role, triggerPrice: D(opts.triggerPrice) }, opts);
+  }
+
+  cancelProtective(symbol: InstrumentSymbol, orders: readonly ProtectiveOrderRef[]): CancelProtectiveOrders {
+    return { ...this.base(), kind: 'cancel-protective', symbol, orders: orders.map((o) => ({ kind: o.kind, id: o.id })) };
+  }
+
+  private protective(
+    symbol: InstrumentSymbol,
+    positionSide: PositionSide,
+    quantity: DecimalLike,
+    spec: PlaceProtectiveOrder['spec'],
+    opts: ProtectiveOptions,
+  ): PlaceProtectiveOrder {
+    return {
+      ...this.base(),
+      kind: 'protective-order',
+      symbol,
+      positionSide,
+      quantity: D(quantity),
+      spec,
+      ...(opts.trigger ? { triggerPriceType: opts.trigger } : {}),
+      ...(opts.leverage !== undefined ? { leverage: opts.leverage } : {}),
+      ...(opts.marginMode ? { marginMode: opts.marginMode } : {}),
+    };
   }
 
   quotes(symbol: InstrumentSymbol, quotes: readonly QuoteInput[]): DesiredQuotes {

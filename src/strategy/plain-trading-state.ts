@@ -7,7 +7,7 @@ import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js
 import type { Balance } from '../domain/balance.js';
 import type { Instrument } from '../domain/instrument.js';
 import type { Order } from '../domain/order.js';
-import type { Position } from '../domain/position.js';
+import type { Position, PositionProtection } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
 import type { Strategy } from './strategy.js';
 import type { TradingStateView } from './strategy-context.js';
@@ -19,6 +19,8 @@ export class PlainState implements TradingStateView {
   orders: Order[] = [];
   balanceList: Balance[] = [];
   snapshots = new Map<string, MarketSnapshot>();
+  /** What the venue holds protecting positions (TP/SL, trailing, plan), as the runtime reads it. */
+  stopList: PositionProtection[] = [];
 
   instrument(symbol: InstrumentSymbol): Instrument | undefined {
     return this.instruments.find((i) => i.symbol === symbol);
@@ -37,6 +39,9 @@ export class PlainState implements TradingStateView {
   }
   lastSnapshot(symbol: InstrumentSymbol): MarketSnapshot | undefined {
     return this.snapshots.get(symbol);
+  }
+  protectiveStops(symbol: InstrumentSymbol): readonly PositionProtection[] {
+    return this.stopList.filter((s) => s.symbol === symbol);
   }
 }
 

@@ -36,7 +36,7 @@
  */
 import type { Clock } from '../../core/clock.js';
 import { toPlain } from '../../core/decimal.js';
-import { ExchangeError, OrderNotFound, OutcomeUnknown, PositionNotFound, ValidationError } from '../../core/errors.js';
+import { ExchangeError, OrderNotCancellable, OrderNotFound, OutcomeUnknown, PositionNotFound, ValidationError } from '../../core/errors.js';
 import { orderId, type ClientOrderId, type ContractSymbol, type InstrumentSymbol, type OrderId } from '../../core/ids.js';
 import type { ContractClient } from '../../client/contract-client.js';
 import type { ContractOrder, ContractPosition } from '../../api/contract/order-schemas.js';
@@ -68,9 +68,12 @@ import type {
   OrderRef,
   PlaceAck,
   PlaceRequest,
+  ProtectiveOrderRequest,
   ProtectiveStop,
   TpSlRequest,
 } from '../exchange-gateway.js';
+import type { ProtectiveOrderRef } from '../../domain/position.js';
+import { planOrderParams, placedProtection, planProtection, trackOrderParams, trackProtection } from './protective-order-mapping.js';
 import {
   CONTRACT_CLIENT_ID_MAX,
   contractOrderParams,
@@ -111,6 +114,12 @@ export type ContractTradingClient = Pick<
   | 'placeStopOrder'
   | 'openStopOrders'
   | 'fundingRecords'
+  | 'placeTrackOrder'
+  | 'cancelTrackOrder'
+  | 'trackOrders'
+  | 'placePlanOrderV2'
+  | 'cancelPlanOrders'
+  | 'planOrders'
 >;
 
 export interface MexcContractGatewayOptions {
@@ -509,8 +518,44 @@ export class MexcContractGateway implements ExchangeGateway {
   }
 
   /**
+   * POST trackorder/place or planorder/place/v2: a reduce-only close of the position side (codes in
+   * protective-order-mapping.ts); leverage and margin type default to the held position's.
+   */
+  async placeProtectiveOrder(req: ProtectiveOrderRequest): Promise<ProtectiveStop> {
+    const instrument = this.instrument(req.symbol);
+    const mode = await this.positionMode();
+    const held =
+      req.leverage === undefined || req.marginMode === undefined
+        ? (await this.client.openPositions({ symbol: req.symbol })).find(
+            (p) => p.holdVol.gt(0) && p.positionType === positionTypeOf(req.positionSide),
+          )
+        : undefined;
+    const settings = held ? { leverage: held.leverage, openType: held.openType } : {};
+    const id =
+      req.spec.type === 'trailing'
+        ? await this.client.placeTrackOrder(trackOrderParams(req, instrument, mode, settings))
+        : await this.client.placePlanOrderV2(planOrderParams(req, instrument, mode, settings));
+    return placedProtection(req, id);
+  }
+
+  /** POST trackorder/cancel (trackOrderId) or planorder/cancel; 2040 / 2041 (gone, final) → false. */
+  async cancelProtectiveOrder(symbol: InstrumentSymbol, ref: ProtectiveOrderRef): Promise<boolean> {
+    try {
+      // A refused element comes back as the call's error (2040 / 2041), as for the other cancels.
+      if (ref.kind === 'trailing') await this.client.cancelTrackOrder({ symbol, trackOrderId: ref.id });
+      else await this.client.cancelPlanOrders([{ symbol, orderId: ref.id }]);
+      return true;
+    } catch (err) {
+      if (isOrderNotFound(err, 'contract') || err instanceof OrderNotCancellable) return false;
+      throw err;
+    }
+  }
+
+  /**
    * GET stoporder/open_orders of the symbol: the untriggered TP/SL orders that hang on a position
-   * (positionId set; one attached to a limit order not yet filled protects nothing held).
+   * (positionId set; one attached to a limit order not yet filled protects nothing held); then the live
+   * trailing orders (trackorder/list/orders, states 0 and 1) and untriggered plan orders that close a
+   * position (sides 2 and 4).
    */
   async protectiveStops(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
     const list = await this.client.openStopOrders({ symbol });
@@ -528,6 +573,22 @@ export class MexcContractGateway implements ExchangeGateway {
         ...(sl ? { stopLossPrice: sl } : {}),
         ...(s.vol ? { quantity: s.vol } : {}),
       });
+    }
+    for (let page = 1; page <= this.maxPages(); page++) {
+      const got = await this.client.trackOrders({ states: [0, 1], symbol, pageIndex: page, pageSize: PAGE_SIZE });
+      for (const t of got) {
+        const p = t.symbol === symbol ? trackProtection(symbol, t) : undefined;
+        if (p) out.push(p);
+      }
+      if (got.length < PAGE_SIZE) break;
+    }
+    for (let page = 1; page <= this.maxPages(); page++) {
+      const got = await this.client.planOrders({ symbol, states: [1], page_num: page, page_size: PAGE_SIZE });
+      for (const o of got) {
+        const p = o.symbol === symbol ? planProtection(symbol, o) : undefined;
+        if (p) out.push(p);
+      }
+      if (got.length < PAGE_SIZE) break;
     }
     return out;
   }

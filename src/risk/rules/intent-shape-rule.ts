@@ -71,6 +71,22 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
         return deny(`iceberg visibleVariance must be in [0, 1), got ${fmt(intent.visibleVariance)}`);
       if (intent.seed !== undefined && !Number.isInteger(intent.seed)) return deny(`iceberg seed must be an integer, got ${intent.seed}`);
       return undefined;
+    case 'protective-order': {
+      if (!intent.quantity.gt(0)) return deny(`protective order quantity must be > 0, got ${fmt(intent.quantity)}`);
+      const s = intent.spec;
+      if (s.type === 'trailing') {
+        if (!s.callbackRate.gt(0) || !s.callbackRate.lt(1))
+          return deny(`trailing callbackRate must be a fraction in (0, 1) (0.01 = 1 %), got ${fmt(s.callbackRate)}`);
+        if (s.activationPrice && !s.activationPrice.gt(0))
+          return deny(`trailing activationPrice must be > 0, got ${fmt(s.activationPrice)}`);
+      } else if (!s.triggerPrice.gt(0)) return deny(`plan triggerPrice must be > 0, got ${fmt(s.triggerPrice)}`);
+      if (intent.leverage !== undefined && !(Number.isInteger(intent.leverage) && intent.leverage > 0))
+        return deny(`leverage must be a positive integer, got ${intent.leverage}`);
+      return undefined;
+    }
+    case 'cancel-protective':
+      if (intent.orders.length === 0) return deny('cancel-protective names no order');
+      return undefined;
     case 'attach-tpsl':
       if (intent.takeProfitPrice?.isNegative() || intent.stopLossPrice?.isNegative()) return deny('TP/SL prices must be ≥ 0 (0 cancels)');
       return undefined;

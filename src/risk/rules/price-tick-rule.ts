@@ -19,6 +19,10 @@ export const priceTickRule: RiskRule = (intent, instrument, state) => {
       ...(slot ? { slot } : {}),
     };
   };
+  if (intent.kind === 'protective-order')
+    return intent.spec.type === 'plan'
+      ? check('plan trigger price', intent.spec.triggerPrice)
+      : check('activation price', intent.spec.activationPrice);
   if (intent.kind === 'attach-tpsl')
     return check('take-profit price', intent.takeProfitPrice) ?? check('stop-loss price', intent.stopLossPrice);
   for (const p of proposedOrders(intent, instrument, state)) {

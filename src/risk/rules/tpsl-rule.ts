@@ -25,8 +25,8 @@ function check(direction: PositionSide, ref: Decimal, tp: Decimal | undefined, s
 }
 
 /**
- * Take-profit above and stop-loss below the entry for longs (the reverse for shorts). Spot has no
- * TP/SL in the API. The reference is the order price, or the position's entry price, or the mark.
+ * Take-profit above and stop-loss below the entry for longs (the reverse for shorts), TP/SL or plan
+ * legs alike; a trailing or plan stop closes no more than the position it names. Spot has none. The reference is the order price, or the position's entry price, or the mark.
  */
 export const tpslRule: RiskRule = (intent, instrument, state) => {
   if (!instrument) return undefined;
@@ -51,6 +51,26 @@ export const tpslRule: RiskRule = (intent, instrument, state) => {
       intent.stopLossPrice,
       `TP/SL on the ${leg} position`,
     );
+  }
+  if (intent.kind === 'protective-order') {
+    if (instrument.kind === 'spot') return { rule: RULE, reason: 'trailing and plan stops are a contract feature; spot has none' };
+    const side = intent.positionSide;
+    const pos = state.positions.find(
+      (p) =>
+        p.symbol === instrument.symbol && (p.leg === side || (p.leg === 'net' && (side === 'long' ? p.quantity.gt(0) : p.quantity.lt(0)))),
+    );
+    if (!pos) return { rule: RULE, reason: `no open ${instrument.symbol} ${side} position for a ${intent.spec.type} stop to close` };
+    if (intent.quantity.gt(pos.quantity.abs()))
+      return {
+        rule: RULE,
+        reason: `${intent.spec.type} stop of ${fmt(intent.quantity)} exceeds the ${side} position ${fmt(pos.quantity.abs())}`,
+      };
+    const s = intent.spec;
+    if (s.type !== 'plan') return undefined;
+    const what = `plan ${s.role} on the ${side} position`;
+    return s.role === 'take-profit'
+      ? check(side, pos.entryPrice, s.triggerPrice, undefined, what)
+      : check(side, pos.entryPrice, undefined, s.triggerPrice, what);
   }
   for (const p of proposedOrders(intent, instrument, state)) {
     const s = p.spec;

@@ -89,3 +89,93 @@ describe('PerpTrend', () => {
     expect(runner.onSnapshot(snap(100000, [10, 10, 10, 10, 9, 12, 8, 7, 99]))).to.deep.equal([]);
   });
 });
+
+describe('PerpTrend with trailing and plan protection (issue 18 item 4)', () => {
+  type Protective = Extract<Intent, { kind: 'protective-order' }>;
+  type CancelProt = Extract<Intent, { kind: 'cancel-protective' }>;
+  const placed = (intent: Protective, id: string) => ({
+    type: 'ProtectiveOrderPlaced' as const,
+    ts: 1,
+    strategyId: S1,
+    symbol: BTC_USDT,
+    intentId: intent.intentId,
+    order: { symbol: BTC_USDT, positionSide: intent.positionSide, kind: intent.spec.type, id, quantity: intent.quantity },
+  });
+
+  it('places_one_trailing_order_for_a_new_long_and_cancels_it_when_the_position_is_gone', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, 20, 100000)];
+    const { runner } = await trend(state, { protection: { kind: 'trailing', callbackPct: 0.4, activationPct: 0.3 } });
+    const out = runner.onSnapshot(snap(100000));
+    expect(out.map((i) => i.kind)).to.deep.equal(['protective-order']);
+    const t = out[0] as Protective;
+    if (t.spec.type !== 'trailing') throw new Error('expected a trailing spec');
+    // callback 0.4 % → the fraction 0.004; activation 100000 × 1.003 = 100300 (on the 0.1 tick already)
+    expect([t.positionSide, t.quantity.toFixed(), t.spec.callbackRate.toFixed(), t.spec.activationPrice!.toFixed()]).to.deep.equal([
+      'long',
+      '20',
+      '0.004',
+      '100300',
+    ]);
+    expect([t.triggerPriceType, t.leverage, t.marginMode]).to.deep.equal(['fair', 5, 'isolated']);
+    // Unsettled until the venue's answer: nothing more.
+    expect(runner.onSnapshot(snap(100000))).to.deep.equal([]);
+    expect(runner.onExecution(placed(t, '9001'))).to.deep.equal([]);
+    // Guarded: no protective exit of its own while the venue holds the trailing order, even far below.
+    expect(runner.onSnapshot(snap(90000))).to.deep.equal([]);
+    // The venue closed the position (the trailing order fired): the order is cancelled in case it lives on.
+    state.positionList = [];
+    const [cancel] = runner.onSnapshot(snap(99000));
+    expect([cancel!.kind, (cancel as CancelProt).orders]).to.deep.equal(['cancel-protective', [{ kind: 'trailing', id: '9001' }]]);
+    expect(runner.onSnapshot(snap(99000))).to.deep.equal([]);
+  });
+
+  it('places_stop_loss_and_take_profit_plan_orders_and_cancels_both_legs_before_closing_on_a_cross', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, -20, 100000)];
+    const { runner } = await trend(state, { protection: { kind: 'plan' } });
+    const out = runner.onSnapshot(snap(100000)) as Protective[];
+    // Short of 20 at 100000: SL 100000 × 1.005 = 100500 (fires on a rise), TP 100000 × 0.99 = 99000.
+    const legs = out.map((i) => (i.spec.type === 'plan' ? [i.positionSide, i.spec.role, i.spec.triggerPrice.toFixed()] : []));
+    expect(legs).to.deep.equal([
+      ['short', 'stop-loss', '100500'],
+      ['short', 'take-profit', '99000'],
+    ]);
+    runner.onExecution(placed(out[0]!, 'p1'));
+    runner.onExecution(placed(out[1]!, 'p2'));
+    // A cross up with the short still held: both legs cancelled first, then the reduce-only buy.
+    const closing = runner.onSnapshot(snap(100000, [10, 10, 10, 10, 9, 12, 99]));
+    expect(closing.map((i) => i.kind)).to.deep.equal(['cancel-protective', 'place']);
+    expect((closing[0] as CancelProt).orders.map((o) => o.id)).to.deep.equal(['p1', 'p2']);
+    expect((closing[1] as Extract<Intent, { kind: 'place' }>).order).to.include({ side: 'buy', reduceOnly: true });
+  });
+
+  it('adopts_the_trailing_order_the_venue_holds_after_a_restart_instead_of_placing_a_second', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, 20, 100000)];
+    state.stopList = [{ symbol: BTC_USDT, positionSide: 'long', kind: 'trailing', id: '7', quantity: D(20), callbackRate: D('0.005') }];
+    const { runner } = await trend(state, { protection: { kind: 'trailing' } });
+    expect(runner.onSnapshot(snap(100000))).to.deep.equal([]);
+    // It knows the adopted order: a close on a cross down cancels it first.
+    const closing = runner.onSnapshot(snap(100000, [12, 12, 12, 12, 13, 8, 99]));
+    expect(closing.map((i) => i.kind)).to.deep.equal(['cancel-protective', 'place']);
+    expect((closing[0] as CancelProt).orders).to.deep.equal([{ kind: 'trailing', id: '7' }]);
+  });
+
+  it('trails_the_position_itself_when_the_venue_refuses_the_trailing_order', async () => {
+    const state = new PlainState();
+    state.positionList = [position(BTC_USDT, 20, 100000)];
+    const { runner } = await trend(state, { protection: { kind: 'trailing', callbackPct: 1 } });
+    const [t] = runner.onSnapshot(snap(100000));
+    runner.onExecution({ type: 'IntentFailed', ts: 1, strategyId: S1, intent: t!, reason: 'refused' });
+    // Best fair 102000 after entry: the 1 % callback level is 102000 × 0.99 = 100980.
+    expect(runner.onSnapshot(snap(102000))).to.deep.equal([]);
+    expect(runner.onSnapshot(snap(100990))).to.deep.equal([]);
+    const [close] = runner.onSnapshot(snap(100980));
+    expect((close as Extract<Intent, { kind: 'place' }>).order).to.include({ side: 'sell', reduceOnly: true });
+  });
+
+  it('keeps_the_default_fixed_tpsl', () => {
+    expect(params().protection).to.deep.equal({ kind: 'tpsl', callbackPct: 0.5, planTakeProfit: true, trigger: 'fair' });
+  });
+});
