@@ -24,7 +24,7 @@ import { CONTRACT_KLINE_INTERVALS } from '../src/domain/contract-enums.js';
 import type { ExecutionEvent } from '../src/domain/execution-event.js';
 import type { ContractInstrument } from '../src/domain/instrument.js';
 import type { ProtectiveOrderRef } from '../src/domain/position.js';
-import type { Intent } from '../src/domain/intent.js';
+import { type Intent, intentSymbol } from '../src/domain/intent.js';
 import { isTerminal, type OrderSide, type PositionSide } from '../src/domain/order.js';
 import { fairPrice, type Kline, lastPrice, type MarketSnapshot, midPrice } from '../src/domain/snapshot.js';
 import type { IntentResult, Strategy } from '../src/strategy/strategy.js';
@@ -184,7 +184,8 @@ export class PerpTrend implements Strategy {
 
   onExecution(event: ExecutionEvent, ctx: StrategyContext): IntentResult {
     if (event.type === 'IntentDenied' || event.type === 'IntentFailed') {
-      const symbol = 'symbol' in event.intent ? event.intent.symbol : undefined;
+      // intentSymbol: a place intent names its symbol in `order` (reading `symbol` left a denied close awaited forever).
+      const symbol = intentSymbol(event.intent);
       if (!symbol) return;
       const st = this.stateOf(symbol);
       if (st.awaiting === event.intent.intentId) delete st.awaiting;
@@ -205,9 +206,13 @@ export class PerpTrend implements Strategy {
       const st = this.stateOf(event.symbol);
       st.venueTpslRefused = false;
       if (this.params.protection.kind === 'tpsl') return this.protect(ctx, st, inst, qty, entry);
-      // The venue holds none of them (fired, expired after 7 days, cancelled by hand): forget and re-arm.
-      st.guards = [];
-      return this.guard(ctx, st, inst, qty, entry);
+      // The venue holds none of them (fired, expired after 7 days, cancelled by hand): re-armed. The check
+      // may have read the venue just before a placement of ours landed: what we know of is cancelled too,
+      // so no reduce-only leg is left behind to close a later position.
+      if (st.awaiting !== undefined) return;
+      const stale = st.guards.splice(0);
+      const fresh = this.guard(ctx, st, inst, qty, entry) ?? [];
+      return stale.length > 0 ? [ctx.intents.cancelProtective(inst.symbol, stale), ...fresh] : fresh;
     }
     if (!('clientOrderId' in event) || !('symbol' in event) || event.clientOrderId === undefined) return;
     const st = this.stateOf(event.symbol);

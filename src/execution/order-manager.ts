@@ -992,7 +992,13 @@ export class OrderManager {
         if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
       }
       await this.algo.afterReconcile();
-      this.store.prune(now - this.config.retainClosedMs);
+      // A trade id is kept while fillsSince can still return its fill: the venue lists fills at or after
+      // a symbol's watermark, and a fill that stays the newest for longer than retainClosedMs (a trailing
+      // order's close, then a quiet market) was otherwise booked again at every pass once forgotten.
+      const before = now - this.config.retainClosedMs;
+      let tradesBefore = before;
+      for (const s of symbols) tradesBefore = Math.min(tradesBefore, this.fillWatermark.get(s) ?? before);
+      this.store.prune(before, tradesBefore);
     });
   }
 

@@ -209,11 +209,12 @@ export class OrderStore {
   private readonly seenView: ReadonlySet<string> = new KeySetView(this.seen);
 
   /**
-   * Forgets closed orders and trade ids older than `before` (keeps memory bounded on long runs). Runs
+   * Forgets closed orders older than `before` and trade ids older than `tradesBefore` (keeps memory
+   * bounded on long runs). Runs
    * at every reconciliation over everything kept for hours: a pass is skipped while nothing can be
    * old enough (the oldest time seen since the last pass is a lower bound).
    */
-  prune(before: number): void {
+  prune(before: number, tradesBefore = before): void {
     if (before > this.oldestClosed) {
       let oldest = Infinity;
       this.orders.forEach((o, k) => {
@@ -224,10 +225,10 @@ export class OrderStore {
       });
       this.oldestClosed = oldest;
     }
-    if (before > this.oldestSeen) {
+    if (tradesBefore > this.oldestSeen) {
       let oldest = Infinity;
       this.seen.forEach((time, t) => {
-        if (time > 0 && time < before) this.seen.delete(t);
+        if (time > 0 && time < tradesBefore) this.seen.delete(t);
         else if (time > 0 && time < oldest) oldest = time;
       });
       this.oldestSeen = oldest;

@@ -52,10 +52,14 @@ export async function startupSequence(
     // Every child of an execution algorithm is judged by the same risk engine as a strategy's intents.
     v.orders.setAlgoGate((child) => p.pipeline.gateChild(child));
     // Fills from before the journal's first run are not the bot's: the start-up adjustment covers them.
-    if (v.kind === 'contract') v.orders.attributeVenueFills((symbol, leg) => positionOwner(p.owners, symbol, leg), firstRunStartedAt);
-    if (v.kind === 'contract' && v.gateway.fundingSince) p.reconciler.watchFunding(firstRunStartedAt);
+    if (v.kind === 'contract') {
+      v.orders.attributeVenueFills((symbol, leg) => positionOwner(p.owners, symbol, leg), firstRunStartedAt);
+      if (v.gateway.fundingSince) p.reconciler.watchFunding(firstRunStartedAt);
+    }
     // Spot trades of orders not placed by the bot (by hand, another program): journaled and reported on
     // the account, never silently ignored. No strategy's inventory takes them: it did not trade them.
+    // (This `else` once hung on the funding test: a contract gateway without fundingSince — the backtest's —
+    // had its venue fills, a trailing or plan order firing, booked to nobody.)
     else v.orders.attributeVenueFills(() => undefined, firstRunStartedAt);
   }
 
