@@ -26,7 +26,8 @@ import { runFingerprint as runHashes, type RunFingerprint as RunHashes } from '.
  * bar that opens at 23:59 (issue 13, defect 2): one more equity sample, orders, fills and funding alike.
  * backtest-spot-grid and backtest-perp-as-maker were pinned when the strategy library landed (issue 18),
  * from the first run of their configs, before any speed work touched them; backtest-target-position
- * likewise when execution algorithms landed (issue 18 item 5).
+ * likewise when execution algorithms landed (issue 18 item 5), and backtest-perp-trailing when perp-trend
+ * gained trailing protection (issue 18 item 4), from its first run.
  */
 const PINNED: Readonly<Record<string, RunHashes>> = {
   'backtest-perp/neutral': {
@@ -119,6 +120,13 @@ const PINNED: Readonly<Record<string, RunHashes>> = {
     funding: 'c29103a769a74d9f7da971cdc44460bd',
     equity: '7a9709d48c830f8315597dffe6874bd7',
     counts: '1260 orders, 1259 fills, 1 funding, 1441 samples',
+  },
+  'backtest-perp-trailing/neutral': {
+    orders: 'ad87ec01b462b114bdfcb5c3e243679c',
+    fills: 'ee4bd336460db3c705e2cc3151cdf3f2',
+    funding: 'b8c3f388d8e554df5e4fd2aefa0bae13',
+    equity: '2ecba7e41e5b8800fcd26280947aa90a',
+    counts: '364 orders, 393 fills, 7 funding, 10081 samples',
   },
   'backtest-spot-grid/neutral': {
     orders: '75015f51979ea504e6e570a0f6be0841',

@@ -462,6 +462,26 @@ describe('OrderManager restart and reconciliation', () => {
     expect(gw.calls.filter((c) => c.method === 'fillsSince').map((c) => c.arg)).to.deep.equal([T0 - 600_000 - 60_000]);
   });
 
+  it('books_a_venue_fill_once_even_when_it_stays_the_newest_fill_for_longer_than_trades_are_kept', async () => {
+    // A trailing order closed the position at T0 + 1 s, then nothing traded for 7 hours. fillsSince keeps
+    // returning that fill (it is at the watermark); its trade id used to be pruned after retainClosedMs
+    // (6 h) and the close booked again at every pass from then on (a backtest's strategy saw itself
+    // reversed, again and again).
+    const { clock, gw, om } = setup(CONTRACT_CAPS);
+    const trigger = order({ symbol: BTC_USDT, side: 'buy', venueOrderId: orderId('V77') });
+    const { clientOrderId: _none, strategyId: _noStrategy, ...close } = fill(trigger, '20', '101', { time: T0 + 1_000, reduceOnly: true });
+    gw.fills.push(close);
+    om.attributeVenueFills(() => S1, 0);
+    clock.advanceBy(2_000);
+    expect(types(await om.reconcile([BTC_USDT]))).to.deep.equal(['VenueFill']);
+    const again: string[] = [];
+    for (let h = 1; h <= 7; h++) {
+      clock.advanceBy(3_600_000);
+      again.push(...types(await om.reconcile([BTC_USDT])));
+    }
+    expect(again).to.deep.equal([]);
+  });
+
   it('adopts_an_order_of_ours_the_journal_lost', async () => {
     const { gw, om } = setup();
     const cid = encodeClientId('mm1', 'quote', T0 - 10, 0, 'b0');

@@ -105,7 +105,15 @@ describe('integration: perp-trend protected by a trailing order at the venue', f
     const [t0] = await liveTrailing();
     // A buy-side (close short, side 2) trailing order, reduce-only in one-way mode, on the fair price
     // (trend 2), callback 0.2 % as the fraction 0.002: benchmark 87 500, trigger 87 500 × 1.002 = 87 675.
-    const shape = (t: typeof t0) => [t!.side, t!.vol?.toFixed(), t!.reduceOnly, t!.trend, t!.backType, t!.backValue?.toFixed(), t!.leverage];
+    const shape = (t: typeof t0) => [
+      t!.side,
+      t!.vol?.toFixed(),
+      t!.reduceOnly,
+      t!.trend,
+      t!.backType,
+      t!.backValue?.toFixed(),
+      t!.leverage,
+    ];
     expect(shape(t0)).to.deep.equal([2, '20', true, 2, 1, '0.002', 5]);
     expect([t0!.state, t0!.markPrice?.toFixed(), t0!.triggerPrice?.toFixed()]).to.deep.equal([1, '87500', '87675']);
     expect(events(run1, 'ProtectiveOrderPlaced').map((e) => [e.order.kind, e.order.id])).to.deep.equal([['trailing', t0!.id]]);

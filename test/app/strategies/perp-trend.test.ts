@@ -179,3 +179,16 @@ describe('PerpTrend with trailing and plan protection (issue 18 item 4)', () => 
     expect(params().protection).to.deep.equal({ kind: 'tpsl', callbackPct: 0.5, planTakeProfit: true, trigger: 'fair' });
   });
 });
+
+describe('PerpTrend after a denied order', () => {
+  it('acts_on_the_next_signal_after_risk_denied_its_order', async () => {
+    const state = new PlainState();
+    const { runner } = await trend(state);
+    const [buy] = runner.onSnapshot(snap(100000, [10, 10, 10, 10, 9, 12, 99]));
+    // Denied: the intent names its symbol in `order` (the strategy used to read `symbol` and wait forever).
+    runner.onExecution({ type: 'IntentDenied', ts: 1, strategyId: S1, intent: buy!, rule: 'test', reason: 'denied' });
+    // The next bar crosses down (closes …, 12, 8: see trend-signal.test.ts): flat, it sells.
+    const next = runner.onSnapshot(snap(100000, [10, 10, 10, 10, 9, 12, 8, 99]));
+    expect(next.map((i) => i.kind === 'place' && i.order.side)).to.deep.equal(['sell']);
+  });
+});
