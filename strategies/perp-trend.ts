@@ -12,6 +12,9 @@
  *  - When the runtime says no TP/SL protects the position any more (ProtectionMissing: cancelled at the
  *    venue, or never placed), it is attached again; levels are worked out anew whenever the position
  *    changes side (a venue-side reversal or an adjustment to the venue's position).
+ *  - `protection.kind` trailing / plan: instead of TP/SL, the venue's trailing order (trackorder) or plan
+ *    orders close the position (see `guarded`); their venue ids are kept, the legs cancelled when the
+ *    position is closed by a signal or by the other leg (the venue has no OCO), adopted after a restart.
  *  - One order at a time: nothing new is sent while an order of its own is still open or unanswered.
  */
 import 'reflect-metadata';
@@ -119,7 +122,7 @@ interface SymbolState {
 export class PerpTrend implements Strategy {
   static readonly strategyName = 'perp-trend';
   static readonly description =
-    'Perpetual EMA-cross trend follower: leverage set at start, market entries, TP/SL attached to each position plus a protective exit.';
+    'Perpetual EMA-cross trend follower: leverage set at start, market entries, each position protected by the venue TP/SL, trailing order or plan orders, plus a protective exit.';
   static readonly paramsSchema = perpTrendParams;
 
   private readonly state = new Map<string, SymbolState>();

@@ -1,7 +1,7 @@
 /**
  * Every strategy of the library has a guide page (docs/strategies/<name>.md) that documents each of
- * its parameters and quotes the figures of its shipped backtest config. The two reference strategies
- * are the worked examples of docs/writing-a-strategy.md instead.
+ * its parameters and quotes the figures of its shipped backtest config. The spot market maker is the
+ * worked example of docs/writing-a-strategy.md instead (perp-trend is both).
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
 
-const WORKED_EXAMPLES = new Set(['spot-market-maker', 'perp-trend']);
+const WORKED_EXAMPLES = new Set(['spot-market-maker']);
 /** Strategies the shipped sample cannot replay, and the page must say so. */
 const NO_SAMPLE_BACKTEST = new Set(['funding-carry']);
 
