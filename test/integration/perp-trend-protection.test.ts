@@ -9,84 +9,26 @@
  * trailing order's market buy takes). BTC_USDT: contract size 0.0001 BTC, tick 0.1, taker fee 0.0001.
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
-import { ContractClient } from '../../src/client/contract-client.js';
-import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { Decimal } from '../../src/core/decimal.js';
 import { contractSymbol, strategyId } from '../../src/core/ids.js';
-import type { ExecutionEvent } from '../../src/domain/execution-event.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
-import { REFERENCE_STRATEGIES } from '../../strategies/index.js';
-import { clock, emulatorConfig, IT_ACCOUNT, type PaperRun, runDoc, startRun, tempDir, waitFor } from './support/paper-harness.js';
-import { SCRIPTS, ScriptedStrategy } from './support/scripted-strategy.js';
+import { carolRuns } from './support/carol-venue.js';
+import { type PaperRun, waitFor } from './support/paper-harness.js';
+import { SCRIPTS } from './support/scripted-strategy.js';
 
 const SYM = contractSymbol('BTC_USDT');
 const PT = strategyId('pt');
-const CAROL = { name: 'carol', apiKey: 'mx0vglCarolKey02', secretKey: 'carol-secret-0123456789abcdef' } as const;
 
 SCRIPTS.set('open-short-20-trail', (ctx) => [
   ctx.intents.positionMode('one-way'),
   ctx.intents.market(SYM, 'sell', 20, { leverage: 5, marginMode: 'isolated' }),
 ]);
 
-type Ev<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>;
-
 describe('integration: perp-trend protected by a trailing order at the venue', function () {
   this.timeout(120_000);
-  let emu: RunningEmulator;
-  let carol: ContractClient;
-  let byHand: ContractClient;
-  let tmp: ReturnType<typeof tempDir>;
-  const runs: PaperRun[] = [];
-  const clientOf = (apiKey: string, secretKey: string) =>
-    new ContractClient({ baseUrl: emu.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey, secretKey } });
-
-  beforeEach(async () => {
-    tmp = tempDir('perp-trend-trailing');
-    const base = emulatorConfig();
-    const carolAccount = { name: CAROL.name, apiKey: CAROL.apiKey, secretKey: CAROL.secretKey, contract: { balances: { USDT: '50000' } } };
-    emu = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), carolAccount] },
-      { marketStopped: true, onInternalError: (err, id) => process.stderr.write(`emulator internal error in ${id}: ${String(err)}\n`) },
-    );
-    emu.contract.venue.setFairPrice(SYM, '87500');
-    emu.contract.venue.setIndexPrice(SYM, '87500');
-    carol = clientOf(CAROL.apiKey, CAROL.secretKey);
-    byHand = clientOf(IT_ACCOUNT.apiKey, IT_ACCOUNT.secretKey);
-    await carol.createOrder({ symbol: SYM, price: 87500, vol: 20, leverage: 10, side: 1, type: 1, openType: 1 });
-    await carol.createOrder({ symbol: SYM, price: 87600, vol: 40, leverage: 10, side: 3, type: 1, openType: 1 });
-  });
-  afterEach(async () => {
-    for (const r of runs.splice(0)) {
-      await r.stop('test over').catch(() => undefined);
-      r.dispose();
-    }
-    await carol.close();
-    await byHand.close();
-    await emu.stop();
-    tmp.remove();
-  });
-
-  const doc = (strategy: Record<string, unknown>) =>
-    runDoc(emu.url, join(tmp.dir, 'bot.sqlite'), {
-      venue: { contractTrading: true },
-      instruments: ['BTC_USDT'],
-      marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 250, streams: { depth: { limit: 5 }, ticker: {} } } },
-      execution: { reconcileIntervalMs: 500 },
-      strategies: [strategy],
-    });
-  const start = async (strategy: Record<string, unknown>): Promise<PaperRun> => {
-    const r = await startRun(doc(strategy), [...REFERENCE_STRATEGIES, ScriptedStrategy]);
-    runs.push(r);
-    return r;
-  };
-  const kill = async (r: PaperRun): Promise<void> => {
-    runs.splice(runs.indexOf(r), 1);
-    await r.kill();
-  };
-  const held = (r: PaperRun): Decimal => r.runtime.state.positions(PT).find((p) => p.symbol === SYM && p.leg === 'net')?.quantity ?? ZERO;
-  const events = <T extends ExecutionEvent['type']>(r: PaperRun, type: T): Ev<T>[] =>
-    r.journal.events().filter((e): e is Ev<T> => e.type === type);
-  const liveTrailing = async () => byHand.trackOrders({ states: [0, 1], symbol: SYM });
+  const rig = carolRuns('perp-trend-trailing');
+  const { start, kill, events } = rig;
+  const held = (r: PaperRun): Decimal => rig.held(r, PT);
+  const liveTrailing = async () => rig.byHand.trackOrders({ states: [0, 1], symbol: SYM });
   // No bar closes within the test (barSeconds 3600): perp-trend only protects what it holds.
   const perpTrend = {
     id: PT,
@@ -134,14 +76,14 @@ describe('integration: perp-trend protected by a trailing order at the venue', f
     const ordersBefore = events(run2, 'OrderSubmitted').length;
 
     // A run-down to 87 000: the benchmark follows (lowest fair), trigger 87 000 × 1.002 = 87 174.
-    emu.contract.venue.setFairPrice(SYM, '87000');
-    emu.contract.venue.setFairPrice(SYM, '87100');
+    rig.emu.contract.venue.setFairPrice(SYM, '87000');
+    rig.emu.contract.venue.setFairPrice(SYM, '87100');
     const [t1] = await liveTrailing();
     expect([t1!.markPrice?.toFixed(), t1!.triggerPrice?.toFixed()]).to.deep.equal(['87000', '87174']);
     // 87 180 ≥ 87 174: it fires; its market buy of 20 takes carol's ask at 87 600.
-    emu.contract.venue.setFairPrice(SYM, '87180');
-    expect(await byHand.openPositions({})).to.deep.equal([]);
-    const [fired] = await byHand.trackOrders({ states: [2], symbol: SYM });
+    rig.emu.contract.venue.setFairPrice(SYM, '87180');
+    expect(await rig.byHand.openPositions({})).to.deep.equal([]);
+    const [fired] = await rig.byHand.trackOrders({ states: [2], symbol: SYM });
     expect(fired!.id).to.equal(t0!.id);
 
     await waitFor(() => held(run2).isZero() && events(run2, 'VenueFill').length > 0, 20_000, 'the venue fill booked');

@@ -12,22 +12,18 @@
  * order record below, so a changed preset fails loudly instead of silently).
  */
 import { expect } from 'chai';
-import { join } from 'node:path';
 import type { EndpointDef } from '../../src/api/endpoint.js';
 import type { ContractPosition } from '../../src/api/contract/order-schemas.js';
 import type { CallOptions } from '../../src/client/catalogue-client.js';
-import { ContractClient } from '../../src/client/contract-client.js';
-import { D, type Decimal, ZERO } from '../../src/core/decimal.js';
+import { D, type Decimal } from '../../src/core/decimal.js';
 import { contractSymbol, strategyId } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
-import { REFERENCE_STRATEGIES } from '../../strategies/index.js';
-import { clock, emulatorConfig, IT_ACCOUNT, type PaperRun, runDoc, startRun, tempDir, waitFor } from './support/paper-harness.js';
-import { SCRIPTS, ScriptedStrategy } from './support/scripted-strategy.js';
+import { carolRuns, startStoppedVenue } from './support/carol-venue.js';
+import { type PaperRun, waitFor } from './support/paper-harness.js';
+import { SCRIPTS } from './support/scripted-strategy.js';
 
 const SYM = contractSymbol('BTC_USDT');
 const PT = strategyId('pt');
-const CAROL = { name: 'carol', apiKey: 'mx0vglCarolKey01', secretKey: 'carol-secret-0123456789abcdef' } as const;
 
 SCRIPTS.set('open-short-20', (ctx) => [
   ctx.intents.positionMode('one-way'),
@@ -46,55 +42,8 @@ const adjustmentRow = (e: Ev<'PositionAdjusted'>) => [e.strategyId, e.symbol, e.
 
 describe('integration: venue-side fills and restart reconciliation of positions', function () {
   this.timeout(120_000);
-  let emu: RunningEmulator;
-  let carol: ContractClient;
-  /** The bot's own account, used from OUTSIDE the bot (orders placed by hand). */
-  let byHand: ContractClient;
-  let tmp: ReturnType<typeof tempDir>;
-  const runs: PaperRun[] = [];
-
-  const startVenue = async (): Promise<RunningEmulator> => {
-    const base = emulatorConfig();
-    const carolAccount = { name: CAROL.name, apiKey: CAROL.apiKey, secretKey: CAROL.secretKey, contract: { balances: { USDT: '50000' } } };
-    const e = await startEmulator(
-      { ...base, accounts: [...(base.accounts ?? []), carolAccount] },
-      { marketStopped: true, onInternalError: (err, id) => process.stderr.write(`emulator internal error in ${id}: ${String(err)}\n`) },
-    );
-    e.contract.venue.setFairPrice(SYM, '87500');
-    e.contract.venue.setIndexPrice(SYM, '87500');
-    return e;
-  };
-  const clientOf = (e: RunningEmulator, apiKey: string, secretKey: string) =>
-    new ContractClient({ baseUrl: e.url, clock, rateLimits: false, timeSync: false, credentials: { apiKey, secretKey } });
-
-  beforeEach(async () => {
-    tmp = tempDir('venue-fills');
-    emu = await startVenue();
-    carol = clientOf(emu, CAROL.apiKey, CAROL.secretKey);
-    byHand = clientOf(emu, IT_ACCOUNT.apiKey, IT_ACCOUNT.secretKey);
-    await carol.createOrder({ symbol: SYM, price: 87500, vol: 20, leverage: 10, side: 1, type: 1, openType: 1 });
-    await carol.createOrder({ symbol: SYM, price: 87600, vol: 40, leverage: 10, side: 3, type: 1, openType: 1 });
-  });
-  afterEach(async () => {
-    for (const r of runs.splice(0)) {
-      await r.stop('test over').catch(() => undefined);
-      r.dispose();
-    }
-    await carol.close();
-    await byHand.close();
-    await emu.stop();
-    tmp.remove();
-  });
-
-  const journalPath = () => join(tmp.dir, 'bot.sqlite');
-  const doc = (url: string, strategy: Record<string, unknown>) =>
-    runDoc(url, journalPath(), {
-      venue: { contractTrading: true },
-      instruments: ['BTC_USDT'],
-      marketData: { maxSnapshotAgeMs: 3000, contract: { cycleMs: 250, streams: { depth: { limit: 5 }, ticker: {} } } },
-      execution: { reconcileIntervalMs: 500 },
-      strategies: [strategy],
-    });
+  const rig = carolRuns('venue-fills');
+  const { start, kill, events } = rig;
   const scripted = { id: PT, name: 'scripted', instruments: ['BTC_USDT'], params: { script: 'open-short-20' } };
   // No bar closes within a test (barSeconds 3600): perp-trend only protects and closes what it holds.
   const perpTrend = {
@@ -103,25 +52,14 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     instruments: ['BTC_USDT'],
     params: { size: '20', leverage: 5, setPositionMode: false, barSeconds: 3600, takeProfitPct: 1, stopLossPct: 0.5 },
   };
-  const start = async (strategy: Record<string, unknown>, url = emu.url): Promise<PaperRun> => {
-    const r = await startRun(doc(url, strategy), [...REFERENCE_STRATEGIES, ScriptedStrategy]);
-    runs.push(r);
-    return r;
-  };
-  const kill = async (r: PaperRun): Promise<void> => {
-    runs.splice(runs.indexOf(r), 1);
-    await r.kill();
-  };
-  const held = (r: PaperRun): Decimal => r.runtime.state.positions(PT).find((p) => p.symbol === SYM && p.leg === 'net')?.quantity ?? ZERO;
-  const events = <T extends ExecutionEvent['type']>(r: PaperRun, type: T): Ev<T>[] =>
-    r.journal.events().filter((e): e is Ev<T> => e.type === type);
+  const held = (r: PaperRun): Decimal => rig.held(r, PT);
   /** Run 1: the scripted strategy `pt` sells 20 at 87 500 into carol's bid, then the process is killed. */
   const openShortAndKill = async (): Promise<void> => {
     const r = await start(scripted);
     await waitFor(() => held(r).eq(-20), 20_000, 'the opening sell of 20');
     await kill(r);
   };
-  const venueStops = async () => byHand.openStopOrders({ symbol: SYM });
+  const venueStops = async () => rig.byHand.openStopOrders({ symbol: SYM });
   /** The stop order perp-trend arms for a short of 20 entered at 87 500: SL 87 500·1.005 = 87 937.5, TP 87 500·0.99 = 86 625. */
   const expectArmed = async () => {
     const [s, more] = await venueStops();
@@ -138,8 +76,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const ordersBefore = events(run, 'OrderSubmitted').length;
 
     // The fair price goes through the stop: the venue closes the short by buying 20 at carol's 87 600.
-    emu.contract.venue.setFairPrice(SYM, '87950');
-    expect(await byHand.openPositions({})).to.deep.equal([]);
+    rig.emu.contract.venue.setFairPrice(SYM, '87950');
+    expect(await rig.byHand.openPositions({})).to.deep.equal([]);
     await waitFor(() => held(run).isZero() && events(run, 'VenueFill').length > 0, 20_000, 'the venue fill booked');
     // Several snapshots and reconciliations more, in which a protective exit would send its close:
     // counted (4 ticks of 500 ms and 8 snapshots of 250 ms, what 2 s used to give), not slept on.
@@ -155,14 +93,14 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const booked = [...fillRow(vf!), f.fee.toFixed(), f.feeAsset, f.clientOrderId];
     expect(booked).to.deep.equal([PT, 'buy', '20', '87600', '-0.2', '0.01752', 'USDT', undefined]);
     // The venue's own record of the order that closed the position says the same.
-    const close = await byHand.getOrder({ orderId: f.venueOrderId! });
+    const close = await rig.byHand.getOrder({ orderId: f.venueOrderId! });
     const record = [close.dealVol, close.dealAvgPrice, close.totalFee, close.profit].map((x) => x?.toFixed());
     record.push(close.externalOid ?? '');
     expect(record).to.deep.equal(['20', '87600', '0.01752', '-0.2', '']);
     expect(run.runtime.state.strategyBook(PT).realizedPnl().toFixed()).to.equal('-0.2');
     // No closing order: nothing was submitted after the trigger, and the venue holds one order of ours.
     expect(events(run, 'OrderSubmitted').length).to.equal(ordersBefore);
-    const ours = (await byHand.historyOrders({ symbol: SYM, page_num: 1, page_size: 100 })).filter((o) => o.externalOid);
+    const ours = (await rig.byHand.historyOrders({ symbol: SYM, page_num: 1, page_size: 100 })).filter((o) => o.externalOid);
     expect(ours.map((o) => [o.side, o.vol.toFixed()])).to.deep.equal([[3, '20']]);
 
     await kill(run);
@@ -175,9 +113,9 @@ describe('integration: venue-side fills and restart reconciliation of positions'
   it('rebuilds_a_reversed_position_from_the_venue_fills_made_while_the_bot_was_down', async () => {
     await openShortAndKill();
     // While the bot is down, the short is bought back and a long of 20 opened, by hand, at 87 600.
-    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
-    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, leverage: 5, side: 1, type: 1, openType: 1 });
-    expect((await byHand.openPositions({})).map((p) => [p.positionType, p.holdVol.toFixed()])).to.deep.equal([[1, '20']]);
+    await rig.byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
+    await rig.byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, leverage: 5, side: 1, type: 1, openType: 1 });
+    expect((await rig.byHand.openPositions({})).map((p) => [p.positionType, p.holdVol.toFixed()])).to.deep.equal([[1, '20']]);
 
     const run = await start(perpTrend);
     // Reconciled before the strategy started: +20 at 87 600, explained by two journaled venue fills.
@@ -200,7 +138,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
   it('adjusts_with_a_journaled_record_when_no_venue_fill_explains_the_difference', async () => {
     await openShortAndKill();
     // The venue forgot everything (a new emulator without persistence): the journal's −20 is unexplained.
-    const fresh = await startVenue();
+    const fresh = await startStoppedVenue();
     try {
       const run = await start(perpTrend, fresh.url);
       expect(held(run).toFixed()).to.equal('0');
@@ -209,7 +147,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
       await run.stop('test over');
       // The adjustment is journaled: a second start rebuilds the same flat book without a new one.
       run.dispose();
-      runs.splice(runs.indexOf(run), 1);
+      rig.runs.splice(rig.runs.indexOf(run), 1);
       const again = await start(perpTrend, fresh.url);
       expect(held(again).toFixed()).to.equal('0');
       expect(events(again, 'PositionAdjusted')).to.have.length(1);
@@ -222,7 +160,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
   it('books_a_close_placed_outside_the_bot_and_stays_flat_after_a_kill', async () => {
     const run = await start(scripted);
     await waitFor(() => held(run).eq(-20), 20_000, 'the opening sell of 20');
-    await byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
+    await rig.byHand.createOrder({ symbol: SYM, price: 87600, vol: 20, side: 2, type: 1, openType: 1 });
     // The journal takes the fill when reconcile finds it; the books take it at the end of the same pass.
     await waitFor(() => events(run, 'VenueFill').length > 0 && held(run).isZero(), 20_000, 'the manual close booked');
     const [vf] = events(run, 'VenueFill');
@@ -238,11 +176,11 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const run = await start(scripted);
     await waitFor(() => held(run).eq(-20), 20_000, 'the opening sell of 20');
     // Beyond the 5x short's liquidation price (104 895.1 at entry): the venue takes the position over (category 2 order).
-    emu.contract.venue.setFairPrice(SYM, '106000');
-    expect(await byHand.openPositions({})).to.deep.equal([]);
+    rig.emu.contract.venue.setFairPrice(SYM, '106000');
+    expect(await rig.byHand.openPositions({})).to.deep.equal([]);
     await waitFor(() => events(run, 'VenueFill').length > 0 && held(run).isZero(), 20_000, 'the liquidation booked');
     const [vf] = events(run, 'VenueFill');
-    const record = await byHand.getOrder({ orderId: vf!.fill.venueOrderId! });
+    const record = await rig.byHand.getOrder({ orderId: vf!.fill.venueOrderId! });
     // The venue's own numbers, independent of our books: the take-over order's quantity, price and PnL.
     expect(record.category).to.equal(2);
     const pnl = record.profit!;
@@ -261,7 +199,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     const run = await start(perpTrend);
     await waitFor(async () => (await venueStops()).length > 0, 20_000, 'perp-trend arming its TP/SL');
     // Cancelled at the venue from outside the bot.
-    await byHand.cancelAllStopOrders({ symbol: SYM });
+    await rig.byHand.cancelAllStopOrders({ symbol: SYM });
     expect(await venueStops()).to.deep.equal([]);
     const rearmed = async () => events(run, 'ProtectionMissing').length > 0 && (await venueStops()).length > 0;
     await waitFor(rearmed, 20_000, 'the TP/SL armed again');
@@ -292,7 +230,7 @@ describe('integration: venue-side fills and restart reconciliation of positions'
       else if ((answer as ContractPosition[]).some((p) => p.symbol === SYM && p.holdVol.gt(0))) {
         fired = true;
         // Through the stop-loss at 87 937.5: the venue buys 20 back at carol's 87 600.
-        emu.contract.venue.setFairPrice(SYM, '87950');
+        rig.emu.contract.venue.setFairPrice(SYM, '87950');
       }
       return answer;
     }) as typeof engine.call;
@@ -311,9 +249,9 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     // down): the short pays 175 · 0.0002 = 0.035. Net for the strategy: 0.0175 − 0.035 = −0.0175.
     await openShortAndKill();
     const run = await start(scripted);
-    emu.contract.venue.setFundingRate(SYM, '0.0001');
-    emu.contract.venue.settleFunding(SYM);
-    const venueRecords = await byHand.fundingRecords({ symbol: SYM });
+    rig.emu.contract.venue.setFundingRate(SYM, '0.0001');
+    rig.emu.contract.venue.settleFunding(SYM);
+    const venueRecords = await rig.byHand.fundingRecords({ symbol: SYM });
     expect(
       venueRecords.resultList.map((r) => r.funding.toFixed()),
       "the venue's own record",
@@ -324,8 +262,8 @@ describe('integration: venue-side fills and restart reconciliation of positions'
     expect(run.runtime.state.strategyBook(PT).fundingTotal().toFixed()).to.equal('0.0175');
 
     await kill(run);
-    emu.contract.venue.setFundingRate(SYM, '-0.0002');
-    emu.contract.venue.settleFunding(SYM);
+    rig.emu.contract.venue.setFundingRate(SYM, '-0.0002');
+    rig.emu.contract.venue.settleFunding(SYM);
     const after = await start(scripted);
     // Booked at start-up, before any strategy acts: the journal's payment is not booked again.
     expect(rows(after)).to.deep.equal([

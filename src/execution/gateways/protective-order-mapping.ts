@@ -10,9 +10,10 @@
  * Plan orders are placed for 7 days (executeCycle code 2, the longest the venue offers): past that the
  * venue ends them, the protection check sees the position unprotected and the strategy re-arms it.
  */
-import { type Decimal, toPlain } from '../../core/decimal.js';
+import { toPlain } from '../../core/decimal.js';
 import { ValidationError } from '../../core/errors.js';
 import type { InstrumentSymbol } from '../../core/ids.js';
+import type { PlanOrder, TrackOrder } from '../../api/contract/order-schemas.js';
 import {
   BackType,
   ContractOrderType,
@@ -106,17 +107,10 @@ export function placedProtection(req: ProtectiveOrderRequest, id: string): Posit
 }
 
 /** A trailing order as the venue lists it (wire §2.8 or the engine's view): the fields read here. */
-export interface TrackOrderLike {
-  readonly id: string;
-  readonly side?: number | undefined;
-  readonly vol?: Decimal | undefined;
-  readonly state?: number | undefined;
-  readonly backType?: number | undefined;
-  readonly backValue?: Decimal | undefined;
-  readonly activePrice?: Decimal | undefined;
-  readonly markPrice?: Decimal | undefined;
-  readonly triggerPrice?: Decimal | undefined;
-}
+export type TrackOrderLike = Pick<
+  TrackOrder,
+  'id' | 'side' | 'vol' | 'state' | 'backType' | 'backValue' | 'activePrice' | 'markPrice' | 'triggerPrice'
+>;
 
 /** A live (inactive or active) trailing order closing a position, as protection; undefined otherwise. */
 export function trackProtection(symbol: InstrumentSymbol, t: TrackOrderLike): PositionProtection | undefined {
@@ -136,14 +130,7 @@ export function trackProtection(symbol: InstrumentSymbol, t: TrackOrderLike): Po
 }
 
 /** A plan order as the venue lists it: the fields read here. */
-export interface PlanOrderLike {
-  readonly id: string;
-  readonly side: number;
-  readonly vol: Decimal;
-  readonly state: number;
-  readonly triggerPrice: Decimal;
-  readonly triggerType: number;
-}
+export type PlanOrderLike = Pick<PlanOrder, 'id' | 'side' | 'vol' | 'state' | 'triggerPrice' | 'triggerType'>;
 
 /** An untriggered plan order closing a position, as a stop-loss or take-profit level; undefined otherwise. */
 export function planProtection(symbol: InstrumentSymbol, p: PlanOrderLike): PositionProtection | undefined {

@@ -77,7 +77,16 @@ describe('protective order mapping (trailing and plan closes)', () => {
   });
 
   it('reads_back_only_live_closing_trigger_orders_as_protection', () => {
-    const t = { id: '11', side: 2, vol: D(20), state: 1, backType: 1, backValue: D('0.002'), markPrice: D(87000), triggerPrice: D(87174) };
+    const t = {
+      id: '11',
+      side: 2 as const,
+      vol: D(20),
+      state: 1,
+      backType: 1,
+      backValue: D('0.002'),
+      markPrice: D(87000),
+      triggerPrice: D(87174),
+    };
     expect(trackProtection(BTC_USDT, t)).to.deep.equal({
       symbol: BTC_USDT,
       positionSide: 'short',
@@ -88,9 +97,9 @@ describe('protective order mapping (trailing and plan closes)', () => {
       benchmark: D(87000),
       triggerPrice: D(87174),
     });
-    expect(trackProtection(BTC_USDT, { ...t, side: 1 }), 'an opening trailing order').to.equal(undefined);
+    expect(trackProtection(BTC_USDT, { ...t, side: 1 as const }), 'an opening trailing order').to.equal(undefined);
     expect(trackProtection(BTC_USDT, { ...t, state: 2 }), 'a triggered one').to.equal(undefined);
-    const p = { id: '12', side: 4, vol: D(20), state: 1, triggerPrice: D(99500), triggerType: 2 };
+    const p = { id: '12', side: 4 as const, vol: D(20), state: 1, triggerPrice: D(99500), triggerType: 2 };
     expect(planProtection(BTC_USDT, p)).to.deep.include({ positionSide: 'long', kind: 'plan', stopLossPrice: D(99500) });
     expect(planProtection(BTC_USDT, { ...p, triggerType: 1 })).to.deep.include({ takeProfitPrice: D(99500) });
     expect(planProtection(BTC_USDT, { ...p, state: 3 }), 'an executed plan order').to.equal(undefined);
