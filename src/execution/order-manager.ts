@@ -241,8 +241,8 @@ export class OrderManager {
   /**
    * Books fills of orders not ours (TP/SL, liquidations, orders placed by hand) as VenueFills of the
    * leg's owner from the next reconciliation on, those made at or after `since` (venue ms: fills from
-   * before the journal's first run are not the bot's history). Without it they are not booked
-   * (backtests: every order of the simulated account is ours).
+   * before the journal's first run are not the bot's history). Without it they are not booked. Backtests
+   * call it too: the simulated venue's trigger closes and liquidations are fills of no order of ours.
    */
   attributeVenueFills(ownerOf: NonNullable<ReconcileOptions['ownerOf']>, since = 0): void {
     this.ownerOf = ownerOf;
