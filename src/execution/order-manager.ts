@@ -946,6 +946,12 @@ export class OrderManager {
     return 'found';
   }
 
+  /** Where the fills query of `symbol` starts: its newest fill (watermark) less the overlap, or the lookback. */
+  private fillsFrom(symbol: InstrumentSymbol, now: number): number {
+    const mark = this.fillWatermark.get(symbol) ?? this.restoredWatermark(symbol) ?? now - this.config.fillsLookbackMs;
+    return Math.max(0, mark - this.config.fillsOverlapMs);
+  }
+
   private async reconcileNow(
     symbols: readonly InstrumentSymbol[],
     opts: { positions?: boolean; localPositions?: readonly Position[] },
@@ -957,11 +963,7 @@ export class OrderManager {
       const positions: Position[] = [];
       for (const s of symbols) {
         openOrders.push(...(await this.gateway.openOrders(s)));
-        const since = Math.max(
-          0,
-          (this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? now - this.config.fillsLookbackMs) - this.config.fillsOverlapMs,
-        );
-        fills.push(...(await this.gateway.fillsSince(s, since)));
+        fills.push(...(await this.gateway.fillsSince(s, this.fillsFrom(s, now))));
         if (opts.positions) positions.push(...(await this.gateway.positions(s)));
       }
       const listed = new Set(openOrders.map((v) => v.clientOrderId ?? `#${v.venueOrderId}`));
@@ -992,12 +994,12 @@ export class OrderManager {
         if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
       }
       await this.algo.afterReconcile();
-      // A trade id is kept while fillsSince can still return its fill: the venue lists fills at or after
-      // a symbol's watermark, and a fill that stays the newest for longer than retainClosedMs (a trailing
+      // A trade id is kept while the next fills query can still return its fill (from the watermark less
+      // the overlap): a fill that stays among the newest for longer than retainClosedMs (a trailing
       // order's close, then a quiet market) was otherwise booked again at every pass once forgotten.
       const before = now - this.config.retainClosedMs;
       let tradesBefore = before;
-      for (const s of symbols) tradesBefore = Math.min(tradesBefore, this.fillWatermark.get(s) ?? before);
+      for (const s of symbols) tradesBefore = Math.min(tradesBefore, this.fillsFrom(s, now));
       this.store.prune(before, tradesBefore);
     });
   }

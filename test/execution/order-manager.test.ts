@@ -5,6 +5,7 @@ import { AuthenticationError, ExchangeUnavailable, InvalidOrder, RateLimited } f
 import { type ClientOrderId, orderId } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { Instrument } from '../../src/domain/instrument.js';
+import type { Fill } from '../../src/domain/fill.js';
 import { InstrumentRegistry } from '../../src/domain/instrument-registry.js';
 import { ClientIdCodec, encodeClientId } from '../../src/execution/client-id-codec.js';
 import type { GatewayCapabilities } from '../../src/execution/exchange-gateway.js';
@@ -474,6 +475,33 @@ describe('OrderManager restart and reconciliation', () => {
     om.attributeVenueFills(() => S1, 0);
     clock.advanceBy(2_000);
     expect(types(await om.reconcile([BTC_USDT]))).to.deep.equal(['VenueFill']);
+    const again: string[] = [];
+    for (let h = 1; h <= 7; h++) {
+      clock.advanceBy(3_600_000);
+      again.push(...types(await om.reconcile([BTC_USDT])));
+    }
+    expect(again).to.deep.equal([]);
+  });
+
+  it('keeps_the_trade_ids_the_overlap_of_the_next_fills_query_still_returns', async () => {
+    // Two fills 30 s apart, then 7 quiet hours. The next query starts at the newest fill less the 60 s
+    // overlap, so it still returns the older one: its trade id must outlive retainClosedMs too. (Kept
+    // only back to the newest fill, it was booked again at every pass from hour 6 on: a funding-carry
+    // backtest's perpetual leg, entered and rebalanced a minute apart, was re-booked for days.)
+    const { clock, gw, om } = setup(CONTRACT_CAPS);
+    const first = order({ symbol: BTC_USDT, side: 'sell', venueOrderId: orderId('V81') });
+    const second = order({ symbol: BTC_USDT, side: 'sell', venueOrderId: orderId('V82') });
+    const strip = (f: Fill): Fill => {
+      const { clientOrderId: _c, strategyId: _s, ...rest } = f;
+      return rest;
+    };
+    gw.fills.push(
+      strip(fill(first, '500', '105512.6', { time: T0 + 1_000 })),
+      strip(fill(second, '500', '105558.2', { time: T0 + 31_000 })),
+    );
+    om.attributeVenueFills(() => S1, 0);
+    clock.advanceBy(32_000);
+    expect(types(await om.reconcile([BTC_USDT]))).to.deep.equal(['VenueFill', 'VenueFill']);
     const again: string[] = [];
     for (let h = 1; h <= 7; h++) {
       clock.advanceBy(3_600_000);
