@@ -36,6 +36,11 @@ export class Portfolio {
   private readonly positionsByKey = new Map<string, Position>();
   private readonly balanceByAsset = new Map<string, Decimal>();
   private readonly feeByAsset = new Map<string, Decimal>();
+  /**
+   * Fills counted, by instrument and trade id: one portfolio books spot and perpetual fills, and the two
+   * venues number their trades independently (a backtest's simulated spot and contract venues both
+   * start at 1: the perpetual leg of a funding carry was dropped as a repeat of the spot leg's trade).
+   */
   private readonly seen = new Set<string>();
   private realized = ZERO;
   private funding = ZERO;
@@ -45,12 +50,13 @@ export class Portfolio {
     readonly valuationAsset = 'USDT',
   ) {}
 
-  /** Applies a fill once; false when its trade id was already counted or its instrument is unknown. */
+  /** Applies a fill once; false when its trade (instrument and trade id) was already counted or its instrument is unknown. */
   applyFill(fill: Fill): boolean {
-    if (this.seen.has(fill.tradeId)) return false;
+    const counted = `${fill.symbol}\u0000${fill.tradeId}`;
+    if (this.seen.has(counted)) return false;
     const inst = this.instruments.instrument(fill.symbol);
     if (!inst) return false;
-    this.seen.add(fill.tradeId);
+    this.seen.add(counted);
     const leg: PositionLeg = fill.positionSide ?? 'net';
     const key = positionKey(fill.symbol, leg);
     const pos = this.positionsByKey.get(key) ?? flatPosition(fill.symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), fill.time);

@@ -39,6 +39,15 @@ describe('Portfolio', () => {
     expect(p.position(BTCUSDT)!.quantity.toFixed()).to.equal('0.5');
   });
 
+  it('counts_a_spot_and_a_perpetual_fill_sharing_a_trade_id_as_two_trades', () => {
+    // Two venues number their trades independently: a spot trade 1 and a perpetual trade 1 are two
+    // trades (the perpetual one was dropped as a repeat, and a funding carry's short leg with it).
+    const p = new Portfolio(instruments);
+    expect(p.applyFill(fill(order({ side: 'buy' }), '0.05', '100', { tradeId: tradeId('1') }))).to.equal(true);
+    expect(p.applyFill(fill(order({ symbol: BTC_USDT, side: 'sell' }), '500', '100', { tradeId: tradeId('1') }))).to.equal(true);
+    expect([p.position(BTCUSDT)!.quantity.toFixed(), p.position(BTC_USDT)!.quantity.toFixed()]).to.deep.equal(['0.05', '-500']);
+  });
+
   it('realises_spot_pnl_on_a_partial_close', () => {
     const p = new Portfolio(instruments);
     p.applyFill(fill(order({ side: 'buy' }), '2', '100', { tradeId: tradeId('1') }));
