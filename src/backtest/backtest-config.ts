@@ -130,6 +130,11 @@ const dataSchema = z.strictObject({
 
 export const backtestSectionSchema = z.strictObject({
   initialCapital: decimalString.describe('Starting balance of the valuation asset (risk.valuationAsset).'),
+  contractCapital: decimalString
+    .optional()
+    .describe(
+      'A run trading spot and perpetual instruments: the part of initialCapital that starts in the contract wallet (the rest in spot; the two are separate wallets, as on the venue). Default: half.',
+    ),
   seed: z.number().int().min(0).default(1).describe('Seed of every random draw in the run.'),
   from: time.optional().describe('Replay from this time (inclusive).'),
   to: time.optional().describe('Replay until this time (exclusive).'),
@@ -259,6 +264,19 @@ export function parseBacktestConfig(input: unknown, catalog: StrategyCatalog, so
       });
       if (b.data.from !== undefined && b.data.to !== undefined && b.data.to <= b.data.from)
         issues.push({ path: 'backtest.to', message: 'expected a time after backtest.from' });
+      if (b.data.contractCapital !== undefined) {
+        const kinds = new Set(instruments.map((i) => i.instrument.kind));
+        if (!(kinds.has('spot') && kinds.has('contract')))
+          issues.push({
+            path: 'backtest.contractCapital',
+            message: 'expected only in a run trading both spot and contract instruments (otherwise all the capital goes to the one wallet)',
+          });
+        else if (!D(b.data.contractCapital).lt(D(b.data.initialCapital)))
+          issues.push({
+            path: 'backtest.contractCapital',
+            message: `expected less than backtest.initialCapital (${b.data.initialCapital}): the spot wallet gets the rest, received ${b.data.contractCapital}`,
+          });
+      }
     } catch (e) {
       if (e instanceof ConfigError) issues.push(issueOf(e));
       else throw e;

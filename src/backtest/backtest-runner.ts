@@ -163,6 +163,11 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const spotInstruments = cfg.instruments.filter((i) => i.instrument.kind === 'spot');
   const contractInstruments = cfg.instruments.filter((i) => i.instrument.kind === 'contract');
   const feesOf = (list: typeof cfg.instruments) => list.find((i) => i.fees)?.fees;
+  // Spot and contract accounts are separate wallets: a run trading both splits its capital between
+  // them (backtest.contractCapital, default half); a run trading one market puts it all there.
+  const both = spotInstruments.length > 0 && contractInstruments.length > 0;
+  const contractCapital = both ? D(bt.contractCapital ?? D(bt.initialCapital).div(2)) : D(bt.initialCapital);
+  const spotCapital = both ? D(bt.initialCapital).minus(contractCapital) : D(bt.initialCapital);
   let spot: SpotSimVenue | undefined;
   let contract: ContractSimVenue | undefined;
   if (spotInstruments.length > 0) {
@@ -170,7 +175,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     spot = new SpotSimVenue({
       exchange,
       instruments: spotInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'spot' }>),
-      deposits: { [valuationAsset]: bt.initialCapital },
+      deposits: { [valuationAsset]: spotCapital.toFixed() },
       ...(fees ? { fees } : {}),
     });
   }
@@ -179,9 +184,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     contract = new ContractSimVenue({
       exchange,
       instruments: contractInstruments.map((i) => i.instrument as Extract<typeof i.instrument, { kind: 'contract' }>),
-      // Spot and contract accounts are separate wallets: a run trading both splits nothing, so the
-      // capital goes where the strategy trades (contract when it trades any contract).
-      deposits: spot ? {} : { [valuationAsset]: bt.initialCapital },
+      deposits: { [valuationAsset]: contractCapital.toFixed() },
       venueTpsl: bt.venueTpsl,
       ...(fees ? { fees } : {}),
     });

@@ -49,11 +49,12 @@ import type { Fill } from '../domain/fill.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { ContractInstrument } from '../domain/instrument.js';
 import type { OrderType, PositionSide, TimeInForce, TriggerPriceType, VenueOrder } from '../domain/order.js';
-import type { Position, PositionLeg } from '../domain/position.js';
+import type { Position } from '../domain/position.js';
 import type {
   AmendAck,
   AmendRequest,
   CancelAck,
+  FundingPayment,
   GatewayCapabilities,
   LeverageRequest,
   OrderRef,
@@ -114,16 +115,6 @@ export interface ContractSimVenueOptions {
    * see the module comment for why a venue-side close confuses a strategy's book.
    */
   readonly venueTpsl?: boolean;
-}
-
-export interface FundingPayment {
-  readonly time: number;
-  readonly symbol: string;
-  readonly leg: PositionLeg;
-  /** Received (+) or paid (−). */
-  readonly amount: Decimal;
-  readonly asset: string;
-  readonly rate?: Decimal;
 }
 
 interface SideSetting {
@@ -452,6 +443,14 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       .resultList.map((v) => this.venueOrder(v));
   }
 
+  /** Our funding payments of `symbol` settled at or after `since`, oldest first (the venue's position/funding_records). */
+  fundingSince(symbol: InstrumentSymbol, since: number): FundingPayment[] {
+    const out: FundingPayment[] = [];
+    for (let i = this.funding.length - 1; i >= 0 && this.funding[i]!.time >= since; i--)
+      if (this.funding[i]!.symbol === symbol) out.push(this.funding[i]!);
+    return out.reverse();
+  }
+
   fillsSince(symbol: InstrumentSymbol, since: number): Fill[] {
     const out: Fill[] = [];
     for (let i = this.fills.length - 1; i >= 0; i--) {
@@ -666,8 +665,10 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
           if (r.accountId !== this.account) continue;
           const inst = this.instruments.get(r.symbol)!;
           this.funding.push({
+            // One settlement of one leg: what the live venue's funding record id names.
+            id: `${r.symbol}:${r.settleTime}:${r.positionType}`,
             time: r.settleTime,
-            symbol: r.symbol,
+            symbol: r.symbol as InstrumentSymbol,
             leg: this.mode === PositionMode.ONE_WAY ? 'net' : r.positionType === PositionType.LONG ? 'long' : 'short',
             amount: r.funding,
             asset: inst.settleCoin,

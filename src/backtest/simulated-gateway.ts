@@ -22,6 +22,7 @@ import type {
   BatchItem,
   CancelAck,
   ExchangeGateway,
+  FundingPayment,
   GatewayCapabilities,
   LeverageRequest,
   OrderRef,
@@ -56,6 +57,8 @@ export interface SimVenueOps {
   placeProtectiveOrder?(req: ProtectiveOrderRequest): ProtectiveStop;
   cancelProtectiveOrder?(symbol: InstrumentSymbol, ref: ProtectiveOrderRef): boolean;
   protectiveStops?(symbol: InstrumentSymbol): ProtectiveStop[];
+  /** Our funding payments settled since `since` (the perpetual side). */
+  fundingSince?(symbol: InstrumentSymbol, since: number): FundingPayment[];
 }
 
 export class SimulatedGateway implements ExchangeGateway {
@@ -67,7 +70,12 @@ export class SimulatedGateway implements ExchangeGateway {
   ) {
     this.capabilities = ops.capabilities;
     Object.assign(this, protectiveCalls(this));
+    // As the live gateway's position/funding_records: the runtime books each payment to the leg's owner.
+    const funding = ops.fundingSince?.bind(ops);
+    if (funding) this.fundingSince = (symbol, since) => now(() => funding(symbol, since));
   }
+
+  fundingSince?: ExchangeGateway['fundingSince'];
 
   placeProtectiveOrder?: ExchangeGateway['placeProtectiveOrder'];
   cancelProtectiveOrder?: ExchangeGateway['cancelProtectiveOrder'];

@@ -27,9 +27,31 @@ import { runFingerprint as runHashes, type RunFingerprint as RunHashes } from '.
  * backtest-spot-grid and backtest-perp-as-maker were pinned when the strategy library landed (issue 18),
  * from the first run of their configs, before any speed work touched them; backtest-target-position
  * likewise when execution algorithms landed (issue 18 item 5), and backtest-perp-trailing when perp-trend
- * gained trailing protection (issue 18 item 4), from its first run.
+ * gained trailing protection (issue 18 item 4), from its first run; backtest-funding-carry from its
+ * first run (the sample gained a week of spot and perpetual bars of the same minutes for it).
  */
 const PINNED: Readonly<Record<string, RunHashes>> = {
+  'backtest-funding-carry/neutral': {
+    orders: '387b50c79db1fbdb0568212a1ded6852',
+    fills: 'd4246c960dc8d2e0ca461df4575bdfa8',
+    funding: 'efe0ec897f5a5e267056c379681a691b',
+    equity: '82e42428e7e4a4aadd7a1dbc0a30adf8',
+    counts: '2 orders, 2 fills, 20 funding, 10081 samples',
+  },
+  'backtest-funding-carry/optimistic': {
+    orders: '91eb05b20c314bb7a9816d51b0ca219c',
+    fills: '3e678cd365e9e6bce310644e07b88dee',
+    funding: 'efe0ec897f5a5e267056c379681a691b',
+    equity: '82e42428e7e4a4aadd7a1dbc0a30adf8',
+    counts: '2 orders, 2 fills, 20 funding, 10081 samples',
+  },
+  'backtest-funding-carry/pessimistic': {
+    orders: '0e355d8f39402b9ef461fad57c81f2a1',
+    fills: '964131b6e40c4558086ceac51fb8722e',
+    funding: 'efe0ec897f5a5e267056c379681a691b',
+    equity: 'dfc2cacf8d8f4044e2694285114ea6b6',
+    counts: '2 orders, 2 fills, 20 funding, 10081 samples',
+  },
   'backtest-perp/neutral': {
     orders: '03325d9ee1f0c2c22c0708cb75eb860a',
     fills: '4a07a1b4b4a71e3d371878ddda28f57c',
