@@ -70,10 +70,28 @@ describe('integration: killed mid-run, restarted from the journal', function () 
     expect(await first.exited).to.equal(null);
     const restingAtKill = resting().length;
     // Orders left resting keep trading while the bot is down: the restart must find a fill it did not
-    // see. Waited for (the crowd's takers reach the quotes inside its spread), not slept on; how soon
-    // depends on the emulator's market, which a loaded machine steps slower (30 s was too short at load 9).
+    // see. Someone else takes one of our resting quotes in full (a real trade of the venue's matching
+    // engine). Waiting for the emulator's crowd to reach a quote instead made the test hang on a market
+    // that drifted away from the quotes left at the kill (CI timed out after 90 s; alone it took 17 s).
     const tradesAtKill = trades().length;
-    await waitFor(() => trades().length > tradesAtKill, 90_000, 'a fill of an order left resting while the bot is down');
+    const quote = emu.spot.reader.orderView(resting()[0]!);
+    const taker = 'it-taker';
+    emu.spot.venue.deposit(taker, 'USDT', '1000000000');
+    emu.spot.venue.deposit(taker, 'BTC', '10000');
+    // Everything at our price or better goes, ours with it: a quote may no longer be the best one.
+    const book = emu.spot.reader.depth('BTCUSDT', 5000)!;
+    const buying = quote.side === 'SELL';
+    const levels = buying ? book.asks.filter(([p]) => p.lte(quote.price)) : book.bids.filter(([p]) => p.gte(quote.price));
+    const took = emu.spot.venue.placeOrder({
+      accountId: taker,
+      symbol: 'BTCUSDT',
+      side: buying ? 'BUY' : 'SELL',
+      type: 'IMMEDIATE_OR_CANCEL',
+      price: quote.price,
+      quantity: levels.reduce((q, [, v]) => q.plus(v), ZERO),
+    });
+    expect(took.ok, JSON.stringify(took)).to.equal(true);
+    await waitFor(() => trades().length > tradesAtKill, 10_000, 'a fill of an order left resting while the bot is down');
 
     const second = perpetua(['run', configPath, '--duration', '6']);
     const code = await Promise.race([second.exited, clock.sleep(60_000).then(() => 'timeout' as const)]);
