@@ -11,8 +11,6 @@ import { REFERENCE_STRATEGIES } from '../../../strategies/index.js';
 import { PROJECT_ROOT } from '../../support/project-root.js';
 
 const WORKED_EXAMPLES = new Set(['spot-market-maker']);
-/** Strategies the shipped sample cannot replay, and the page must say so. */
-const NO_SAMPLE_BACKTEST = new Set(['funding-carry']);
 
 /** Top-level keys of a params schema (a refined strictObject keeps its shape under `in` or directly). */
 function paramNames(schema: z.ZodType): string[] {
@@ -29,10 +27,6 @@ describe('strategy guides', () => {
       const names = paramNames(cls.paramsSchema);
       expect(names.length, 'parameters found in the schema').to.be.greaterThan(2);
       for (const n of names) expect(text, `parameter ${n}`).to.contain(`| \`${n}\` |`);
-      if (NO_SAMPLE_BACKTEST.has(cls.strategyName)) {
-        expect(text).to.contain('no backtest on the sample data');
-        return;
-      }
       const config = /npx perpetua backtest (config\/[a-z0-9-]+\.yaml)/.exec(text);
       expect(config, 'the backtest command it quotes').to.not.equal(null);
       expect(existsSync(join(PROJECT_ROOT, config![1]!)), config![1]).to.equal(true);
