@@ -248,20 +248,15 @@ export function openRecordStore(
   if (opts.from !== undefined) for (const r of contextBefore(reader, opts.from, opts.instruments)) before.add(r);
   let end: number | undefined;
   for (const ends of streamEnds.values()) for (const [stream, t] of ends) if (MARKET_STREAMS.has(stream)) end = Math.max(end ?? t, t);
-  const records = marketSpanStream(read, end, before);
-  const withIntervals = (function* (): IterableIterator<DataRecord | ReplayEvent> {
-    for (const r of records) {
-      if (r.s === 'kline') {
-        const s = streams.get(instrumentKey(r.m, r.i));
-        if (s && !s.has(`kline:${r.iv}`)) {
-          s.delete('kline:*');
-          s.add(`kline:${r.iv}`);
-        }
-      }
-      yield r;
+  const records = marketSpanStream(read, end, before, (r) => {
+    if (r.s !== 'kline') return;
+    const s = streams.get(instrumentKey(r.m, r.i));
+    if (s && !s.has(`kline:${r.iv}`)) {
+      s.delete('kline:*');
+      s.add(`kline:${r.iv}`);
     }
-  })();
-  return { records: withIntervals, streams, streamEnds, close: () => reader.close() };
+  });
+  return { records, streams, streamEnds, close: () => reader.close() };
 }
 
 /** The context records of the CONTEXT_LOOKBACK_MS before `from`, in time order (the last of each series is the one in force). */

@@ -85,44 +85,77 @@ export function trimToMarketSpan(sorted: readonly DataRecord[], before?: Context
 /**
  * trimToMarketSpan() over a time-ordered stream: context read before the first market record waits
  * (only the last per series once it is surely before the span), and the stream ends after `end`, the
- * last market record's time (known from a store's index; undefined: read to the end).
+ * last market record's time (known from a store's index; undefined: read to the end). `onKline` sees
+ * each bar as it passes (the store learns its kline intervals so).
+ *
+ * A hand-written iterator, not a generator: past the span's start each record is the source's own
+ * iterator result handed on, with no generator frame resumed per record. A generator layer here cost the
+ * from-disk replay about a quarter of its speed (bench `backtest`, "from disk" rows).
  */
-export function* marketSpanStream<T extends DataRecord | ReplayEvent>(
+export function marketSpanStream<T extends DataRecord | ReplayEvent>(
   records: Iterable<T>,
   end: number | undefined,
   before: ContextInForce = new ContextInForce(),
-): Generator<T | DataRecord> {
-  const waiting: DataRecord[] = [];
-  let head = 0;
+  onKline?: (bar: T) => void,
+): IterableIterator<T | DataRecord> {
+  const source = records[Symbol.iterator]();
+  const last = end ?? Infinity;
+  /** Records due before the source is read again: the carried context, the context inside the span and the first market record. */
+  let queued: (T | DataRecord)[] = [];
+  let q = 0;
   let started = false;
-  for (const r of records) {
-    if (started) {
-      if (end !== undefined && r.et > end) return;
-      yield r;
-      continue;
-    }
-    if (!isMarket(r)) {
-      const c = r as DataRecord;
-      waiting.push(c);
-      while (waiting[head]!.et < c.et - LONGEST_BAR_MS) before.add(waiting[head++]!);
-      if (head > 1024 && head * 2 > waiting.length) {
-        waiting.splice(0, head);
-        head = 0;
+  let ended = false;
+  const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  const start = (): void => {
+    const waiting: DataRecord[] = [];
+    let head = 0;
+    for (let n = source.next(); !n.done; n = source.next()) {
+      const r = n.value;
+      if (!isMarket(r)) {
+        const c = r as DataRecord;
+        waiting.push(c);
+        while (waiting[head]!.et < c.et - LONGEST_BAR_MS) before.add(waiting[head++]!);
+        if (head > 1024 && head * 2 > waiting.length) {
+          waiting.splice(0, head);
+          head = 0;
+        }
+        continue;
       }
-      continue;
+      const from = startOf(r);
+      const kept: DataRecord[] = [];
+      for (let i = head; i < waiting.length; i++) {
+        const c = waiting[i]!;
+        if (c.et < from) before.add(c);
+        else kept.push(c);
+      }
+      queued = [...before.carriedTo(from), ...kept, r];
+      return;
     }
-    started = true;
-    const start = startOf(r);
-    const kept: DataRecord[] = [];
-    for (let i = head; i < waiting.length; i++) {
-      const c = waiting[i]!;
-      if (c.et < start) before.add(c);
-      else kept.push(c);
-    }
-    yield* before.carriedTo(start);
-    yield* kept;
-    yield r;
-  }
-  // No market data at all: the context as it came.
-  if (!started) yield* waiting.slice(head);
+    // No market data at all: the context as it came.
+    queued = waiting.slice(head);
+    ended = true;
+  };
+  const it: IterableIterator<T | DataRecord> = {
+    [Symbol.iterator]: () => it,
+    next(): IteratorResult<T | DataRecord> {
+      if (!started) {
+        started = true;
+        start();
+      }
+      if (q < queued.length) {
+        const r = queued[q++]!;
+        if (onKline !== undefined && r.s === 'kline') onKline(r as T);
+        return { done: false, value: r };
+      }
+      if (ended) return done;
+      const n = source.next();
+      if (n.done || n.value.et > last) {
+        ended = true;
+        return done;
+      }
+      if (onKline !== undefined && n.value.s === 'kline') onKline(n.value);
+      return n;
+    },
+  };
+  return it;
 }
