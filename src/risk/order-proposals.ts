@@ -137,8 +137,13 @@ export function effectivePrice(spec: OrderSpec, snapshot: MarketSnapshot | undef
 }
 
 /** Quantity still to fill of a proposal. */
-export const proposalRemaining = (p: ProposedOrder): Decimal =>
-  p.spec.quantity ? Decimal.max(ZERO, p.spec.quantity.minus(p.filledQty)) : ZERO;
+export const proposalRemaining = (p: ProposedOrder): Decimal => {
+  const q = p.spec.quantity;
+  if (!q) return ZERO;
+  // A new order (nothing filled) is its quantity: the same value without two Decimal operations.
+  if (p.filledQty.isZero() && !q.isNegative()) return q;
+  return Decimal.max(ZERO, q.minus(p.filledQty));
+};
 
 /** Quantity still to fill of a live order (0 for a spot market buy by amount). */
 export const orderRemaining = (o: Order): Decimal => remainingQty(o) ?? ZERO;

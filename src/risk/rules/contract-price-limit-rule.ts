@@ -13,11 +13,14 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
   const fair = fairPrice(state.snapshot);
   if (!fair)
     return { rule: 'contract-price-limit', reason: `no fair price for ${instrument.symbol} to check bid/askLimitPriceRate (fail closed)` };
+  // The bounds once per intent, not per quote.
+  let cap: Decimal | undefined;
+  let floor: Decimal | undefined;
   for (const p of proposals) {
     const price = p.spec.price!;
     const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
-      const cap = fair.mul(ONE.plus(instrument.bidLimitPriceRate));
+      cap ??= fair.mul(ONE.plus(instrument.bidLimitPriceRate));
       if (price.gt(cap))
         return {
           rule: 'contract-price-limit',
@@ -25,7 +28,7 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
           ...slot,
         };
     } else {
-      const floor = fair.mul(ONE.minus(instrument.askLimitPriceRate));
+      floor ??= fair.mul(ONE.minus(instrument.askLimitPriceRate));
       if (price.lt(floor))
         return {
           rule: 'contract-price-limit',

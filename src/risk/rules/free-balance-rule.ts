@@ -1,6 +1,6 @@
 import { Decimal, ZERO } from '../../core/decimal.js';
 import type { Instrument } from '../../domain/instrument.js';
-import { isLive, type OrderSpec } from '../../domain/order.js';
+import { isLive, type Order, type OrderSpec } from '../../domain/order.js';
 import { positionKey } from '../../domain/position.js';
 import type { MarketSnapshot } from '../../domain/snapshot.js';
 import { legOf } from '../exposure.js';
@@ -54,6 +54,35 @@ export function reservationOf(
 const priceFor = (spec: OrderSpec, remaining: Decimal, snapshot: MarketSnapshot | undefined): Decimal | undefined =>
   spec.type === 'limit' ? spec.price : effectivePrice({ ...spec, quantity: remaining }, snapshot);
 
+/**
+ * Reservations of our resting limit orders, kept per order object: orders are immutable values (a fill
+ * or an amend makes a new one), and a limit order's reservation depends on nothing else but its
+ * instrument and leg leverage, both checked on a hit. A quote set re-judged every snapshot mostly meets
+ * the same resting orders, held and released: this took 20 of every 30 reservations off the Decimal
+ * path of a 10-quote set.
+ */
+const limitReservations = new WeakMap<
+  Order,
+  { readonly instrument: Instrument; readonly lev: number | undefined; readonly need: Need | undefined }
+>();
+
+/** reservationOf() of a live order, for what remains of it. */
+function reservationOfOrder(
+  o: Order,
+  instrument: Instrument,
+  snapshot: MarketSnapshot | undefined,
+  leverage: Readonly<Record<string, number>>,
+): Need | undefined {
+  if (o.type !== 'limit')
+    return reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  const lev = instrument.kind === 'contract' ? (o.leverage ?? leverage[positionKey(instrument.symbol, legOf(o))]) : undefined;
+  const hit = limitReservations.get(o);
+  if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit.need;
+  const need = reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  limitReservations.set(o, { instrument, lev, need });
+  return need;
+}
+
 /** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
 function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument): { held: Decimal; pendingCancel: number } | string {
   let held = ZERO;
@@ -63,14 +92,7 @@ function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument
     const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
     if (!inst) return `no instrument rules for ${o.symbol} to value our order ${o.clientOrderId} (fail closed)`;
     // A limit order is valued at its price; a resting market order elsewhere is valued by nothing we hold.
-    const r = reservationOf(
-      o,
-      orderRemaining(o),
-      inst,
-      o.symbol === instrument.symbol ? state.snapshot : undefined,
-      state.leverage,
-      o.quoteQuantity?.minus(o.filledNotional),
-    );
+    const r = reservationOfOrder(o, inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage);
     if (!r) return `cannot value our order ${o.clientOrderId} on ${o.symbol} (no price or leverage; fail closed)`;
     if (r.asset !== asset) continue;
     held = held.plus(r.amount);
@@ -92,12 +114,13 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
   const released = releasedOrders(intent, state);
   const releasedBy = new Map<string, Decimal>();
   for (const o of released) {
-    const r = reservationOf(o, orderRemaining(o), instrument, state.snapshot, state.leverage, o.quoteQuantity?.minus(o.filledNotional));
+    const r = reservationOfOrder(o, instrument, state.snapshot, state.leverage);
     if (r) releasedBy.set(r.asset, (releasedBy.get(r.asset) ?? ZERO).plus(r.amount));
   }
   const needBy = new Map<string, Decimal>();
   const countBy = new Map<string, number>();
-  const heldBy = new Map<string, ReturnType<typeof heldByOurOrders>>();
+  // Per asset, once: what our orders hold and what is available (the same for every proposal).
+  const availableBy = new Map<string, { held: Decimal; pendingCancel: number; available: Decimal } | string>();
   for (const p of byTouchPriority(proposals)) {
     const slot = p.slot ? { slot: p.slot } : {};
     const r = reservationOf(p.spec, proposalRemaining(p), instrument, state.snapshot, state.leverage);
@@ -114,14 +137,17 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
     const b = state.account.balances[r.asset];
     const free = b?.free ?? ZERO;
     const locked = b?.locked ?? ZERO;
-    let h = heldBy.get(r.asset);
-    if (h === undefined) {
-      h = heldByOurOrders(r.asset, state, instrument);
-      heldBy.set(r.asset, h);
+    let a = availableBy.get(r.asset);
+    if (a === undefined) {
+      const h = heldByOurOrders(r.asset, state, instrument);
+      a =
+        typeof h === 'string'
+          ? h
+          : { ...h, available: Decimal.min(free, free.plus(locked).minus(h.held)).plus(releasedBy.get(r.asset) ?? ZERO) };
+      availableBy.set(r.asset, a);
     }
-    if (typeof h === 'string') return { rule: RULE, reason: h, ...slot };
-    const { held, pendingCancel } = h;
-    const available = Decimal.min(free, free.plus(locked).minus(held)).plus(releasedBy.get(r.asset) ?? ZERO);
+    if (typeof a === 'string') return { rule: RULE, reason: a, ...slot };
+    const { held, pendingCancel, available } = a;
     if (need.gt(available)) {
       const n = countBy.get(r.asset)!;
       return {

@@ -9,8 +9,18 @@ const RULE = 'leverage';
 
 /** The smallest tier whose maxVol holds `size` contracts; undefined when the size exceeds every tier. */
 export function tierFor(instrument: ContractInstrument, size: Decimal): RiskTier | undefined {
-  const tiers = [...instrument.riskTiers].sort((a, b) => a.maxVol.comparedTo(b.maxVol));
-  return tiers.find((t) => size.lte(t.maxVol));
+  return tiersByMaxVol(instrument.riskTiers).find((t) => size.lte(t.maxVol));
+}
+
+/** Tiers sorted by maxVol, once per tier list (instruments are immutable): the sort ran for every proposal. */
+const sortedTiers = new WeakMap<readonly RiskTier[], readonly RiskTier[]>();
+function tiersByMaxVol(tiers: readonly RiskTier[]): readonly RiskTier[] {
+  let sorted = sortedTiers.get(tiers);
+  if (sorted === undefined) {
+    sorted = [...tiers].sort((a, b) => a.maxVol.comparedTo(b.maxVol));
+    sortedTiers.set(tiers, sorted);
+  }
+  return sorted;
 }
 
 function checkLeverage(instrument: ContractInstrument, leverage: number, size: Decimal, what: string, slot?: string): Denial | undefined {
