@@ -164,6 +164,25 @@ describe('rule free-balance', () => {
       freeBalanceRule(cBuy('100', '1000'), c, contractState({ account: account('contract', balance('USDT', '1.000999')) }))?.reason,
     ).to.match(/^needs 1.001 USDT/);
   });
+  it('values_the_same_resting_order_again_when_its_leg_leverage_changes', () => {
+    // The rule keeps a resting limit order's reservation per order object; the leg's leverage is part
+    // of it. Resting buy 1000 @ 100 with no leverage of its own: 10 USDT notional. At leverage 10 it
+    // holds 1 + 0.001 fee = 1.001; available min(2, 2 + 1 − 1.001) = 1.999 covers the new order's
+    // 1.001 (it carries leverage 10 itself). At leverage 2 the same object holds 5 + 0.001 = 5.001:
+    // available min(2, 3 − 5.001) < 0, so the same new order is denied.
+    const c = contractInstrument();
+    const resting = order({ symbol: BTC_USDT, price: D('100'), quantity: D('1000') });
+    const acct = account('contract', balance('USDT', '2', '1'));
+    const at = (lev: number) =>
+      contractState({
+        account: acct,
+        openOrders: [resting],
+        leverage: { 'BTC_USDT|net': lev, 'BTC_USDT|long': lev, 'BTC_USDT|short': lev },
+      });
+    expect(freeBalanceRule(cBuy('100', '1000', { leverage: 10 }), c, at(10))).to.equal(undefined);
+    expect(freeBalanceRule(cBuy('100', '1000', { leverage: 10 }), c, at(2))?.reason).to.match(/held by our orders 5.001/);
+    expect(freeBalanceRule(cBuy('100', '1000', { leverage: 10 }), c, at(10))).to.equal(undefined);
+  });
   it('needs_no_margin_to_close', () => {
     const s = contractState({ account: account('contract', balance('USDT', '0')), positions: [position(BTC_USDT, '5', '100')] });
     expect(freeBalanceRule(cSell('100', '5', { reduceOnly: true }), contractInstrument(), s)).to.equal(undefined);
