@@ -8,6 +8,48 @@ export { Decimal };
 
 Decimal.set({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -30, toExpPos: 40 });
 
+/** decimal.js's internal form: sign, exponent (base 10^7 words), digit words. */
+interface DecimalDigits {
+  readonly s: number;
+  readonly e: number;
+  readonly d: readonly number[] | null;
+}
+
+/** The library's comparison, kept for values the in-place one hands back to it and for the tests. */
+// oxlint-disable-next-line typescript/unbound-method -- it is only ever called with .call(a Decimal)
+const cmpCopying: (this: Decimal, y: Decimal.Value) => number = Decimal.prototype.comparedTo;
+
+/**
+ * decimal.js copies its argument on every comparison (`new Decimal(y)`, the digit array included), so
+ * each `eq`, `gt`, `lte` … allocates; a risk check or a quote diff makes hundreds of them. This is the
+ * library's own comparison (decimal.js 10, `P.cmp`) reading a Decimal argument in place; anything else —
+ * a string or number, NaN, ±Infinity, an exponent beyond the library's limits, where its copy would
+ * change the value — goes to the library's comparison unchanged. A differential test holds the two equal.
+ */
+function cmpInPlace(this: Decimal, y: Decimal.Value): number {
+  if (!(y instanceof Decimal)) return cmpCopying.call(this, y);
+  const x = this as unknown as DecimalDigits;
+  const v = y as unknown as DecimalDigits;
+  const xd = x.d;
+  const yd = v.d;
+  if (!xd || !yd || v.e > Decimal.maxE || v.e < Decimal.minE) return cmpCopying.call(this, y);
+  const xs = x.s;
+  if (!xd[0] || !yd[0]) return xd[0] ? xs : yd[0] ? -v.s : 0;
+  if (xs !== v.s) return xs;
+  if (x.e !== v.e) return x.e > v.e !== xs < 0 ? 1 : -1;
+  const xdL = xd.length;
+  const ydL = yd.length;
+  for (let i = 0, j = xdL < ydL ? xdL : ydL; i < j; ++i) {
+    if (xd[i] !== yd[i]) return xd[i]! > yd[i]! !== xs < 0 ? 1 : -1;
+  }
+  return xdL === ydL ? 0 : xdL > ydL !== xs < 0 ? 1 : -1;
+}
+// eq, gt, gte, lt, lte call this.cmp: they all compare in place now.
+Decimal.prototype.comparedTo = Decimal.prototype.cmp = cmpInPlace;
+
+/** @internal The library's own comparison, for the differential test of cmpInPlace. */
+export const libraryCmp = (a: Decimal, b: Decimal.Value): number => cmpCopying.call(a, b);
+
 export type DecimalLike = Decimal | string | number;
 
 export const D = (v: DecimalLike): Decimal => (v instanceof Decimal ? v : new Decimal(v));
