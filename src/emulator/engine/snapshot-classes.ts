@@ -31,6 +31,8 @@ import * as liquidationEngine from '../../venue/contract/liquidation-engine.js';
 import * as fundingSettlement from '../../venue/contract/funding-settlement.js';
 import * as contractReadModel from '../../venue/contract/contract-read-model.js';
 import * as liquidationScreen from '../../venue/contract/liquidation-screen.js';
+import * as liquidationIndex from '../../venue/contract/liquidation-index.js';
+import * as priceLadder from '../../venue/contract/price-ladder.js';
 import * as crossScreen from '../../venue/contract/cross-screen.js';
 import * as listenerFailures from '../../venue/listener-failures.js';
 import * as eventQueue from '../../venue/event-queue.js';
@@ -38,6 +40,7 @@ import * as planOrders from '../../venue/contract/triggers/plan-orders.js';
 import * as stopOrders from '../../venue/contract/triggers/stop-orders.js';
 import * as trackOrders from '../../venue/contract/triggers/track-orders.js';
 import * as triggerBook from '../../venue/contract/triggers/trigger-book.js';
+import * as triggerIndex from '../../venue/contract/triggers/trigger-index.js';
 import * as triggerStore from '../../venue/contract/triggers/trigger-store.js';
 import * as contractFeeModel from '../../venue/fees/contract-fee-model.js';
 import * as dealVolumeWindow from '../../venue/fees/deal-volume-window.js';
@@ -93,6 +96,8 @@ const MODULES: readonly Record<string, unknown>[] = [
   fundingSettlement,
   contractReadModel,
   liquidationScreen,
+  liquidationIndex,
+  priceLadder,
   crossScreen,
   listenerFailures,
   eventQueue,
@@ -100,6 +105,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   stopOrders,
   trackOrders,
   triggerBook,
+  triggerIndex,
   triggerStore,
   contractFeeModel,
   dealVolumeWindow,

@@ -13,6 +13,11 @@ import type { PositionFigures } from './margin-math.js';
 
 const ZERO = new Decimal(0);
 
+/** Told of every change of a position's lots, cost or margin (the liquidation index re-keys it). */
+export interface PositionWatch {
+  touched(p: ContractPosition): void;
+}
+
 export class ContractPosition {
   state: PositionState = PositionState.HOLDING;
   holdLots = 0;
@@ -25,8 +30,9 @@ export class ContractPosition {
   holdCost = 0n;
   openCost = 0n;
   closeCost = 0n;
-  /** Current and original initial margin (settle coin). */
-  im: Decimal = ZERO;
+  /** The current initial margin, behind `im` (whose setter tells the watch). */
+  private imValue: Decimal = ZERO;
+  /** Original initial margin (settle coin). */
   oim: Decimal = ZERO;
   /** Σ initial margin booked by opening fills (never reduced): the base of profitRatio. */
   marginBooked: Decimal = ZERO;
@@ -38,6 +44,8 @@ export class ContractPosition {
   totalFee: Decimal = ZERO;
   autoAddIm = false;
   updateTime: number;
+  /** The venue's liquidation index, for positions of accounts that can be liquidated. */
+  watch: PositionWatch | undefined = undefined;
 
   constructor(
     readonly positionId: PositionId,
@@ -48,6 +56,16 @@ export class ContractPosition {
     readonly createTime: number,
   ) {
     this.updateTime = createTime;
+  }
+
+  /** Current initial margin (settle coin). */
+  get im(): Decimal {
+    return this.imValue;
+  }
+
+  set im(v: Decimal) {
+    this.imValue = v;
+    this.watch?.touched(this);
   }
 
   get isLong(): boolean {
@@ -69,6 +87,7 @@ export class ContractPosition {
     this.openedLots += lots;
     this.holdCost += units;
     this.openCost += units;
+    this.watch?.touched(this);
   }
 
   /** Removes `lots` at `priceTicks`; returns the realised PnL in tick·lots (signed). */
@@ -81,6 +100,7 @@ export class ContractPosition {
     this.closedLots += lots;
     this.holdCost -= removed;
     this.closeCost += value;
+    this.watch?.touched(this);
     return this.isLong ? value - removed : removed - value;
   }
 

@@ -21,6 +21,7 @@ import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } fr
 import { TriggerBook } from './triggers/trigger-book.js';
 import { DeliveryQueue, Listeners } from '../event-queue.js';
 import { extKey, posKey, sideKey } from './venue-keys.js';
+import { LiquidationIndex } from './liquidation-index.js';
 
 export interface FeeRates {
   readonly maker: Decimal;
@@ -108,6 +109,8 @@ export class ContractVenueState {
   readonly positionsById = new Map<string, { account: AccountState; position: ContractPosition }>();
   /** Σ lots opened / closed per position id, from the fill journal (invariant: hold = opened − closed). */
   readonly positionFills = new Map<string, { opened: number; closed: number }>();
+  /** Isolated positions by liquidation edge and open cross positions per coin (the liquidation engine's pre-selection). */
+  readonly liquidationIndex = new LiquidationIndex();
   readonly listeners = new Listeners<ContractVenueEvent>();
   readonly watchers = new Listeners<PriceUpdate>();
   readonly queue = new DeliveryQueue<QueueItem>((item, failures) => {

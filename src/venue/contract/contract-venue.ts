@@ -49,7 +49,7 @@
  *   contract-read-model.ts    every query (this class extends it)
  *   contract-venue.ts         this facade: construction, prices, and one line per command
  */
-import { D, type DecimalLike } from '../../core/decimal.js';
+import { D, ZERO, type DecimalLike } from '../../core/decimal.js';
 import { PositionMode } from '../../domain/contract-enums.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
 import { OrderBook } from '../book/order-book.js';
@@ -183,7 +183,7 @@ export class ContractVenue extends ContractReadModel {
   setFairPrice(symbol: string, price: DecimalLike): void {
     const m = this.s.requireMarket(symbol);
     const p = D(price);
-    if (!p.gt(0)) throw new RangeError(`fair price of ${symbol} must be > 0, got ${p.toString()}`);
+    if (!p.gt(ZERO)) throw new RangeError(`fair price of ${symbol} must be > 0, got ${p.toString()}`);
     this.s.run(() => {
       m.fairPrice = p;
       this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'fair', price: p, time: this.s.clock.now() } });
@@ -194,7 +194,7 @@ export class ContractVenue extends ContractReadModel {
   setIndexPrice(symbol: string, price: DecimalLike): void {
     const m = this.s.requireMarket(symbol);
     const p = D(price);
-    if (!p.gt(0)) throw new RangeError(`index price of ${symbol} must be > 0, got ${p.toString()}`);
+    if (!p.gt(ZERO)) throw new RangeError(`index price of ${symbol} must be > 0, got ${p.toString()}`);
     this.s.run(() => {
       m.indexPrice = p;
       this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'index', price: p, time: this.s.clock.now() } });

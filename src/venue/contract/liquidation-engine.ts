@@ -3,7 +3,9 @@
  * it checks isolated positions and cross accounts against maintenance; a breached position is taken
  * over by the insurance fund (no order through the book): isolated at the bankruptcy price, cross all
  * positions at the fair price with the remaining equity settled against the fund. Float screens in
- * front of the exact Decimal tests skip the positions that are surely safe.
+ * front of the exact Decimal tests skip the positions that are surely safe; on a fair-price move the
+ * liquidation index (liquidation-index.ts) finds the isolated positions the screen would not pass
+ * without visiting the others.
  */
 import { Decimal } from '../../core/decimal.js';
 import { orderId as toOrderId, type OrderId } from '../../core/ids.js';
@@ -23,6 +25,7 @@ import { AccountState, ZERO, type MarketState, type OrderState } from './contrac
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
 import { LiquidationScreen } from './liquidation-screen.js';
+import { priceKey } from './price-ladder.js';
 import { CrossScreen } from './cross-screen.js';
 import {
   autoAddAmount,
@@ -69,12 +72,25 @@ export class LiquidationEngine {
   /** Per market, the keys of its long and short positions (built once, not per price update). */
   private readonly positionKeys = new Map<MarketState, readonly string[]>();
 
-  /** Checks isolated positions of `m` and the cross accounts holding it (or only `only`). */
+  /**
+   * Checks isolated positions of `m` and the cross accounts holding it (or only `only`), account by
+   * account in holder order, long before short, then the account's cross positions.
+   *
+   * Without `only` (a fair-price move), the liquidation index pre-selects the isolated positions the
+   * float screen would send to the exact test — the same set, found in O(k) — and the holders are
+   * walked only when one was selected or a cross position in the settle coin can be due; the exact
+   * test still decides, in the same order, so the outcome is that of screening every holder.
+   */
   checkLiquidations(m: MarketState, only?: ReadonlySet<AccountState>): void {
     const fair = this.s.markPrice(m);
     if (fair === undefined) return;
+    const fairNumber = priceKey(fair);
+    let picked: ReadonlySet<ContractPosition> | undefined;
+    if (only === undefined) {
+      picked = this.s.liquidationIndex.candidates(m.spec.symbol, fairNumber);
+      if (picked.size === 0 && !this.s.liquidationIndex.hasCross(m.spec.settleCoin)) return;
+    }
     const accounts = only ? [...only].filter((a) => m.holders.has(a)) : [...m.holders];
-    const fairNumber = fair.toNumber();
     const keys = this.positionKeysOf(m);
     for (const acct of accounts) {
       if (acct.exempt) continue;
@@ -82,7 +98,8 @@ export class LiquidationEngine {
         const pos = acct.positions.get(key);
         if (pos === undefined || pos.openType !== OpenType.ISOLATED || pos.holdLots === 0) continue;
         const mmr = this.s.tierOf(m.spec, pos.holdLots).mmr;
-        if (this.screen.surelySafe(pos, fairNumber, mmr) || !isBreached(pos.figures(), fair, mmr)) continue;
+        const safe = picked === undefined ? this.screen.surelySafe(pos, fairNumber, mmr) : !picked.has(pos);
+        if (safe || !isBreached(pos.figures(), fair, mmr)) continue;
         if (pos.autoAddIm && this.autoAddMargin(acct, pos, fair) && !isBreached(pos.figures(), fair, mmr)) continue;
         this.liquidateIsolated(acct, m, pos, fair, mmr);
       }

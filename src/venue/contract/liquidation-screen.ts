@@ -39,7 +39,8 @@ export class LiquidationScreen {
   }
 }
 
-function edgeOf(pos: ContractPosition, mmr: Decimal): number {
+/** The screen's edge of `pos`: its liquidation price as a double, widened by MARGIN to the unsafe side. */
+export function edgeOf(pos: ContractPosition, mmr: Decimal): number {
   const liq = liquidationPrice(pos.figures(), mmr);
   if (liq === undefined) return pos.isLong ? -Infinity : Infinity;
   const l = liq.toNumber();

@@ -44,6 +44,10 @@ export class PositionLedger {
       this.s.positionsById.set(id, { account: acct, position: p });
       this.s.positionFills.set(id, { opened: 0, closed: 0 });
       m.holders.add(acct);
+      if (!acct.exempt) {
+        p.watch = this.s.liquidationIndex;
+        p.watch.touched(p);
+      }
     }
     return p;
   }
@@ -51,6 +55,7 @@ export class PositionLedger {
   closePosition(acct: AccountState, p: ContractPosition): void {
     if (p.state === PositionState.CLOSED) return;
     p.state = PositionState.CLOSED;
+    p.watch?.touched(p);
     // Anything left (the floor of pro-rata releases) goes back to the wallet with the last close.
     if (!p.im.isZero()) {
       const w = acct.wallet(p.spec.settleCoin);

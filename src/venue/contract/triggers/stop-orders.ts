@@ -266,6 +266,7 @@ export class StopOrders {
     existing.profitTrend = pair.value.takeProfit.trend;
     existing.takeProfitReverse = tpRev.value;
     existing.stopLossReverse = slRev.value;
+    this.reg.reindex(existing);
     this.touch(existing);
     return { ok: true, value: this.view(existing) };
   }
@@ -413,6 +414,7 @@ export class StopOrders {
     rec.profitTrend = pair.takeProfit.trend;
     rec.takeProfitReverse = tpRev.value;
     rec.stopLossReverse = slRev.value;
+    this.reg.reindex(rec);
     this.touch(rec);
     return { ok: true, value: this.view(rec) };
   }

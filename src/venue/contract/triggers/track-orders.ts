@@ -187,6 +187,7 @@ export class TrackOrders {
     } else if (rec.markPrice !== undefined) {
       this.setBenchmark(rec, rec.markPrice);
     }
+    this.reg.reindex(rec);
     this.touch(rec);
     return { ok: true, value: this.view(rec) };
   }

@@ -2,9 +2,12 @@
  * The trigger orders of a contract venue — TP/SL (stop), plan and trailing orders — and the loop that
  * evaluates them.
  *
- * Determinism: every trigger gets a sequence number at creation (one sequence across the three kinds);
- * each price update (fair, index, last trade) of a contract evaluates the live triggers of that
- * contract in that order, each against the price the update carries. A trigger that fires places its
+ * Determinism: every trigger gets a sequence number at creation (one sequence across the three kinds)
+ * and is activated right after; each price update (fair, index, last trade) of a contract evaluates
+ * the live triggers of that contract in activation order, each against the price the update carries.
+ * Only the triggers the update may concern are visited: the TriggerIndex (trigger-index.ts) keeps them
+ * by the price that makes them act and pre-selects a superset of those that act; each kind's exact
+ * `evaluate` decides, so the outcome is that of evaluating every live trigger. A trigger that fires places its
  * order through the venue's public placeOrder, so margin, fees, matching and the venue's invariants
  * apply exactly as for a user's order; the trades it makes queue further price updates, evaluated
  * after the current one (the venue's queue), never re-entrantly.
@@ -21,6 +24,7 @@ import { ContractSpec } from '../contract-spec.js';
 import { PlanOrders } from './plan-orders.js';
 import { StopOrders } from './stop-orders.js';
 import { TrackOrders } from './track-orders.js';
+import { TriggerIndex } from './trigger-index.js';
 import type { TriggerHost } from './trigger-port.js';
 import type { TriggerRecord, TriggerRegistry } from './trigger-store.js';
 import type { TriggerCounts } from './trigger-views.js';
@@ -31,6 +35,8 @@ export class TriggerBook {
   readonly tracks: TrackOrders;
   /** Live triggers per contract, in creation order. */
   private readonly live = new Map<string, Map<number, TriggerRecord>>();
+  /** The same records by the price that makes them act. */
+  private readonly index = new TriggerIndex();
   private readonly specs = new Map<string, ContractSpec>();
   private seq = 0;
   private watching = false;
@@ -47,9 +53,14 @@ export class TriggerBook {
         let bucket = this.live.get(rec.symbol);
         if (bucket === undefined) this.live.set(rec.symbol, (bucket = new Map()));
         bucket.set(rec.seq, rec);
+        this.index.place(rec);
       },
       deactivate: (rec) => {
         this.live.get(rec.symbol)?.delete(rec.seq);
+        this.index.remove(rec);
+      },
+      reindex: (rec) => {
+        if (this.live.get(rec.symbol)?.has(rec.seq)) this.index.place(rec);
       },
       spec: (symbol) => this.spec(symbol),
     };
@@ -66,7 +77,7 @@ export class TriggerBook {
   onPrice(u: PriceUpdate): void {
     const bucket = this.live.get(u.symbol);
     if (bucket === undefined || bucket.size === 0) return;
-    for (const rec of [...bucket.values()]) {
+    for (const { rec } of this.index.select(u)) {
       // An earlier trigger of this update may have finished it (its order closed the position).
       if (!bucket.has(rec.seq)) continue;
       switch (rec.kind) {
@@ -76,11 +87,17 @@ export class TriggerBook {
         case 'plan':
           this.plans.evaluate(rec as Parameters<PlanOrders['evaluate']>[0], u);
           break;
-        case 'track':
-          this.tracks.evaluate(rec as Parameters<TrackOrders['evaluate']>[0], u);
+        case 'track': {
+          const t = rec as Parameters<TrackOrders['evaluate']>[0];
+          const { state, markPrice } = t;
+          this.tracks.evaluate(t, u);
+          // Activated or a new extreme: its keys moved (one that only came near them keeps them).
+          if (bucket.has(rec.seq) && (t.state !== state || t.markPrice !== markPrice)) this.index.place(rec);
           break;
+        }
       }
     }
+    this.index.settle(u);
   }
 
   // ─────────────────────────────────────────────── venue hooks
@@ -173,6 +190,13 @@ export class TriggerBook {
       }
     }
     for (const r of indexed) problems.push(`${r.kind} order ${r.id}: evaluated but unknown`);
+    let live = 0;
+    for (const bucket of this.live.values())
+      for (const r of bucket.values()) {
+        live++;
+        if (!this.index.has(r)) problems.push(`${r.kind} order ${r.id}: live but not in the price index`);
+      }
+    if (this.index.size !== live) problems.push(`trigger price index: ${this.index.size} records for ${live} live triggers`);
     return problems;
   }
 

@@ -13,7 +13,7 @@ export type TriggerKind = 'stop' | 'plan' | 'track';
 
 export interface TriggerRecord {
   readonly kind: TriggerKind;
-  /** Creation order across all kinds: triggers are evaluated in this order. */
+  /** Creation order across all kinds (records are activated in this order, and evaluated in it). */
   readonly seq: number;
   readonly id: string;
   readonly account: AccountId;
@@ -29,6 +29,8 @@ export interface TriggerRegistry {
   activate(rec: TriggerRecord): void;
   /** Stops evaluating it (it reached a final state). */
   deactivate(rec: TriggerRecord): void;
+  /** The price(s) or trend a live record acts on changed: re-keys it in the book's price index. */
+  reindex(rec: TriggerRecord): void;
   spec(symbol: string): ContractSpec | undefined;
 }
 

@@ -1,0 +1,95 @@
+/**
+ * Isolated positions by their liquidation edge, per contract and side (issue 12), so a fair-price
+ * update finds the positions it may breach in O(k + 1) instead of screening every holder.
+ *
+ * The edge is the liquidation screen's (liquidation-screen.ts `edgeOf`: the liquidation price as a
+ * double, widened by 1e-9), and a position is selected exactly when the screen would NOT call it surely
+ * safe — a long when fair ≤ edge, a short when fair ≥ edge — so the selection is the set the old scan
+ * sent to the exact test, and the exact Decimal test (margin-math `isBreached`) still decides.
+ *
+ * Keys follow the figures the edge depends on (lots, cost, margin; the tier rate follows the lots):
+ * a position of a non-exempt account carries this index as its `watch` and reports every change of
+ * them (ContractPosition's open, close, releaseMargin and im setter; the ledger reports its creation
+ * and its closing), and the touched positions are
+ * re-keyed in one pass before the next selection. The index also counts the open cross positions per
+ * settle coin, so the liquidation engine knows when no cross check can be due.
+ */
+import { OpenType, PositionState } from '../../domain/contract-enums.js';
+import type { ContractPosition, PositionWatch } from './contract-position.js';
+import { edgeOf } from './liquidation-screen.js';
+import { PriceLadder } from './price-ladder.js';
+
+/** Where a position is keyed. */
+interface Slot {
+  readonly ladder: PriceLadder<ContractPosition> | undefined;
+  readonly key: number;
+  /** Counted as an open cross position of its settle coin. */
+  readonly cross: boolean;
+}
+
+/** The isolated positions of one contract: longs and shorts by edge. */
+export class SideLadders {
+  readonly longs = new PriceLadder<ContractPosition>();
+  readonly shorts = new PriceLadder<ContractPosition>();
+}
+
+export class LiquidationIndex implements PositionWatch {
+  private readonly touchedPositions = new Set<ContractPosition>();
+  private readonly slots = new Map<ContractPosition, Slot>();
+  private readonly bySymbol = new Map<string, SideLadders>();
+  private readonly crossBySettleCoin = new Map<string, number>();
+
+  touched(p: ContractPosition): void {
+    this.touchedPositions.add(p);
+  }
+
+  /** Whether a non-exempt account holds an open cross position settled in `currency`. */
+  hasCross(currency: string): boolean {
+    this.rekey();
+    return (this.crossBySettleCoin.get(currency) ?? 0) > 0;
+  }
+
+  /** The isolated positions of `symbol` the liquidation screen would send to the exact test at `fair`. */
+  candidates(symbol: string, fair: number): Set<ContractPosition> {
+    this.rekey();
+    const out = new Set<ContractPosition>();
+    const ladders = this.bySymbol.get(symbol);
+    if (ladders === undefined) return out;
+    const add = (p: ContractPosition): void => void out.add(p);
+    // A long is safe when fair > edge, a short when fair < edge (LiquidationScreen.surelySafe).
+    ladders.longs.atOrAbove(fair, add);
+    ladders.shorts.atOrBelow(fair, add);
+    return out;
+  }
+
+  private rekey(): void {
+    if (this.touchedPositions.size === 0) return;
+    for (const p of this.touchedPositions) {
+      const old = this.slots.get(p);
+      if (old !== undefined) {
+        old.ladder?.remove(old.key, p);
+        if (old.cross) this.countCross(p.spec.settleCoin, -1);
+        this.slots.delete(p);
+      }
+      if (p.state !== PositionState.HOLDING) continue;
+      // Any open cross position counts (the engine's per-account test does not look at its lots).
+      if (p.openType === OpenType.CROSS) {
+        this.countCross(p.spec.settleCoin, 1);
+        this.slots.set(p, { ladder: undefined, key: 0, cross: true });
+        continue;
+      }
+      if (p.holdLots === 0) continue;
+      let ladders = this.bySymbol.get(p.spec.symbol);
+      if (ladders === undefined) this.bySymbol.set(p.spec.symbol, (ladders = new SideLadders()));
+      const ladder = p.isLong ? ladders.longs : ladders.shorts;
+      const key = edgeOf(p, p.spec.tierOfLots(p.holdLots).mmr);
+      ladder.insert(key, p);
+      this.slots.set(p, { ladder, key, cross: false });
+    }
+    this.touchedPositions.clear();
+  }
+
+  private countCross(currency: string, delta: number): void {
+    this.crossBySettleCoin.set(currency, (this.crossBySettleCoin.get(currency) ?? 0) + delta);
+  }
+}
