@@ -319,7 +319,11 @@ export class ContractReadModel {
 
   /** The invariant list (empty when consistent): no crossed book, funds conserved, … */
   checkInvariants(): string[] {
-    return [...checkContractInvariants(this.probe()), ...this.s.triggers.checkInvariants()];
+    return [
+      ...checkContractInvariants(this.probe()),
+      ...this.s.liquidationIndex.problems(this.s.accounts.values()),
+      ...this.s.triggers.checkInvariants(),
+    ];
   }
 
   private probe(): InvariantProbe {

@@ -16,6 +16,7 @@
  */
 import { OpenType, PositionState } from '../../domain/contract-enums.js';
 import type { ContractPosition, PositionWatch } from './contract-position.js';
+import type { AccountState } from './contract-state.js';
 import { edgeOf } from './liquidation-screen.js';
 import { PriceLadder } from './price-ladder.js';
 
@@ -59,6 +60,44 @@ export class LiquidationIndex implements PositionWatch {
     // A long is safe when fair > edge, a short when fair < edge (LiquidationScreen.surelySafe).
     ladders.longs.atOrAbove(fair, add);
     ladders.shorts.atOrBelow(fair, add);
+    return out;
+  }
+
+  /**
+   * The index's consistency (one line per problem), for the venue's invariant checks: every open
+   * isolated position with lots of a non-exempt account sits in its contract's ladder of its side at
+   * its current edge, nothing else does, and the cross counts are those of a scan.
+   */
+  problems(accounts: Iterable<AccountState>): string[] {
+    this.rekey();
+    const out: string[] = [];
+    const cross = new Map<string, number>();
+    let isolated = 0;
+    for (const acct of accounts) {
+      if (acct.exempt) continue;
+      for (const p of acct.positions.values()) {
+        if (p.state !== PositionState.HOLDING) continue;
+        if (p.openType === OpenType.CROSS) {
+          cross.set(p.spec.settleCoin, (cross.get(p.spec.settleCoin) ?? 0) + 1);
+          continue;
+        }
+        if (p.holdLots === 0) continue;
+        isolated++;
+        const slot = this.slots.get(p);
+        const ladders = this.bySymbol.get(p.spec.symbol);
+        const edge = edgeOf(p, p.spec.tierOfLots(p.holdLots).mmr);
+        if (slot?.ladder === undefined || slot.ladder !== (p.isLong ? ladders?.longs : ladders?.shorts) || slot.key !== edge)
+          out.push(`liquidation index: position ${p.positionId} keyed at ${slot?.key} instead of its edge ${edge}`);
+      }
+    }
+    let keyed = 0;
+    for (const slot of this.slots.values()) if (slot.ladder !== undefined) keyed++;
+    if (keyed !== isolated) out.push(`liquidation index: ${keyed} isolated positions keyed for ${isolated} open`);
+    for (const coin of new Set([...this.crossBySettleCoin.keys(), ...cross.keys()])) {
+      const counted = this.crossBySettleCoin.get(coin) ?? 0;
+      const open = cross.get(coin) ?? 0;
+      if (counted !== open) out.push(`liquidation index: ${counted} cross positions counted in ${coin}, ${open} open`);
+    }
     return out;
   }
 

@@ -24,6 +24,7 @@ import { ContractVenue, INSURANCE_ACCOUNT_ID, type ContractVenueOptions } from '
 import type { ContractPositionView, HeldPositionView } from '../../../src/venue/contract/contract-views.js';
 import { ReferenceContractVenue } from '../../reference/contract-venue-reference.js';
 import { SYMBOL, testInstrument } from './contract-test-kit.js';
+import * as crossingOps from './triggers/crossing-ops.js';
 import * as triggerOps from './triggers/trigger-ops.js';
 import * as venueOps from './venue-ops.js';
 import type { Venue } from './venue-ops.js';
@@ -235,6 +236,25 @@ function venueStream(ops: readonly venueOps.Op[]): Pair {
   return p;
 }
 
+/** Runs a trigger stream on a fresh pair (three traders and a market maker, fair and index at 50000), step by step. */
+function triggerStream<O>(ops: readonly O[], apply: (v: Venue, op: O, s: { mark: Decimal }, advance: (ms: number) => void) => void): Pair {
+  const p = pair({ autoFunding: false, enforcePriceBand: false }, testInstrument({ maxNumOrders: [60, 60] }));
+  const accounts = triggerOps.ACCOUNTS;
+  const marks = new Map<Side, { mark: Decimal }>();
+  step(p, accounts, 'setup', (s) => {
+    for (const a of accounts) {
+      s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
+      s.venue.deposit(a, 'USDT', a === 'mm' ? 10_000_000 : 20_000);
+    }
+    marks.set(s, { mark: new Decimal(50000) });
+    s.venue.setFairPrice(SYMBOL, new Decimal(50000));
+    s.venue.setIndexPrice(SYMBOL, new Decimal(50000));
+  });
+  for (const op of ops) step(p, accounts, text(op), (s) => apply(s.venue, op, marks.get(s)!, (ms) => s.clock.advanceBy(ms)));
+  step(p, accounts, 'the end (histories)', () => undefined, true);
+  return p;
+}
+
 describe('ContractVenue against the reference model (differential)', () => {
   it('agrees_on_every_answer_event_and_view_over_venue_command_streams', function () {
     this.timeout(300_000);
@@ -277,26 +297,35 @@ describe('ContractVenue against the reference model (differential)', () => {
     this.timeout(300_000);
     fc.assert(
       fc.property(fc.array(triggerOps.opArb, { minLength: 30, maxLength: 120 }), (ops) => {
-        const p = pair({ autoFunding: false, enforcePriceBand: false }, testInstrument({ maxNumOrders: [60, 60] }));
-        const accounts = triggerOps.ACCOUNTS;
-        const marks = new Map<Side, { mark: Decimal }>();
-        step(p, accounts, 'setup', (s) => {
-          for (const a of accounts) {
-            s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
-            s.venue.deposit(a, 'USDT', a === 'mm' ? 10_000_000 : 20_000);
-          }
-          marks.set(s, { mark: new Decimal(50000) });
-          s.venue.setFairPrice(SYMBOL, new Decimal(50000));
-          s.venue.setIndexPrice(SYMBOL, new Decimal(50000));
-        });
-        for (const op of ops)
-          step(p, accounts, text(op), (s) => triggerOps.apply(s.venue, op, marks.get(s)!, (ms) => s.clock.advanceBy(ms)));
-        step(p, accounts, 'the end (histories)', () => undefined, true);
-        tally(p);
+        tally(triggerStream(ops, triggerOps.apply));
       }),
       { numRuns: 100, seed: 20261128, endOnFailure: true },
     );
     for (const k of ['StopOrderChanged', 'PlanOrderChanged', 'TrackOrderChanged', 'PositionLiquidated'])
       expect(STATS[k] ?? 0, `${k} in ${JSON.stringify(STATS)}`).to.be.greaterThan(20);
+  });
+
+  it('agrees_when_prices_land_exactly_on_trigger_and_liquidation_prices_and_walk_through_them', function () {
+    // Issue 12: the venue finds the triggers and isolated positions a price update crosses through price
+    // indexes (ladders of doubles; a set for active trailing orders), the reference by evaluating every
+    // trigger and screening every holder. Prices set exactly on a trigger's, benchmark's or liquidation
+    // price, a tick either side, and slow walks through many of them are where an index that compares
+    // the wrong way or forgets a re-key would fire something the reference does not (or not fire).
+    this.timeout(300_000);
+    const fired = { plan: 0, stop: 0, track: 0, liquidated: 0 };
+    fc.assert(
+      fc.property(fc.array(crossingOps.opArb, { minLength: 40, maxLength: 120 }), (ops) => {
+        const p = triggerStream(ops, crossingOps.apply);
+        for (const line of p.ours.log) {
+          if (line.startsWith('event {"type":"PlanOrderChanged"') && line.includes('"state":3')) fired.plan++;
+          if (line.startsWith('event {"type":"StopOrderChanged"') && line.includes('"state":3')) fired.stop++;
+          if (line.startsWith('event {"type":"TrackOrderChanged"') && line.includes('"state":2')) fired.track++;
+          if (line.startsWith('event {"type":"PositionLiquidated"')) fired.liquidated++;
+        }
+      }),
+      { numRuns: 80, seed: 20261130, endOnFailure: true },
+    );
+    console.log(`      differential (exact crossings): ${JSON.stringify(fired)}`);
+    for (const [k, n] of Object.entries(fired)) expect(n, `${k} in ${JSON.stringify(fired)}`).to.be.greaterThan(20);
   });
 });
