@@ -20,6 +20,9 @@ import type { AccountState } from './contract-state.js';
 import { edgeOf } from './liquidation-screen.js';
 import { PriceLadder } from './price-ladder.js';
 
+/** What most updates select: nothing (shared, never written). */
+const NONE: ReadonlySet<ContractPosition> = new Set();
+
 /** Where a position is keyed. */
 interface Slot {
   readonly ladder: PriceLadder<ContractPosition> | undefined;
@@ -51,13 +54,13 @@ export class LiquidationIndex implements PositionWatch {
   }
 
   /** The isolated positions of `symbol` the liquidation screen would send to the exact test at `fair`. */
-  candidates(symbol: string, fair: number): Set<ContractPosition> {
+  candidates(symbol: string, fair: number): ReadonlySet<ContractPosition> {
     this.rekey();
-    const out = new Set<ContractPosition>();
     const ladders = this.bySymbol.get(symbol);
-    if (ladders === undefined) return out;
-    const add = (p: ContractPosition): void => void out.add(p);
     // A long is safe when fair > edge, a short when fair < edge (LiquidationScreen.surelySafe).
+    if (ladders === undefined || (!ladders.longs.anyAtOrAbove(fair) && !ladders.shorts.anyAtOrBelow(fair))) return NONE;
+    const out = new Set<ContractPosition>();
+    const add = (p: ContractPosition): void => void out.add(p);
     ladders.longs.atOrAbove(fair, add);
     ladders.shorts.atOrBelow(fair, add);
     return out;

@@ -51,6 +51,17 @@ export class PriceLadder<T> {
     throw new Error(`price ladder: no such item at key ${key}`);
   }
 
+  /** Whether some item has key ≤ p (O(1): the update crosses nothing otherwise). */
+  anyAtOrBelow(p: number): boolean {
+    return this.keys.length > 0 && this.keys[0]! <= p;
+  }
+
+  /** Whether some item has key ≥ p. */
+  anyAtOrAbove(p: number): boolean {
+    const n = this.keys.length;
+    return n > 0 && this.keys[n - 1]! >= p;
+  }
+
   /** Calls `visit` for each item with key ≤ p, lowest key first. */
   atOrBelow(p: number, visit: (item: T) => void): void {
     const keys = this.keys;

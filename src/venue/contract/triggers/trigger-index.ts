@@ -96,11 +96,16 @@ export class TrailSet {
     this.entries.delete(e);
   }
 
-  collect(p: number, price: Decimal, stamp: number, out: TriggerEntry[]): void {
-    if (this.entries.size === 0) return;
+  /** False when no member can act at a price with key p (exact at a key equal to a bound's). */
+  mayAct(p: number, price: Decimal): boolean {
+    if (this.entries.size === 0) return false;
     const clearOfLo = p > this.maxLo || (p === this.maxLo && this.maxLoPrice !== undefined && !price.lt(this.maxLoPrice));
     const clearOfHi = p < this.minHi || (p === this.minHi && this.minHiPrice !== undefined && !price.gt(this.minHiPrice));
-    if (clearOfLo && clearOfHi) return;
+    return !(clearOfLo && clearOfHi);
+  }
+
+  collect(p: number, price: Decimal, stamp: number, out: TriggerEntry[]): void {
+    if (!this.mayAct(p, price)) return;
     this.walked = true;
     for (const e of this.entries) if (trailActs(e, p, price)) select(e, stamp, out);
   }
@@ -147,6 +152,8 @@ export class SymbolIndex {
     return kind === 'fair' ? this.fair : kind === 'index' ? this.index : this.last;
   }
 }
+
+const NOTHING: readonly TriggerEntry[] = [];
 
 function select(e: TriggerEntry, stamp: number, out: TriggerEntry[]): void {
   if (e.stamp === stamp) return;
@@ -211,14 +218,17 @@ export class TriggerIndex {
   }
 
   /** The live triggers `u` may concern, in activation order. */
-  select(u: PriceUpdate): TriggerEntry[] {
-    const out: TriggerEntry[] = [];
+  select(u: PriceUpdate): readonly TriggerEntry[] {
     const si = this.symbols.get(u.symbol);
-    if (si === undefined) return out;
-    const stamp = ++this.stamp;
-    const pick = (e: TriggerEntry): void => select(e, stamp, out);
+    if (si === undefined) return NOTHING;
     const p = priceKey(u.price);
     const ki = si.of(u.kind);
+    const ladders = si.expiry.anyAtOrBelow(u.time) || ki.up.anyAtOrBelow(p) || ki.down.anyAtOrAbove(p);
+    // Most updates cross nothing: answered from the ends of the ladders and the trailing bounds.
+    if (!ladders && !ki.trail.mayAct(p, u.price)) return NOTHING;
+    const out: TriggerEntry[] = [];
+    const stamp = ++this.stamp;
+    const pick = (e: TriggerEntry): void => select(e, stamp, out);
     si.expiry.atOrBelow(u.time, pick);
     ki.up.atOrBelow(p, pick);
     ki.down.atOrAbove(p, pick);
