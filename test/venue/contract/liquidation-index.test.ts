@@ -32,27 +32,13 @@ type Op =
   | { k: 'check'; i: number; where: number };
 
 const idx = fc.nat(POSITIONS - 1);
+const ticks = fc.integer({ min: 450_000, max: 550_000 });
+const part = fc.integer({ min: 1, max: 100 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      k: fc.constant('open' as const),
-      i: idx,
-      lots: fc.integer({ min: 1, max: 5000 }),
-      ticks: fc.integer({ min: 450_000, max: 550_000 }),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      k: fc.constant('close' as const),
-      i: idx,
-      part: fc.integer({ min: 1, max: 100 }),
-      ticks: fc.integer({ min: 450_000, max: 550_000 }),
-    }),
-  },
+  { weight: 4, arbitrary: fc.record({ k: fc.constant('open' as const), i: idx, lots: fc.integer({ min: 1, max: 5000 }), ticks }) },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('close' as const), i: idx, part, ticks }) },
   { weight: 3, arbitrary: fc.record({ k: fc.constant('margin' as const), i: idx, cents: fc.integer({ min: -50_000, max: 50_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant('release' as const), i: idx, part: fc.integer({ min: 1, max: 100 }) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('release' as const), i: idx, part }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant('end' as const), i: idx }) },
   { weight: 5, arbitrary: fc.record({ k: fc.constant('check' as const), i: idx, where: fc.integer({ min: 0, max: 6 }) }) },
 );
