@@ -62,6 +62,9 @@ export interface TriggerEntry {
   hi: number;
   loPrice: Decimal | undefined;
   hiPrice: Decimal | undefined;
+  /** A trailing order's callback (backValue) and its double, converted once per value. */
+  back: Decimal | undefined;
+  backKey: number;
   /** The last update that selected it (an entry can be in two ladders: a stop's two legs). */
   stamp: number;
 }
@@ -118,18 +121,19 @@ export class TrailSet {
     for (const e of this.entries) this.widen(e);
   }
 
-  private widen(e: TriggerEntry): void {
+  /** Takes a member's keys into the bounds (a member re-keyed in place comes through here too). */
+  widen(e: TriggerEntry): void {
     if (e.hi < this.minHi) {
       this.minHi = e.hi;
       this.minHiPrice = e.hiPrice;
-    } else if (e.hi === this.minHi && this.minHiPrice !== undefined) {
-      this.minHiPrice = e.hiPrice === undefined ? undefined : Decimal.min(this.minHiPrice, e.hiPrice);
+    } else if (e.hi === this.minHi && this.minHiPrice !== undefined && e.hiPrice !== this.minHiPrice) {
+      this.minHiPrice = e.hiPrice === undefined || e.hiPrice.lt(this.minHiPrice) ? e.hiPrice : this.minHiPrice;
     }
     if (e.lo > this.maxLo) {
       this.maxLo = e.lo;
       this.maxLoPrice = e.loPrice;
-    } else if (e.lo === this.maxLo && this.maxLoPrice !== undefined) {
-      this.maxLoPrice = e.loPrice === undefined ? undefined : Decimal.max(this.maxLoPrice, e.loPrice);
+    } else if (e.lo === this.maxLo && this.maxLoPrice !== undefined && e.loPrice !== this.maxLoPrice) {
+      this.maxLoPrice = e.loPrice === undefined || e.loPrice.gt(this.maxLoPrice) ? e.loPrice : this.maxLoPrice;
     }
   }
 }
@@ -189,9 +193,16 @@ export class TriggerIndex {
         hi: Infinity,
         loPrice: undefined,
         hiPrice: undefined,
+        back: undefined,
+        backKey: 0,
         stamp: 0,
       };
       this.entries.set(rec, e);
+    } else if (e.trail !== undefined && e.trail === this.trailOf(rec)) {
+      // An active trailing order that stays active on its price kind (a new extreme): new keys, same set.
+      trailKeys(e, rec as TrackRecord);
+      e.trail.widen(e);
+      return;
     } else {
       unplace(e);
     }
@@ -208,6 +219,12 @@ export class TriggerIndex {
         placeTrack(e, rec as TrackRecord, si);
         break;
     }
+  }
+
+  /** The trailing set an active trailing order belongs in (undefined for anything else). */
+  private trailOf(rec: TriggerRecord): TrailSet | undefined {
+    if (rec.kind !== 'track' || (rec as TrackRecord).state !== TrackOrderState.ACTIVE) return undefined;
+    return this.symbols.get(rec.symbol)?.of(priceKindOf((rec as TrackRecord).trend)).trail;
   }
 
   remove(rec: TriggerRecord): void {
@@ -279,22 +296,27 @@ function placeTrack(e: TriggerEntry, r: TrackRecord, si: SymbolIndex): void {
     putAt(e, k, r.activePrice!, r.activateWhen === TriggerType.GTE);
     return;
   }
+  trailKeys(e, r);
+  e.trail = k.trail;
+  k.trail.add(e);
+}
+
+/** The keys of an active trailing order. */
+function trailKeys(e: TriggerEntry, r: TrackRecord): void {
   if (r.markPrice === undefined) {
     // No benchmark yet: the first update of its kind sets one.
     e.lo = Infinity;
     e.hi = -Infinity;
     e.loPrice = e.hiPrice = undefined;
-  } else {
-    const mark = priceKey(r.markPrice);
-    const trigger = triggerBound(r, mark);
-    // A sell-side order acts on a new high (p > mark) or a fall to its trigger; a buy-side one mirrors it.
-    e.lo = r.sells ? trigger : mark;
-    e.hi = r.sells ? mark : trigger;
-    e.loPrice = r.sells ? undefined : r.markPrice;
-    e.hiPrice = r.sells ? r.markPrice : undefined;
+    return;
   }
-  e.trail = k.trail;
-  k.trail.add(e);
+  const mark = priceKey(r.markPrice);
+  const trigger = triggerBound(e, r, mark);
+  // A sell-side order acts on a new high (p > mark) or a fall to its trigger; a buy-side one mirrors it.
+  e.lo = r.sells ? trigger : mark;
+  e.hi = r.sells ? mark : trigger;
+  e.loPrice = r.sells ? undefined : r.markPrice;
+  e.hiPrice = r.sells ? r.markPrice : undefined;
 }
 
 /**
@@ -303,9 +325,13 @@ function placeTrack(e: TriggerEntry, r: TrackRecord, si: SymbolIndex): void {
  * the raw callback price in doubles widened by 1e-9 of its magnitude (the tick rounding only moves the
  * trigger further: down for a sell, up for a buy; a sell's trigger is floored at 0).
  */
-function triggerBound(r: TrackRecord, mark: number): number {
+function triggerBound(e: TriggerEntry, r: TrackRecord, mark: number): number {
   if (!r.triggerStale && r.triggerPrice !== undefined) return r.triggerPrice.toNumber();
-  const back = r.backValue.toNumber();
+  if (e.back !== r.backValue) {
+    e.back = r.backValue;
+    e.backKey = r.backValue.toNumber();
+  }
+  const back = e.backKey;
   const percent = r.backType === BackType.PERCENT;
   const step = percent ? mark * back : back;
   const slack = SLACK * (mark + step);
