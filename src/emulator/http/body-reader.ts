@@ -19,24 +19,34 @@ export interface BodyIdleLimit {
 
 const EMPTY = Buffer.alloc(0);
 
-export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdleLimit): Promise<BodyResult> {
+const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
+const NO_BODY: BodyResult = { ok: true, body: EMPTY };
+
+/**
+ * The body, or a Promise of it when it has to be waited for: a request without a body (the usual signed
+ * GET, DELETE and query-string POST) is answered without a trip through the microtask queue.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdleLimit): BodyResult | Promise<BodyResult> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve({ ok: false, reason: 'too-large' });
-  // No length and no chunked encoding: HTTP/1.1 says there is no body (the usual signed GET, DELETE
-  // and query-string POST), so there is nothing to wait for.
+  if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
+  // No length and no chunked encoding: HTTP/1.1 says there is no body, so there is nothing to wait for.
   if (declared === '0' || (declared === undefined && req.headers['transfer-encoding'] === undefined)) {
     req.resume();
-    return Promise.resolve({ ok: true, body: EMPTY });
+    return NO_BODY;
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
     let timer: TimerHandle | undefined;
-    const arm = () => {
+    // One timer for the whole body, not one per piece: a piece only moves the time of the last activity,
+    // and when the timer fires it gives up if the body has been idle that long, else waits the rest.
+    let lastActivity = 0;
+    const check = () => {
       if (!idle) return;
-      idle.clock.clearTimer(timer);
-      timer = idle.clock.setTimer(idle.clock.now() + idle.ms, () => finish({ ok: false, reason: 'timeout' }));
+      const quietUntil = lastActivity + idle.ms;
+      if (idle.clock.now() >= quietUntil) finish({ ok: false, reason: 'timeout' });
+      else timer = idle.clock.setTimer(quietUntil, check);
     };
     const finish = (r: BodyResult) => {
       if (done) return;
@@ -49,7 +59,7 @@ export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdle
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
-      arm();
+      if (idle) lastActivity = idle.clock.now();
       size += chunk.length;
       if (size > maxBytes) {
         // Stop buffering; the rest is discarded while the 413 goes out.
@@ -67,6 +77,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdle
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onAborted);
-    arm();
+    if (idle) {
+      lastActivity = idle.clock.now();
+      timer = idle.clock.setTimer(lastActivity + idle.ms, check);
+    }
   });
 }

@@ -17,6 +17,8 @@ export type RouteMatch =
   | { readonly kind: 'method-not-allowed'; readonly allowed: readonly HttpMethod[] }
   | { readonly kind: 'not-found' };
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 export class RouteTable {
   /** Exact paths without placeholders: path → method → def. */
   private readonly exact = new Map<string, Map<HttpMethod, EndpointDef>>();
@@ -50,12 +52,12 @@ export class RouteTable {
 
   match(method: string, path: string): RouteMatch {
     const exact = this.exact.get(path);
-    const allowed = new Set<HttpMethod>();
     if (exact) {
+      // The placement paths are exact: answered without building the allowed-method set.
       const def = exact.get(method as HttpMethod);
-      if (def) return { kind: 'found', def, pathParams: {} };
-      for (const m of exact.keys()) allowed.add(m);
+      if (def) return { kind: 'found', def, pathParams: NO_PARAMS };
     }
+    const allowed = new Set<HttpMethod>(exact?.keys());
     const segments = path.split('/');
     for (const route of this.templated.get(segments.length) ?? []) {
       const pathParams = matchSegments(route, segments);
