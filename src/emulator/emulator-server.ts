@@ -27,6 +27,7 @@ import { readBody, type BodyResult } from './http/body-reader.js';
 import { fastContractOrderParams } from './http/fast-contract-order-params.js';
 import { fastOrderParams } from './http/fast-order-params.js';
 import { CONTRACT_FORM_ERRORS, mergeQueryAndBody, parseForm, SPOT_FORM_ERRORS } from './http/form-params.js';
+import { ResponseBatch } from './http/response-batch.js';
 import type { RouteTable } from './http/route-table.js';
 import { ContractError, errorBody, SpotError, WireError, type WireApi } from './http/wire-error.js';
 import { NO_DATA, SpotWrapped, type ApiCall, type HandlerTable } from './handlers/handler.js';
@@ -80,6 +81,8 @@ export class EmulatorServer {
   private closing = false;
   /** Open connections per client address (the cap of deps.transport.maxConnectionsPerClient). */
   private readonly perClient = new Map<string, number>();
+  /** Answers are ended together at the end of each event-loop turn (http/response-batch.ts). */
+  private readonly answers = new ResponseBatch();
   /** Connections still under the first-request deadline set in admit(). */
   private readonly awaitingFirst = new Set<Socket>();
 
@@ -254,7 +257,7 @@ export class EmulatorServer {
     const headers: (string | number)[] = ['Content-Type', JSON_CONTENT_TYPE, 'Content-Length', Buffer.byteLength(a.body)];
     if (a.headers) for (const k in a.headers) headers.push(k, a.headers[k]!);
     res.writeHead(a.status, headers as unknown as Record<string, string>);
-    res.end(a.body);
+    this.answers.end(res, a.body);
   }
 
   // ---------- spot ----------
