@@ -49,6 +49,11 @@ export interface EmulatorServerDeps {
   readonly beforeRequest?: () => void;
   /** Called after a request changed state (persistence). */
   readonly afterMutation?: () => void;
+  /**
+   * The journal (persistence on): the commands of the requests handled in one event-loop turn are
+   * committed together, before any of their answers is sent (engine/command-journal.ts, group commit).
+   */
+  readonly journal?: { holdCommits(): void; commitHeld(): void };
   /** Unexpected errors (a bug in a handler); never receives secrets. */
   readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
 }
@@ -82,11 +87,15 @@ export class EmulatorServer {
   /** Open connections per client address (the cap of deps.transport.maxConnectionsPerClient). */
   private readonly perClient = new Map<string, number>();
   /** Answers are ended together at the end of each event-loop turn (http/response-batch.ts). */
-  private readonly answers = new ResponseBatch();
+  private readonly answers: ResponseBatch;
   /** Connections still under the first-request deadline set in admit(). */
   private readonly awaitingFirst = new Set<Socket>();
 
   constructor(private readonly deps: EmulatorServerDeps) {
+    const journal = deps.journal;
+    this.answers = new ResponseBatch(
+      journal ? { beforeEnd: () => journal.commitHeld(), onFailure: (e) => deps.onInternalError?.(e, 'persistence.commit') } : {},
+    );
     const t = deps.transport;
     this.server = createServer(
       {
@@ -396,6 +405,11 @@ export class EmulatorServer {
   private invoke(def: EndpointDef, call: ApiCall<unknown>): unknown {
     const handler = this.deps.handlers.get(def.id);
     if (!handler) throw def.api === 'spot' ? SpotError.notSupported(def.path) : ContractError.notSupported(def.path);
+    if (this.deps.journal) {
+      // Whatever the handler journals is committed with the turn's other commands, before the answers.
+      this.deps.journal.holdCommits();
+      this.answers.schedule();
+    }
     const out = handler(call as ApiCall<never>);
     if (isThenable(out)) {
       return Promise.resolve(out).then((v) => {

@@ -289,6 +289,7 @@ export async function startEmulator(
     maxBodyBytes: config.limits.maxBodyBytes,
     transport: config.limits,
     ...(virtualClock && requestStepMs > 0 ? { beforeRequest: () => virtualClock.advanceBy(requestStepMs) } : {}),
+    ...(journal ? { journal } : {}),
     onInternalError: reportError,
   });
   let port: number;

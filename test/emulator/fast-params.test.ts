@@ -14,7 +14,7 @@ import { fastOrderParams } from '../../src/emulator/http/fast-order-params.js';
 
 /** Values that are sometimes canonical and often not: the fast path must fall back on the latter. */
 const anyScalar = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 2, 3, 4, 5, 6, 7, 1.5, 87500, 0.1, 1e-7, 1e21, 123456789012345.6, 12345678901234567, NaN, Infinity),
+  fc.constantFrom(0, -0, -1, 1, 2, 3, 4, 5, 6, 7, 1.5, 87500, 0.1, 1e-7, 1e21, 123456789012345.6, 1234567890123456, NaN, Infinity),
   fc.constantFrom('', '1', '87500', ' 1', '1e3', 'BTC_USDT', 'btc_usdt', 'x'.repeat(65), '0', '007', '42'),
   fc.constantFrom(true, false, null, undefined, [], {}),
   fc.double({ noNaN: false }),

@@ -12,6 +12,12 @@
  *
  * Arguments are stored as JSON; bigint values are tagged so they come back as bigint.
  *
+ * Group commit: a committed transaction per command cost 85-130 µs on this file system against about
+ * 17 µs per command committed 16 at a time. So the HTTP front holds the commits of the requests it
+ * handles in one event-loop turn (holdCommits) and commits them together (commitHeld) before it sends
+ * any of their answers (emulator/http/response-batch.ts): an acknowledged request is durable, and a
+ * crash before the commit loses only commands nobody was told about, each wholly (one row each).
+ *
  * Compaction: what happens on a timer — a market model step with every crowd order it places and
  * cancels, the fair / index prices and funding pushed after it, the 00:00 UTC equity snapshots — is a
  * deterministic function of the state and the time. Such a call is journaled ONCE (`runRecorded`) and
@@ -108,6 +114,9 @@ export class CommandJournal {
   /** Wall-clock ms the last checkpoint took. */
   private checkpointCost = 0;
   private checkpoint: CheckpointPolicy | undefined;
+  /** Appends go into one open transaction until commitHeld() (see Group commit above). */
+  private holding = false;
+  private held = false;
 
   /** `time`: the engines' clock; without it the journal can be read but not written (tools, tests). */
   constructor(
@@ -145,9 +154,34 @@ export class CommandJournal {
 
   append(time: number, target: string, method: string, args: readonly unknown[]): void {
     if (this.closed || this.muted > 0) return;
+    if (this.holding && !this.held) {
+      this.db.exec('BEGIN');
+      this.held = true;
+    }
     this.lastSeq = Number(this.insert.run(time, target, method, JSON.stringify(args, replacer)).lastInsertRowid);
     this.total++;
     this.sinceCheckpoint++;
+  }
+
+  /**
+   * From now until commitHeld(), appends are committed together. The caller must call commitHeld()
+   * before it tells anyone that a command made in between happened (the HTTP front: before the answers).
+   */
+  holdCommits(): void {
+    if (!this.closed) this.holding = true;
+  }
+
+  /** Commits what holdCommits() held; on failure nothing held is kept (and the error is thrown). */
+  commitHeld(): void {
+    this.holding = false;
+    if (!this.held) return;
+    this.held = false;
+    try {
+      this.db.exec('COMMIT');
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw e;
+    }
   }
 
   /**
@@ -286,8 +320,12 @@ export class CommandJournal {
 
   close(): void {
     if (this.closed) return;
-    this.closed = true;
-    this.db.close();
+    try {
+      this.commitHeld();
+    } finally {
+      this.closed = true;
+      this.db.close();
+    }
   }
 }
 
