@@ -7,8 +7,8 @@
  * replaying the calls through the same engines at start-up, rebuilds balances, open
  * orders with their ids and fills, positions, order and trade history and the tape exactly, with no
  * second (serialised) representation of engine internals to keep in sync. SQLite gives a durable,
- * atomic append per command (WAL), so a crash loses at most the command in flight, which a whole-file
- * snapshot rewritten on a timer cannot promise.
+ * atomic append per command (WAL), so a crash loses at most the commands in flight — none of them
+ * acknowledged yet (see Group commit) — which a whole-file snapshot rewritten on a timer cannot promise.
  *
  * Arguments are stored as JSON; bigint values are tagged so they come back as bigint.
  *
