@@ -74,7 +74,7 @@ import type { ContractInstrument, RiskTier } from '../../src/domain/instrument.j
 import { OrderBook, StpAction, type BookOrder, type BookSide, type SelfTradeCheck } from '../../src/venue/book/order-book.js';
 import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode, ContractVenueCode } from '../../src/venue/contract/contract-codes.js';
 import type { ContractVenueEvent, ContractVenueListener, PriceUpdate, PriceWatcher } from '../../src/venue/contract/contract-events.js';
-import { ContractPosition } from '../../src/venue/contract/contract-position.js';
+import { ContractPosition } from './reference-contract-position.js';
 import type {
   CancelResultEntry,
   ChangeLeverageRequest,
@@ -102,7 +102,7 @@ import {
   type OrderState,
   type SideSettings,
   type Wallet,
-} from '../../src/venue/contract/contract-state.js';
+} from './reference-contract-state.js';
 import type {
   CancelReason,
   ContractAssetView,
@@ -133,7 +133,7 @@ import {
   unrealisedPnl,
 } from '../../src/venue/contract/margin-math.js';
 import { tierForVol } from '../../src/venue/contract/risk-tiers.js';
-import { checkContractInvariants, type InvariantProbe } from '../../src/venue/contract/contract-invariants.js';
+import { checkContractInvariants, type InvariantProbe } from './reference-contract-invariants.js';
 import {
   autoAddAmount,
   bankruptcyCloseTicks,
@@ -143,7 +143,7 @@ import {
   markCloseTicks,
   splitByWeight,
   type CrossMargin,
-} from '../../src/venue/contract/liquidation-rules.js';
+} from './reference-liquidation-rules.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from '../../src/venue/contract/order-validation.js';
 import { TriggerBook } from './triggers/trigger-book.js';
 import type {

@@ -1,0 +1,158 @@
+/*
+ * Frozen copy (issue 12) of src/venue/contract/contract-state.ts as it was before the venue's money became integer
+ * units: the reference model (contract-venue-reference.ts) keeps the Decimal state it was written against.
+ */
+/**
+ * Internal mutable state of the contract engine (not exported from the package surface; the venue
+ * and its invariant checker share it). Everything here is plain data; the rules live in the venue.
+ */
+import { Decimal } from '../../src/core/decimal.js';
+import type { AccountId, OrderId, PositionId, TradeId } from '../../src/core/ids.js';
+import type { TimerHandle } from '../../src/core/clock.js';
+import type {
+  ContractOrderErrorCode,
+  ContractOrderState,
+  ContractOrderType,
+  ContractSide,
+  ContractStpMode,
+  OpenType,
+  OrderCategory,
+  PositionMode,
+} from '../../src/domain/contract-enums.js';
+import type { BookSide, OrderBook } from '../../src/venue/book/order-book.js';
+import type { ContractPosition } from './reference-contract-position.js';
+import type { ContractSpec } from '../../src/venue/contract/contract-spec.js';
+import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from '../../src/venue/contract/contract-views.js';
+
+export const ZERO = new Decimal(0);
+
+export interface Wallet {
+  readonly currency: string;
+  /** Free balance (the availableBalance before cross unrealised losses). */
+  free: Decimal;
+  /** Σ order margin of open orders. */
+  frozen: Decimal;
+}
+
+export interface OrderState {
+  readonly id: OrderId;
+  readonly seq: number;
+  readonly account: AccountState;
+  readonly market: MarketState;
+  readonly side: ContractSide;
+  readonly type: ContractOrderType;
+  readonly category: OrderCategory;
+  openType: OpenType;
+  leverage: number;
+  readonly positionMode: PositionMode;
+  readonly reduceOnly: boolean;
+  readonly stpMode: ContractStpMode;
+  readonly externalOid: string | undefined;
+  readonly isBuy: boolean;
+  readonly bookSide: BookSide;
+  /** Only reduces a position (hedged close sides; one-way close sides or reduceOnly). */
+  readonly closing: boolean;
+  /** Price shown in the order record. */
+  displayPrice: Decimal;
+  /** Limit in ticks; 0 for a market order without a limit. */
+  priceTicks: number;
+  lots: number;
+  dealLots: number;
+  dealCost: bigint;
+  /** Order margin frozen for the unfilled part (opening orders resting on the book). */
+  frozen: Decimal;
+  /** The position whose frozenLots hold this (closing) order's unfilled lots. */
+  reservedPosition: ContractPosition | undefined;
+  usedMargin: Decimal;
+  takerFee: Decimal;
+  makerFee: Decimal;
+  profit: Decimal;
+  state: ContractOrderState;
+  errorCode: ContractOrderErrorCode;
+  positionId: PositionId | undefined;
+  readonly createTime: number;
+  updateTime: number;
+  cancelReason: CancelReason | undefined;
+}
+
+export interface FillRecord {
+  readonly tradeId: TradeId;
+  readonly orderId: OrderId;
+  readonly symbol: string;
+  readonly side: ContractSide;
+  readonly priceTicks: number;
+  readonly lots: number;
+  readonly taker: boolean;
+  readonly fee: Decimal;
+  readonly profit: Decimal;
+  readonly closeLots: number;
+  readonly openLots: number;
+  readonly positionIds: readonly PositionId[];
+  readonly time: number;
+}
+
+export interface SideSettings {
+  leverage: number | undefined;
+  openType: OpenType | undefined;
+}
+
+export class AccountState {
+  positionMode: PositionMode;
+  readonly wallets = new Map<string, Wallet>();
+  /** Open positions keyed `${symbol}:${positionType}`. */
+  readonly positions = new Map<string, ContractPosition>();
+  /** Open orders by id, in placement order. */
+  readonly openOrders = new Map<string, OrderState>();
+  /** Open orders by `${symbol}\u0000${externalOid}`. */
+  readonly openByExternal = new Map<string, OrderState>();
+  /** Final orders, oldest first. */
+  readonly history: OrderState[] = [];
+  readonly historyPositions: ContractPosition[] = [];
+  readonly fills: FillRecord[] = [];
+  readonly fundingRecords: FundingRecordView[] = [];
+  readonly transfers: TransferRecordView[] = [];
+  /** Leverage / open type per side key (hedged `${symbol}:${type}`, one-way `${symbol}:*`). */
+  readonly settings = new Map<string, SideSettings>();
+  /** Σ deposits − withdrawals per currency (the conservation identity's right-hand side). */
+  readonly netDeposits = new Map<string, Decimal>();
+
+  constructor(
+    readonly id: AccountId,
+    positionMode: PositionMode,
+    /** The insurance fund: no margin, never liquidated, may go negative. */
+    readonly exempt: boolean,
+  ) {
+    this.positionMode = positionMode;
+  }
+
+  wallet(currency: string): Wallet {
+    let w = this.wallets.get(currency);
+    if (w === undefined) {
+      w = { currency, free: ZERO, frozen: ZERO };
+      this.wallets.set(currency, w);
+    }
+    return w;
+  }
+}
+
+export interface MarketState {
+  readonly spec: ContractSpec;
+  readonly book: OrderBook<OrderState>;
+  fairPrice: Decimal | undefined;
+  indexPrice: Decimal | undefined;
+  lastTicks: number | undefined;
+  /** lastTicks as a price (kept with it: the mark falls back to it when no fair price is set). */
+  lastPrice: Decimal | undefined;
+  fundingRate: Decimal;
+  maxFundingRate: Decimal;
+  minFundingRate: Decimal;
+  readonly fundingIntervalMs: number;
+  readonly collectCycleHours: number;
+  nextFundingAt: number;
+  fundingTimer: TimerHandle | undefined;
+  readonly fundingHistory: FundingHistoryView[];
+  /** Accounts holding a position in this market (insertion order = deterministic iteration). */
+  readonly holders: Set<AccountState>;
+  /** Bumped on every book change (depth `version`). */
+  version: number;
+}
