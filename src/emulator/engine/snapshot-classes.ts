@@ -23,6 +23,7 @@ import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
 import * as contractVenueState from '../../venue/contract/contract-venue-state.js';
 import * as venueMoney from '../../venue/contract/venue-money.js';
+import * as moneyCell from '../../venue/contract/money-cell.js';
 import * as contractViewBuilder from '../../venue/contract/contract-view-builder.js';
 import * as positionLedger from '../../venue/contract/position-ledger.js';
 import * as orderMatching from '../../venue/contract/order-matching.js';
@@ -88,6 +89,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractVenue,
   contractVenueState,
   venueMoney,
+  moneyCell,
   contractViewBuilder,
   positionLedger,
   orderMatching,

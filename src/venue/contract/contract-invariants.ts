@@ -16,6 +16,7 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import { ContractOrderState, OpenType, PositionType } from '../../domain/contract-enums.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type { AccountState, MarketState, OrderState } from './contract-state.js';
 import { crossMargin, isCrossBreached } from './liquidation-rules.js';
 import { isBreached, unrealisedPnl } from './margin-math.js';
@@ -32,7 +33,8 @@ export interface InvariantProbe {
   /** Fills kept for the account (historyLimit unless the venue keeps fewer for it). */
   readonly accountHistoryLimit: (a: AccountState) => number;
   markPrice(m: MarketState): Decimal | undefined;
-  orderMargin(o: OrderState): Decimal;
+  /** The margin the order should hold, in ledger units. */
+  orderMargin(o: OrderState): bigint;
 }
 
 const ZERO = new Decimal(0);
@@ -70,11 +72,14 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
     const reservedByPosition = new Map<string, number>();
     for (const o of a.openOrders.values()) {
       const coin = o.market.spec.settleCoin;
-      frozenByCoin.set(coin, (frozenByCoin.get(coin) ?? ZERO).add(o.frozen));
+      frozenByCoin.set(coin, (frozenByCoin.get(coin) ?? ZERO).add(unitsToDecimal(o.frozenUnits)));
       if (o.state !== ContractOrderState.UNCOMPLETED) problems.push(`${a.id}: open order ${o.id} in state ${o.state}`);
       if (!o.market.book.has(o.id)) problems.push(`${a.id}: open order ${o.id} is not on the book`);
       const expected = p.orderMargin(o);
-      if (!o.frozen.eq(expected)) problems.push(`${a.id}: order ${o.id} frozen ${o.frozen.toString()} != required ${expected.toString()}`);
+      if (o.frozenUnits !== expected)
+        problems.push(
+          `${a.id}: order ${o.id} frozen ${unitsToDecimal(o.frozenUnits).toString()} != required ${unitsToDecimal(expected).toString()}`,
+        );
       if (o.closing) {
         const pos = o.reservedPosition;
         if (pos === undefined) problems.push(`${a.id}: close order ${o.id} reserves no position`);

@@ -10,8 +10,8 @@ import type { PositionId } from '../../core/ids.js';
 import { PositionState, PositionType, type OpenType } from '../../domain/contract-enums.js';
 import type { ContractSpec } from './contract-spec.js';
 import type { PositionFigures } from './margin-math.js';
-
-const ZERO = new Decimal(0);
+import { LEDGER_SCALE, amountToUnits, pow10, unitsToDecimal } from '../ledger/ledger-units.js';
+import { MoneyCell, requireUnits } from './money-cell.js';
 
 /** Told of every change of a position's lots, cost or margin (the liquidation index re-keys it). */
 export interface PositionWatch {
@@ -30,18 +30,17 @@ export class ContractPosition {
   holdCost = 0n;
   openCost = 0n;
   closeCost = 0n;
-  /** The current initial margin, behind `im` (whose setter tells the watch). */
-  private imValue: Decimal = ZERO;
-  /** Original initial margin (settle coin). */
-  oim: Decimal = ZERO;
-  /** Σ initial margin booked by opening fills (never reduced): the base of profitRatio. */
-  marginBooked: Decimal = ZERO;
+  /** Current and original initial margin (settle coin). */
+  readonly imCell = new MoneyCell();
+  readonly oimCell = new MoneyCell();
+  /** Σ initial margin booked by opening fills (never reduced): the base of profitRatio. Ledger units. */
+  marginBookedUnits = 0n;
   /** Funding: positive received, negative paid. */
-  holdFee: Decimal = ZERO;
-  /** Close PnL without fees (closeProfitLoss). */
-  closePnl: Decimal = ZERO;
-  /** Fees paid by this position's fills (negative for maker rebates). */
-  totalFee: Decimal = ZERO;
+  readonly holdFeeCell = new MoneyCell();
+  /** Close PnL without fees (closeProfitLoss), ledger units. */
+  closePnlUnits = 0n;
+  /** Fees paid by this position's fills (negative for maker rebates), ledger units. */
+  totalFeeUnits = 0n;
   autoAddIm = false;
   updateTime: number;
   /** The venue's liquidation index, for positions of accounts that can be liquidated. */
@@ -58,14 +57,53 @@ export class ContractPosition {
     this.updateTime = createTime;
   }
 
-  /** Current initial margin (settle coin). */
+  // Decimal faces of the amounts, for views and for the paths that still book in Decimals.
   get im(): Decimal {
-    return this.imValue;
+    return this.imCell.value;
   }
 
   set im(v: Decimal) {
-    this.imValue = v;
+    this.imCell.set(v);
     this.watch?.touched(this);
+  }
+
+  /** Adds `units` of ledger units to im (the hot path's im setter: the watch hears of it too). */
+  addImUnits(units: bigint): void {
+    this.imCell.addUnits(units);
+    this.watch?.touched(this);
+  }
+
+  get oim(): Decimal {
+    return this.oimCell.value;
+  }
+
+  set oim(v: Decimal) {
+    this.oimCell.set(v);
+  }
+
+  get holdFee(): Decimal {
+    return this.holdFeeCell.value;
+  }
+
+  set holdFee(v: Decimal) {
+    this.holdFeeCell.set(v);
+  }
+
+  get marginBooked(): Decimal {
+    return unitsToDecimal(this.marginBookedUnits);
+  }
+
+  get closePnl(): Decimal {
+    return unitsToDecimal(this.closePnlUnits);
+  }
+
+  /** Realised PnL is whole units (tick·lots × unitValueUnits). */
+  set closePnl(v: Decimal) {
+    this.closePnlUnits = requireUnits(v, 'closePnl');
+  }
+
+  get totalFee(): Decimal {
+    return unitsToDecimal(this.totalFeeUnits);
   }
 
   get isLong(): boolean {
@@ -104,19 +142,23 @@ export class ContractPosition {
     return this.isLong ? value - removed : removed - value;
   }
 
-  /** The margin share released by closing `lots` (all of it on the last close); reduces im and oim. */
-  releaseMargin(lots: number, scale: number): Decimal {
+  /**
+   * The margin share released by closing `lots` (all of it on the last close), floored to the money
+   * scale; reduces im and oim. A fresh cell the caller goes on to add to.
+   */
+  releaseMargin(lots: number, scale: number): MoneyCell {
+    const out = new MoneyCell();
     if (lots >= this.holdLots) {
-      const all = this.im;
-      this.im = ZERO;
-      this.oim = ZERO;
-      return all;
+      out.addCell(this.imCell);
+      this.imCell.setUnits(0n);
+      this.oimCell.setUnits(0n);
+      this.watch?.touched(this);
+      return out;
     }
-    const share = this.im.mul(lots).div(this.holdLots).toDecimalPlaces(scale, Decimal.ROUND_FLOOR);
-    const oimShare = this.oim.mul(lots).div(this.holdLots).toDecimalPlaces(scale, Decimal.ROUND_FLOOR);
-    this.im = this.im.sub(share);
-    this.oim = this.oim.sub(oimShare);
-    return share;
+    out.addUnits(floorShare(this.imCell, lots, this.holdLots, scale));
+    this.addImUnits(-out.units);
+    this.oimCell.addUnits(-floorShare(this.oimCell, lots, this.holdLots, scale));
+    return out;
   }
 
   /** Base quantity held. */
@@ -149,4 +191,18 @@ export class ContractPosition {
   realised(): Decimal {
     return this.closePnl.sub(this.totalFee).add(this.holdFee);
   }
+}
+
+/**
+ * ⌊amount · lots / holdLots⌋ to the money scale, in ledger units. In units the division is exact; a
+ * Decimal amount (see MoneyCell) takes the Decimal path the venue used before.
+ */
+function floorShare(c: MoneyCell, lots: number, holdLots: number, scale: number): bigint {
+  if (c.dec !== undefined) return amountToUnits(c.dec.mul(lots).div(holdLots).toDecimalPlaces(scale, Decimal.ROUND_FLOOR));
+  const step = pow10(LEDGER_SCALE - scale);
+  const n = c.units * BigInt(lots);
+  const d = BigInt(holdLots) * step;
+  let q = n / d;
+  if (q * d !== n && n < 0n) q -= 1n; // bigint division truncates; ROUND_FLOOR goes down
+  return q * step;
 }

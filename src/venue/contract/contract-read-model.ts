@@ -15,7 +15,8 @@ import type {
   PageQuery,
   TransferRecordsQuery,
 } from './contract-requests.js';
-import { ZERO, type OrderState } from './contract-state.js';
+import { Wallet, ZERO, type OrderState } from './contract-state.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type {
   ContractAssetView,
   ContractDepthView,
@@ -195,7 +196,7 @@ export class ContractReadModel {
   asset(accountIdIn: string, currency: string): ContractAssetView | undefined {
     const acct = this.s.accounts.get(accountIdIn);
     if (acct === undefined) return undefined;
-    return this.views.assetView(acct, acct.wallets.get(currency) ?? { currency, free: ZERO, frozen: ZERO });
+    return this.views.assetView(acct, acct.wallets.get(currency) ?? new Wallet(currency));
   }
 
   positionMode(accountIdIn: string): PositionMode {
@@ -309,7 +310,7 @@ export class ContractReadModel {
   }
 
   feeIncomeOf(currency: string): Decimal {
-    return this.s.feeIncome.get(currency) ?? ZERO;
+    return unitsToDecimal(this.s.feeIncome.get(currency) ?? 0n);
   }
 
   /** Fills booked with a margin shortfall (diagnostics; 0 in a healthy run). */
@@ -332,7 +333,7 @@ export class ContractReadModel {
       accounts: [...this.s.accounts.values()],
       insurance: this.s.insurance,
       insuranceSeed: this.s.insuranceSeed,
-      feeIncome: this.s.feeIncome,
+      feeIncome: new Map([...this.s.feeIncome].map(([c, u]) => [c, unitsToDecimal(u)])),
       positionFills: this.s.positionFills,
       orders: this.s.orders,
       markPrice: (m) => this.s.markPrice(m),

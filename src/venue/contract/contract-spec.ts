@@ -6,6 +6,7 @@
 import { Decimal, toUnits, type DecimalLike, type RoundDirection } from '../../core/decimal.js';
 import type { ContractSymbol } from '../../core/ids.js';
 import type { ContractInstrument, RiskTier } from '../../domain/instrument.js';
+import { requireUnits } from './money-cell.js';
 import { riskTiersOf } from './risk-tiers.js';
 
 export class ContractSpec {
@@ -20,9 +21,16 @@ export class ContractSpec {
   readonly lotQty: Decimal;
   /** Settle-coin value of one tick·lot: priceUnit · volUnit · contractSize. */
   readonly unitValue: Decimal;
+  /** unitValue in ledger units (10^-18 of the settle coin): the hot path's money is tick·lots × this. */
+  readonly unitValueUnits: bigint;
   readonly minLots: number;
   readonly maxLots: number;
   readonly tiers: readonly RiskTier[];
+  /** Per tier, the most lots it holds (⌊maxVol / volUnit⌋): tier lookups compare integers, not Decimals. */
+  private readonly tierMaxLots: readonly number[];
+  /** lotQty and unitValue as doubles, for the float screens in front of the exact tests. */
+  readonly lotQtyNumber: number;
+  readonly unitValueNumber: number;
 
   constructor(readonly instrument: ContractInstrument) {
     this.symbol = instrument.symbol;
@@ -35,9 +43,16 @@ export class ContractSpec {
     }
     this.lotQty = this.lot.mul(this.contractSize);
     this.unitValue = this.tick.mul(this.lotQty);
+    this.unitValueUnits = requireUnits(
+      this.unitValue,
+      `${instrument.symbol}: the value of one tick·lot (priceUnit · volUnit · contractSize)`,
+    );
     this.minLots = Math.max(1, toUnits(instrument.minVol, this.lot, 'up'));
     this.maxLots = toUnits(instrument.maxVol, this.lot, 'down');
     this.tiers = riskTiersOf(instrument);
+    this.tierMaxLots = this.tiers.map((t) => t.maxVol.div(this.lot).floor().toNumber());
+    this.lotQtyNumber = this.lotQty.toNumber();
+    this.unitValueNumber = this.unitValue.toNumber();
   }
 
   priceToTicks(price: DecimalLike, direction: RoundDirection | 'exact'): number {
@@ -63,9 +78,13 @@ export class ContractSpec {
 
   /** The risk tier of a size in lots (the last tier beyond the table: callers refuse such sizes first). */
   tierOfLots(lots: number): RiskTier {
-    const vol = this.lot.eq(1) ? lots : this.lotsToVol(lots);
-    for (const t of this.tiers) if (t.maxVol.gte(vol)) return t;
-    return this.tiers[this.tiers.length - 1]!;
+    return this.tierForLots(lots) ?? this.tiers[this.tiers.length - 1]!;
+  }
+
+  /** The tier holding `lots` (lots · volUnit ≤ maxVol), or undefined beyond the last tier (as tierForVol). */
+  tierForLots(lots: number): RiskTier | undefined {
+    for (let i = 0; i < this.tiers.length; i++) if (lots <= this.tierMaxLots[i]!) return this.tiers[i];
+    return undefined;
   }
 
   /** Notional (settle coin) of `lots` at a decimal price: lots · lotQty · price. */

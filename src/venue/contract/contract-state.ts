@@ -16,18 +16,34 @@ import type {
   PositionMode,
 } from '../../domain/contract-enums.js';
 import type { BookSide, OrderBook } from '../book/order-book.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type { ContractPosition } from './contract-position.js';
+import { MoneyCell } from './money-cell.js';
 import type { ContractSpec } from './contract-spec.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
 
 export const ZERO = new Decimal(0);
 
-export interface Wallet {
-  readonly currency: string;
+export class Wallet {
   /** Free balance (the availableBalance before cross unrealised losses). */
-  free: Decimal;
-  /** Σ order margin of open orders. */
-  frozen: Decimal;
+  readonly freeCell = new MoneyCell();
+  /** Σ order margin of open orders, in ledger units (order margins are whole units). */
+  frozenUnits = 0n;
+
+  constructor(readonly currency: string) {}
+
+  /** The free balance as a Decimal (views and the paths that still book in Decimals). */
+  get free(): Decimal {
+    return this.freeCell.value;
+  }
+
+  set free(v: Decimal) {
+    this.freeCell.set(v);
+  }
+
+  get frozen(): Decimal {
+    return unitsToDecimal(this.frozenUnits);
+  }
 }
 
 export interface OrderState {
@@ -55,14 +71,16 @@ export interface OrderState {
   lots: number;
   dealLots: number;
   dealCost: bigint;
-  /** Order margin frozen for the unfilled part (opening orders resting on the book). */
-  frozen: Decimal;
+  /** Order margin frozen for the unfilled part (opening orders resting on the book), in ledger units. */
+  frozenUnits: bigint;
   /** The position whose frozenLots hold this (closing) order's unfilled lots. */
   reservedPosition: ContractPosition | undefined;
-  usedMargin: Decimal;
-  takerFee: Decimal;
-  makerFee: Decimal;
-  profit: Decimal;
+  /** Margin booked by the order's fills (less any shortfall taken back from it). */
+  readonly usedMargin: MoneyCell;
+  /** Fees and realised PnL of the order's fills, in ledger units. */
+  takerFeeUnits: bigint;
+  makerFeeUnits: bigint;
+  profitUnits: bigint;
   state: ContractOrderState;
   errorCode: ContractOrderErrorCode;
   positionId: PositionId | undefined;
@@ -79,8 +97,9 @@ export interface FillRecord {
   readonly priceTicks: number;
   readonly lots: number;
   readonly taker: boolean;
-  readonly fee: Decimal;
-  readonly profit: Decimal;
+  /** Ledger units. */
+  readonly feeUnits: bigint;
+  readonly profitUnits: bigint;
   readonly closeLots: number;
   readonly openLots: number;
   readonly positionIds: readonly PositionId[];
@@ -124,7 +143,7 @@ export class AccountState {
   wallet(currency: string): Wallet {
     let w = this.wallets.get(currency);
     if (w === undefined) {
-      w = { currency, free: ZERO, frozen: ZERO };
+      w = new Wallet(currency);
       this.wallets.set(currency, w);
     }
     return w;

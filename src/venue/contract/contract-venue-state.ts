@@ -17,15 +17,27 @@ import type { ContractVenueEvent, PriceUpdate } from './contract-events.js';
 import { ContractPosition } from './contract-position.js';
 import type { Rejected } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
-import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import { AccountState, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import { TriggerBook } from './triggers/trigger-book.js';
 import { DeliveryQueue, Listeners } from '../event-queue.js';
+import { LEDGER_SCALE, pow10 } from '../ledger/ledger-units.js';
 import { extKey, posKey, sideKey } from './venue-keys.js';
 import { LiquidationIndex } from './liquidation-index.js';
 
 export interface FeeRates {
   readonly maker: Decimal;
   readonly taker: Decimal;
+}
+
+/** A contract's fee rates for one account, with their ledger units per tick·lot (fees are tick·lots × these). */
+export interface SpecRates extends FeeRates {
+  /** max(maker, taker, 0): what a resting order reserves. */
+  readonly reserve: Decimal;
+  readonly makerPer: bigint;
+  readonly takerPer: bigint;
+  /** max(taker, 0) per tick·lot: what the taker part of an order reserves. */
+  readonly takerReservePer: bigint;
+  readonly reservePer: bigint;
 }
 
 export interface ContractVenueOptions {
@@ -101,8 +113,9 @@ export class ContractVenueState {
   readonly insurance: AccountState;
   /** Seed per currency (right-hand side of the conservation identity). */
   readonly insuranceSeed = new Map<string, Decimal>();
-  readonly feeIncome = new Map<string, Decimal>();
-  readonly defaultRates = new Map<ContractSpec, FeeRates & { reserve: Decimal }>();
+  /** Σ fees per currency, in ledger units (fees are whole units). */
+  readonly feeIncome = new Map<string, bigint>();
+  readonly defaultRates = new Map<ContractSpec, SpecRates>();
   /** Every order still retained (open and recent history), by id. */
   readonly orders = new Map<string, OrderState>();
   /** Open positions by id. */
@@ -123,6 +136,8 @@ export class ContractVenueState {
   readonly sameGroup: (a: AccountId, b: AccountId) => boolean;
   readonly feeRatesOf: ((account: AccountId, instrument: ContractInstrument) => FeeRates) | undefined;
   readonly scale: number;
+  /** Ledger units of one 10^-scale (the step booked margin is rounded to). */
+  readonly stepUnits: bigint;
   readonly historyLimit: number;
   readonly historyLimitOf: ((accountId: string) => number | undefined) | undefined;
   readonly idBase: number;
@@ -149,6 +164,9 @@ export class ContractVenueState {
     this.sameGroup = options.sameStpGroup ?? ((a, b) => a === b);
     this.feeRatesOf = options.feeRates;
     this.scale = options.moneyScale ?? 8;
+    if (!Number.isInteger(this.scale) || this.scale < 0 || this.scale > LEDGER_SCALE)
+      throw new RangeError(`moneyScale must be an integer in [0, ${LEDGER_SCALE}], got ${this.scale}`);
+    this.stepUnits = pow10(LEDGER_SCALE - this.scale);
     this.historyLimit = options.historyLimit ?? 10_000;
     this.historyLimitOf = options.historyLimitOf;
     this.idBase = options.idBase ?? 0;
@@ -208,8 +226,8 @@ export class ContractVenueState {
     return this.insurance.wallet(currency);
   }
 
-  addFeeIncome(currency: string, fee: Decimal): void {
-    this.feeIncome.set(currency, (this.feeIncome.get(currency) ?? ZERO).add(fee));
+  addFeeIncome(currency: string, feeUnits: bigint): void {
+    this.feeIncome.set(currency, (this.feeIncome.get(currency) ?? 0n) + feeUnits);
   }
 
   findPosition(accountIdIn: string, positionIdIn: string | number): { account: AccountState; position: ContractPosition } | undefined {

@@ -16,6 +16,7 @@ import type {
   LeverageView,
 } from './contract-views.js';
 import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
@@ -43,11 +44,11 @@ export class ContractViewBuilder {
       orderType: o.type,
       dealAvgPrice: spec.averagePrice(o.dealCost, o.dealLots),
       dealVol: spec.lotsToVol(o.dealLots),
-      orderMargin: o.frozen,
-      usedMargin: o.usedMargin,
-      takerFee: o.takerFee,
-      makerFee: o.makerFee,
-      profit: o.profit,
+      orderMargin: unitsToDecimal(o.frozenUnits),
+      usedMargin: o.usedMargin.value,
+      takerFee: unitsToDecimal(o.takerFeeUnits),
+      makerFee: unitsToDecimal(o.makerFeeUnits),
+      profit: unitsToDecimal(o.profitUnits),
       feeCurrency: spec.settleCoin,
       openType: o.openType,
       state: o.state,
@@ -180,9 +181,9 @@ export class ContractViewBuilder {
       price: spec.ticksToPrice(f.priceTicks),
       vol: spec.lotsToVol(f.lots),
       taker: f.taker,
-      fee: f.fee,
+      fee: unitsToDecimal(f.feeUnits),
       feeCurrency: spec.settleCoin,
-      profit: f.profit,
+      profit: unitsToDecimal(f.profitUnits),
       closeVol: spec.lotsToVol(f.closeLots),
       openVol: spec.lotsToVol(f.openLots),
       positionIds: f.positionIds,

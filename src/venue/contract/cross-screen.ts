@@ -22,6 +22,9 @@ import type { Decimal } from '../../core/decimal.js';
 import { OpenType } from '../../domain/contract-enums.js';
 import type { ContractPosition } from './contract-position.js';
 import type { Wallet } from './contract-state.js';
+import { LEDGER_SCALE } from '../ledger/ledger-units.js';
+
+const UNITS_PER_COIN = 10 ** LEDGER_SCALE;
 
 /** Relative slack below which the exact test decides. */
 const MARGIN = 1e-9;
@@ -33,15 +36,18 @@ interface Input {
   readonly pos: ContractPosition;
   readonly lots: number;
   readonly cost: bigint;
-  readonly im: Decimal;
+  /** The margin cell's state (units, or its Decimal when not whole units). */
+  readonly imUnits: bigint;
+  readonly imDec: Decimal | undefined;
   /** The mark used for a position of another market (undefined for the screened market). */
   readonly mark: Decimal | undefined;
 }
 
 interface Bound {
   readonly symbol: string;
-  readonly free: Decimal;
-  readonly frozen: Decimal;
+  readonly freeUnits: bigint;
+  readonly freeDec: Decimal | undefined;
+  readonly frozen: bigint;
   readonly inputs: readonly Input[];
   readonly a: number;
   readonly b: number;
@@ -89,15 +95,26 @@ function unchanged(
   positions: Positions,
   markOf: (p: ContractPosition) => Decimal | undefined,
 ): boolean {
-  if (b.symbol !== symbol || b.free !== wallet.free || b.frozen !== wallet.frozen) return false;
+  const free = wallet.freeCell;
+  if (b.symbol !== symbol || b.freeUnits !== free.units || b.freeDec !== free.dec || b.frozen !== wallet.frozenUnits) return false;
   let i = 0;
   for (const p of positions.values()) {
     if (!isCrossIn(p, wallet.currency)) continue;
     const x = b.inputs[i++];
-    if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdCost || x.im !== p.im) return false;
+    if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdCost) return false;
+    if (x.imUnits !== p.imCell.units || x.imDec !== p.imCell.dec) return false;
     if (p.spec.symbol !== symbol && x.mark !== markOf(p)) return false;
   }
   return i === b.inputs.length;
+}
+
+const asNumbers = new WeakMap<Decimal, number>();
+
+/** A tier's rate as a double (the rates are a few long-lived Decimals). */
+function numberOf(v: Decimal): number {
+  let n = asNumbers.get(v);
+  if (n === undefined) asNumbers.set(v, (n = v.toNumber()));
+  return n;
 }
 
 function boundOf(
@@ -107,8 +124,8 @@ function boundOf(
   markOf: (p: ContractPosition) => Decimal | undefined,
   mmrOf: (p: ContractPosition) => Decimal,
 ): Bound | undefined {
-  const free = wallet.free.toNumber();
-  const frozen = wallet.frozen.toNumber();
+  const free = wallet.freeCell.toNumber();
+  const frozen = Number(wallet.frozenUnits) / UNITS_PER_COIN;
   let a = free + frozen;
   let scaleA = Math.abs(free) + Math.abs(frozen);
   let b = 0;
@@ -117,10 +134,10 @@ function boundOf(
   for (const p of positions.values()) {
     if (!isCrossIn(p, wallet.currency)) continue;
     const s = p.isLong ? 1 : -1;
-    const q = p.qty.toNumber();
-    const c = p.costValue.toNumber();
-    const im = p.im.toNumber();
-    const mmr = mmrOf(p).toNumber();
+    const q = p.holdLots * p.spec.lotQtyNumber;
+    const c = Number(p.holdCost) * p.spec.unitValueNumber;
+    const im = p.imCell.toNumber();
+    const mmr = numberOf(mmrOf(p));
     a += im;
     scaleA += Math.abs(im) + Math.abs(c);
     let mark: Decimal | undefined;
@@ -135,8 +152,9 @@ function boundOf(
       a += s * value - s * c - mmr * value;
       scaleA += value * (1 + mmr);
     }
-    inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, im: p.im, mark });
+    inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, imUnits: p.imCell.units, imDec: p.imCell.dec, mark });
   }
   if (!Number.isFinite(a) || !Number.isFinite(b)) return undefined;
-  return { symbol, free: wallet.free, frozen: wallet.frozen, inputs, a, b, scaleA, scaleB };
+  const cell = wallet.freeCell;
+  return { symbol, freeUnits: cell.units, freeDec: cell.dec, frozen: wallet.frozenUnits, inputs, a, b, scaleA, scaleB };
 }

@@ -25,6 +25,7 @@ import { AccountState, ZERO, type MarketState, type OrderState } from './contrac
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
 import { LiquidationScreen } from './liquidation-screen.js';
+import { MoneyCell, requireUnits } from './money-cell.js';
 import { priceKey } from './price-ladder.js';
 import { CrossScreen } from './cross-screen.js';
 import {
@@ -153,7 +154,7 @@ export class LiquidationEngine {
     pos.closePnl = pos.closePnl.add(realised);
     pos.updateTime = now;
     this.ledger.journal(pos, 0, lots);
-    const pool = released.add(realised);
+    const pool = released.value.add(realised);
     const ins = this.s.insuranceWallet(spec.settleCoin);
     ins.free = ins.free.add(pool);
     const order = this.liquidationOrder(acct, m, pos, ticks, lots, realised, now);
@@ -201,7 +202,7 @@ export class LiquidationEngine {
       pos.closePnl = pos.closePnl.add(realised);
       pos.updateTime = now;
       this.ledger.journal(pos, 0, lots);
-      w.free = w.free.add(released).add(realised);
+      w.free = w.free.add(released.value).add(realised);
       const order = this.liquidationOrder(acct, m, pos, ticks, lots, realised, now);
       this.takeOver(m, pos.positionType, lots, ticks);
       this.ledger.closePosition(acct, pos);
@@ -308,12 +309,12 @@ export class LiquidationEngine {
       lots,
       dealLots: lots,
       dealCost: BigInt(ticks) * BigInt(lots),
-      frozen: ZERO,
+      frozenUnits: 0n,
       reservedPosition: undefined,
-      usedMargin: ZERO,
-      takerFee: ZERO,
-      makerFee: ZERO,
-      profit: realised,
+      usedMargin: new MoneyCell(),
+      takerFeeUnits: 0n,
+      makerFeeUnits: 0n,
+      profitUnits: requireUnits(realised, 'realised'),
       state: ContractOrderState.COMPLETED,
       errorCode: ContractOrderErrorCode.NORMAL,
       positionId: pos.positionId,

@@ -40,6 +40,19 @@ export function initialMargin(notional: Decimal, leverage: number, scale: number
   return rounding === 'floor' ? floorMoney(raw, scale) : ceilMoney(raw, scale);
 }
 
+/**
+ * initialMargin in ledger units (the hot path): ⌊ or ⌈ notional / leverage ⌉ to a multiple of `stepUnits`
+ * (the units of one 10^-scale). The same digits as the Decimal form, which divides at 40 significant
+ * digits first: a quotient of an integer by a leverage ≤ 10^4 is never within 10^-30 of a step
+ * without being on it, so the Decimal rounding of the division cannot move it across a step.
+ */
+export function initialMarginUnits(notionalUnits: bigint, leverage: number, stepUnits: bigint, rounding: 'floor' | 'ceil'): bigint {
+  if (notionalUnits < 0n) throw new RangeError(`notional must be ≥ 0, got ${notionalUnits} units`);
+  const d = BigInt(leverage) * stepUnits;
+  const q = notionalUnits / d;
+  return (rounding === 'ceil' && q * d !== notionalUnits ? q + 1n : q) * stepUnits;
+}
+
 export function unrealisedPnl(p: Pick<PositionFigures, 'positionType' | 'qty' | 'costValue'>, price: Decimal): Decimal {
   const value = p.qty.mul(price);
   return p.positionType === PositionType.LONG ? value.sub(p.costValue) : p.costValue.sub(value);

@@ -23,9 +23,10 @@ import { type BookOrder, type SelfTradeCheck } from '../book/order-book.js';
 import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contract-codes.js';
 import { ContractPosition } from './contract-position.js';
 import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
-import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
+import { AccountState, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
-import { initialMargin } from './margin-math.js';
+import { initialMarginUnits } from './margin-math.js';
+import { MoneyCell } from './money-cell.js';
 import { posKey, extKey, pushCapped } from './venue-keys.js';
 import { type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
@@ -93,10 +94,10 @@ export class OrderMatching {
     if (!o.closing) {
       const w = o.account.wallet(o.market.spec.settleCoin);
       const need = this.money.orderMargin(o, remaining);
-      w.free = w.free.sub(need);
-      w.frozen = w.frozen.add(need);
-      o.frozen = need;
-      if (w.free.lt(0)) this.money.coverShortfall(o.account, w, undefined, undefined);
+      w.freeCell.addUnits(-need);
+      w.frozenUnits += need;
+      o.frozenUnits = need;
+      if (w.freeCell.isNegative()) this.money.coverShortfall(o.account, w, undefined, undefined);
     }
     o.market.book.add(o.id, o.bookSide, o.priceTicks, remaining, o.account.id, o);
     o.market.version++;
@@ -156,15 +157,17 @@ export class OrderMatching {
     const now = this.s.clock.now();
     const w = acct.wallet(spec.settleCoin);
     const rates = this.money.rates(acct, spec);
-    const notional = spec.money(BigInt(priceTicks) * BigInt(lots));
+    // Money in ledger units: tick·lots × unitValueUnits, fees tick·lots × units per tick·lot (exact).
+    const uv = spec.unitValueUnits;
+    const tickLots = BigInt(priceTicks) * BigInt(lots);
     const remainingBefore = o.lots - o.dealLots;
 
-    if (o.frozen.gt(0)) {
-      const after = remainingBefore - lots > 0 ? this.money.orderMargin(o, remainingBefore - lots) : ZERO;
-      const release = o.frozen.sub(after);
-      w.frozen = w.frozen.sub(release);
-      w.free = w.free.add(release);
-      o.frozen = after;
+    if (o.frozenUnits > 0n) {
+      const after = remainingBefore - lots > 0 ? this.money.orderMargin(o, remainingBefore - lots) : 0n;
+      const release = o.frozenUnits - after;
+      w.frozenUnits -= release;
+      w.freeCell.addUnits(release);
+      o.frozenUnits = after;
     }
 
     let closeLots = 0;
@@ -186,55 +189,52 @@ export class OrderMatching {
       openLots = lots - closeLots;
     }
 
-    const rate = isMaker ? rates.maker : rates.taker;
-    const fee = notional.mul(rate);
+    const per = isMaker ? rates.makerPer : rates.takerPer;
+    const fee = tickLots * per;
     const touchedPositions: ContractPosition[] = [];
-    let profit = ZERO;
-    let bookedIm = ZERO;
+    let profit = 0n;
+    let bookedIm = 0n;
     let openPos: ContractPosition | undefined;
 
     if (closePos !== undefined && closeLots > 0) {
-      const released = closePos.releaseMargin(closeLots, this.s.scale);
-      const units = closePos.close(closeLots, priceTicks);
-      const realised = spec.money(units);
-      let pool = released.add(realised);
-      if (pool.lt(0) && closePos.openType === OpenType.ISOLATED) {
+      const pool = closePos.releaseMargin(closeLots, this.s.scale);
+      const realised = closePos.close(closeLots, priceTicks) * uv;
+      pool.addUnits(realised);
+      if (pool.isNegative() && closePos.openType === OpenType.ISOLATED) {
         // An isolated position's loss stops at its margin; the fund takes the rest.
-        this.s.insuranceWallet(spec.settleCoin).free = this.s.insuranceWallet(spec.settleCoin).free.add(pool);
+        this.s.insuranceWallet(spec.settleCoin).freeCell.addCell(pool);
         this.s.shortfalls++;
-        pool = ZERO;
-      }
-      w.free = w.free.add(pool);
-      closePos.closePnl = closePos.closePnl.add(realised);
-      closePos.totalFee = closePos.totalFee.add(openLots === 0 ? fee : spec.money(BigInt(priceTicks) * BigInt(closeLots)).mul(rate));
+      } else w.freeCell.addCell(pool);
+      closePos.closePnlUnits += realised;
+      closePos.totalFeeUnits += openLots === 0 ? fee : BigInt(priceTicks) * BigInt(closeLots) * per;
       closePos.updateTime = now;
       profit = realised;
-      o.profit = o.profit.add(realised);
+      o.profitUnits += realised;
       this.ledger.journal(closePos, 0, closeLots);
       touchedPositions.push(closePos);
     }
     if (openLots > 0) {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
       openPos = this.ledger.positionFor(acct, m, direction, o.openType, o.leverage);
-      const openNotional = closeLots === 0 ? notional : spec.money(BigInt(priceTicks) * BigInt(openLots));
-      const im = initialMargin(openNotional, openPos.leverage, this.s.scale, 'floor');
-      w.free = w.free.sub(im);
-      openPos.im = openPos.im.add(im);
-      openPos.oim = openPos.oim.add(im);
-      openPos.marginBooked = openPos.marginBooked.add(im);
+      const openTickLots = closeLots === 0 ? tickLots : BigInt(priceTicks) * BigInt(openLots);
+      const im = initialMarginUnits(openTickLots * uv, openPos.leverage, this.s.stepUnits, 'floor');
+      w.freeCell.addUnits(-im);
+      openPos.addImUnits(im);
+      openPos.oimCell.addUnits(im);
+      openPos.marginBookedUnits += im;
       openPos.open(openLots, priceTicks);
-      openPos.totalFee = openPos.totalFee.add(closeLots === 0 ? fee : openNotional.mul(rate));
+      openPos.totalFeeUnits += closeLots === 0 ? fee : openTickLots * per;
       openPos.updateTime = now;
       bookedIm = im;
-      o.usedMargin = o.usedMargin.add(im);
+      o.usedMargin.addUnits(im);
       this.ledger.journal(openPos, openLots, 0);
       touchedPositions.push(openPos);
     }
-    w.free = w.free.sub(fee);
+    w.freeCell.addUnits(-fee);
     this.s.addFeeIncome(spec.settleCoin, fee);
-    if (isMaker) o.makerFee = o.makerFee.add(fee);
-    else o.takerFee = o.takerFee.add(fee);
-    if (w.free.lt(0)) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
+    if (isMaker) o.makerFeeUnits += fee;
+    else o.takerFeeUnits += fee;
+    if (w.freeCell.isNegative()) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
 
     o.dealLots += lots;
     o.dealCost += BigInt(priceTicks) * BigInt(lots);
@@ -248,8 +248,8 @@ export class OrderMatching {
       priceTicks,
       lots,
       taker: !isMaker,
-      fee,
-      profit,
+      feeUnits: fee,
+      profitUnits: profit,
       closeLots,
       openLots,
       positionIds: touchedPositions.map((p) => p.positionId),
@@ -375,12 +375,12 @@ export class OrderMatching {
       lots,
       dealLots: 0,
       dealCost: 0n,
-      frozen: ZERO,
+      frozenUnits: 0n,
       reservedPosition: undefined,
-      usedMargin: ZERO,
-      takerFee: ZERO,
-      makerFee: ZERO,
-      profit: ZERO,
+      usedMargin: new MoneyCell(),
+      takerFeeUnits: 0n,
+      makerFeeUnits: 0n,
+      profitUnits: 0n,
       state: ContractOrderState.PENDING,
       errorCode: ContractOrderErrorCode.NORMAL,
       positionId: undefined,

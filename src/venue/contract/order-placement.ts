@@ -28,7 +28,6 @@ import type {
 import { ZERO } from './contract-state.js';
 import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
-import { tierForVol } from './risk-tiers.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
@@ -312,7 +311,7 @@ export class OrderPlacement {
       }
     } else {
       const sizeLots = (target?.holdLots ?? 0) + this.s.pendingOpenLots(acct, spec.symbol, positionType) + lots;
-      const tier = tierForVol(spec.tiers, spec.lotsToVol(sizeLots));
+      const tier = spec.tierForLots(sizeLots);
       if (tier === undefined || leverage > tier.maxLeverage)
         return this.matching.invalid(draft, ContractOrderErrorCode.RISK_LIMIT_EXCEEDED, 'risk limit exceeded for this leverage and size');
     }
@@ -345,10 +344,10 @@ export class OrderPlacement {
     if (!closing && !fokUnfilled) {
       const rates = this.money.rates(acct, spec);
       const restLots = RESTING.has(type) ? lots - preview.lots : 0;
-      const need = this.money
-        .takerReserve(spec, preview.quote, leverage, rates.taker)
-        .add(this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates));
-      if (need.gt(this.money.availableOpen(acct, spec.settleCoin)))
+      const need =
+        this.money.takerReserve(spec, preview.quote, leverage, rates) +
+        this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates);
+      if (this.money.exceedsAvailable(acct, spec.settleCoin, need))
         return this.matching.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
       const fair = m.fairPrice;
       const opposite = oneWay ? acct.positions.get(posKey(spec.symbol, oppositeType(positionType))) : undefined;
@@ -425,7 +424,7 @@ export class OrderPlacement {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
       const held = acct.positions.get(posKey(spec.symbol, direction))?.holdLots ?? 0;
       const size = held + this.s.pendingOpenLots(acct, spec.symbol, direction) - oldRemaining + newRemaining;
-      const tier = tierForVol(spec.tiers, spec.lotsToVol(size));
+      const tier = spec.tierForLots(size);
       if (tier === undefined || o.leverage > tier.maxLeverage)
         return refuse(
           ContractVenueCode.RISK_LIMIT_LEVEL,
@@ -442,10 +441,10 @@ export class OrderPlacement {
       // The preview walks the opposite side only, so the order's own resting copy does not interfere.
       const rates = this.money.rates(acct, spec);
       const preview = crosses ? book.previewMatch(o.bookSide, { limitTicks: ticks, lots: newRemaining }, stp) : { lots: 0, quote: 0 };
-      const need = this.money
-        .takerReserve(spec, preview.quote, o.leverage, rates.taker)
-        .add(this.money.restingReserve(spec, ticks, newRemaining - preview.lots, o.leverage, rates));
-      if (need.gt(this.money.availableOpen(acct, spec.settleCoin).add(o.frozen))) {
+      const need =
+        this.money.takerReserve(spec, preview.quote, o.leverage, rates) +
+        this.money.restingReserve(spec, ticks, newRemaining - preview.lots, o.leverage, rates);
+      if (this.money.exceedsAvailable(acct, spec.settleCoin, need, o.frozenUnits)) {
         return refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance', ContractOrderErrorCode.INSUFFICIENT_BALANCE);
       }
     }
@@ -472,9 +471,9 @@ export class OrderPlacement {
       if (!o.closing) {
         const w = acct.wallet(spec.settleCoin);
         const need = this.money.orderMargin(o, newRemaining);
-        w.free = w.free.sub(need);
-        w.frozen = w.frozen.add(need);
-        o.frozen = need;
+        w.freeCell.addUnits(-need);
+        w.frozenUnits += need;
+        o.frozenUnits = need;
       }
       this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));
     }

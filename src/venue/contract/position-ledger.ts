@@ -20,6 +20,7 @@ import type { ChangeLeverageRequest, ChangeMarginRequest, VenueResult } from './
 import { AccountState, ZERO, type MarketState, type OrderState, type SideSettings } from './contract-state.js';
 import type { ContractPositionView, LeverageView } from './contract-views.js';
 import { initialMargin, unrealisedPnl } from './margin-math.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { tierForVol } from './risk-tiers.js';
 import { posKey, sideKey, pushCapped } from './venue-keys.js';
 import { refuse, type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
@@ -57,12 +58,11 @@ export class PositionLedger {
     p.state = PositionState.CLOSED;
     p.watch?.touched(p);
     // Anything left (the floor of pro-rata releases) goes back to the wallet with the last close.
-    if (!p.im.isZero()) {
-      const w = acct.wallet(p.spec.settleCoin);
-      w.free = w.free.add(p.im);
+    if (!p.imCell.isZero()) {
+      acct.wallet(p.spec.settleCoin).freeCell.addCell(p.imCell);
       p.im = ZERO;
     }
-    p.oim = ZERO;
+    p.oimCell.setUnits(0n);
     const key = posKey(p.spec.symbol, p.positionType);
     if (acct.positions.get(key) === p) acct.positions.delete(key);
     this.s.positionsById.delete(p.positionId);
@@ -212,14 +212,14 @@ export class PositionLedger {
     const w = acct.wallet(m.spec.settleCoin);
     // Cost of the change: more position margin when lowering the leverage, re-priced order margin.
     const posTopUp = pos ? Decimal.max(ZERO, initialMargin(pos.costValue, L, this.s.scale, 'ceil').sub(pos.im)) : ZERO;
-    let orderDelta = ZERO;
-    const newFrozen = new Map<OrderState, Decimal>();
+    let orderDelta = 0n;
+    const newFrozen = new Map<OrderState, bigint>();
     for (const o of orders) {
       const f = this.money.orderMarginAt(o, o.lots - o.dealLots, L);
       newFrozen.set(o, f);
-      orderDelta = orderDelta.add(f.sub(o.frozen));
+      orderDelta += f - o.frozenUnits;
     }
-    if (posTopUp.add(orderDelta).gt(this.money.availableOpen(acct, w.currency)))
+    if (posTopUp.add(unitsToDecimal(orderDelta)).gt(this.money.availableOpen(acct, w.currency)))
       return refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance for this leverage');
     const now = this.s.clock.now();
     if (pos) {
@@ -231,9 +231,9 @@ export class PositionLedger {
     }
     for (const o of orders) {
       const f = newFrozen.get(o)!;
-      w.free = w.free.sub(f.sub(o.frozen));
-      w.frozen = w.frozen.add(f.sub(o.frozen));
-      o.frozen = f;
+      w.freeCell.addUnits(-(f - o.frozenUnits));
+      w.frozenUnits += f - o.frozenUnits;
+      o.frozenUnits = f;
       o.leverage = L;
       o.updateTime = now;
     }

@@ -9,52 +9,114 @@ import { ContractVenueCode } from './contract-codes.js';
 import { ContractPosition } from './contract-position.js';
 import type { VenueResult } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
-import { AccountState, ZERO, type OrderState, type Wallet } from './contract-state.js';
+import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type { TransferRecordView } from './contract-views.js';
-import { initialMargin, unrealisedPnl } from './margin-math.js';
+import { initialMarginUnits, unrealisedPnl } from './margin-math.js';
+import { unitsToDecimal } from '../ledger/ledger-units.js';
+import { requireUnits } from './money-cell.js';
 import { crossMargin, type CrossMargin } from './liquidation-rules.js';
 import { pushCapped } from './venue-keys.js';
-import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type FeeRates } from './contract-venue-state.js';
+import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type SpecRates } from './contract-venue-state.js';
 
 export class VenueMoney {
   constructor(private readonly s: ContractVenueState) {}
 
-  rates(acct: AccountState, spec: ContractSpec): FeeRates & { reserve: Decimal } {
+  /** The account's fee rates on `spec`, with their ledger units per tick·lot (fees are tick·lots × these, exactly). */
+  rates(acct: AccountState, spec: ContractSpec): SpecRates {
     if (this.s.feeRatesOf === undefined) {
       let r = this.s.defaultRates.get(spec);
       if (r === undefined) {
         const { makerFeeRate: maker, takerFeeRate: taker } = spec.instrument;
-        r = { maker, taker, reserve: Decimal.max(maker, taker, ZERO) };
+        r = specRates(spec, maker, taker);
         this.s.defaultRates.set(spec, r);
       }
       return r;
     }
     const r = this.s.feeRatesOf(acct.id, spec.instrument);
-    return { maker: r.maker, taker: r.taker, reserve: Decimal.max(r.maker, r.taker, ZERO) };
+    // Fee schedules hand out the same rates again and again: the last ones per contract are kept.
+    const last = this.lastRates.get(spec);
+    if (last !== undefined && (last.maker === r.maker || last.maker.eq(r.maker)) && (last.taker === r.taker || last.taker.eq(r.taker)))
+      return last;
+    const fresh = specRates(spec, r.maker, r.taker);
+    this.lastRates.set(spec, fresh);
+    return fresh;
   }
 
-  /** Margin + fee of the taker part, from the previewed tick·lots (what the fills will book at most). */
-  takerReserve(spec: ContractSpec, quote: number, leverage: number, takerRate: Decimal): Decimal {
-    if (quote === 0) return ZERO;
-    const notional = spec.money(quote);
-    return initialMargin(notional, leverage, this.s.scale, 'ceil').add(notional.mul(Decimal.max(takerRate, ZERO)));
+  private readonly lastRates = new Map<ContractSpec, SpecRates>();
+
+  /** Margin + fee of the taker part, from the previewed tick·lots (what the fills will book at most). Ledger units. */
+  takerReserve(spec: ContractSpec, quote: number, leverage: number, rates: SpecRates): bigint {
+    if (quote === 0) return 0n;
+    const tickLots = BigInt(quote);
+    return initialMarginUnits(tickLots * spec.unitValueUnits, leverage, this.s.stepUnits, 'ceil') + tickLots * rates.takerReservePer;
   }
 
-  restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: { reserve: Decimal }): Decimal {
-    if (lots <= 0) return ZERO;
-    const notional = spec.money(BigInt(ticks) * BigInt(lots));
-    return initialMargin(notional, leverage, this.s.scale, 'ceil').add(notional.mul(rates.reserve));
+  /** ceil(notional/L) + notional·max fee rate of `lots` resting at `ticks`, in ledger units. */
+  restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): bigint {
+    if (lots <= 0) return 0n;
+    const tickLots = BigInt(ticks) * BigInt(lots);
+    return initialMarginUnits(tickLots * spec.unitValueUnits, leverage, this.s.stepUnits, 'ceil') + tickLots * rates.reservePer;
   }
 
   /** Order margin of `remaining` lots resting at the order's price: ceil(notional/L) + notional·max fee rate. */
-  orderMargin(o: OrderState, remaining: number): Decimal {
+  orderMargin(o: OrderState, remaining: number): bigint {
     return this.orderMarginAt(o, remaining, o.leverage);
   }
 
-  orderMarginAt(o: OrderState, remaining: number, leverage: number): Decimal {
-    if (o.closing || remaining <= 0) return ZERO;
+  orderMarginAt(o: OrderState, remaining: number, leverage: number): bigint {
+    if (o.closing || remaining <= 0) return 0n;
     return this.restingReserve(o.market.spec, o.priceTicks, remaining, leverage, this.rates(o.account, o.market.spec));
   }
+
+  /**
+   * Whether `needUnits` exceeds what the account can use plus `extraUnits` (an order's own margin when
+   * it is amended). In ledger units when the wallet and every cross mark are (marks on the tick),
+   * otherwise through availableOpen, in Decimals, as before.
+   */
+  exceedsAvailable(acct: AccountState, currency: string, needUnits: bigint, extraUnits = 0n): boolean {
+    const w = acct.wallets.get(currency);
+    const cross = w === undefined || w.freeCell.dec !== undefined ? undefined : this.crossUnrealisedUnits(acct, currency);
+    if (w !== undefined && cross !== undefined) {
+      let avail = w.freeCell.units + (cross < 0n ? cross : 0n);
+      if (avail < 0n) avail = 0n;
+      return needUnits > avail + extraUnits;
+    }
+    return unitsToDecimal(needUnits).gt(this.availableOpen(acct, currency).add(unitsToDecimal(extraUnits)));
+  }
+
+  /** Σ unrealised PnL of the cross positions in ledger units; undefined when a mark is off the tick. */
+  private crossUnrealisedUnits(acct: AccountState, currency: string): bigint | undefined {
+    let sum = 0n;
+    for (const p of acct.positions.values()) {
+      if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
+      const m = this.s.markets.get(p.spec.symbol)!;
+      let ticks: number | undefined;
+      if (m.fairPrice === undefined) {
+        if (m.lastTicks === undefined) continue; // no mark: nothing to count (as availableOpen)
+        ticks = m.lastTicks;
+      } else {
+        ticks = this.fairTicks(m);
+        if (ticks === undefined) return undefined;
+      }
+      const value = BigInt(ticks) * BigInt(p.holdLots);
+      sum += (p.isLong ? value - p.holdCost : p.holdCost - value) * p.spec.unitValueUnits;
+    }
+    return sum;
+  }
+
+  /** The fair price in ticks when it is on the tick (kept per fair price: it changes far less often than it is read). */
+  private fairTicks(m: MarketState): number | undefined {
+    const fair = m.fairPrice!;
+    let f = this.fairTickMemo.get(m);
+    if (f === undefined || f.fair !== fair) {
+      const q = fair.div(m.spec.tick);
+      f = { fair, ticks: q.isInteger() && q.abs().lte(Number.MAX_SAFE_INTEGER) ? q.toNumber() : undefined };
+      this.fairTickMemo.set(m, f);
+    }
+    return f.ticks;
+  }
+
+  private readonly fairTickMemo = new Map<MarketState, { fair: Decimal; ticks: number | undefined }>();
 
   private crossUnrealised(acct: AccountState, currency: string): Decimal {
     let sum = ZERO;
@@ -77,15 +139,15 @@ export class VenueMoney {
    * A wallet went below zero while booking (rounding, or a one-way order whose close leg lost more
    * than expected): take it back from the margin just booked, then from the insurance fund.
    */
-  coverShortfall(acct: AccountState, w: Wallet, pos: ContractPosition | undefined, bookedIm: Decimal | undefined, o?: OrderState): void {
-    if (acct.exempt || !w.free.lt(0)) return;
+  coverShortfall(acct: AccountState, w: Wallet, pos: ContractPosition | undefined, bookedIm: bigint | undefined, o?: OrderState): void {
+    if (acct.exempt || !w.freeCell.isNegative()) return;
     this.s.shortfalls++;
     let need = w.free.neg();
-    if (pos && bookedIm && bookedIm.gt(0)) {
-      const cut = Decimal.min(need, bookedIm, pos.im);
+    if (pos && bookedIm && bookedIm > 0n) {
+      const cut = Decimal.min(need, unitsToDecimal(bookedIm), pos.im);
       pos.im = pos.im.sub(cut);
       pos.oim = Decimal.max(ZERO, pos.oim.sub(cut));
-      if (o) o.usedMargin = o.usedMargin.sub(cut);
+      if (o) o.usedMargin.set(o.usedMargin.value.sub(cut));
       w.free = w.free.add(cut);
       need = need.sub(cut);
     }
@@ -97,11 +159,11 @@ export class VenueMoney {
   }
 
   unfreeze(o: OrderState): void {
-    if (o.frozen.isZero()) return;
+    if (o.frozenUnits === 0n) return;
     const w = o.account.wallet(o.market.spec.settleCoin);
-    w.frozen = w.frozen.sub(o.frozen);
-    w.free = w.free.add(o.frozen);
-    o.frozen = ZERO;
+    w.frozenUnits -= o.frozenUnits;
+    w.freeCell.addUnits(o.frozenUnits);
+    o.frozenUnits = 0n;
   }
 
   crossOf(acct: AccountState, currency: string): CrossMargin {
@@ -110,7 +172,7 @@ export class VenueMoney {
     return crossMargin(
       positions,
       w?.free ?? ZERO,
-      w?.frozen ?? ZERO,
+      w === undefined ? ZERO : unitsToDecimal(w.frozenUnits),
       (p) => this.s.markPrice(this.s.markets.get(p.spec.symbol)!) ?? p.holdAvgPrice(),
       (p) => this.s.tierOf(p.spec, p.holdLots).mmr,
     );
@@ -162,4 +224,20 @@ export class VenueMoney {
     });
     return { ok: true, value: rec! };
   }
+}
+
+/** Rates of one contract with their ledger units per tick·lot; RangeError when a rate is finer than the units can hold. */
+export function specRates(spec: ContractSpec, maker: Decimal, taker: Decimal): SpecRates {
+  const reserve = Decimal.max(maker, taker, ZERO);
+  const per = (rate: Decimal, what: string): bigint =>
+    requireUnits(spec.unitValue.mul(rate), `${spec.symbol}: the ${what} fee of one tick·lot`);
+  return {
+    maker,
+    taker,
+    reserve,
+    makerPer: per(maker, 'maker'),
+    takerPer: per(taker, 'taker'),
+    takerReservePer: per(Decimal.max(taker, ZERO), 'taker'),
+    reservePer: per(reserve, 'reserved'),
+  };
 }

@@ -5,7 +5,7 @@
  * and a 90 000 USDT balance at 10^-10 already passes 2^53. Why one scale for every asset: any new
  * instrument fits without rescaling balances, and conversions are a multiplication by a constant.
  */
-import { D, Decimal, type DecimalLike } from '../../core/decimal.js';
+import { D, Decimal, ZERO, type DecimalLike } from '../../core/decimal.js';
 
 export const LEDGER_SCALE = 18;
 
@@ -28,6 +28,7 @@ export function amountToUnits(amount: DecimalLike, scale = LEDGER_SCALE): bigint
 
 /** Units → exact Decimal. */
 export function unitsToDecimal(units: bigint, scale = LEDGER_SCALE): Decimal {
+  if (units === 0n) return ZERO; // most fee, profit and margin fields of a view are zero: no parse
   return new Decimal(`${units.toString()}e-${scale}`);
 }
 

@@ -11,7 +11,8 @@ import fc from 'fast-check';
 import { Decimal } from '../../../src/core/decimal.js';
 import { contractSymbol, positionId } from '../../../src/core/ids.js';
 import { OpenType, PositionType } from '../../../src/domain/contract-enums.js';
-import type { Wallet } from '../../../src/venue/contract/contract-state.js';
+import { Wallet } from '../../../src/venue/contract/contract-state.js';
+import { amountToUnits } from '../../../src/venue/ledger/ledger-units.js';
 import { ContractPosition } from '../../../src/venue/contract/contract-position.js';
 import { ContractSpec } from '../../../src/venue/contract/contract-spec.js';
 import { CrossScreen } from '../../../src/venue/contract/cross-screen.js';
@@ -93,6 +94,14 @@ function screenSafe(screen: CrossScreen, wallet: Wallet, c: Case, fair: Decimal)
   return screen.surelySafe(wallet, SPEC_A.symbol, fair.toNumber(), c.positions, (p) => c.marks.get(p.spec.symbol), mmrOf);
 }
 
+/** A USDT wallet holding `free` and `frozen` (the venue keeps frozen order margin in ledger units). */
+function walletOf(free: Decimal, frozen: Decimal): Wallet {
+  const w = new Wallet('USDT');
+  w.free = free;
+  w.frozenUnits = amountToUnits(frozen);
+  return w;
+}
+
 describe('CrossScreen', () => {
   it('never_calls_safe_what_the_exact_scan_breaches', () => {
     let safe = 0;
@@ -100,7 +109,7 @@ describe('CrossScreen', () => {
     fc.assert(
       fc.property(caseArb, fc.array(fc.double({ min: -0.02, max: 0.02, noNaN: true }), { minLength: 1, maxLength: 12 }), (raw, offsets) => {
         const c = build(raw);
-        const wallet: Wallet = { currency: 'USDT', free: c.free, frozen: c.frozen };
+        const wallet = walletOf(c.free, c.frozen);
         const screen = new CrossScreen();
         const edge = edgeOf(c);
         // Prices around the breach edge (and plain prices when there is none or it is not positive).
@@ -128,7 +137,7 @@ describe('CrossScreen', () => {
     p.open(10_000, 500_000);
     p.im = d(500);
     const c: Case = { free: d(0), frozen: d(0), positions: [p], marks: new Map() };
-    const wallet: Wallet = { currency: 'USDT', free: d(0), frozen: d(0) };
+    const wallet = walletOf(d(0), d(0));
     const screen = new CrossScreen();
     const fair = d(49_800);
     expect(mmrOf(p).toString()).to.equal('0.004');
