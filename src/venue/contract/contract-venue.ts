@@ -3,10 +3,13 @@
  * server and the backtest's simulated gateway both drive it.
  *
  * Units. Matching works in integer ticks and lots on the shared OrderBook; position costs are
- * bigint tick·lots, so realised PnL is exact. Money is Decimal in the settle coin: fees and funding
+ * bigint tick·lots, so realised PnL is exact. Money is exact in the settle coin: fees and funding
  * are exact products (never rounded); only initial margin (a division by the leverage) is rounded
  * to `moneyScale` places — up when reserved for an order, down when booked by a fill, so a fill
- * never books more than its order reserved.
+ * never books more than its order reserved. The per-fill path books it in ledger units (bigint
+ * 10^-18, as the spot ledger: tick·lots × unitValueUnits, fees tick·lots × units per tick·lot);
+ * funding, liquidation and the Decimal inputs go through the same buckets' Decimal face, and an
+ * amount finer than the units keeps its bucket in Decimals (money-cell.ts). Views are Decimals.
  *
  * Funds. Every account wallet holds `free` (available) and `frozen` (order margin); positions hold
  * `im`. Money only moves between those buckets, the insurance fund, and the venue's fee income, and

@@ -1,7 +1,9 @@
 /**
  * The contract venue's money rules: fee rates, the margin an order reserves, what an account can still
  * use (free less cross unrealised loss), shortfall cover from the insurance fund, and deposits and
- * withdrawals. Decimal in the settle coin; initial margin rounds up when reserved, down when booked.
+ * withdrawals. Order margin and fees in ledger units (bigint 10^-18 of the settle coin); the rarer
+ * paths (shortfalls, transfers, the cross figures of views) in Decimals. Initial margin rounds up when
+ * reserved, down when booked.
  */
 import { D, Decimal, type DecimalLike } from '../../core/decimal.js';
 import { OpenType } from '../../domain/contract-enums.js';
