@@ -10,8 +10,8 @@ import type { PositionId } from '../../core/ids.js';
 import { PositionState, PositionType, type OpenType } from '../../domain/contract-enums.js';
 import type { ContractSpec } from './contract-spec.js';
 import type { PositionFigures } from './margin-math.js';
-import { LEDGER_SCALE, amountToUnits, pow10, unitsToDecimal } from '../ledger/ledger-units.js';
-import { MoneyCell, requireUnits } from './money-cell.js';
+import { LEDGER_SCALE, amountToUnits, pow10 } from '../ledger/ledger-units.js';
+import { MoneyCell } from './money-cell.js';
 
 /** Told of every change of a position's lots, cost or margin (the liquidation index re-keys it). */
 export interface PositionWatch {
@@ -33,14 +33,14 @@ export class ContractPosition {
   /** Current and original initial margin (settle coin). */
   readonly imCell = new MoneyCell();
   readonly oimCell = new MoneyCell();
-  /** Σ initial margin booked by opening fills (never reduced): the base of profitRatio. Ledger units. */
-  marginBookedUnits = 0n;
+  /** Σ initial margin booked by opening fills (never reduced): the base of profitRatio. */
+  readonly marginBookedCell = new MoneyCell();
   /** Funding: positive received, negative paid. */
   readonly holdFeeCell = new MoneyCell();
-  /** Close PnL without fees (closeProfitLoss), ledger units. */
-  closePnlUnits = 0n;
-  /** Fees paid by this position's fills (negative for maker rebates), ledger units. */
-  totalFeeUnits = 0n;
+  /** Close PnL without fees (closeProfitLoss). */
+  readonly closePnlCell = new MoneyCell();
+  /** Fees paid by this position's fills (negative for maker rebates). */
+  readonly totalFeeCell = new MoneyCell();
   autoAddIm = false;
   updateTime: number;
   /** The venue's liquidation index, for positions of accounts that can be liquidated. */
@@ -90,20 +90,19 @@ export class ContractPosition {
   }
 
   get marginBooked(): Decimal {
-    return unitsToDecimal(this.marginBookedUnits);
+    return this.marginBookedCell.value;
   }
 
   get closePnl(): Decimal {
-    return unitsToDecimal(this.closePnlUnits);
+    return this.closePnlCell.value;
   }
 
-  /** Realised PnL is whole units (tick·lots × unitValueUnits). */
   set closePnl(v: Decimal) {
-    this.closePnlUnits = requireUnits(v, 'closePnl');
+    this.closePnlCell.set(v);
   }
 
   get totalFee(): Decimal {
-    return unitsToDecimal(this.totalFeeUnits);
+    return this.totalFeeCell.value;
   }
 
   get isLong(): boolean {

@@ -205,8 +205,8 @@ export class OrderMatching {
         this.s.insuranceWallet(spec.settleCoin).freeCell.addCell(pool);
         this.s.shortfalls++;
       } else w.freeCell.addCell(pool);
-      closePos.closePnlUnits += realised;
-      closePos.totalFeeUnits += openLots === 0 ? fee : BigInt(priceTicks) * BigInt(closeLots) * per;
+      closePos.closePnlCell.addUnits(realised);
+      closePos.totalFeeCell.addUnits(openLots === 0 ? fee : BigInt(priceTicks) * BigInt(closeLots) * per);
       closePos.updateTime = now;
       profit = realised;
       o.profitUnits += realised;
@@ -221,9 +221,9 @@ export class OrderMatching {
       w.freeCell.addUnits(-im);
       openPos.addImUnits(im);
       openPos.oimCell.addUnits(im);
-      openPos.marginBookedUnits += im;
+      openPos.marginBookedCell.addUnits(im);
       openPos.open(openLots, priceTicks);
-      openPos.totalFeeUnits += closeLots === 0 ? fee : openTickLots * per;
+      openPos.totalFeeCell.addUnits(closeLots === 0 ? fee : openTickLots * per);
       openPos.updateTime = now;
       bookedIm = im;
       o.usedMargin.addUnits(im);
