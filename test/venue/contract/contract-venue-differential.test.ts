@@ -221,19 +221,24 @@ function tally(p: Pair): void {
 }
 
 /** Runs a venue-ops stream on a fresh pair (four funded accounts, fair at 50000), step by step, then compares the histories. */
-function venueStream(ops: readonly venueOps.Op[]): Pair {
-  const p = pair({ enforcePriceBand: false }, testInstrument({ maxNumOrders: [40, 30] }));
+function venueStream(
+  ops: readonly MoneyOp[],
+  opts: Partial<ContractVenueOptions> = {},
+  instrument = testInstrument({ maxNumOrders: [40, 30] }),
+  deposit = 20000,
+): Pair {
+  const p = pair({ enforcePriceBand: false, ...opts }, instrument);
   const accounts = venueOps.ACCOUNTS;
   const states = new Map<Side, { fair: Decimal; hour: number }>();
   step(p, accounts, 'setup', (s) => {
     for (const a of accounts) {
       s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
-      s.venue.deposit(a, 'USDT', 20000);
+      s.venue.deposit(a, 'USDT', deposit);
     }
     states.set(s, { fair: new Decimal(50000), hour: 0 });
     s.venue.setFairPrice(SYMBOL, new Decimal(50000));
   });
-  for (const op of ops) step(p, accounts, text(op), (s) => venueOps.apply(s.venue, op, states.get(s)!, s.clock));
+  for (const op of ops) step(p, accounts, text(op), (s) => applyOp(s, op, states.get(s)!));
   step(p, accounts, 'the end (histories)', () => undefined, true);
   return p;
 }
@@ -309,34 +314,23 @@ function moneyStream(cfg: MoneyConfig, ops: readonly MoneyOp[]): Pair {
   const feeRates: ContractVenueOptions['feeRates'] = cfg.perAccount
     ? (a, i) => (a.endsWith('2') ? other : { maker: i.makerFeeRate, taker: i.takerFeeRate })
     : undefined;
-  const p = pair({ enforcePriceBand: false, moneyScale: cfg.moneyScale, ...(feeRates ? { feeRates } : {}) }, instrument);
-  const accounts = venueOps.ACCOUNTS;
-  const states = new Map<Side, { fair: Decimal; hour: number }>();
-  step(p, accounts, 'setup', (s) => {
-    for (const a of accounts) {
-      s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
-      s.venue.deposit(a, 'USDT', cfg.contractSize === '1' ? 20_000_000 : 20_000);
-    }
-    states.set(s, { fair: new Decimal(50000), hour: 0 });
-    s.venue.setFairPrice(SYMBOL, new Decimal(50000));
-  });
-  for (const op of ops)
-    step(p, accounts, text(op), (s) => {
-      const st = states.get(s)!;
-      if (op.k === 'oddFair') {
-        // Off the tick: 50000 · (1 + pct/1000) + 10^-digits · pct (orders keep pricing from the last on-tick fair).
-        const fair = new Decimal(50000)
-          .mul(1000 + op.pct)
-          .div(1000)
-          .add(new Decimal(op.pct).div(new Decimal(10).pow(op.digits)));
-        s.venue.setFairPrice(SYMBOL, fair);
-      } else if (op.k === 'oddCash') {
-        // 10^-20 multiples: finer than the ledger units.
-        s.venue.deposit(venueOps.ACCOUNTS[op.a]!, 'USDT', new Decimal(op.amount).div('1e20').add(1));
-      } else venueOps.apply(s.venue, op, st, s.clock);
-    });
-  step(p, accounts, 'the end (histories)', () => undefined, true);
-  return p;
+  const opts = { moneyScale: cfg.moneyScale, ...(feeRates ? { feeRates } : {}) };
+  return venueStream(ops, opts, instrument, cfg.contractSize === '1' ? 20_000_000 : 20_000);
+}
+
+/** One op of a stream on one side: the venue-ops ones, and the money streams' off-tick fairs and fine deposits. */
+function applyOp(s: Side, op: MoneyOp, state: { fair: Decimal; hour: number }): void {
+  if (op.k === 'oddFair') {
+    // Off the tick: 50000 · (1 + pct/1000) + 10^-digits · pct (orders keep pricing from the last on-tick fair).
+    const fair = new Decimal(50000)
+      .mul(1000 + op.pct)
+      .div(1000)
+      .add(new Decimal(op.pct).div(new Decimal(10).pow(op.digits)));
+    s.venue.setFairPrice(SYMBOL, fair);
+  } else if (op.k === 'oddCash') {
+    // 10^-20 multiples: finer than the ledger units.
+    s.venue.deposit(venueOps.ACCOUNTS[op.a]!, 'USDT', new Decimal(op.amount).div('1e20').add(1));
+  } else venueOps.apply(s.venue, op, state, s.clock);
 }
 
 describe('ContractVenue against the reference model (differential)', () => {
