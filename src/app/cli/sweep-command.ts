@@ -78,6 +78,8 @@ export interface SweepCommandSummary {
   readonly research: SweepResearch;
   /** Runs taken from the checkpoint (`resume`) rather than run again. */
   readonly resumed: number;
+  /** Runs each worker thread was given, in thread order (empty under `--queue`): how evenly the work spread. */
+  readonly runsPerThread: readonly number[];
 }
 
 interface Pending {
@@ -140,7 +142,7 @@ class CheckpointedExecutor implements RunExecutor {
 
 /** A fixed pool of sweep workers; jobs go to the least busy one. */
 class WorkerPool implements RunExecutor {
-  private readonly workers: { w: Worker; busy: number; ready: Promise<void> }[] = [];
+  private readonly workers: { w: Worker; busy: number; jobs: number; ready: Promise<void> }[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
@@ -149,7 +151,7 @@ class WorkerPool implements RunExecutor {
       const w = new Worker(new URL('../../backtest/sweep-worker.js', import.meta.url), { workerData: data });
       let ready!: () => void;
       let failed!: (e: Error) => void;
-      const entry = { w, busy: 0, ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
+      const entry = { w, busy: 0, jobs: 0, ready: new Promise<void>((res, rej) => ((ready = res), (failed = rej))) };
       w.on('message', (m: SweepAnswer | 'ready') => {
         if (m === 'ready') return ready();
         if (m.id === -1 && 'error' in m) return failed(new Error(m.error));
@@ -180,9 +182,12 @@ class WorkerPool implements RunExecutor {
   }
 
   async run(point: GridPoint, fillModel: string, pruning?: RunPruning): Promise<SweepOutcome> {
+    // Claimed before waiting for the thread to be ready: a batch's runs are dispatched in one go, and
+    // a count raised only after the await left every worker at 0, so the whole batch went to the first.
     const entry = this.workers.reduce((a, b) => (b.busy < a.busy ? b : a));
-    await entry.ready;
     entry.busy++;
+    entry.jobs++;
+    await entry.ready;
     const id = this.nextId++;
     return new Promise<SweepOutcome>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -192,6 +197,11 @@ class WorkerPool implements RunExecutor {
 
   async where(): Promise<string> {
     return `${this.workers.length} thread${this.workers.length === 1 ? '' : 's'}`;
+  }
+
+  /** Runs given to each thread so far. */
+  runsPerThread(): number[] {
+    return this.workers.map((x) => x.jobs);
   }
 
   async finish(): Promise<void> {}
@@ -483,5 +493,6 @@ export async function sweepCommand(opts: SweepCommandOptions): Promise<SweepComm
   w.write(
     `sweep: ${trials.length} points (${search.method}, stopped by ${stoppedBy}), ${totalRuns} runs on ${where}, ${((clock.now() - started) / 1000).toFixed(1)} s\nreport: ${paths.html}\n`,
   );
-  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research, resumed: pool.resumed };
+  const runsPerThread = inner instanceof WorkerPool ? inner.runsPerThread() : [];
+  return { out, paths, results, table, runs: totalRuns, elapsedMs: clock.now() - started, research, resumed: pool.resumed, runsPerThread };
 }

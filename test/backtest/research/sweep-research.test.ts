@@ -52,6 +52,12 @@ describe('perpetua sweep: search, walk-forward and overfitting statistics', func
       expect(readFileSync(join(dir, 'two', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'one', f), 'utf8'));
     }
     expect(two.research.search).to.deep.equal({ method: 'tpe', seed: 3, trials: 12, stoppedBy: 'runs' });
+    // The work spreads over both threads. Each batch is dispatched in one go and each run claims the
+    // least busy thread at once (ties: the first). This search's batches come as 4, 3, 3 and 2 runs,
+    // then the best point's 2 other fill models together: the first thread takes 2+2+2+1+1 = 8, the
+    // second 2+1+1+1+1 = 6. When the claim waited for the thread to be ready, all 14 went to the first.
+    expect(two.runsPerThread).to.deep.equal([8, 6]);
+    expect(two.runs).to.equal(14);
     const json = JSON.parse(readFileSync(two.paths.json, 'utf8')) as SweepJson;
     expect(json.count).to.equal(12);
     expect(json.objective.name).to.equal('returnDrawdown');
