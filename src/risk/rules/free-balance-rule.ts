@@ -73,12 +73,13 @@ function reservationOfOrder(
   snapshot: MarketSnapshot | undefined,
   leverage: Readonly<Record<string, number>>,
 ): Need | undefined {
-  if (o.type !== 'limit')
-    return reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  const compute = (): Need | undefined =>
+    reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  if (o.type !== 'limit') return compute();
   const lev = instrument.kind === 'contract' ? (o.leverage ?? leverage[positionKey(instrument.symbol, legOf(o))]) : undefined;
   const hit = limitReservations.get(o);
   if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit.need;
-  const need = reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  const need = compute();
   limitReservations.set(o, { instrument, lev, need });
   return need;
 }
