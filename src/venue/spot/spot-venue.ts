@@ -42,16 +42,26 @@ import { feeRate, type FeeRate } from '../ledger/fee-rate.js';
 import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type LedgerAccount } from '../ledger/ledger.js';
 import { amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
 import { CounterIds } from './counter-ids.js';
-import { admissionTable, checkOpenOrderCap } from './spot-filters.js';
-import { admitSpotOrder, reserveSpotFunds } from './spot-admission.js';
+import {
+  admissionTable,
+  typeBit,
+  checkAmount,
+  checkMinLots,
+  checkOpenOrderCap,
+  checkOrderType,
+  checkPercentPrice,
+  checkSideAllowed,
+  checkStpMode,
+  checkSymbolTradable,
+} from './spot-filters.js';
 import { EventQueue } from '../event-queue.js';
 import { SpotSettlement } from './spot-settlement.js';
 import { type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
 import { OpenOrders } from './open-orders.js';
 import { OwnTradeLog } from './own-trade-log.js';
-import { quoteBudgetSpent } from './spot-liquidity.js';
-import { compileSpotMarket, feeSteps, priceOf, qtyOf, type FeeSteps, type SpotMarket } from './spot-market.js';
+import { exactBuyCost, exactBuyTickLots, quoteBudgetSpent } from './spot-liquidity.js';
+import { compileSpotMarket, feeSteps, priceOf, qtyOf, quoteUnitsOf, type FeeSteps, type SpotMarket } from './spot-market.js';
 import {
   endedStatus,
   isOpenStatus,
@@ -66,6 +76,7 @@ import {
 } from './spot-order.js';
 import { REJECT, type SpotRejection } from './spot-rejections.js';
 import {
+  isPositiveInt,
   parsePositive,
   toUnitsRequest,
   type AccountFeeRates,
@@ -95,6 +106,7 @@ export type {
 } from './spot-requests.js';
 
 const DAY_MS = 86_400_000;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface SpotVenueOptions {
   readonly clock: Clock;
@@ -570,17 +582,79 @@ export class SpotVenue {
 
   // ---------------------------------------------------------------- internals
 
-  /** The admission pipeline (spot-admission.ts: rules, shape, size and band; account rules here; funds), then acceptance, matching and the rest. */
   private place(req: SpotUnitsOrderRequest, dryRun: boolean): SpotPlaceResult {
     const m = this.marketOf(req.symbol);
     if (!m) return REJECT.invalidSymbol();
-    const shape = admitSpotOrder(m, req, this.ledger.scale);
-    if (!shape.ok) return shape;
-    const { isMarket, priceTicks, lots, quoteUnits, byQuote } = shape;
     const side = req.side;
     const type = req.type;
     const stpMode: SpotStpMode = req.stpMode ?? '';
+    let r: SpotRejection | undefined;
+    // The symbol / side / type rules depend on the instrument only: answered once per rules (admits).
+    const admitted = side === 'BUY' ? m.admits?.buy : side === 'SELL' ? m.admits?.sell : undefined;
+    if (admitted === undefined || (admitted & typeBit(type)) === 0)
+      r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
+    if (!r && stpMode !== '') r = checkStpMode(stpMode);
+    if (r) return r;
+
+    // ---- shape
+    const isMarket = type === 'MARKET';
+    let priceTicks = 0;
+    let lots = 0;
+    let quoteUnits = 0n;
+    let byQuote = false;
+    if (!isMarket) {
+      if (req.priceTicks === undefined || !isPositiveInt(req.priceTicks)) return REJECT.mandatory('price');
+      if (req.lots === undefined || !isPositiveInt(req.lots)) return REJECT.mandatory('quantity');
+      if (req.quoteUnits !== undefined) return REJECT.combination();
+      priceTicks = req.priceTicks;
+      lots = req.lots;
+    } else {
+      const hasQty = req.lots !== undefined;
+      const hasQuote = req.quoteUnits !== undefined;
+      if (hasQty && hasQuote) return REJECT.combination();
+      if (hasQty) {
+        if (!isPositiveInt(req.lots!)) return REJECT.mandatory('quantity');
+        lots = req.lots!;
+      } else if (hasQuote) {
+        if (req.quoteUnits! <= 0n) return REJECT.mandatory('quoteOrderQty');
+        quoteUnits = req.quoteUnits!;
+        byQuote = true;
+      } else {
+        return REJECT.mandatory('quantity');
+      }
+    }
+
+    // ---- size, amount, price band
     const book = m.book;
+    const scale = this.ledger.scale;
+    // price · qty of a priced order in tick-lots: checked, reserved (buys) and reported as
+    // origQuoteOrderQty; NaN past 2^53, where `notional` holds it in units instead.
+    let tickLots = isMarket ? 0 : priceTicks * lots;
+    let notional: bigint | undefined;
+    if (tickLots > MAX_SAFE) {
+      tickLots = NaN;
+      notional = quoteUnitsOf(m, priceTicks, lots);
+    }
+    if (!byQuote) r = checkMinLots(m, lots);
+    if (!r) {
+      // In tick-lots the limits are exact integer bounds (spot-market.ts); the bigint check only words a rejection.
+      if (!isMarket) {
+        if (!(tickLots >= m.minTickLots && tickLots <= m.maxTickLots))
+          r = checkAmount(notional ?? quoteUnitsOf(m, priceTicks, lots), m.minQuoteUnits, m.maxQuoteUnits, scale);
+      } else if (byQuote) r = checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+      else {
+        const ref = (side === 'BUY' ? book.bestAsk() : book.bestBid()) ?? m.lastPriceTicks;
+        if (ref !== undefined) {
+          const refTickLots = ref * lots;
+          if (!(refTickLots <= MAX_SAFE && refTickLots >= m.minTickLotsMarket && refTickLots <= m.maxTickLotsMarket)) {
+            r = checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
+          }
+        }
+      }
+    }
+    if (!r && !isMarket) r = checkPercentPrice(m, side, type, priceTicks);
+    if (r) return r;
+    if (type === 'LIMIT_MAKER' && book.wouldCross(side, priceTicks)) return REJECT.wouldTake();
 
     // ---- account rules
     const accountId = req.accountId;
@@ -589,17 +663,48 @@ export class SpotVenue {
     if (clientOrderId !== undefined && acct.openByClientId.has(clientOrderId)) return REJECT.duplicateClientId();
     const rests = type === 'LIMIT' || type === 'LIMIT_MAKER';
     if (rests) {
-      const r = checkOpenOrderCap(acct.open.size, this.maxOpen);
+      r = checkOpenOrderCap(acct.open.size, this.maxOpen);
       if (r) return r;
     }
     if (dryRun) return { ok: true, order: DRY_RUN_ORDER };
 
-    // ---- funds
+    // ---- funds: what the order reserves, in counts of its side (tick-lots of quote for a buy, lots of
+    // base for a sell), or in units when no count expresses it (quoteOrderQty, past 2^53)
     const stpCheck = stpMode === '' ? undefined : this.stpCheckFor(accountId, stpMode);
     const isBuy = side === 'BUY';
-    const funds = reserveSpotFunds(this.ledger, acct, m, side, shape, stpCheck);
-    if (!funds.ok) return funds;
-    const { lockCount, lockUnits, sellQuoteLots } = funds;
+    let lockCount = 0;
+    let lockUnits: bigint | undefined;
+    let sellQuoteLots = 0;
+    if (isBuy) {
+      if (!isMarket) {
+        if (notional === undefined) lockCount = tickLots;
+        else lockUnits = notional;
+      } else if (byQuote) lockUnits = quoteUnits;
+      else {
+        lockCount = exactBuyTickLots(m, lots, stpCheck);
+        if (!(lockCount <= MAX_SAFE)) {
+          lockCount = 0;
+          lockUnits = exactBuyCost(m, lots, stpCheck);
+        }
+      }
+    } else if (byQuote) {
+      sellQuoteLots = book.previewMatch('SELL', { lots: Infinity, quoteBudget: quoteUnits / m.quoteUnitsPerTickLot }, stpCheck).lots;
+      lockCount = sellQuoteLots;
+    } else {
+      lockCount = lots;
+    }
+    const lockAsset = isBuy ? m.quoteAsset : m.baseAsset;
+    let locked: boolean;
+    if (lockUnits === undefined) {
+      const grains = lockCount * ((isBuy ? m.quoteMeasure : m.baseMeasure)?.grains ?? NaN);
+      locked =
+        grains <= MAX_GRAINS
+          ? this.ledger.lockGrains(acct.ledger, lockAsset, grains)
+          : this.ledger.lock(accountId, lockAsset, BigInt(lockCount) * (isBuy ? m.quoteUnitsPerTickLot : m.baseUnitsPerLot));
+    } else {
+      locked = this.ledger.lock(accountId, lockAsset, lockUnits);
+    }
+    if (!locked) return isBuy ? REJECT.insufficientBalance() : REJECT.oversold();
 
     // ---- accepted
     const now = (this.now = this.clock.now());
