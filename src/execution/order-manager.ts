@@ -221,7 +221,13 @@ export class OrderManager {
 
   // ---------- lifecycle ----------
 
-  /** Loads the journal. Orders journaled but maybe never sent are treated as sent with unknown outcome. */
+  /**
+   * Loads the journal. Every order whose last request may not have reached the venue has an unknown
+   * outcome, resolved by asking the venue (resolvePending): one journaled but maybe never sent, and one
+   * left pending a cancel or an amend. A pending-cancel order that nothing resolved was never cancelled
+   * again (exit cancels skip orders already being cancelled) and stayed resting after a clean stop (the
+   * chaos suite's orphan quote after a bot was killed with its cancel in flight).
+   */
   async restore(): Promise<void> {
     await this.serial(async () => {
       const snap = await this.journal.restore();
@@ -230,7 +236,8 @@ export class OrderManager {
         return o.status === 'initialized' ? transitionOrder(o, 'submitted', o.createdAt) : o;
       });
       this.store = new OrderStore(orderStateOf(orders, snap.seenTradeIds));
-      for (const o of orders) if (o.status === 'submitted') this.unknown.add(o.clientOrderId);
+      for (const o of orders)
+        if (o.status === 'submitted' || o.status === 'pending-cancel' || o.status === 'pending-amend') this.unknown.add(o.clientOrderId);
       this.restoredFillTime = snap.lastFillTime;
       this.restoredFillTimes = snap.lastFillTimeBySymbol;
       for (const f of snap.venueFills ?? []) this.countForeign(f);

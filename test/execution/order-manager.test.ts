@@ -398,6 +398,49 @@ describe('OrderManager restart and reconciliation', () => {
     expect(gw.count('placeOrder')).to.equal(0);
   });
 
+  // The chaos suite's orphan quote: a market maker killed while its cancel was on the way (journaled
+  // pending-cancel, never answered) was restarted with the order still pending-cancel. Nothing asked the
+  // venue about it, and the exit cancels skip orders already being cancelled: it rested after a clean stop.
+  describe('an order the journal left pending a cancel', () => {
+    const killedMidCancel = async () => {
+      const first = setup();
+      const cid = cidOf(await first.om.execute(first.intents.limit(BTCUSDT, 'buy', '100', '0.5')));
+      const resting = first.om.order(cid)!;
+      // What the journal holds after a SIGKILL between writing OrderCancelRequested and sending the cancel.
+      first.journal.recordOrder({ ...resting, status: 'pending-cancel', statusBeforePending: 'accepted' });
+      const codec = new ClientIdCodec(first.clock);
+      codec.register(S1, 'mm1');
+      const om = new OrderManager(first.gw, first.journal, first.clock, codec, new InstrumentRegistry([spotInstrument()]), {
+        unknownGraceMs: 60_000,
+      });
+      await om.restore();
+      return { ...first, om, cid };
+    };
+
+    it('asks_the_venue_after_a_restart_and_cancels_the_order_again_when_it_still_rests', async () => {
+      const { gw, om, intents, cid } = await killedMidCancel();
+      expect(om.unresolved()).to.deep.equal([cid]);
+      // The venue lists it open: the cancel never arrived; the listing alone cannot say so.
+      expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
+      const resolved = await om.resolvePending();
+      expect(types(resolved)).to.deep.equal(['OrderCancelRejected']);
+      expect(om.order(cid)!.status).to.equal('accepted');
+      expect(om.unresolved()).to.deep.equal([]);
+      // Now the exit cancel (cancel-all of the strategy) reaches it.
+      expect(types(await om.execute(intents.cancelAll(undefined, 'strategy')))).to.deep.equal(['OrderCancelRequested', 'OrderCancelled']);
+      expect(gw.orders.get(cid)!.status).to.equal('cancelled');
+    });
+
+    it('closes_it_at_the_first_reconciliation_when_the_cancel_did_reach_the_venue', async () => {
+      const { gw, om, cid } = await killedMidCancel();
+      gw.orders.set(cid, { ...gw.orders.get(cid)!, status: 'cancelled' });
+      const events = await om.reconcile([BTCUSDT]);
+      expect(types(events)).to.deep.equal(['OrderCancelled']);
+      expect(om.unresolved()).to.deep.equal([]);
+      expect(gw.count('cancelOrder')).to.equal(0);
+    });
+  });
+
   it('picks_up_a_fill_made_while_down_exactly_once', async () => {
     const { journal, gw, om } = setup();
     const o = order({ clientOrderId: encodeClientId('mm1', 'place', T0 - 10, 0), venueOrderId: orderId('V77'), status: 'accepted' });

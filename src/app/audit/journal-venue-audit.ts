@@ -93,6 +93,11 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
     const d = cid ? decodeClientId(cid) : undefined;
     return d ? input.strategyByTag.get(d.tag) : undefined;
   };
+  // What the journal believed of an order still resting: the first clue to why it was not cancelled.
+  const believed = (cid: string | undefined): string => {
+    const mine = cid ? journalOrders.get(cid) : undefined;
+    return mine ? ` (journal: ${mine.status})` : ' (not in the journal)';
+  };
   const journalQty = (cid: string): Decimal => fills.filter((f) => f.clientOrderId === cid).reduce((s, f) => s.plus(f.quantity), ZERO);
   /** Net signed quantity per strategy and symbol, from the journal's fills. */
   const journalNet = new Map<string, Decimal>();
@@ -163,7 +168,8 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
         if (sym === symbol && sid !== '?' && !venueNet.has(sid) && !net.isZero()) comparePosition(`${sid} ${symbol}`, net, ZERO, problem);
       }
       const open = await input.spot.openOrders({ symbol });
-      for (const o of open) problem('orphanOrders', `${symbol} order ${o.clientOrderId ?? o.orderId} still rests at the venue`);
+      for (const o of open)
+        problem('orphanOrders', `${symbol} order ${o.clientOrderId ?? o.orderId} still rests at the venue${believed(o.clientOrderId)}`);
       continue;
     }
     if (!input.contract) continue;
@@ -214,7 +220,8 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
       if (q.lt(dealt)) problem('lostFills', `${symbol} ${cid}: journal filled ${q.toFixed()}, venue dealt ${dealt.toFixed()}`);
       else if (q.gt(dealt)) problem('phantomFills', `${symbol} ${cid}: journal filled ${q.toFixed()}, venue dealt ${dealt.toFixed()}`);
     }
-    for (const o of open) problem('orphanOrders', `${symbol} order ${o.externalOid ?? o.orderId} still rests at the venue`);
+    for (const o of open)
+      problem('orphanOrders', `${symbol} order ${o.externalOid ?? o.orderId} still rests at the venue${believed(o.externalOid)}`);
     // The venue nets per symbol (one-way) or per leg (hedged); the strategies trading the symbol together must match it.
     let venueNet = ZERO;
     for (const p of await input.contract.openPositions({ symbol }))
