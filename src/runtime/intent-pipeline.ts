@@ -84,6 +84,10 @@ export class IntentPipeline {
    */
   gateChild(child: PlaceOrder): GateVerdict {
     const o = this.o;
+    // A paused strategy sends nothing new: its TWAP or iceberg children are its asks like any other (the
+    // parent stops after MAX_CONSECUTIVE_DENIALS, its resting child left as it is: pause is not cancel).
+    if (this.paused.has(child.strategyId))
+      return { approved: false, rule: 'paused', reason: `strategy ${child.strategyId} is paused from the console` };
     this.events.applyPending();
     const symbol = child.order.symbol;
     const inst = o.instruments.instrument(symbol);

@@ -6,15 +6,19 @@
  *  - a process killed mid-TWAP: the restart cancels the parent (its resting child cancelled at the
  *    venue), counts what the venue filled, and the strategy asks again for the rest only;
  *  - a perpetual TWAP (BTC_USDT, contracts, leverage on every child) completes, its journaled fills
- *    the venue's deals one for one, and the venue holds the position the parent says it filled.
+ *    the venue's deals one for one, and the venue holds the position the parent says it filled;
+ *  - a strategy paused from the console places no further child: the children are denied (rule
+ *    `paused`) and the parent stops.
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { type Decimal, ZERO } from '../../src/core/decimal.js';
+import type { StrategyId } from '../../src/core/ids.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { parentOfClientId } from '../../src/execution/client-id-codec.js';
 import {
+  clock,
   fillProblems,
   IT_ACCOUNT,
   journalFills,
@@ -101,6 +105,37 @@ describe('integration: TWAP execution against the emulator', function () {
       const mine = fills.filter((f) => parentOfClientId(f.clientOrderId ?? '')?.parentId === last.parent.parentId);
       expect(last.parent.filledQty.toFixed()).to.equal(mine.reduce((s, f) => s.plus(f.quantity), ZERO).toFixed());
     } finally {
+      run.dispose();
+    }
+  });
+
+  it('a_paused_strategy_places_no_further_child_and_its_twap_stops', async () => {
+    // IOC children, one a second (0.006 over 6 s in 6 slices). Before the fix a pause kept the snapshots
+    // from the strategy but not from its TWAP: the children went on being placed for the rest of the 6 s.
+    const run = await startRun(
+      doc('pause.sqlite', { target: '0.006', durationMs: 6_000, slices: 6, childType: 'ioc', maxDeviationBps: 20 }),
+    );
+    const venueOrders = () => emu.spot.reader.allOrders(IT_ACCOUNT.name, 'BTCUSDT', { limit: 100 }).length;
+    try {
+      await waitFor(() => venueOrders() >= 1, 20_000, 'the first child at the venue');
+      // The control runs as a job of the loop: once it answers, no child placement is in flight.
+      const outcome = await run.runtime.applyControl({ action: 'pause', strategyId: 'tp1' as StrategyId });
+      expect(outcome.paused).to.equal(true);
+      const atPause = venueOrders();
+      expect(atPause, 'children placed before the pause').to.be.lessThan(6);
+      const stopped = await waitFor(
+        () => algoUpdates(run.journal.events()).find((u) => u.parent.state !== 'working'),
+        30_000,
+        'the TWAP parent to stop',
+      );
+      expect(stopped.parent.state).to.equal('stopped');
+      expect(stopped.parent.reason).to.match(/children denied in a row; last: paused: /);
+      // A slice later still nothing new at the venue.
+      await clock.sleep(1_500);
+      expect(venueOrders(), 'venue orders after the pause').to.equal(atPause);
+      expect(stopped.parent.children).to.equal(atPause);
+    } finally {
+      await run.stop();
       run.dispose();
     }
   });
