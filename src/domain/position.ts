@@ -80,6 +80,11 @@ export interface PositionProtection {
   readonly triggerPrice?: Decimal;
   /** Trailing: the price that activates it (absent: active from placement). */
   readonly activationPrice?: Decimal;
+  /**
+   * Trailing and plan: venue ms when it was placed. Tells the order a placement whose answer was lost
+   * made from an older one of the same shape (trigger orders carry no client id to query).
+   */
+  readonly createdAt?: number;
 }
 
 /** Reduce-only trigger orders a strategy can protect a position with, besides TP/SL. */

@@ -61,7 +61,7 @@ import { type AlgoGate, AlgoExecutor } from './algo/algo-executor.js';
 import { chaseTarget } from './chase-target.js';
 import { type ClientIdCodec, type ClientIdKind, parentOfClientId } from './client-id-codec.js';
 import { diffDesiredQuotes, type QuoteDiff } from './desired-quotes-diff.js';
-import type { ExchangeGateway, OrderRef, PlaceRequest } from './exchange-gateway.js';
+import type { ExchangeGateway, OrderRef, PlaceRequest, ProtectiveStop } from './exchange-gateway.js';
 import type { OrderJournal } from './order-journal.js';
 import { type LocalOrderState, OrderStore, orderStateOf } from './order-state.js';
 import { RateBudget } from './rate-budget.js';
@@ -88,6 +88,12 @@ export interface OrderManagerConfig {
   readonly priceTolerance?: Decimal;
   readonly quantityTolerance?: Decimal;
 }
+
+/**
+ * How far before the request's send time (our clock) the venue's creation time of the trigger order a
+ * lost placement made may read: the two clocks differ by at most the signed requests' receive window.
+ */
+const PROTECTIVE_CLOCK_MARGIN_MS = 10_000;
 
 export const DEFAULT_ORDER_MANAGER_CONFIG: OrderManagerConfig = {
   unknownGraceMs: 65_000,
@@ -124,6 +130,8 @@ export class OrderManager {
   private readonly config: OrderManagerConfig;
   private readonly budget: RateBudget;
   private readonly unknown = new Set<string>();
+  /** Venue ids of the trailing and plan orders this manager announced (ProtectiveOrderPlaced). */
+  private readonly announcedProtective = new Set<string>();
   private readonly chases = new Map<string, ChaseProgram>();
   private readonly lastSnapshots = new Map<string, MarketSnapshot>();
   private readonly fillWatermark = new Map<string, number>();
@@ -421,25 +429,66 @@ export class OrderManager {
   }
 
   /**
-   * A trailing or plan order: placed once, never re-sent (it carries no client id, so a lost answer is
-   * not resolved by a query here: the venue's list, read by the protection check, is the truth).
+   * A trailing or plan order: placed once, never re-sent. It carries no client id, so a lost answer is
+   * resolved from the venue's list of them: the one order of this kind, side and size placed since the
+   * request went out (and not announced before) is ours. None or more than one: the intent fails with
+   * the outcome unknown, and the protection check goes on reading the venue. Before, every lost answer
+   * failed the intent, and an order the venue had placed closed positions the strategy did not know of.
    */
   private async placeProtective(intent: PlaceProtectiveOrder): Promise<void> {
     const place = this.gateway.placeProtectiveOrder?.bind(this.gateway);
     const { symbol, positionSide, quantity, spec, triggerPriceType, leverage, marginMode } = intent;
     await this.setting(intent, async () => {
       if (!place) throw new ValidationError('intent.kind', 'a venue with trailing and plan orders (contract)', intent.kind);
-      const order = await place({
-        symbol,
-        positionSide,
-        quantity,
-        spec,
-        ...(triggerPriceType ? { triggerPriceType } : {}),
-        ...(leverage !== undefined ? { leverage } : {}),
-        ...(marginMode ? { marginMode } : {}),
-      });
+      const sentAt = this.clock.now();
+      let order: ProtectiveStop;
+      try {
+        order = await place({
+          symbol,
+          positionSide,
+          quantity,
+          spec,
+          ...(triggerPriceType ? { triggerPriceType } : {}),
+          ...(leverage !== undefined ? { leverage } : {}),
+          ...(marginMode ? { marginMode } : {}),
+        });
+      } catch (e) {
+        if (!(e instanceof OutcomeUnknown)) throw e;
+        order = await this.lostProtective(intent, sentAt, e);
+      }
+      if (order.id !== undefined) this.announcedProtective.add(order.id);
       return { type: 'ProtectiveOrderPlaced', ts: 0, strategyId: intent.strategyId, symbol, intentId: intent.intentId, order };
     });
+  }
+
+  /** The trigger order a placement with a lost answer made, from the venue's list; throws when it cannot tell. */
+  private async lostProtective(intent: PlaceProtectiveOrder, sentAt: number, lost: OutcomeUnknown): Promise<ProtectiveStop> {
+    const list = this.gateway.protectiveStops?.bind(this.gateway);
+    if (!list) throw lost;
+    let venue: readonly ProtectiveStop[];
+    try {
+      venue = await list(intent.symbol);
+    } catch {
+      throw lost;
+    }
+    const since = sentAt - PROTECTIVE_CLOCK_MARGIN_MS;
+    const mine = venue.filter(
+      (p) =>
+        p.kind === intent.spec.type &&
+        p.positionSide === intent.positionSide &&
+        p.quantity !== undefined &&
+        p.quantity.eq(intent.quantity) &&
+        p.id !== undefined &&
+        !this.announcedProtective.has(p.id) &&
+        p.createdAt !== undefined &&
+        p.createdAt >= since,
+    );
+    if (mine.length === 1) return mine[0]!;
+    const found = mine.length === 0 ? 'none' : `${mine.length}, which cannot be told apart`;
+    throw new OutcomeUnknown(
+      `${lost.message}; ${intent.spec.type} orders of this side and size placed since at the venue: ${found}`,
+      lost.endpoint,
+    );
   }
 
   /** Each ref cancelled in turn; one the venue no longer holds live is reported as such, not as a failure. */

@@ -2,7 +2,8 @@
  * Issue 18 item 4: perp-trend protected by the exchange's trailing order (trackorder), end to end over
  * real HTTP against the embedded emulator: placed once, found again (not doubled) after a SIGKILL-like
  * restart, fired AT THE VENUE by the fair price, and booked from the venue's fill so that the
- * strategy's position, the journal and the venue agree afterwards.
+ * strategy's position, the journal and the venue agree afterwards; and a placement whose answer is lost
+ * (the venue placed it, the answer never came) is known by its venue id all the same.
  *
  * The emulator's market is stopped: prices move only when the test sets the fair price. carol rests a
  * bid of 20 at 87 500 (the scripted opening sell takes it) and an ask of 40 at 87 600 (what the
@@ -112,5 +113,35 @@ describe('integration: perp-trend protected by a trailing order at the venue', f
     expect(held(run3).toFixed()).to.equal('0');
     expect(events(run3, 'PositionAdjusted')).to.deep.equal([]);
     expect(await liveTrailing()).to.deep.equal([]);
+  });
+
+  it('knows_the_trailing_order_a_placement_with_a_lost_answer_made', async () => {
+    const opener = await start({ id: PT, name: 'scripted', instruments: ['BTC_USDT'], params: { script: 'open-short-20-trail' } });
+    await waitFor(() => held(opener).eq(-20), 20_000, 'the opening sell of 20');
+    await kill(opener);
+    // The venue places the trailing order and the answer never comes (the client gives up after 2 s).
+    rig.emu.faults.inject({ match: 'contract.placeTrackOrder', kind: 'drop', times: 1 });
+    const run = await start(perpTrend);
+    const [placed] = await waitFor(
+      () => {
+        const got = events(run, 'ProtectiveOrderPlaced');
+        return got.length > 0 && got;
+      },
+      20_000,
+      'the lost placement resolved from the venue list',
+    );
+    expect(rig.emu.faults.firedByKind.drop, 'answers dropped').to.equal(1);
+    const live = await liveTrailing();
+    expect(
+      live.map((t) => t.id),
+      'one trailing order at the venue, the one announced',
+    ).to.deep.equal([placed!.order.id]);
+    expect(placed!.order).to.include({ kind: 'trailing', positionSide: 'short' });
+    expect(events(run, 'IntentFailed')).to.deep.equal([]);
+    // Known by its id, it is the one the strategy keeps: a while later nothing more is placed.
+    const { reconciles } = run.runtime.stats;
+    await waitFor(() => run.runtime.stats.reconciles >= reconciles + 4, 20_000, 'four reconciliations');
+    expect(events(run, 'ProtectiveOrderPlaced')).to.have.length(1);
+    expect((await liveTrailing()).map((t) => t.id)).to.deep.equal([placed!.order.id]);
   });
 });

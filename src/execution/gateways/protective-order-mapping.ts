@@ -109,7 +109,7 @@ export function placedProtection(req: ProtectiveOrderRequest, id: string): Posit
 /** A trailing order as the venue lists it (wire §2.8 or the engine's view): the fields read here. */
 export type TrackOrderLike = Pick<
   TrackOrder,
-  'id' | 'side' | 'vol' | 'state' | 'backType' | 'backValue' | 'activePrice' | 'markPrice' | 'triggerPrice'
+  'id' | 'side' | 'vol' | 'state' | 'backType' | 'backValue' | 'activePrice' | 'markPrice' | 'triggerPrice' | 'createTime'
 >;
 
 /** A live (inactive or active) trailing order closing a position, as protection; undefined otherwise. */
@@ -126,11 +126,12 @@ export function trackProtection(symbol: InstrumentSymbol, t: TrackOrderLike): Po
     ...(t.activePrice ? { activationPrice: t.activePrice } : {}),
     ...(t.markPrice ? { benchmark: t.markPrice } : {}),
     ...(t.triggerPrice && t.triggerPrice.gt(0) ? { triggerPrice: t.triggerPrice } : {}),
+    ...(t.createTime !== undefined ? { createdAt: t.createTime } : {}),
   };
 }
 
 /** A plan order as the venue lists it: the fields read here. */
-export type PlanOrderLike = Pick<PlanOrder, 'id' | 'side' | 'vol' | 'state' | 'triggerPrice' | 'triggerType'>;
+export type PlanOrderLike = Pick<PlanOrder, 'id' | 'side' | 'vol' | 'state' | 'triggerPrice' | 'triggerType' | 'createTime'>;
 
 /** An untriggered plan order closing a position, as a stop-loss or take-profit level; undefined otherwise. */
 export function planProtection(symbol: InstrumentSymbol, p: PlanOrderLike): PositionProtection | undefined {
@@ -146,5 +147,6 @@ export function planProtection(symbol: InstrumentSymbol, p: PlanOrderLike): Posi
     quantity: p.vol,
     ...(stop ? { stopLossPrice: p.triggerPrice } : { takeProfitPrice: p.triggerPrice }),
     triggerPrice: p.triggerPrice,
+    ...(p.createTime !== undefined ? { createdAt: p.createTime } : {}),
   };
 }
