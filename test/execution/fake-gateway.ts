@@ -21,6 +21,8 @@ import type {
   OrderRef,
   PlaceAck,
   PlaceRequest,
+  ProtectiveOrderRequest,
+  ProtectiveStop,
   TpSlRequest,
 } from '../../src/execution/exchange-gateway.js';
 
@@ -276,6 +278,34 @@ export class FakeGateway implements ExchangeGateway {
     const s = this.take('setPositionMode', mode);
     if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
     this.positionMode = mode;
+  }
+
+  /** Trailing and plan orders the venue holds (a test may add some placed by hand). */
+  readonly protective: ProtectiveStop[] = [];
+  /** Venue ms stamped as `createdAt` on the trigger orders placed here. */
+  venueTime = 0;
+
+  async placeProtectiveOrder(req: ProtectiveOrderRequest): Promise<ProtectiveStop> {
+    const s = this.take('placeProtectiveOrder', req);
+    if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
+    if (s?.kind === 'lost') throw new OutcomeUnknown('request lost', 'placeProtectiveOrder');
+    const placed: ProtectiveStop = {
+      symbol: req.symbol,
+      positionSide: req.positionSide,
+      kind: req.spec.type,
+      id: `P${this.nextId++}`,
+      quantity: req.quantity,
+      createdAt: this.venueTime,
+    };
+    this.protective.push(placed);
+    if (s?.kind === 'unknown') throw new OutcomeUnknown('answer lost', 'placeProtectiveOrder');
+    return placed;
+  }
+
+  async protectiveStops(symbol: InstrumentSymbol): Promise<readonly ProtectiveStop[]> {
+    const s = this.take('protectiveStops', symbol);
+    if (s?.kind === 'reject' || s?.kind === 'throw') throw s.error;
+    return this.protective.filter((p) => p.symbol === symbol);
   }
 
   async attachTpSl(req: TpSlRequest): Promise<void> {

@@ -387,6 +387,69 @@ describe('OrderManager other intents', () => {
   });
 });
 
+describe('OrderManager trailing and plan orders', () => {
+  // Trigger orders carry no client id: a lost placement answer is resolved from the venue's list.
+  const trailing = (intents: IntentFactory) => intents.trailingStop(BTC_USDT, 'short', '20', { callbackRate: '0.002' });
+  const placedEvents = (es: readonly ExecutionEvent[]) => es.filter((e) => e.type === 'ProtectiveOrderPlaced');
+
+  it('announces_the_order_a_placement_with_a_lost_answer_made', async () => {
+    const { gw, om, intents, clock } = setup(CONTRACT_CAPS);
+    gw.venueTime = clock.now();
+    gw.script('placeProtectiveOrder', { kind: 'unknown' });
+    const events = await om.execute(trailing(intents));
+    expect(types(events)).to.deep.equal(['ProtectiveOrderPlaced']);
+    const [placed] = placedEvents(events);
+    expect(placed!.type === 'ProtectiveOrderPlaced' && placed!.order.id).to.equal(gw.protective[0]!.id);
+  });
+
+  it('fails_the_intent_when_the_lost_request_never_reached_the_venue', async () => {
+    const { gw, om, intents } = setup(CONTRACT_CAPS);
+    gw.script('placeProtectiveOrder', { kind: 'lost' });
+    const events = await om.execute(trailing(intents));
+    expect(types(events)).to.deep.equal(['IntentFailed']);
+    expect(events[0]!.type === 'IntentFailed' && events[0]!.reason).to.match(/^outcome unknown: .*placed since at the venue: none$/);
+  });
+
+  it('does_not_take_an_order_placed_before_the_request_or_one_it_announced_already', async () => {
+    const { gw, om, intents, clock } = setup(CONTRACT_CAPS);
+    // One of the same shape placed by hand 11 s before (outside the 10 s clock margin) …
+    gw.venueTime = clock.now() - 11_000;
+    gw.protective.push({ symbol: BTC_USDT, positionSide: 'short', kind: 'trailing', id: 'HAND', quantity: D(20), createdAt: gw.venueTime });
+    // … and one this manager placed and announced a moment ago.
+    gw.venueTime = clock.now();
+    await om.execute(trailing(intents));
+    gw.script('placeProtectiveOrder', { kind: 'lost' });
+    expect(types(await om.execute(trailing(intents)))).to.deep.equal(['IntentFailed']);
+  });
+
+  it('fails_the_intent_when_two_new_orders_of_that_shape_cannot_be_told_apart', async () => {
+    const { gw, om, intents, clock } = setup(CONTRACT_CAPS);
+    gw.venueTime = clock.now();
+    gw.protective.push({
+      symbol: BTC_USDT,
+      positionSide: 'short',
+      kind: 'trailing',
+      id: 'OTHER',
+      quantity: D(20),
+      createdAt: gw.venueTime,
+    });
+    gw.script('placeProtectiveOrder', { kind: 'unknown' });
+    const events = await om.execute(trailing(intents));
+    expect(types(events)).to.deep.equal(['IntentFailed']);
+    expect(events[0]!.type === 'IntentFailed' && events[0]!.reason).to.match(/: 2, which cannot be told apart$/);
+  });
+
+  it('fails_the_intent_with_the_lost_answer_when_the_list_cannot_be_read', async () => {
+    const { gw, om, intents, clock } = setup(CONTRACT_CAPS);
+    gw.venueTime = clock.now();
+    gw.script('placeProtectiveOrder', { kind: 'unknown' });
+    gw.script('protectiveStops', { kind: 'throw', error: new ExchangeUnavailable('503') });
+    const events = await om.execute(trailing(intents));
+    expect(types(events)).to.deep.equal(['IntentFailed']);
+    expect(events[0]!.type === 'IntentFailed' && events[0]!.reason).to.equal('outcome unknown: answer lost');
+  });
+});
+
 describe('OrderManager restart and reconciliation', () => {
   it('treats_an_order_journaled_but_maybe_unsent_as_unknown_and_rejects_it_after_the_grace_period', async () => {
     const { journal, gw, om, clock } = setup();
