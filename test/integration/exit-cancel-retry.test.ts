@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { SqliteJournal } from '../../src/persistence/sqlite-journal.js';
-import { IT_ACCOUNT, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
+import { IT_ACCOUNT, runDoc, startRun, startTestEmulator, STILL_QUOTES_MM, tempDir, waitFor } from './support/paper-harness.js';
 
 describe('integration: cancel on exit retries a refused cancel', function () {
   this.timeout(60_000);
@@ -24,20 +24,8 @@ describe('integration: cancel on exit retries a refused cancel', function () {
     tmp.remove();
   });
 
-  // Quotes 2 % either side of the mid, never moved (requote at 50 %): nothing fills and nothing is
-  // cancelled before the stop, so what the test does to the cancels lands on the exit cancels alone.
-  const stillQuotes = (journalPath: string) =>
-    runDoc(emu.url, journalPath, {
-      instruments: ['BTCUSDT'],
-      strategies: [
-        {
-          id: 'mm1',
-          name: 'spot-market-maker',
-          instruments: ['BTCUSDT'],
-          params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 },
-        },
-      ],
-    });
+  // Quotes that never move: what the test does to the cancels lands on the exit cancels alone.
+  const stillQuotes = (journalPath: string) => runDoc(emu.url, journalPath, { instruments: ['BTCUSDT'], strategies: [STILL_QUOTES_MM] });
 
   it('leaves_no_order_resting_when_the_first_cancels_at_shutdown_get_a_503', async () => {
     const run = await startRun(stillQuotes(join(tmp.dir, 'exit.sqlite')));

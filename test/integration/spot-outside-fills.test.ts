@@ -14,7 +14,17 @@ import { SpotClient } from '../../src/client/spot-client.js';
 import { spotSymbol } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
-import { clock, IT_ACCOUNT, type PaperRun, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';
+import {
+  clock,
+  IT_ACCOUNT,
+  type PaperRun,
+  runDoc,
+  startRun,
+  startTestEmulator,
+  STILL_QUOTES_MM,
+  tempDir,
+  waitFor,
+} from './support/paper-harness.js';
 
 const SYM = spotSymbol('BTCUSDT');
 type VenueFillEvent = Extract<ExecutionEvent, { type: 'VenueFill' }>;
@@ -49,15 +59,8 @@ describe('integration: spot trades placed outside the bot are booked', function 
   it('journals_a_manual_spot_trade_as_the_accounts_venue_fill_once_across_a_restart', async () => {
     const doc = runDoc(emu.url, join(tmp.dir, 'bot.sqlite'), {
       instruments: ['BTCUSDT'],
-      // Quotes 2 % away, never moved: the bot's own orders do not trade during the test.
-      strategies: [
-        {
-          id: 'mm1',
-          name: 'spot-market-maker',
-          instruments: ['BTCUSDT'],
-          params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 },
-        },
-      ],
+      // Quotes that never move: the bot's own orders do not trade during the test.
+      strategies: [STILL_QUOTES_MM],
     });
     const first = await startRun(doc);
     runs.push(first);

@@ -80,6 +80,17 @@ export function runDoc(emuUrl: string, journalPath: string, body: Record<string,
   };
 }
 
+/**
+ * A spot market maker on BTCUSDT whose quotes never move: 2 % either side of the mid, re-quoted only
+ * past 50 %. Nothing fills and nothing is cancelled while a test runs, so what the test does lands alone.
+ */
+export const STILL_QUOTES_MM = {
+  id: 'mm1',
+  name: 'spot-market-maker',
+  instruments: ['BTCUSDT'],
+  params: { spreadBps: 400, orderSize: '0.001', maxInventory: '0.003', requoteBps: 5000 },
+} as const;
+
 export interface PaperRun {
   readonly runtime: TradingRuntime;
   readonly journal: RunJournal;
