@@ -8,6 +8,9 @@ import type { ContractSymbol } from '../../core/ids.js';
 import type { ContractInstrument, RiskTier } from '../../domain/instrument.js';
 import { requireUnits } from './money-cell.js';
 import { riskTiersOf } from './risk-tiers.js';
+import { StepGrid } from './step-grid.js';
+
+const NO_PRICE = new Decimal(0);
 
 export class ContractSpec {
   readonly symbol: ContractSymbol;
@@ -31,6 +34,11 @@ export class ContractSpec {
   /** lotQty and unitValue as doubles, for the float screens in front of the exact tests. */
   readonly lotQtyNumber: number;
   readonly unitValueNumber: number;
+  /** The tick and lot grids: recent prices and sizes as Decimals, and the division-free exact parse. */
+  readonly tickGrid: StepGrid;
+  readonly lotGrid: StepGrid;
+  /** Decimal places of display prices (priceScale, or the tick's when finer). */
+  private readonly displayPlaces: number;
 
   constructor(readonly instrument: ContractInstrument) {
     this.symbol = instrument.symbol;
@@ -53,6 +61,9 @@ export class ContractSpec {
     this.tierMaxLots = this.tiers.map((t) => t.maxVol.div(this.lot).floor().toNumber());
     this.lotQtyNumber = this.lotQty.toNumber();
     this.unitValueNumber = this.unitValue.toNumber();
+    this.tickGrid = new StepGrid(this.tick);
+    this.lotGrid = new StepGrid(this.lot);
+    this.displayPlaces = Math.max(instrument.priceScale, this.tick.decimalPlaces());
   }
 
   priceToTicks(price: DecimalLike, direction: RoundDirection | 'exact'): number {
@@ -60,7 +71,7 @@ export class ContractSpec {
   }
 
   ticksToPrice(ticks: number | bigint): Decimal {
-    return this.tick.mul(ticks.toString());
+    return typeof ticks === 'number' ? this.tickGrid.valueOf(ticks) : this.tick.mul(ticks.toString());
   }
 
   volToLots(vol: DecimalLike, direction: RoundDirection | 'exact'): number {
@@ -68,7 +79,7 @@ export class ContractSpec {
   }
 
   lotsToVol(lots: number): Decimal {
-    return this.lot.mul(lots);
+    return this.lotGrid.valueOf(lots);
   }
 
   /** Settle-coin value of `units` tick·lots (exact: a product of finite decimals). */
@@ -94,13 +105,18 @@ export class ContractSpec {
 
   /** Average price of `units` tick·lots over `lots` (full precision). */
   averagePrice(units: bigint, lots: number): Decimal {
-    if (lots === 0) return new Decimal(0);
+    if (lots === 0) return NO_PRICE;
+    // Fills at one price (most orders): the average is that price, the same canonical Decimal.
+    const u = Number(units);
+    if (Number.isSafeInteger(u) && u % lots === 0) return this.tickGrid.valueOf(u / lots);
     return this.tick.mul(units.toString()).div(lots);
   }
 
   /** Average price rounded to the instrument's price scale (half-up), for display fields. */
   displayPrice(price: Decimal): Decimal {
-    return price.toDecimalPlaces(Math.max(this.instrument.priceScale, this.tick.decimalPlaces()), Decimal.ROUND_HALF_UP);
+    // A price already within the places is its own rounding (the same value and canonical form).
+    if (price.decimalPlaces() <= this.displayPlaces) return price;
+    return price.toDecimalPlaces(this.displayPlaces, Decimal.ROUND_HALF_UP);
   }
 
   maxNumOrders(oneWay: boolean): number {

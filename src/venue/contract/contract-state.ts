@@ -16,9 +16,8 @@ import type {
   PositionMode,
 } from '../../domain/contract-enums.js';
 import type { BookSide, OrderBook } from '../book/order-book.js';
-import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type { ContractPosition } from './contract-position.js';
-import { MoneyCell } from './money-cell.js';
+import { MoneyCell, decimalOfUnits } from './money-cell.js';
 import type { ContractSpec } from './contract-spec.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
 
@@ -42,7 +41,7 @@ export class Wallet {
   }
 
   get frozen(): Decimal {
-    return unitsToDecimal(this.frozenUnits);
+    return decimalOfUnits(this.frozenUnits);
   }
 }
 

@@ -16,7 +16,7 @@ import type {
   LeverageView,
 } from './contract-views.js';
 import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
-import { unitsToDecimal } from '../ledger/ledger-units.js';
+import { decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
@@ -44,11 +44,11 @@ export class ContractViewBuilder {
       orderType: o.type,
       dealAvgPrice: spec.averagePrice(o.dealCost, o.dealLots),
       dealVol: spec.lotsToVol(o.dealLots),
-      orderMargin: unitsToDecimal(o.frozenUnits),
+      orderMargin: decimalOfUnits(o.frozenUnits),
       usedMargin: o.usedMargin.value,
-      takerFee: unitsToDecimal(o.takerFeeUnits),
-      makerFee: unitsToDecimal(o.makerFeeUnits),
-      profit: unitsToDecimal(o.profitUnits),
+      takerFee: decimalOfUnits(o.takerFeeUnits),
+      makerFee: decimalOfUnits(o.makerFeeUnits),
+      profit: decimalOfUnits(o.profitUnits),
       feeCurrency: spec.settleCoin,
       openType: o.openType,
       state: o.state,
@@ -181,9 +181,9 @@ export class ContractViewBuilder {
       price: spec.ticksToPrice(f.priceTicks),
       vol: spec.lotsToVol(f.lots),
       taker: f.taker,
-      fee: unitsToDecimal(f.feeUnits),
+      fee: decimalOfUnits(f.feeUnits),
       feeCurrency: spec.settleCoin,
-      profit: unitsToDecimal(f.profitUnits),
+      profit: decimalOfUnits(f.profitUnits),
       closeVol: spec.lotsToVol(f.closeLots),
       openVol: spec.lotsToVol(f.openLots),
       positionIds: f.positionIds,

@@ -9,8 +9,58 @@
  * Decimal precision), so the digits stay those of the Decimal venue; it returns to units as soon as
  * its value is a whole number of units again.
  */
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, ZERO } from '../../core/decimal.js';
 import { LEDGER_SCALE, amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
+
+/** decimal.js's fields (as core/decimal.ts reads them): sign, base-10 exponent, base-10^7 digit words. */
+interface DecimalFields {
+  s: number;
+  e: number;
+  d: number[];
+}
+
+const DIGITS_PER_WORD = 7;
+const WORD_PAD = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000];
+
+/**
+ * unitsToDecimal (ledger-units.ts) without the text round trip: the views of every order and fill turn
+ * a few amounts into Decimals, and building `"<units>e-18"` for decimal.js to parse again cost about a
+ * microsecond each. The digits of the units are grouped into decimal.js's words exactly as its parser
+ * groups them (parseDecimal: the first word ends at the units digit of the value, trailing zeros are
+ * dropped, the last word is padded on the right), so the result is the parser's Decimal, field by
+ * field; a property test holds the two equal.
+ */
+export function decimalOfUnits(units: bigint): Decimal {
+  if (units === 0n) return ZERO;
+  const negative = units < 0n;
+  const text = (negative ? -units : units).toString();
+  let len = text.length;
+  while (text.charCodeAt(len - 1) === 48) len--;
+  const e = text.length - 1 - LEDGER_SCALE;
+  // Digits in the first word: those from the leading digit down to the units digit, mod 7 (0 → 7).
+  let size = (e + 1) % DIGITS_PER_WORD;
+  if (size <= 0) size += DIGITS_PER_WORD;
+  const d: number[] = [];
+  let word = 0;
+  let inWord = 0;
+  for (let i = 0; i < len; i++) {
+    word = word * 10 + (text.charCodeAt(i) - 48);
+    if (++inWord === size) {
+      d.push(word);
+      word = 0;
+      inWord = 0;
+      size = DIGITS_PER_WORD;
+    }
+  }
+  if (inWord > 0) d.push(word * WORD_PAD[size - inWord]!);
+  // A fresh Decimal (its own fields in decimal.js's order), given the value's fields before anyone sees it.
+  const x = new Decimal(0);
+  const f = x as unknown as DecimalFields;
+  f.s = negative ? -1 : 1;
+  f.e = e;
+  f.d = d;
+  return x;
+}
 
 /** Whole ledger units of `v`, or undefined when it has more decimals than the ledger scale. */
 export function exactUnits(v: Decimal): bigint | undefined {
@@ -33,7 +83,7 @@ export class MoneyCell {
   private cached: Decimal | undefined = undefined;
 
   get value(): Decimal {
-    return (this.cached ??= this.dec ?? unitsToDecimal(this.units));
+    return (this.cached ??= this.dec ?? decimalOfUnits(this.units));
   }
 
   set(v: Decimal): void {

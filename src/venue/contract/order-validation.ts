@@ -64,8 +64,8 @@ export function validateOrderRequest(
   band: PriceBand | undefined,
 ): VenueResult<ValidatedOrder> {
   const inst = spec.instrument;
-  if (![1, 2, 3, 4].includes(req.side)) return refuse(ContractVenueCode.PARAMETER, 'side must be 1–4');
-  if (![1, 2, 3, 4, 5, 6].includes(req.type)) return refuse(ContractVenueCode.PARAMETER, 'type must be 1–6');
+  if (!isCode(req.side, 1, 4)) return refuse(ContractVenueCode.PARAMETER, 'side must be 1–4');
+  if (!isCode(req.type, 1, 6)) return refuse(ContractVenueCode.PARAMETER, 'type must be 1–6');
   if (req.openType !== OpenType.ISOLATED && req.openType !== OpenType.CROSS)
     return refuse(ContractVenueCode.PARAMETER, 'openType must be 1 or 2');
   if (
@@ -75,7 +75,7 @@ export function validateOrderRequest(
     return refuse(ContractVenueCode.WRONG_OPEN_TYPE, 'open type not supported by the contract');
   }
   const stpMode = req.stpMode ?? ContractStpMode.NONE;
-  if (![0, 1, 2, 3].includes(stpMode)) return refuse(ContractVenueCode.PARAMETER, 'stpMode must be 0–3');
+  if (!isCode(stpMode, 0, 3)) return refuse(ContractVenueCode.PARAMETER, 'stpMode must be 0–3');
   if (req.positionMode !== undefined && req.positionMode !== mode) {
     return refuse(ContractVenueCode.PARAMETER, `positionMode ${req.positionMode} does not match the account's mode ${mode}`);
   }
@@ -129,8 +129,13 @@ export function validateOrderRequest(
   };
 }
 
+/** One of the integer codes min…max (what `[min, …, max].includes(v)` answered, without the array). */
+const isCode = (v: unknown, min: number, max: number): boolean => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
 /** Whole lots of a positive vol, or undefined when it is not a positive multiple of volUnit. */
 export function parseLots(spec: ContractSpec, vol: DecimalLike | undefined): number | undefined {
+  const fast = spec.lotGrid.exactSteps(vol);
+  if (fast !== undefined) return fast;
   const v = safeDecimal(vol);
   if (v === undefined || !v.gt(0)) return undefined;
   try {
@@ -142,6 +147,8 @@ export function parseLots(spec: ContractSpec, vol: DecimalLike | undefined): num
 
 /** Whole ticks of a positive price, or undefined when it is not a positive multiple of priceUnit. */
 export function parseTicks(spec: ContractSpec, price: DecimalLike | undefined): number | undefined {
+  const fast = spec.tickGrid.exactSteps(price);
+  if (fast !== undefined) return fast;
   const p = safeDecimal(price);
   if (p === undefined || !p.gt(0)) return undefined;
   try {
