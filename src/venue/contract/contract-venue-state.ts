@@ -91,7 +91,7 @@ type QueueItem = { kind: 'event'; event: ContractVenueEvent } | { kind: 'price';
  */
 export interface LiquidationCheck {
   /** Checks the isolated positions of `m` and the cross accounts holding it (or only those of `only`). */
-  checkLiquidations(m: MarketState, only?: ReadonlySet<AccountState>): void;
+  checkLiquidations(m: MarketState, only?: readonly AccountState[]): void;
 }
 
 const STP_ACTION: Readonly<Record<ContractStpMode, StpAction>> = {
@@ -275,6 +275,11 @@ export class ContractVenueState {
   stpCheck(acct: AccountState, mode: ContractStpMode): SelfTradeCheck<OrderState> {
     const action = STP_ACTION[mode];
     return (maker) => (this.sameGroup(acct.id, maker.data.account.id) ? action : StpAction.Trade);
+  }
+
+  /** Whether anyone listens: hot paths test it before making the event's builder. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
   }
 
   /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens. */

@@ -82,7 +82,7 @@ export class LiquidationEngine {
    * walked only when one was selected or a cross position in the settle coin can be due; the exact
    * test still decides, in the same order, so the outcome is that of screening every holder.
    */
-  checkLiquidations(m: MarketState, only?: ReadonlySet<AccountState>): void {
+  checkLiquidations(m: MarketState, only?: readonly AccountState[]): void {
     const fair = this.s.markPrice(m);
     if (fair === undefined) return;
     const fairNumber = priceKey(fair);
@@ -91,7 +91,7 @@ export class LiquidationEngine {
       picked = this.s.liquidationIndex.candidates(m.spec.symbol, fairNumber);
       if (picked.size === 0 && !this.s.liquidationIndex.hasCross(m.spec.settleCoin)) return;
     }
-    const accounts = only ? [...only].filter((a) => m.holders.has(a)) : [...m.holders];
+    const accounts = only ? only.filter((a) => m.holders.has(a)) : [...m.holders];
     const keys = this.positionKeysOf(m);
     for (const acct of accounts) {
       if (acct.exempt) continue;

@@ -108,6 +108,8 @@ export class LiquidationIndex implements PositionWatch {
     if (this.touchedPositions.size === 0) return;
     for (const p of this.touchedPositions) {
       const old = this.slots.get(p);
+      // An open cross position stays counted whatever its lots and margin (the usual fill of a cross account).
+      if (old !== undefined && old.cross && p.state === PositionState.HOLDING && p.openType === OpenType.CROSS) continue;
       if (old !== undefined) {
         old.ladder?.remove(old.key, p);
         if (old.cross) this.countCross(p.spec.settleCoin, -1);

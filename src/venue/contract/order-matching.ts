@@ -62,13 +62,15 @@ export class OrderMatching {
   execute(o: OrderState, limitTicks: number | undefined | null, stp: SelfTradeCheck<OrderState>): void {
     const m = o.market;
     let stopped = false;
-    const touched = new Set<AccountState>([o.account]);
+    // The accounts this match touched, in first-touch order (a list: a match meets few accounts).
+    const touched: AccountState[] = [o.account];
     if (limitTicks !== null) {
       const res = m.book.match(o.bookSide, { limitTicks, lots: o.lots - o.dealLots }, stp);
       if (res.fills.length > 0 || res.stpCancelled.length > 0) m.version++;
       for (const mk of res.stpCancelled) this.cancelInternal(mk.data, 'stp_maker', true);
       for (const f of res.fills) {
-        touched.add(f.maker.data.account);
+        const maker = f.maker.data.account;
+        if (!touched.includes(maker)) touched.push(maker);
         this.trade(o, f.maker, f.priceTicks, f.lots);
       }
       stopped = res.takerStopped;
@@ -122,25 +124,26 @@ export class OrderMatching {
           ? DealOpenFlag.NEITHER_OPENS
           : DealOpenFlag.OTHER;
     const self = this.s.sameGroup(taker.account.id, maker.account.id);
-    this.s.emit(() => {
-      const trade: ContractTradeView = {
-        tradeId,
-        symbol: m.spec.symbol,
-        price: m.spec.ticksToPrice(priceTicks),
-        priceTicks,
-        vol: m.spec.lotsToVol(lots),
-        lots,
-        time: now,
-        takerSide: taker.isBuy ? DealSide.BUY : DealSide.SELL,
-        openFlag,
-        selfTrade: self,
-        takerAccountId: taker.account.id,
-        makerAccountId: maker.account.id,
-        takerOrderId: taker.id,
-        makerOrderId: maker.id,
-      };
-      return { type: 'TradeExecuted', time: now, trade };
-    });
+    if (this.s.listening)
+      this.s.emit(() => {
+        const trade: ContractTradeView = {
+          tradeId,
+          symbol: m.spec.symbol,
+          price: m.spec.ticksToPrice(priceTicks),
+          priceTicks,
+          vol: m.spec.lotsToVol(lots),
+          lots,
+          time: now,
+          takerSide: taker.isBuy ? DealSide.BUY : DealSide.SELL,
+          openFlag,
+          selfTrade: self,
+          takerAccountId: taker.account.id,
+          makerAccountId: maker.account.id,
+          takerOrderId: taker.id,
+          makerOrderId: maker.id,
+        };
+        return { type: 'TradeExecuted', time: now, trade };
+      });
     if (this.s.watchers.size > 0)
       this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
     if (maker.dealLots === maker.lots && this.s.isOpen(maker)) this.complete(maker);
@@ -258,7 +261,8 @@ export class OrderMatching {
     pushCapped(acct.fills, fillRec, this.s.accountHistoryLimit(acct));
     this.s.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
-    this.s.emit(() => ({ type: 'OrderFilled', time: now, order: this.views.orderView(o), fill: this.views.fillView(acct, fillRec) }));
+    if (this.s.listening)
+      this.s.emit(() => ({ type: 'OrderFilled', time: now, order: this.views.orderView(o), fill: this.views.fillView(acct, fillRec) }));
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return { openLots, closeLots };
   }
@@ -283,7 +287,7 @@ export class OrderMatching {
     o.updateTime = this.s.clock.now();
     this.finalize(o);
     const now = o.updateTime;
-    this.s.emit(() => ({ type: 'OrderCancelled', time: now, order: this.views.orderView(o), reason }));
+    if (this.s.listening) this.s.emit(() => ({ type: 'OrderCancelled', time: now, order: this.views.orderView(o), reason }));
   }
 
   private complete(o: OrderState): void {
@@ -310,6 +314,7 @@ export class OrderMatching {
    * than is held. Trim the newest first (reduce, or cancel when nothing is left to reduce).
    */
   private trimReduceOnly(acct: AccountState, m: MarketState): void {
+    if (!this.hasCloseOrders(acct, m)) return;
     const orders = [...acct.openOrders.values()].filter((o) => o.closing && o.market === m).reverse();
     for (const o of orders) {
       const pos = o.reservedPosition!;
@@ -327,6 +332,12 @@ export class OrderMatching {
         this.s.emit(() => ({ type: 'OrderAmended', time: o.updateTime, order: this.views.orderView(o), chase: false }));
       }
     }
+  }
+
+  /** Whether the account has an open reduce-only / close order on `m` (most fills: none, and nothing to copy). */
+  private hasCloseOrders(acct: AccountState, m: MarketState): boolean {
+    for (const o of acct.openOrders.values()) if (o.closing && o.market === m) return true;
+    return false;
   }
 
   reserveClose(o: OrderState, pos: ContractPosition): void {

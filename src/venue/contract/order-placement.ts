@@ -372,9 +372,14 @@ export class OrderPlacement {
 
     // ── accepted
     this.matching.admit(draft);
-    if (!closing) acct.settings.set(key, { leverage, openType });
+    if (!closing) {
+      const setting = acct.settings.get(key);
+      // Orders keep the side's settings: a new object only when they change.
+      if (setting === undefined || setting.leverage !== leverage || setting.openType !== openType)
+        acct.settings.set(key, { leverage, openType });
+    }
     if (closing) this.matching.reserveClose(draft, target!);
-    this.s.emit(() => ({ type: 'OrderAccepted', time: now, order: this.views.orderView(draft) }));
+    if (this.s.listening) this.s.emit(() => ({ type: 'OrderAccepted', time: now, order: this.views.orderView(draft) }));
     if (fokUnfilled) {
       this.matching.cancelInternal(draft, 'fok_unfilled');
       return { ok: true, value: this.views.orderView(draft) };

@@ -242,7 +242,7 @@ export class PositionLedger {
     s.openType = openType;
     acct.settings.set(key, s);
     if (pos) this.views.emitPosition(acct, pos);
-    this.risk.checkLiquidations(m, new Set([acct]));
+    this.risk.checkLiquidations(m, [acct]);
     return { ok: true, value: this.views.leverageRows(acct, m) };
   }
 
