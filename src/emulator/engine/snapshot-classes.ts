@@ -19,6 +19,7 @@ import * as pnlRecorder from '../../venue/analysis/pnl-recorder.js';
 import * as orderBook from '../../venue/book/order-book.js';
 import * as contractPosition from '../../venue/contract/contract-position.js';
 import * as contractSpec from '../../venue/contract/contract-spec.js';
+import * as stepGrid from '../../venue/contract/step-grid.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
 import * as contractVenueState from '../../venue/contract/contract-venue-state.js';
@@ -85,6 +86,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   orderBook,
   contractPosition,
   contractSpec,
+  stepGrid,
   contractState,
   contractVenue,
   contractVenueState,

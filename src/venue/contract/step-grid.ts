@@ -26,8 +26,14 @@ const REMEMBERED = 4096;
 /** A double's 15 significant digits always survive decimal → double → shortest decimal (DBL_DIG). */
 const SAFE_DIGITS_LIMIT = 1e15;
 
+/**
+ * The remembered values of each grid. A cache, not state: kept beside the grid rather than in a field,
+ * so the emulator's snapshot (which writes a registered object's own fields and restores objects
+ * without running their constructors) neither carries it nor loses it; any grid gets one when asked.
+ */
+const rememberedOf = new WeakMap<StepGrid, Map<number, Decimal>>();
+
 export class StepGrid {
-  private readonly remembered = new Map<number, Decimal>();
   private readonly stepNumber: number;
   /** step = mantissa · 10^-exponent with integers, when both are small enough for exact double checks. */
   private readonly mantissa: number | undefined;
@@ -44,11 +50,13 @@ export class StepGrid {
 
   /** step · n (n a whole number of steps, or any number: the product is exact either way). */
   valueOf(n: number): Decimal {
-    let v = this.remembered.get(n);
+    let remembered = rememberedOf.get(this);
+    if (remembered === undefined) rememberedOf.set(this, (remembered = new Map()));
+    let v = remembered.get(n);
     if (v === undefined) {
       v = this.step.mul(n.toString());
-      if (this.remembered.size >= REMEMBERED) this.remembered.clear();
-      this.remembered.set(n, v);
+      if (remembered.size >= REMEMBERED) remembered.clear();
+      remembered.set(n, v);
     }
     return v;
   }
