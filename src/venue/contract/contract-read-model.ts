@@ -15,7 +15,7 @@ import type {
   PageQuery,
   TransferRecordsQuery,
 } from './contract-requests.js';
-import { Wallet, ZERO, type OrderState } from './contract-state.js';
+import { Wallet, ZERO, type IndexedList, type OrderState } from './contract-state.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type {
   ContractAssetView,
@@ -92,7 +92,7 @@ export class ContractReadModel {
     const list: OrderState[] = [];
     if (acct) {
       for (let i = acct.history.length - 1; i >= 0; i--) {
-        const o = acct.history[i]!;
+        const o = acct.history.at(i)!;
         if (q.symbol && o.market.spec.symbol !== q.symbol) continue;
         if (q.states && q.states.length > 0 && !q.states.includes(o.state)) continue;
         if (q.category !== undefined && o.category !== q.category) continue;
@@ -362,9 +362,12 @@ function paginate<S, T>(list: readonly S[], q: PageQuery, map: (s: S) => T): Pag
 }
 
 /** The items of an append-ordered history that `keep` accepts, newest first (the history endpoints' order). */
-function newestMatching<T>(history: readonly T[], keep: (item: T) => boolean): T[] {
+function newestMatching<T>(history: IndexedList<T>, keep: (item: T) => boolean): T[] {
   const out: T[] = [];
-  for (let i = history.length - 1; i >= 0; i--) if (keep(history[i]!)) out.push(history[i]!);
+  for (let i = history.length - 1; i >= 0; i--) {
+    const item = history.at(i)!;
+    if (keep(item)) out.push(item);
+  }
   return out;
 }
 

@@ -45,6 +45,54 @@ export class Wallet {
   }
 }
 
+/** Lists that keep only their newest items (reads go through `length` and `at`, which arrays have too). */
+export interface IndexedList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/** How many dropped slots a CappedLog lets pile up before it moves its items down (amortised O(1) per push). */
+const COMPACT_AFTER = 1024;
+
+/**
+ * A list kept to its newest `limit` items: an account's final orders, fills and closed positions.
+ * An array whose oldest item left by `shift()` on every push past the limit did the same, but a shift
+ * of a long array copies it whenever the heap cannot move the array's start (often, under the garbage
+ * collector's marking): the dropped slots are cleared and skipped, and given back in one move later.
+ */
+export class CappedLog<T> implements IndexedList<T>, Iterable<T> {
+  private items: (T | undefined)[] = [];
+  /** Slots before this index were dropped. */
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  /** The index-th oldest item kept (undefined outside the list). */
+  at(index: number): T | undefined {
+    return index >= 0 && index < this.items.length - this.head ? this.items[this.head + index] : undefined;
+  }
+
+  /** Appends and drops the oldest beyond `limit`; returns what was dropped (pushCapped's rule). */
+  push(item: T, limit: number): T | undefined {
+    const items = this.items;
+    items.push(item);
+    if (items.length - this.head <= limit) return undefined;
+    const dropped = items[this.head];
+    items[this.head++] = undefined;
+    if (this.head >= COMPACT_AFTER && this.head * 2 >= items.length) {
+      items.splice(0, this.head);
+      this.head = 0;
+    }
+    return dropped;
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i]!;
+  }
+}
+
 export interface OrderState {
   readonly id: OrderId;
   readonly seq: number;
@@ -120,9 +168,9 @@ export class AccountState {
   /** Open orders by `${symbol}\u0000${externalOid}`. */
   readonly openByExternal = new Map<string, OrderState>();
   /** Final orders, oldest first. */
-  readonly history: OrderState[] = [];
-  readonly historyPositions: ContractPosition[] = [];
-  readonly fills: FillRecord[] = [];
+  readonly history = new CappedLog<OrderState>();
+  readonly historyPositions = new CappedLog<ContractPosition>();
+  readonly fills = new CappedLog<FillRecord>();
   readonly fundingRecords: FundingRecordView[] = [];
   readonly transfers: TransferRecordView[] = [];
   /** Leverage / open type per side key (hedged `${symbol}:${type}`, one-way `${symbol}:*`). */

@@ -266,7 +266,7 @@ export class ContractVenueState {
     const open = acct.openByExternal.get(extKey(symbol, externalOid));
     if (open) return open;
     for (let i = acct.history.length - 1; i >= 0; i--) {
-      const o = acct.history[i]!;
+      const o = acct.history.at(i)!;
       if (o.externalOid === externalOid && o.market.spec.symbol === symbol) return o;
     }
     return undefined;

@@ -32,28 +32,33 @@ const MARGIN = 1e-9;
 /** An account's positions (its Map, or a list in tests), in a stable order. */
 type Positions = ReadonlyMap<unknown, ContractPosition> | readonly ContractPosition[];
 
+/** One cross position's inputs as the bound last read them (rewritten in place when the bound is redone). */
 interface Input {
-  readonly pos: ContractPosition;
-  readonly lots: number;
-  readonly cost: bigint;
+  pos: ContractPosition;
+  lots: number;
+  cost: bigint;
   /** The margin cell's state (units, or its Decimal when not whole units). */
-  readonly imUnits: bigint;
-  readonly imDec: Decimal | undefined;
+  imUnits: bigint;
+  imDec: Decimal | undefined;
   /** The mark used for a position of another market (undefined for the screened market). */
-  readonly mark: Decimal | undefined;
+  mark: Decimal | undefined;
 }
 
+/**
+ * A wallet's bound. Redone in place whenever an input changed (after every fill of the account), so
+ * it and its inputs are reused rather than rebuilt: this screen runs for each holder after each match.
+ */
 interface Bound {
-  readonly symbol: string;
-  readonly freeUnits: bigint;
-  readonly freeDec: Decimal | undefined;
-  readonly frozen: bigint;
-  readonly inputs: readonly Input[];
-  readonly a: number;
-  readonly b: number;
+  symbol: string;
+  freeUnits: bigint;
+  freeDec: Decimal | undefined;
+  frozen: bigint;
+  readonly inputs: Input[];
+  a: number;
+  b: number;
   /** Σ |terms of A| and Σ |coefficients of F|: the scale the slack is taken of. */
-  readonly scaleA: number;
-  readonly scaleB: number;
+  scaleA: number;
+  scaleB: number;
 }
 
 export class CrossScreen {
@@ -75,12 +80,13 @@ export class CrossScreen {
   ): boolean {
     let b = this.bounds.get(wallet);
     if (b === undefined || !unchanged(b, wallet, symbol, positions, markOf)) {
-      const fresh = boundOf(wallet, symbol, positions, markOf, mmrOf);
-      if (fresh === undefined) {
+      const fresh = b === undefined;
+      b ??= { symbol, freeUnits: 0n, freeDec: undefined, frozen: 0n, inputs: [], a: 0, b: 0, scaleA: 0, scaleB: 0 };
+      if (!redo(b, wallet, symbol, positions, markOf, mmrOf)) {
         this.bounds.delete(wallet);
         return false;
       }
-      this.bounds.set(wallet, (b = fresh));
+      if (fresh) this.bounds.set(wallet, b);
     }
     return b.a + b.b * fair > MARGIN * (b.scaleA + b.scaleB * fair);
   }
@@ -117,20 +123,23 @@ function numberOf(v: Decimal): number {
   return n;
 }
 
-function boundOf(
+/** Recomputes `bound` from the wallet and positions; false when there is no screen (a mark missing, a sum not finite). */
+function redo(
+  bound: Bound,
   wallet: Wallet,
   symbol: string,
   positions: Positions,
   markOf: (p: ContractPosition) => Decimal | undefined,
   mmrOf: (p: ContractPosition) => Decimal,
-): Bound | undefined {
+): boolean {
   const free = wallet.freeCell.toNumber();
   const frozen = Number(wallet.frozenUnits) / UNITS_PER_COIN;
   let a = free + frozen;
   let scaleA = Math.abs(free) + Math.abs(frozen);
   let b = 0;
   let scaleB = 0;
-  const inputs: Input[] = [];
+  const inputs = bound.inputs;
+  let n = 0;
   for (const p of positions.values()) {
     if (!isCrossIn(p, wallet.currency)) continue;
     const s = p.isLong ? 1 : -1;
@@ -147,14 +156,32 @@ function boundOf(
       scaleB += q * (1 + mmr);
     } else {
       mark = markOf(p);
-      if (mark === undefined) return undefined;
+      if (mark === undefined) return false;
       const value = q * mark.toNumber();
       a += s * value - s * c - mmr * value;
       scaleA += value * (1 + mmr);
     }
-    inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, imUnits: p.imCell.units, imDec: p.imCell.dec, mark });
+    const x = inputs[n++];
+    if (x === undefined) inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, imUnits: p.imCell.units, imDec: p.imCell.dec, mark });
+    else {
+      x.pos = p;
+      x.lots = p.holdLots;
+      x.cost = p.holdCost;
+      x.imUnits = p.imCell.units;
+      x.imDec = p.imCell.dec;
+      x.mark = mark;
+    }
   }
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return undefined;
+  inputs.length = n;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
   const cell = wallet.freeCell;
-  return { symbol, freeUnits: cell.units, freeDec: cell.dec, frozen: wallet.frozenUnits, inputs, a, b, scaleA, scaleB };
+  bound.symbol = symbol;
+  bound.freeUnits = cell.units;
+  bound.freeDec = cell.dec;
+  bound.frozen = wallet.frozenUnits;
+  bound.a = a;
+  bound.b = b;
+  bound.scaleA = scaleA;
+  bound.scaleB = scaleB;
+  return true;
 }

@@ -36,7 +36,7 @@ import {
   markCloseTicks,
   splitByWeight,
 } from './liquidation-rules.js';
-import { posKey, oppositeType, pushCapped } from './venue-keys.js';
+import { posKey, oppositeType } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -85,7 +85,8 @@ export class LiquidationEngine {
   checkLiquidations(m: MarketState, only?: readonly AccountState[]): void {
     const fair = this.s.markPrice(m);
     if (fair === undefined) return;
-    const fairNumber = priceKey(fair);
+    // Without a fair price the mark is the last trade, on the tick: its double comes from the grid, not from a Decimal.
+    const fairNumber = m.fairPrice === undefined && m.lastTicks !== undefined ? m.spec.tickGrid.numberOf(m.lastTicks) : priceKey(fair);
     let picked: ReadonlySet<ContractPosition> | undefined;
     if (only === undefined) {
       picked = this.s.liquidationIndex.candidates(m.spec.symbol, fairNumber);
@@ -323,7 +324,7 @@ export class LiquidationEngine {
       cancelReason: undefined,
     };
     this.s.orders.set(o.id, o);
-    const dropped = pushCapped(acct.history, o, this.s.accountHistoryLimit(o.account));
+    const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
     if (dropped) this.s.orders.delete(dropped.id);
     return o;
   }

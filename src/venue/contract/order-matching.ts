@@ -27,16 +27,11 @@ import { AccountState, type FillRecord, type MarketState, type OrderState } from
 import type { CancelReason, ContractTradeView } from './contract-views.js';
 import { initialMarginUnits } from './margin-math.js';
 import { MoneyCell } from './money-cell.js';
-import { posKey, extKey, pushCapped } from './venue-keys.js';
+import { posKey, extKey } from './venue-keys.js';
 import { type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { PositionLedger } from './position-ledger.js';
-
-interface FillEffect {
-  readonly openLots: number;
-  readonly closeLots: number;
-}
 
 /** Order types that rest on the book (the rest fill-or-cancel at once). */
 export const LIMIT_LIKE: ReadonlySet<number> = new Set([
@@ -111,16 +106,17 @@ export class OrderMatching {
     const m = taker.market;
     const now = this.s.clock.now();
     const tradeId = toTradeId(++this.s.tradeSeq);
-    const makerFx = this.applyFill(maker, priceTicks, lots, true, tradeId);
-    const takerFx = this.applyFill(taker, priceTicks, lots, false, tradeId);
+    // Each side's lots that opened; the rest of the fill closed (applyFill).
+    const makerOpened = this.applyFill(maker, priceTicks, lots, true, tradeId);
+    const takerOpened = this.applyFill(taker, priceTicks, lots, false, tradeId);
     if (m.lastTicks !== priceTicks) {
       m.lastTicks = priceTicks;
       m.lastPrice = m.spec.ticksToPrice(priceTicks);
     }
     const openFlag =
-      makerFx.openLots === lots && takerFx.openLots === lots
+      makerOpened === lots && takerOpened === lots
         ? DealOpenFlag.BOTH_OPEN
-        : makerFx.closeLots === lots && takerFx.closeLots === lots
+        : makerOpened === 0 && takerOpened === 0
           ? DealOpenFlag.NEITHER_OPENS
           : DealOpenFlag.OTHER;
     const self = this.s.sameGroup(taker.account.id, maker.account.id);
@@ -151,9 +147,9 @@ export class OrderMatching {
 
   /**
    * Books one fill of `order`: releases its reservation share, closes and/or opens position lots,
-   * charges the fee. Returns how many lots closed and opened.
+   * charges the fee. Returns how many lots opened (the others closed: openLots + closeLots = lots).
    */
-  private applyFill(o: OrderState, priceTicks: number, lots: number, isMaker: boolean, tradeId: ReturnType<typeof toTradeId>): FillEffect {
+  private applyFill(o: OrderState, priceTicks: number, lots: number, isMaker: boolean, tradeId: ReturnType<typeof toTradeId>): number {
     const acct = o.account;
     const m = o.market;
     const spec = m.spec;
@@ -258,13 +254,13 @@ export class OrderMatching {
       positionIds: touchedPositions.map((p) => p.positionId),
       time: now,
     };
-    pushCapped(acct.fills, fillRec, this.s.accountHistoryLimit(acct));
+    acct.fills.push(fillRec, this.s.accountHistoryLimit(acct));
     this.s.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
     if (this.s.listening)
       this.s.emit(() => ({ type: 'OrderFilled', time: now, order: this.views.orderView(o), fill: this.views.fillView(acct, fillRec) }));
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
-    return { openLots, closeLots };
+    return openLots;
   }
 
   cancelOne(acct: AccountState | undefined, o: OrderState | undefined, id: string, reason: CancelReason): CancelResultEntry {
@@ -304,7 +300,7 @@ export class OrderMatching {
       const k = extKey(o.market.spec.symbol, o.externalOid);
       if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
     }
-    const dropped = pushCapped(acct.history, o, this.s.accountHistoryLimit(o.account));
+    const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
     if (dropped) this.s.orders.delete(dropped.id);
     this.s.triggers.onOrderFinal(acct.id, o.id);
   }
@@ -413,7 +409,7 @@ export class OrderMatching {
     o.state = ContractOrderState.INVALID;
     o.errorCode = errorCode;
     this.s.orders.set(o.id, o);
-    const dropped = pushCapped(o.account.history, o, this.s.accountHistoryLimit(o.account));
+    const dropped = o.account.history.push(o, this.s.accountHistoryLimit(o.account));
     if (dropped) this.s.orders.delete(dropped.id);
     const code = CODE_OF_ORDER_ERROR[errorCode];
     const view = this.views.orderView(o);

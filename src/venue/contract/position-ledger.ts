@@ -22,7 +22,7 @@ import type { ContractPositionView, LeverageView } from './contract-views.js';
 import { initialMargin, unrealisedPnl } from './margin-math.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { tierForVol } from './risk-tiers.js';
-import { posKey, sideKey, pushCapped } from './venue-keys.js';
+import { posKey, sideKey } from './venue-keys.js';
 import { refuse, type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -69,7 +69,7 @@ export class PositionLedger {
     const m = this.s.markets.get(p.spec.symbol)!;
     if (!acct.positions.has(posKey(p.spec.symbol, PositionType.LONG)) && !acct.positions.has(posKey(p.spec.symbol, PositionType.SHORT)))
       m.holders.delete(acct);
-    const dropped = pushCapped(acct.historyPositions, p, this.s.historyLimit);
+    const dropped = acct.historyPositions.push(p, this.s.historyLimit);
     if (dropped) this.s.positionFills.delete(dropped.positionId);
     this.s.triggers.onPositionClosed(p.positionId);
   }

@@ -62,6 +62,18 @@ export class StepGrid {
   }
 
   /**
+   * step · n as the nearest double, what `valueOf(n).toNumber()` gives (decimal.js parses its own text,
+   * correctly rounded): n · mantissa below 2^53 is exact, and one division by an exact 10^e rounds it
+   * correctly too.
+   */
+  numberOf(n: number): number {
+    const mantissa = this.mantissa;
+    const power = this.power;
+    if (mantissa !== undefined && power !== undefined && Number.isSafeInteger(n * mantissa)) return (n * mantissa) / power;
+    return this.valueOf(n).toNumber();
+  }
+
+  /**
    * n > 0 with v = n · step exactly, or undefined when that is not shown here (the caller's exact path
    * then decides, with the same answer whenever this one gives a number).
    *

@@ -95,6 +95,8 @@ describe('step-grid', () => {
           expect(fields(grid.valueOf(n))).to.equal(fields(step.mul(n.toString())));
           // Remembered: the same Decimal again.
           expect(grid.valueOf(n)).to.equal(grid.valueOf(n));
+          // Its double, as decimal.js gives it (the liquidation ladders' key of a last-trade mark).
+          expect(grid.numberOf(n)).to.equal(step.mul(n.toString()).toNumber());
         }),
         { numRuns: 6000 },
       );
