@@ -11,7 +11,17 @@ import { PositionState, PositionType, type OpenType } from '../../domain/contrac
 import type { ContractSpec } from './contract-spec.js';
 import type { PositionFigures } from './margin-math.js';
 import { LEDGER_SCALE, amountToUnits, pow10 } from '../ledger/ledger-units.js';
-import { MoneyCell } from './money-cell.js';
+import { MoneyCell, decimalOfUnits } from './money-cell.js';
+
+/** Below this many ledger units in magnitude a sum of three amounts keeps within decimal.js's 40 digits (so it is exact there too). */
+const EXACT_SUM_UNITS = 10n ** 39n;
+
+/** An average price and the cost and lots it was worked out from (the views ask again and again between fills). */
+interface Average {
+  readonly cost: bigint;
+  readonly lots: number;
+  readonly price: Decimal;
+}
 
 /** Told of every change of a position's lots, cost or margin (the liquidation index re-keys it). */
 export interface PositionWatch {
@@ -174,23 +184,46 @@ export class ContractPosition {
     return { positionType: this.positionType, qty: this.qty, costValue: this.costValue, im: this.im };
   }
 
+  private holdAverage: Average | undefined = undefined;
+  private openAverage: Average | undefined = undefined;
+  private closeAverage: Average | undefined = undefined;
+
   holdAvgPrice(): Decimal {
-    return this.spec.averagePrice(this.holdCost, this.holdLots);
+    const a = this.holdAverage;
+    if (a !== undefined && a.cost === this.holdCost && a.lots === this.holdLots) return a.price;
+    return (this.holdAverage = this.averageOf(this.holdCost, this.holdLots)).price;
   }
 
   openAvgPrice(): Decimal {
-    return this.spec.averagePrice(this.openCost, this.openedLots);
+    const a = this.openAverage;
+    if (a !== undefined && a.cost === this.openCost && a.lots === this.openedLots) return a.price;
+    return (this.openAverage = this.averageOf(this.openCost, this.openedLots)).price;
   }
 
   closeAvgPrice(): Decimal {
-    return this.spec.averagePrice(this.closeCost, this.closedLots);
+    const a = this.closeAverage;
+    if (a !== undefined && a.cost === this.closeCost && a.lots === this.closedLots) return a.price;
+    return (this.closeAverage = this.averageOf(this.closeCost, this.closedLots)).price;
+  }
+
+  private averageOf(cost: bigint, lots: number): Average {
+    return { cost, lots, price: this.spec.averagePrice(cost, lots) };
   }
 
   /** MEXC "realised": close PnL − fees + funding. */
   realised(): Decimal {
+    const pnl = this.closePnlCell;
+    const fee = this.totalFeeCell;
+    const funding = this.holdFeeCell;
+    // In units when all three are (the usual case): the same exact sum the Decimals give below 40 digits.
+    if (pnl.dec === undefined && fee.dec === undefined && funding.dec === undefined && withinExactSum(pnl.units, fee.units, funding.units))
+      return decimalOfUnits(pnl.units - fee.units + funding.units);
     return this.closePnl.sub(this.totalFee).add(this.holdFee);
   }
 }
+
+const withinExactSum = (a: bigint, b: bigint, c: bigint): boolean =>
+  a < EXACT_SUM_UNITS && a > -EXACT_SUM_UNITS && b < EXACT_SUM_UNITS && b > -EXACT_SUM_UNITS && c < EXACT_SUM_UNITS && c > -EXACT_SUM_UNITS;
 
 /**
  * ⌊amount · lots / holdLots⌋ to the money scale, in ledger units. In units the division is exact; a
