@@ -140,6 +140,8 @@ export class ContractViewBuilder {
   }
 
   private crossRatio(acct: AccountState, currency: string): Decimal {
+    const u = this.money.crossUnits(acct, currency);
+    if (u !== undefined) return u.equity <= 0n ? ONE : decimalOfUnits(u.maintenance).div(decimalOfUnits(u.equity));
     const c = this.money.crossOf(acct, currency);
     return c.equity.lte(0) ? ONE : c.maintenance.div(c.equity);
   }

@@ -15,7 +15,12 @@ import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } fr
 import type { TransferRecordView } from './contract-views.js';
 import { initialMarginUnits, unrealisedPnl } from './margin-math.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
-import { requireUnits } from './money-cell.js';
+import { exactUnits, requireUnits } from './money-cell.js';
+
+/** Below this many ledger units (38 digits) a sum of whole units is exact in decimal.js's 40 digits too. */
+const EXACT_UNITS = 10n ** 38n;
+
+const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 import { crossMargin, type CrossMargin } from './liquidation-rules.js';
 import { pushCapped } from './venue-keys.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type SpecRates } from './contract-venue-state.js';
@@ -167,6 +172,52 @@ export class VenueMoney {
     w.freeCell.addUnits(o.frozenUnits);
     o.frozenUnits = 0n;
   }
+
+  /**
+   * crossOf's equity and maintenance in ledger units, or undefined where that is not shown exact: a
+   * bucket finer than the units, a mark off the tick or missing (crossOf then marks at the average), a
+   * tier rate whose maintenance per tick·lot is finer than the units. Then every term of crossOf's
+   * Decimal sums is a whole number of units and Σ|terms| stays below 10^38 units (38 digits), so those
+   * sums are exact as well and these are their values: the position views of cross positions read
+   * them after every fill.
+   */
+  crossUnits(acct: AccountState, currency: string): { readonly equity: bigint; readonly maintenance: bigint } | undefined {
+    const w = acct.wallets.get(currency);
+    if (w !== undefined && w.freeCell.dec !== undefined) return undefined;
+    const free = w === undefined ? 0n : w.freeCell.units;
+    const frozen = w === undefined ? 0n : w.frozenUnits;
+    let equity = free + frozen;
+    let maintenance = 0n;
+    let size = abs(free) + abs(frozen);
+    for (const p of acct.positions.values()) {
+      if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
+      const m = this.s.markets.get(p.spec.symbol)!;
+      const ticks = m.fairPrice === undefined ? m.lastTicks : this.fairTicks(m);
+      const perTickLot = this.maintenancePerTickLot(p.spec, this.s.tierOf(p.spec, p.holdLots).mmr);
+      if (ticks === undefined || perTickLot === undefined || p.imCell.dec !== undefined) return undefined;
+      const tickLots = BigInt(ticks) * BigInt(p.holdLots);
+      const value = tickLots * p.spec.unitValueUnits;
+      const cost = p.holdCost * p.spec.unitValueUnits;
+      const unrealised = p.isLong ? value - cost : cost - value;
+      const mm = tickLots * perTickLot;
+      equity += p.imCell.units + unrealised;
+      maintenance += mm;
+      size += abs(p.imCell.units) + abs(value) + abs(cost) + abs(mm);
+    }
+    return size < EXACT_UNITS ? { equity, maintenance } : undefined;
+  }
+
+  /** Ledger units of maintenance per tick·lot at rate `mmr` (unitValue · mmr), undefined when finer than the units. */
+  private maintenancePerTickLot(spec: ContractSpec, mmr: Decimal): bigint | undefined {
+    let bySpec = this.maintenanceUnits.get(spec);
+    if (bySpec === undefined) this.maintenanceUnits.set(spec, (bySpec = new Map()));
+    let u = bySpec.get(mmr);
+    if (u === undefined) bySpec.set(mmr, (u = exactUnits(spec.unitValue.mul(mmr)) ?? null));
+    return u ?? undefined;
+  }
+
+  /** Per contract and tier rate (the tiers' long-lived Decimals). */
+  private readonly maintenanceUnits = new Map<ContractSpec, Map<Decimal, bigint | null>>();
 
   crossOf(acct: AccountState, currency: string): CrossMargin {
     const w = acct.wallets.get(currency);
