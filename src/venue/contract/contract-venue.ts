@@ -50,6 +50,7 @@
  *   liquidation-engine.ts     maintenance checks and the insurance fund's take-over
  *   liquidation-index.ts      isolated positions by liquidation edge (what a fair-price move may breach)
  *   price-ladder.ts           the sorted price keys behind that index and the trigger book's (triggers/trigger-index.ts)
+ *   step-grid.ts              ticks and lots ↔ Decimals without dividing (ContractSpec's grids)
  *   funding-settlement.ts     funding rate, timers and settlement
  *   contract-read-model.ts    every query (this class extends it)
  *   contract-venue.ts         this facade: construction, prices, and one line per command
