@@ -12,7 +12,7 @@
  * Runs that use this say so (BacktestRun.dataRange.klineOnlyIntraBar): fills on it are a model, not
  * a recording.
  */
-import type { Side } from './replay-book.js';
+import { pairsOf, type Side } from './replay-book.js';
 
 export interface IntraBarPathOptions {
   /** Price steps per leg. Default 1 (four points: open, extreme, extreme, close). */
@@ -114,13 +114,34 @@ export function syntheticBook(p: Pick<PathPoint, 'priceTicks' | 'takerSide' | 'l
   bids: [number, number][];
   asks: [number, number][];
 } {
+  const bids: number[] = [];
+  const asks: number[] = [];
+  syntheticBookFlat(p, bids, asks);
+  return { bids: pairsOf(bids), asks: pairsOf(asks) };
+}
+
+/**
+ * syntheticBook() written into two flat lists [price, lots, price, lots, …] the caller keeps (their
+ * length is set): the replay lays a book at every path point, and a pair per level was most of its
+ * garbage.
+ */
+export function syntheticBookFlat(
+  p: Pick<PathPoint, 'priceTicks' | 'takerSide' | 'levels' | 'levelLots'>,
+  bids: number[],
+  asks: number[],
+): void {
   const bestAsk = p.takerSide === 'buy' ? p.priceTicks : p.priceTicks + 1;
   const bestBid = bestAsk - 1;
-  const bids: [number, number][] = [];
-  const asks: [number, number][] = [];
+  let nb = 0;
+  let na = 0;
   for (let k = 0; k < p.levels; k++) {
-    if (bestBid - k > 0) bids.push([bestBid - k, p.levelLots]);
-    asks.push([bestAsk + k, p.levelLots]);
+    if (bestBid - k > 0) {
+      bids[nb++] = bestBid - k;
+      bids[nb++] = p.levelLots;
+    }
+    asks[na++] = bestAsk + k;
+    asks[na++] = p.levelLots;
   }
-  return { bids, asks };
+  bids.length = nb;
+  asks.length = na;
 }

@@ -169,6 +169,13 @@ function giveWindow(w: WindowArrays): void {
   if (POOL.length < POOL_MAX) POOL.push(w);
 }
 
+/** [price, lots] pairs of a flat list [price, lots, price, lots, …]. */
+export function pairsOf(flat: readonly number[]): [number, number][] {
+  const out = new Array<[number, number]>(flat.length >>> 1);
+  for (let k = 0; k < out.length; k++) out[k] = [flat[2 * k]!, flat[2 * k + 1]!];
+  return out;
+}
+
 /** Index of the lowest set bit of a non-zero 32-bit word. */
 const lowestBit = (x: number): number => 31 - Math.clz32(x & -x);
 
@@ -220,9 +227,11 @@ class BookSide {
 
   clear(): void {
     this.clearWindow();
-    this.far.clear();
-    this.farLots.clear();
-    this.consumed.clear();
+    // A synthetic intra-bar book is cleared at every path point: the far list and the maps are
+    // almost always empty, and clearing an empty one still made a new block list.
+    if (this.far.size !== 0) this.far.clear();
+    if (this.farLots.size !== 0) this.farLots.clear();
+    if (this.consumed.size !== 0) this.consumed.clear();
     this.consumedLo = Infinity;
     this.consumedHi = -Infinity;
     this.size = 0;
@@ -249,18 +258,20 @@ class BookSide {
     if (lots) {
       // Only what is occupied (a synthetic intra-bar book of a few levels is replaced at every path
       // point: zeroing whole bitsets each time would cost more than the replay).
-      // Each word is zeroed once the walk has left it; the word bitset (a few hundred words) last,
-      // since the walk uses it to skip empty stretches.
+      // Each word is zeroed once the walk has left it, and so is each word of the word bitset (the
+      // walk uses both to skip empty stretches): only the bits of occupied levels are set, so that
+      // leaves both bitsets all zero without filling the block bitset (a few hundred words) each time.
       const words = this.words!;
+      const blocks = this.blocks!;
       let i = this.denseBest;
       while (i >= 0) {
         const next = this.nextWorse(i);
         lots[i] = 0;
         if (next < 0 || next >>> 5 !== i >>> 5) words[i >>> 5] = 0;
+        if (next < 0 || next >>> 10 !== i >>> 10) blocks[i >>> 10] = 0;
         i = next;
       }
-      this.blocks!.fill(0);
-      this.big.clear();
+      if (this.big.size !== 0) this.big.clear();
     }
     this.denseBest = -1;
   }
@@ -776,6 +787,23 @@ export class ReplayBook {
         if (now > 0) listener(s, p, 0, now);
       }
     }
+  }
+
+  /**
+   * replace() from flat lists [price, lots, price, lots, …] (an intra-bar path point's synthetic book,
+   * replaced at every point): the same book and the same level changes, without a pair per level.
+   */
+  replaceFlat(bids: readonly number[], asks: readonly number[]): void {
+    if (this.onLevel) {
+      this.replace(pairsOf(bids), pairsOf(asks));
+      return;
+    }
+    this.bids.clear();
+    this.asks.clear();
+    this.bids.setFlat(bids, 'buy', undefined);
+    this.asks.setFlat(asks, 'sell', undefined);
+    this.bids.recentreIfNeeded();
+    this.asks.recentreIfNeeded();
   }
 
   /** Sets one level's recorded size (0 removes it). */

@@ -21,7 +21,7 @@ import { TapeAggregator, type TapeTrade } from '../venue/market/tape-aggregator.
 export const RECENT_TRADES = 1000;
 /** Prices kept as Decimals per instrument (ReplayInstrument.price) before the memo starts over. */
 const PRICE_MEMO = 4096;
-import { syntheticBook, type IntraBarPathOptions, type PathPoint } from './intra-bar-path.js';
+import { syntheticBookFlat, type IntraBarPathOptions, type PathPoint } from './intra-bar-path.js';
 import { ReplayBook, type Side } from './replay-book.js';
 
 /** What the replay feeds into (the fill model). */
@@ -333,10 +333,6 @@ export type ReplayEvent = DataRecord | PathPoint | CompiledDepth | CompiledTrade
 
 export const eventTime = (e: ReplayEvent): number => e.et;
 
-function* pairs(flat: readonly number[]): Generator<readonly [number, number]> {
-  for (let k = 0; k < flat.length; k += 2) yield [flat[k]!, flat[k + 1]!];
-}
-
 export class ReplayMarket {
   readonly instruments: readonly ReplayInstrument[];
   readonly stats: ReplayStats = { events: 0, trades: 0, depthUpdates: 0, staleDiffs: 0, sequenceGaps: 0, unsynced: 0, skipped: 0 };
@@ -477,7 +473,7 @@ export class ReplayMarket {
   private applyDepth(inst: ReplayInstrument, d: CompiledDepth): void {
     const book = inst.book;
     if (d.snapshot) {
-      book.replace(pairs(d.bids), pairs(d.asks));
+      book.replaceFlat(d.bids, d.asks);
       inst.markSnapshot();
     } else {
       if (!inst.acceptDiff(d.U, d.u, d.pu, this.stats)) return;
@@ -529,9 +525,13 @@ export class ReplayMarket {
     return out;
   }
 
+  /** The synthetic book of the current path point, flat (reused: one book per path point). */
+  private readonly pathBids: number[] = [];
+  private readonly pathAsks: number[] = [];
+
   private applyPath(inst: ReplayInstrument, p: PathPoint): void {
-    const { bids, asks } = syntheticBook(p);
-    inst.book.replace(bids, asks);
+    syntheticBookFlat(p, this.pathBids, this.pathAsks);
+    inst.book.replaceFlat(this.pathBids, this.pathAsks);
     inst.book.updateId = (inst.book.updateId ?? 0) + 1;
     inst.book.updateTime = p.et;
     inst.markSnapshot();

@@ -83,6 +83,69 @@ describe('replay book', () => {
     );
   });
 
+  it('replaces_the_whole_book_from_flat_lists_as_a_sorted_map_would', () => {
+    // Whole-book replacements (replaceFlat: an intra-bar path point's synthetic book, a compiled depth
+    // snapshot) between single-level updates, near a touch that travels and far from it: after each
+    // replacement the book must hold exactly the given levels (nothing left of the old ones, in the
+    // window's bitsets either), and later updates must land on that book. Checked against the naive
+    // map, which is cleared and refilled.
+    fc.assert(
+      fc.property(
+        fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
+        fc.array(
+          fc.oneof(
+            fc.record({
+              kind: fc.constant('replace' as const),
+              move: fc.integer({ min: -200_000, max: 200_000 }),
+              bids: fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 4 })), { maxLength: 40 }),
+              asks: fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 4 })), { maxLength: 40 }),
+            }),
+            fc.record({
+              kind: fc.constant('set' as const),
+              bid: fc.boolean(),
+              distance: fc.integer({ min: 0, max: 3_000_000 }),
+              q: fc.integer({ min: 0, max: 3 }),
+            }),
+          ),
+          { minLength: 1, maxLength: 300 },
+        ),
+        (opts, ops) => {
+          const book = new ReplayBook(opts);
+          const naive = new NaiveBook();
+          let touch = 5_000_000;
+          const check = (): void => {
+            for (const side of ['buy', 'sell'] as const) {
+              const all = naive.top(side, 100_000);
+              expect(book.top(side, 100_000)).to.deep.equal(all);
+              expect(book.levelCount(side)).to.equal(all.length);
+              expect(side === 'buy' ? book.bestBid() : book.bestAsk()).to.equal(all[0]?.[0]);
+            }
+          };
+          for (const op of ops) {
+            if (op.kind === 'set') {
+              const side: Side = op.bid ? 'buy' : 'sell';
+              const p = op.bid ? touch - (op.distance % 2 === 0 ? op.distance % 64 : op.distance) : touch + 1 + op.distance;
+              book.setLevel(side, p, op.q);
+              naive.set(side, p, op.q);
+              continue;
+            }
+            touch += op.move;
+            const bids = op.bids.flatMap(([d, q]) => [touch - d, q]);
+            const asks = op.asks.flatMap(([d, q]) => [touch + 1 + d, q]);
+            book.replaceFlat(bids, asks);
+            naive.sides.buy.clear();
+            naive.sides.sell.clear();
+            for (let k = 0; k < bids.length; k += 2) naive.set('buy', bids[k]!, bids[k + 1]!);
+            for (let k = 0; k < asks.length; k += 2) naive.set('sell', asks[k]!, asks[k + 1]!);
+            check();
+          }
+          check();
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('hides_consumed_lots_in_every_view_until_the_level_is_reported_again', () => {
     // Random sets, takes (consume) at the touch and deep, with small windows: top(), visibleTop(),
     // bestVisible() and visibleLots() against a model that subtracts what was taken until the
