@@ -314,7 +314,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
         return f ? { fairPrice: f } : {};
       }
       case 'indexPrice': {
-        const x = inst.index ? { price: D(inst.index.price), exchangeTime: inst.index.time } : this.fair(inst);
+        const x = inst.index ? { price: this.parsed(inst.index.price), exchangeTime: inst.index.time } : this.fair(inst);
         return x ? { indexPrice: x } : {};
       }
     }
@@ -408,16 +408,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
   }
 
   private kline(inst: ReplayInstrument, b: KlineBar): Kline {
-    return {
-      openTime: b.openTime,
-      closeTime: b.closeTime,
-      open: inst.price(b.open),
-      high: inst.price(b.high),
-      low: inst.price(b.low),
-      close: inst.price(b.close),
-      volume: inst.qty(b.volume),
-      quoteVolume: inst.tape.quote(b.quote),
-    };
+    return new TickKline(inst, b);
   }
 
   private ticker24h(inst: ReplayInstrument, now: number): Ticker24h {
@@ -441,7 +432,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
 
   private fair(inst: ReplayInstrument): PricePoint | undefined {
     const f = inst.freshFair();
-    if (f) return { price: D(f.price), exchangeTime: f.time };
+    if (f) return { price: this.parsed(f.price), exchangeTime: f.time };
     // No mark-price stream recorded, or its last mark is older than the traded data allows (a coarse
     // mark series): the venue's fair price follows its last trade.
     return inst.lastTradeTicks !== undefined
@@ -453,7 +444,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
     const f = inst.funding;
     if (!f) return undefined;
     return {
-      rate: D(f.rate),
+      rate: this.parsed(f.rate),
       ...(f.max !== undefined ? { maxRate: D(f.max) } : {}),
       ...(f.min !== undefined ? { minRate: D(f.min) } : {}),
       ...(f.cycleHours !== undefined ? { collectCycleHours: f.cycleHours } : {}),
@@ -463,25 +454,42 @@ export class ReplaySnapshotSource implements MarketDataSource {
   }
 
   private contractTicker(inst: ReplayInstrument, now: number): ContractTicker {
-    const t = inst.tape.dayTotals(now);
-    const last: Decimal = t.last ?? (inst.lastTradeTicks !== undefined ? inst.price(inst.lastTradeTicks) : D(0));
-    const [b] = inst.book.top('buy', 1);
-    const [a] = inst.book.top('sell', 1);
+    const t = inst.tape.dayTotalUnits(now);
+    const lastTicks = t.lastTicks ?? inst.lastTradeTicks;
+    const b = inst.book.bestVisible('buy');
+    const a = inst.book.bestVisible('sell');
     const fair = this.fair(inst);
     const f = inst.funding;
-    return {
-      lastPrice: last,
-      ...(b ? { bid1: inst.price(b[0]) } : {}),
-      ...(a ? { ask1: inst.price(a[0]) } : {}),
-      volume24: t.volume,
-      amount24: t.quoteVolume,
+    const index = inst.index ? this.parsed(inst.index.price) : fair?.price;
+    return new TickContractTicker(inst, t.volumeLots, t.quoteUnits, {
+      lastPrice: lastTicks !== undefined ? inst.price(lastTicks) : D(0),
+      ...(b !== undefined ? { bid1: inst.price(b) } : {}),
+      ...(a !== undefined ? { ask1: inst.price(a) } : {}),
       ...(fair ? { fairPrice: fair.price } : {}),
-      ...(inst.index ? { indexPrice: D(inst.index.price) } : fair ? { indexPrice: fair.price } : {}),
-      ...(f ? { fundingRate: D(f.rate) } : {}),
+      ...(index !== undefined ? { indexPrice: index } : {}),
+      ...(f ? { fundingRate: this.parsed(f.rate) } : {}),
       exchangeTime: now,
-    };
+    });
   }
+
+  /**
+   * A recorded decimal string (a funding rate, an index or mark price) as a Decimal, parsed once: the
+   * same string comes back at every poll until the next record of it.
+   */
+  private parsed(s: string): Decimal {
+    let d = this.parsedStrings.get(s);
+    if (d === undefined) {
+      if (this.parsedStrings.size >= PARSED_MEMO) this.parsedStrings.clear();
+      this.parsedStrings.set(s, (d = D(s)));
+    }
+    return d;
+  }
+
+  private readonly parsedStrings = new Map<string, Decimal>();
 }
+
+/** Recorded strings kept parsed (ReplaySnapshotSource.parsed) before the memo starts over. */
+const PARSED_MEMO = 1024;
 
 /*
  * Snapshot views whose Decimals are made on first read. A poll copies the top of the book and the
@@ -565,7 +573,133 @@ class TickTrade implements MarketTrade {
   }
 }
 
-for (const cls of [TickLevel, TickTrade]) {
-  for (const key of ['price', 'quantity'])
+/**
+ * A bar as a lazy view: its prices and sizes are copied as ticks and lots when the poll reads the
+ * bar (the forming bar changes after), and become Decimals on first read. A strategy reads the
+ * closes of a window of bars; the volume and quote volume of every bar (a multiplication and a
+ * rounding each) were built for nobody at every poll.
+ */
+class TickKline implements Kline {
+  readonly openTime: number;
+  readonly closeTime: number;
+  readonly #inst: ReplayInstrument;
+  readonly #open: number;
+  readonly #high: number;
+  readonly #low: number;
+  readonly #close: number;
+  readonly #lots: number;
+  readonly #quoteUnits: number;
+  #volume: Decimal | undefined;
+  #quoteVolume: Decimal | undefined;
+
+  constructor(inst: ReplayInstrument, b: KlineBar) {
+    this.openTime = b.openTime;
+    this.closeTime = b.closeTime;
+    this.#inst = inst;
+    this.#open = b.open;
+    this.#high = b.high;
+    this.#low = b.low;
+    this.#close = b.close;
+    this.#lots = b.volume;
+    this.#quoteUnits = b.quote;
+  }
+
+  // Prices come from the instrument's memo (one Decimal per price, kept a while): nothing to keep here.
+  get open(): Decimal {
+    return this.#inst.price(this.#open);
+  }
+
+  get high(): Decimal {
+    return this.#inst.price(this.#high);
+  }
+
+  get low(): Decimal {
+    return this.#inst.price(this.#low);
+  }
+
+  get close(): Decimal {
+    return this.#inst.price(this.#close);
+  }
+
+  get volume(): Decimal {
+    return (this.#volume ??= this.#inst.qty(this.#lots));
+  }
+
+  get quoteVolume(): Decimal {
+    return (this.#quoteVolume ??= this.#inst.tape.quote(this.#quoteUnits));
+  }
+
+  toJSON(): Kline {
+    return {
+      openTime: this.openTime,
+      closeTime: this.closeTime,
+      open: this.open,
+      high: this.high,
+      low: this.low,
+      close: this.close,
+      volume: this.volume,
+      quoteVolume: this.quoteVolume,
+    };
+  }
+}
+
+/**
+ * A contract ticker whose 24h volume and turnover become Decimals on first read (nothing in the
+ * trading runtime reads them; building them was a third of a poll's records). The other fields are
+ * own properties, present only when known, as on the record a poller builds.
+ */
+class TickContractTicker implements ContractTicker {
+  declare readonly lastPrice: Decimal;
+  declare readonly bid1?: Decimal;
+  declare readonly ask1?: Decimal;
+  declare readonly fairPrice?: Decimal;
+  declare readonly indexPrice?: Decimal;
+  declare readonly fundingRate?: Decimal;
+  declare readonly exchangeTime?: number;
+  readonly #inst: ReplayInstrument;
+  readonly #lots: number;
+  readonly #quoteUnits: number;
+  #volume24: Decimal | undefined;
+  #amount24: Decimal | undefined;
+
+  constructor(inst: ReplayInstrument, volumeLots: number, quoteUnits: number, record: Omit<ContractTicker, 'volume24' | 'amount24'>) {
+    Object.assign(this, record);
+    this.#inst = inst;
+    this.#lots = volumeLots;
+    this.#quoteUnits = quoteUnits;
+  }
+
+  get volume24(): Decimal {
+    return (this.#volume24 ??= this.#inst.qty(this.#lots));
+  }
+
+  get amount24(): Decimal {
+    return (this.#amount24 ??= this.#inst.tape.quote(this.#quoteUnits));
+  }
+
+  /** The record in the order contractTicker() gives its fields (and a poller maps them). */
+  toJSON(): ContractTicker {
+    const { lastPrice, bid1, ask1, fairPrice, indexPrice, fundingRate, exchangeTime } = this;
+    return {
+      lastPrice,
+      ...(bid1 !== undefined ? { bid1 } : {}),
+      ...(ask1 !== undefined ? { ask1 } : {}),
+      volume24: this.volume24,
+      amount24: this.amount24,
+      ...(fairPrice !== undefined ? { fairPrice } : {}),
+      ...(indexPrice !== undefined ? { indexPrice } : {}),
+      ...(fundingRate !== undefined ? { fundingRate } : {}),
+      ...(exchangeTime !== undefined ? { exchangeTime } : {}),
+    };
+  }
+}
+
+for (const [cls, keys] of [
+  [TickLevel, ['price', 'quantity']],
+  [TickTrade, ['price', 'quantity']],
+  [TickKline, ['open', 'high', 'low', 'close', 'volume', 'quoteVolume']],
+  [TickContractTicker, ['volume24', 'amount24']],
+] as const) {
+  for (const key of keys)
     Object.defineProperty(cls.prototype, key, { ...Object.getOwnPropertyDescriptor(cls.prototype, key)!, enumerable: true });
 }

@@ -4,6 +4,8 @@ import { D } from '../../src/core/decimal.js';
 import type { PolledSnapshot } from '../../src/marketdata/poll/market-data-events.js';
 import { ReplayMarket } from '../../src/backtest/replay-market.js';
 import { ReplaySnapshotSource } from '../../src/backtest/replay-snapshot-source.js';
+import { CONTRACT_PRESETS } from '../../src/emulator/config/instrument-presets.js';
+import { contractInstrumentSchema, toContractInstrument } from '../../src/emulator/config/instrument-schemas.js';
 import { book, diff, SYMBOL, testInstrument, trade } from './support/exchange-kit.js';
 
 function setup(latencyMs: number) {
@@ -97,6 +99,90 @@ describe('replay snapshot source', () => {
     const plainTrade = { id: '1', price: D(102), quantity: D(1), takerSide: 'buy', time: 1_000 };
     expect(s.trades).to.deep.equal([plainTrade]);
     expect(JSON.stringify(s.trades)).to.equal(JSON.stringify([plainTrade]));
+  });
+
+  it('gives_contract_bars_and_tickers_that_read_compare_and_serialise_like_plain_records', async () => {
+    // BTC_USDT: tick 0.1, 1 lot = 1 contract = 0.0001 BTC. Values worked out by hand from the prints.
+    const clock = new VirtualClock(0);
+    const inst = toContractInstrument(contractInstrumentSchema.parse(CONTRACT_PRESETS.BTC_USDT));
+    const market = new ReplayMarket([{ instrument: inst, source: { market: 'contract', symbol: 'BTC_USDT' } }]);
+    const source = new ReplaySnapshotSource({
+      clock,
+      market,
+      config: {
+        instruments: [
+          { kind: 'contract', symbol: 'BTC_USDT', cycleMs: 60_000, streams: { klines: { intervals: ['Min1'], limit: 5 }, ticker: {} } },
+        ],
+      },
+    });
+    const got: PolledSnapshot[] = [];
+    source.snapshots().subscribe((x) => got.push(x));
+    await source.start();
+    const head = (et: number) => ({ m: 'contract' as const, i: 'BTC_USDT', et, lt: et });
+    market.apply({ ...head(0), s: 'depth.snapshot', u: 1, b: [['60000.0', '9']], a: [['60000.5', '4']] });
+    market.apply({ ...head(0), s: 'funding', r: '0.0001', nt: 28_800_000 });
+    market.apply({ ...head(1_000), s: 'trade', p: '60000.0', q: '2', ts: 'sell' });
+    market.apply({ ...head(2_000), s: 'trade', p: '60010.5', q: '3', ts: 'buy' });
+    market.apply({ ...head(61_000), s: 'trade', p: '60005.0', q: '1', ts: 'sell' });
+    source.begin(0);
+    clock.advanceTo(120_000);
+    source.runDue(120_000);
+    // The poll at 120 000 sees the bars of [0, 60 000), [60 000, 120 000) and the one opening at 120 000.
+    const s = got[0]!;
+    const plainBars = [
+      // 2 + 3 contracts; quote 2 · 0.0001 · 60000 + 3 · 0.0001 · 60010.5 = 12 + 18.00315
+      {
+        openTime: 0,
+        closeTime: 60_000,
+        open: D('60000'),
+        high: D('60010.5'),
+        low: D('60000'),
+        close: D('60010.5'),
+        volume: D(5),
+        quoteVolume: D('30.00315'),
+      },
+      // 1 contract; quote 0.0001 · 60005 = 6.0005
+      {
+        openTime: 60_000,
+        closeTime: 120_000,
+        open: D('60005'),
+        high: D('60005'),
+        low: D('60005'),
+        close: D('60005'),
+        volume: D(1),
+        quoteVolume: D('6.0005'),
+      },
+      // The bar opening at the poll's time, no print yet: the last close, nothing traded.
+      {
+        openTime: 120_000,
+        closeTime: 180_000,
+        open: D('60005'),
+        high: D('60005'),
+        low: D('60005'),
+        close: D('60005'),
+        volume: D(0),
+        quoteVolume: D(0),
+      },
+    ];
+    // A print after the poll changes the forming bar in the tape, not the bar the poll gave (read lazily).
+    market.apply({ ...head(121_000), s: 'trade', p: '60100.0', q: '7', ts: 'buy' });
+    expect(s.klines!.Min1).to.deep.equal(plainBars);
+    expect(JSON.stringify(s.klines)).to.equal(JSON.stringify({ Min1: plainBars }));
+    // No mark recorded: fair and index follow the last trade; 24h totals are the three prints.
+    const plainTicker = {
+      lastPrice: D('60005'),
+      bid1: D('60000'),
+      ask1: D('60000.5'),
+      volume24: D(6),
+      amount24: D('36.00365'),
+      fairPrice: D('60005'),
+      indexPrice: D('60005'),
+      fundingRate: D('0.0001'),
+      exchangeTime: 120_000,
+    };
+    expect(s.contractTicker).to.deep.equal(plainTicker);
+    expect(Object.keys(s.contractTicker!)).to.include.members(['lastPrice', 'bid1', 'ask1', 'fairPrice', 'exchangeTime']);
+    expect(JSON.stringify(s.contractTicker)).to.equal(JSON.stringify(plainTicker));
   });
 
   it('reuses_a_level_unchanged_since_the_last_poll_and_replaces_a_changed_one', async () => {

@@ -423,14 +423,19 @@ export class TapeAggregator implements TapeSink {
    * values without the open, extremes and change a replayed poll would build and drop every cycle.
    */
   dayTotals(now: number): Pick<TickerView, 'last' | 'volume' | 'quoteVolume'> {
+    const t = this.dayTotalUnits(now);
+    return {
+      last: t.lastTicks === undefined ? undefined : this.price(t.lastTicks),
+      volume: this.qty(t.volumeLots),
+      quoteVolume: this.quote(t.quoteUnits),
+    };
+  }
+
+  /** dayTotals() in ticks, lots and price units × lots (quote()): for a reader that converts only what it reads. */
+  dayTotalUnits(now: number): { readonly lastTicks: number | undefined; readonly volumeLots: number; readonly quoteUnits: number } {
     if (!this.day) throw this.refused('the 24h ticker', 'ticker24h');
     const s = this.day.stats(now);
-    const lastTicks = Number.isNaN(s.last) ? this.lastTicks : s.last;
-    return {
-      last: lastTicks === undefined ? undefined : this.price(lastTicks),
-      volume: this.qty(s.volume),
-      quoteVolume: this.quote(s.quote),
-    };
+    return { lastTicks: Number.isNaN(s.last) ? this.lastTicks : s.last, volumeLots: s.volume, quoteUnits: s.quote };
   }
 
   /**
