@@ -19,8 +19,8 @@ import { TapeAggregator, type TapeTrade } from '../venue/market/tape-aggregator.
 
 /** Prints each instrument keeps for the trades stream (spot trades allow at most 1000). */
 export const RECENT_TRADES = 1000;
-/** Prices kept as Decimals per instrument (ReplayInstrument.price) before the memo starts over. */
-const PRICE_MEMO = 4096;
+/** Slots of the per-instrument memo of prices as Decimals (ReplayInstrument.price): a power of two. */
+const PRICE_MEMO = 1 << 15;
 import { syntheticBookFlat, type IntraBarPathOptions, type PathPoint } from './intra-bar-path.js';
 import { ReplayBook, type Side } from './replay-book.js';
 
@@ -199,17 +199,21 @@ export class ReplayInstrument {
 
   price(ticks: number): Decimal {
     // The prices a run reads (the touch, the last trade, the mark) keep coming back: one Decimal per
-    // price, kept for a while, instead of a multiplication per read.
-    let d = this.prices.get(ticks);
-    if (d === undefined) {
-      if (this.prices.size >= PRICE_MEMO) this.prices.clear();
-      d = this.tickD.mul(ticks);
-      this.prices.set(ticks, d);
-    }
+    // price, kept for a while, instead of a multiplication per read. A direct-mapped memo by half tick
+    // (a mid may be x.5): a price stays until one PRICE_MEMO / 2 ticks away takes its slot, so a
+    // market moving inside that range (a week of BTC on a 0.1 tick) converts each price once; a map
+    // emptied when full made a kline run convert most of its prices again.
+    const slot = Math.round(ticks * 2) & (PRICE_MEMO - 1);
+    if (this.priceKeys[slot] === ticks) return this.priceValues[slot]!;
+    const d = this.tickD.mul(ticks);
+    this.priceKeys[slot] = ticks;
+    this.priceValues[slot] = d;
     return d;
   }
 
-  private readonly prices = new Map<number, Decimal>();
+  /** The memo's prices in ticks (NaN: empty slot) and their Decimals. */
+  private readonly priceKeys = new Float64Array(PRICE_MEMO).fill(NaN);
+  private readonly priceValues = new Array<Decimal | undefined>(PRICE_MEMO).fill(undefined);
 
   qty(lots: number): Decimal {
     return this.stepD.mul(lots);

@@ -69,12 +69,18 @@ interface PollState {
   nextCycle: number;
   /** A cycle captured and waiting to be delivered. */
   pending: { readonly deliverAt: number; readonly scheduledAt: number; readonly records: Records } | undefined;
-  /** Closed bars already converted, per interval name. */
-  readonly klineCache: Map<string, Map<number, Kline>>;
+  /** The bars of the last poll per interval name (see klines()). */
+  readonly klineCache: Map<string, KlineWindow>;
   /** The prints of the last poll, in id order (see trades()). */
   tradeCache: TickTrade[];
   /** The depth levels of the last poll per side, by price (see levels()). */
   readonly levelCache: { buy: TickLevel[]; sell: TickLevel[] };
+}
+
+/** A poll's bars of one interval, oldest first: the first `closed` were closed at that poll. */
+interface KlineWindow {
+  readonly bars: readonly Kline[];
+  readonly closed: number;
 }
 
 export interface SnapshotSourceStats {
@@ -383,27 +389,35 @@ export class ReplaySnapshotSource implements MarketDataSource {
     return out;
   }
 
+  /**
+   * The window of bars, sharing the views of the bars that were closed at the last poll: a closed bar
+   * never changes, and the window moves by a bar or so between polls, so each bar becomes a view
+   * once (and its close a Decimal once). Both windows are in time order: one pass over the last one
+   * finds them.
+   */
   private klines(p: PollState, name: string, limit: number, now: number): Kline[] {
     const inst = p.inst;
     const interval: KlineInterval = inst.kind === 'contract' ? fromContractInterval(name as never) : (name as KlineInterval);
     const bars = inst.tape.klineBars(interval, { limit }, now);
-    let cache = p.klineCache.get(name);
-    if (!cache) p.klineCache.set(name, (cache = new Map()));
+    const prev = p.klineCache.get(name);
+    const prevBars = prev?.bars ?? [];
+    const prevClosed = prev?.closed ?? 0;
     const out: Kline[] = new Array<Kline>(bars.length);
+    let closed = 0;
+    let j = 0;
     for (let i = 0; i < bars.length; i++) {
       const b = bars[i]!;
-      const closed = b.closeTime <= now;
-      let k = closed ? cache.get(b.openTime) : undefined;
-      if (!k) {
-        k = this.kline(inst, b);
-        if (closed) cache.set(b.openTime, k);
+      if (b.closeTime <= now) {
+        closed = i + 1;
+        while (j < prevClosed && prevBars[j]!.openTime < b.openTime) j++;
+        if (j < prevClosed && prevBars[j]!.openTime === b.openTime) {
+          out[i] = prevBars[j]!;
+          continue;
+        }
       }
-      out[i] = k;
+      out[i] = this.kline(inst, b);
     }
-    if (cache.size > limit * 2) {
-      const keep = new Set(out.map((k) => k.openTime));
-      for (const t of [...cache.keys()]) if (!keep.has(t)) cache.delete(t);
-    }
+    p.klineCache.set(name, { bars: out, closed });
     return out;
   }
 

@@ -183,6 +183,23 @@ describe('replay snapshot source', () => {
     expect(s.contractTicker).to.deep.equal(plainTicker);
     expect(Object.keys(s.contractTicker!)).to.include.members(['lastPrice', 'bid1', 'ask1', 'fairPrice', 'exchangeTime']);
     expect(JSON.stringify(s.contractTicker)).to.equal(JSON.stringify(plainTicker));
+    // The next poll shares the bars that were closed at this one, and shows the forming bar as it closed.
+    clock.advanceTo(180_000);
+    source.runDue(180_000);
+    const next = got[1]!.klines!.Min1!;
+    expect(next.slice(0, 2)).to.have.ordered.members(s.klines!.Min1!.slice(0, 2));
+    expect(next[2]).to.not.equal(s.klines!.Min1![2]);
+    // 7 contracts at 60100.0: quote 7 · 0.0001 · 60100 = 42.07
+    expect(next[2]).to.deep.equal({
+      openTime: 120_000,
+      closeTime: 180_000,
+      open: D('60100'),
+      high: D('60100'),
+      low: D('60100'),
+      close: D('60100'),
+      volume: D(7),
+      quoteVolume: D('42.07'),
+    });
   });
 
   it('reuses_a_level_unchanged_since_the_last_poll_and_replaces_a_changed_one', async () => {
