@@ -100,6 +100,9 @@ export type PerpTrendParams = z.output<typeof perpTrendParams>;
 interface SymbolState {
   /** Open time of the newest bar judged (klines), or the count of sampled bars judged. */
   lastBar?: number;
+  /** The closed bars judged last (klines) and their closes as doubles, in the same order. */
+  judged?: readonly Kline[];
+  judgedCloses?: readonly number[];
   sampler?: BarSampler;
   /** Intent whose order is not settled yet. */
   awaiting?: string;
@@ -126,7 +129,6 @@ export class PerpTrend implements Strategy {
   static readonly paramsSchema = perpTrendParams;
 
   private readonly state = new Map<string, SymbolState>();
-  private readonly closes = new WeakMap<Kline, number>();
 
   constructor(
     @inject(STRATEGY_TOKENS.StrategyParams) private readonly params: PerpTrendParams,
@@ -239,22 +241,24 @@ export class PerpTrend implements Strategy {
     const newest = klines[n - 1]!.openTime;
     if (st.lastBar !== undefined && newest <= st.lastBar) return undefined;
     st.lastBar = newest;
+    // A bar's close as a double, decoded once per bar: a snapshot source hands the same immutable Kline
+    // again at every poll while it stays in the window (decimal.js' toNumber goes through a string).
+    // Both windows are in time order: one pass over the last one finds the bars seen before.
+    const prev = st.judged ?? [];
+    const prevCloses = st.judgedCloses ?? [];
     const closes = new Array<number>(n);
-    for (let i = 0; i < n; i++) closes[i] = this.closeOf(klines[i]!);
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      const k = klines[i]!;
+      while (j < prevCloses.length && prev[j]!.openTime < k.openTime) j++;
+      closes[i] = j < prevCloses.length && prev[j] === k ? prevCloses[j]! : k.close.toNumber();
+    }
+    st.judged = klines;
+    st.judgedCloses = closes;
     // The averages are worked out over the window again on every new bar, seeded with its oldest close
     // (as before): a streaming EMA over the whole history would weigh the seed differently (the slow
     // average's seed still carries (1 − α)^(window − 1) ≈ 2 % on a 59-bar window) and change the trades.
     return emaCross(closes, p.fastPeriod, p.slowPeriod);
-  }
-
-  /**
-   * A bar's close as a double, decoded once per bar: a snapshot source hands the same immutable Kline
-   * again at every poll while it stays in the window (decimal.js' toNumber goes through a string).
-   */
-  private closeOf(k: Kline): number {
-    let c = this.closes.get(k);
-    if (c === undefined) this.closes.set(k, (c = k.close.toNumber()));
-    return c;
   }
 
   private busy(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol): boolean {
