@@ -25,7 +25,9 @@ import { runOutcome } from '../../backtest/run-fingerprint.js';
 import { RecordStoreReader } from '../../marketdata/store/record-store-reader.js';
 import { describeStoreSpan, isoMinute } from '../../marketdata/store/store-listing.js';
 
-import { prepareReplay, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
+import { prepareReplay, replayInstrumentSpecs, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
+import { CompactRecords } from '../../backtest/compact-records.js';
+import type { ReplayEvent } from '../../backtest/replay-market.js';
 import type { FillModel } from '../../backtest/fill-model.js';
 
 export interface BacktestCommandOptions {
@@ -134,12 +136,16 @@ export function noRecordsMessage(config: BacktestConfig, inputs: readonly string
   return `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')}${window} in ${inputs.join(', ')}${spans.length > 0 ? `: ${spans.join('; ')}` : ''}`;
 }
 
-export async function backtestCommand(opts: BacktestCommandOptions): Promise<BacktestCommandSummary> {
-  const clock = opts.clock ?? new SystemClock();
-  const started = clock.now();
-  const cwd = opts.cwd ?? process.cwd();
-  if (!opts.strategyClasses) await loadConfigFileStrategies(opts.config, cwd);
-  const config = await loadBacktestConfig(opts.config, strategyCatalog(opts.strategyClasses));
+/**
+ * The config's records, compiled for the replay (prepareReplay) and, for runs with kline-only
+ * instruments, held compactly (compact-records.ts): the loaded record objects are dropped here, so
+ * the bars do not weigh on the heap for the whole run. (Runs without kline-only instruments keep the
+ * array: the replay walks it by index.)
+ */
+async function loadReplay(
+  config: BacktestConfig,
+  cwd: string,
+): Promise<{ events: Iterable<ReplayEvent>; streams: Map<string, Set<string>>; records: number; perModel: number }> {
   checkDataSources(config.backtest.data, cwd);
   const data = await loadBacktestData(config.backtest.data, {
     cwd,
@@ -149,7 +155,23 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   });
   if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
   const prepared = prepareReplay(config, data.records);
-  const perModel = expectedEvents(config, data.records);
+  const paths = replayInstrumentSpecs(config, prepared.streams).some((s) => s.klineOnly);
+  return {
+    events: paths ? CompactRecords.of(prepared.events) : prepared.events,
+    streams: prepared.streams,
+    records: data.records.length,
+    perModel: expectedEvents(config, data.records),
+  };
+}
+
+export async function backtestCommand(opts: BacktestCommandOptions): Promise<BacktestCommandSummary> {
+  const clock = opts.clock ?? new SystemClock();
+  const started = clock.now();
+  const cwd = opts.cwd ?? process.cwd();
+  if (!opts.strategyClasses) await loadConfigFileStrategies(opts.config, cwd);
+  const config = await loadBacktestConfig(opts.config, strategyCatalog(opts.strategyClasses));
+  const prepared = await loadReplay(config, cwd);
+  const perModel = prepared.perModel;
   const models = reportOrder(config.fillModels);
   const stream = opts.progressStream ?? process.stderr;
   const show = opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true;
@@ -209,7 +231,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;
   w.write(
-    `backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${data.records.length} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`,
+    `backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${prepared.records} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`,
   );
   // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
   const asset = config.run.config.risk.valuationAsset;
@@ -234,7 +256,7 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   for (const x of summaries[0]?.stats.warnings ?? [])
     if (x.startsWith('warn data:')) w.write(`warning: ${x.slice('warn data: '.length)}\n`);
   w.write(`report: ${paths.html}\n`);
-  return { out, json: paths.json, html: paths.html, records: data.records.length, models: summaries, runs, elapsedMs, identical: same };
+  return { out, json: paths.json, html: paths.html, records: prepared.records, models: summaries, runs, elapsedMs, identical: same };
 }
 
 /**
