@@ -83,6 +83,8 @@ export interface BacktestRunOptions {
    * memory does not grow with its length (the backtest command's path). Absent: everything in memory.
    */
   readonly tapeDir?: string;
+  /** With `tapeDir`: booked fills each venue keeps as objects; older ones go to its compact archive (fill-log.ts). Default 1000. */
+  readonly keepFills?: number;
   /**
    * Times at which the caller may stop the run early (a sweep's pruning). At each time, once everything
    * at or before it has happened and before anything later does, `check(k, soFar)` sees the run so far
@@ -119,6 +121,8 @@ export interface BacktestResult {
   readonly stoppedAt?: number;
 }
 
+/** Booked fills a venue keeps as objects in a run with a tape (the rest are archived: fill-log.ts). */
+const RECENT_FILLS = 1000;
 const SILENT: ClientLogger = { debug() {}, info() {}, warn() {}, error() {} };
 const MAX_WARNINGS = 200;
 
@@ -233,8 +237,13 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   const tape = opts.tapeDir !== undefined ? new RunTape(opts.tapeDir, symbols, HTML_TABLE_LIMIT) : undefined;
   const orders = new Map<string, Order>();
   const created = new Map<string, number>();
-  const finished = new Set<string>();
+  let finishedCount = 0;
   for (const v of venues) {
+    // Orders of this venue already on the tape, while its order manager still knows them (it forgets a
+    // closed order after retainClosedMs; then order() answers nothing and the event is dropped above
+    // the check): pruned as it grows, so a long run does not hold every client id it ever used.
+    const finished = new Set<string>();
+    let pruneAt = 10_000;
     v.orders.events$.subscribe((e: ExecutionEvent) => {
       const cid =
         'clientOrderId' in e && e.clientOrderId !== undefined
@@ -250,12 +259,17 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
         return;
       }
       if (finished.has(cid)) return;
-      if (!created.has(cid)) created.set(cid, created.size + finished.size);
+      if (!created.has(cid)) created.set(cid, created.size + finishedCount);
       if (isTerminal(o.status)) {
         tape.orderDone(created.get(cid)!, o as RunOrder);
         created.delete(cid);
         orders.delete(cid);
         finished.add(cid);
+        finishedCount++;
+        if (finished.size >= pruneAt) {
+          for (const c of finished) if (!v.orders.order(c)) finished.delete(c);
+          pruneAt = Math.max(10_000, 2 * finished.size);
+        }
       } else orders.set(cid, o);
     });
   }
@@ -265,13 +279,18 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   truth.setBalance(valuationAsset, D(bt.initialCapital));
   const ops: SimVenueOps[] = [spot, contract].filter((x): x is SpotSimVenue | ContractSimVenue => x !== undefined);
   const applied = ops.map(() => 0);
+  const keepFills = Math.max(1, opts.keepFills ?? RECENT_FILLS);
   const funding: RunFunding[] = [];
   let fundingApplied = 0;
   const catchUp = (): void => {
     ops.forEach((o, k) => {
+      // applied[k]: this venue's fills booked so far, archived ones included (fills[0] is number `archived`).
       const fills = o.fills;
-      for (let i = applied[k]!; i < fills.length; i++) truth.applyFill(fills[i]!);
-      applied[k] = fills.length;
+      const archived = o.fillLog.archived;
+      for (let i = applied[k]! - archived; i < fills.length; i++) truth.applyFill(fills[i]!);
+      applied[k] = archived + fills.length;
+      // With a tape, booked fills beyond the newest few leave the heap for the venue's compact archive.
+      if (tape && fills.length >= 2 * keepFills) o.fillLog.archiveOldest(fills.length - keepFills);
     });
     if (contract) {
       const list = contract.funding;
@@ -341,7 +360,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   // ---------------------------------------------------------------- the run, at the end or so far
   const document = canonicalJson(cfg.document) as Record<string, unknown>;
   const strategyInfo = cfg.run.strategies[0]!;
-  const fills = (): Fill[] => ops.flatMap((o) => o.fills).sort((a, b) => a.time - b.time);
+  const fills = (): Fill[] => ops.flatMap((o) => o.fillLog.all()).sort((a, b) => a.time - b.time);
   const instruments: RunInstrument[] = cfg.instruments.map((i) => ({
     symbol: i.instrument.symbol,
     kind: i.instrument.kind,
@@ -350,8 +369,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   }));
   const streamNames = new Set<string>();
   for (const s of specs) for (const x of streams.get(instrumentKey(s.source.market, s.source.symbol)) ?? []) streamNames.add(x);
-  const assemble = (runSamples: RunSample[], runOrders: RunOrder[], tapeInfo: RunTapeInfo | undefined): BacktestRun => {
-    const all = fills();
+  const assemble = (runSamples: RunSample[], runOrders: RunOrder[], tapeInfo: RunTapeInfo | undefined, all = fills()): BacktestRun => {
     return {
       config: document,
       configHash: configHash(document),
@@ -498,12 +516,14 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
 
   let tapeInfo: RunTapeInfo | undefined;
   let runSamples = samples;
+  let runFills: Fill[] | undefined;
   if (tape) {
     if (pending) keep({ ...pending, time: Infinity }); // flushes the newest real sample
     // Orders still open at the end, in creation order.
     for (const [cid, o] of [...orders].sort((a, b) => created.get(a[0])! - created.get(b[0])!))
       tape.orderDone(created.get(cid)!, o as RunOrder);
-    const t = tape.close(fills(), funding);
+    runFills = fills();
+    const t = tape.close(runFills, funding);
     const thinned = thinner.result();
     runSamples = thinned.samples;
     tapeInfo = {
@@ -515,7 +535,7 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       sampleCount: t.samples,
     };
   }
-  const run = assemble(runSamples, tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]), tapeInfo);
+  const run = assemble(runSamples, tape ? tape.firstOrders : ([...orders.values()] as RunOrder[]), tapeInfo, runFills);
   const result: BacktestResult = {
     run,
     stats: {

@@ -94,6 +94,7 @@ import type { ReplayInstrument } from './replay-market.js';
 import { venueRejection } from './venue-rejection.js';
 import type { SimulatedExchange, VenueDriver } from './simulated-exchange.js';
 import type { SimVenueOps } from './simulated-gateway.js';
+import { FillLog } from './fill-log.js';
 
 export const CONTRACT_BACKTEST_ACCOUNT = 'backtest';
 const CROWD_MAKERS = 6;
@@ -148,8 +149,12 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   readonly capabilities: GatewayCapabilities = contractCapabilities(false);
   readonly venue: ContractVenue;
   readonly account = CONTRACT_BACKTEST_ACCOUNT;
-  /** Our fills, in time order. */
-  readonly fills: Fill[] = [];
+  /** Our fills, in time order (the older ones archived when the runner asks: fill-log.ts). */
+  readonly fillLog = new FillLog();
+  /** Our fills not archived, in time order: all of them unless the runner archives. */
+  get fills(): Fill[] {
+    return this.fillLog.recent;
+  }
   /** Funding our positions paid or received, in time order. */
   readonly funding: FundingPayment[] = [];
   private readonly exchange: SimulatedExchange;
@@ -452,13 +457,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   fillsSince(symbol: InstrumentSymbol, since: number): Fill[] {
-    const out: Fill[] = [];
-    for (let i = this.fills.length - 1; i >= 0; i--) {
-      const f = this.fills[i]!;
-      if (f.time < since) break;
-      if (f.symbol === symbol) out.push(f);
-    }
-    return out.reverse();
+    return this.fillLog.since(symbol, since);
   }
 
   positions(symbol?: InstrumentSymbol): Position[] {

@@ -34,13 +34,15 @@ import type {
 } from '../execution/exchange-gateway.js';
 import type { ProtectiveOrderRef } from '../domain/position.js';
 import { asPerpetua } from '../execution/gateways/gateway-errors.js';
+import type { FillLog } from './fill-log.js';
 import type { SimulatedExchange } from './simulated-exchange.js';
 
 /** The synchronous venue operations of one kind (spot-sim-venue.ts, contract-sim-venue.ts). */
 export interface SimVenueOps {
   readonly capabilities: GatewayCapabilities;
-  /** Our fills so far, in time order (the run's fill list). */
+  /** Our fills so far, in time order (the run's fill list): `fills` the ones not archived yet. */
   readonly fills: readonly Fill[];
+  readonly fillLog: FillLog;
   place(req: PlaceRequest): PlaceAck;
   amend?(req: AmendRequest): AmendAck;
   chase?(ref: OrderRef): void;

@@ -46,6 +46,7 @@ import type { SimulatedExchange, VenueDriver } from './simulated-exchange.js';
 import type { SimVenueOps } from './simulated-gateway.js';
 import { SPOT_CAPABILITIES } from '../execution/gateways/mexc-spot-gateway.js';
 import type { GatewayCapabilities } from '../execution/exchange-gateway.js';
+import { FillLog } from './fill-log.js';
 
 export const BACKTEST_ACCOUNT = 'backtest';
 /** How long our closed orders and trades stay queryable in the simulated venue (virtual time). */
@@ -83,8 +84,12 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   readonly capabilities: GatewayCapabilities = SPOT_CAPABILITIES;
   readonly venue: SpotVenue;
   readonly account = BACKTEST_ACCOUNT;
-  /** Our fills, in time order. */
-  readonly fills: Fill[] = [];
+  /** Our fills, in time order (the older ones archived when the runner asks: fill-log.ts). */
+  readonly fillLog = new FillLog();
+  /** Our fills not archived, in time order: all of them unless the runner archives. */
+  get fills(): Fill[] {
+    return this.fillLog.recent;
+  }
   private readonly rules = new Map<string, SpotMarket>();
   private readonly instruments = new Map<string, SpotInstrument>();
   private readonly crowdSeq = new Map<string, number>();
@@ -238,14 +243,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   }
 
   fillsSince(symbol: InstrumentSymbol, since: number): Fill[] {
-    const out: Fill[] = [];
-    // Fills are appended in time order: walk back from the newest.
-    for (let i = this.fills.length - 1; i >= 0; i--) {
-      const f = this.fills[i]!;
-      if (f.time < since) break;
-      if (f.symbol === symbol) out.push(f);
-    }
-    return out.reverse();
+    return this.fillLog.since(symbol, since);
   }
 
   positions(symbol?: InstrumentSymbol): Position[] {

@@ -102,7 +102,15 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 
 /** sha256 of the order list as report.json writes it. */
 export const ordersHash = (run: BacktestRun): string => run.tape?.ordersHash ?? sha256(JSON.stringify(run.orders.map(orderToJson)));
-export const fillsHash = (run: BacktestRun): string => sha256(JSON.stringify(run.fills.map(fillToJson)));
+/**
+ * sha256 of the fill list as JSON (`JSON.stringify(run.fills.map(fillToJson))`), fed to the hash one
+ * fill at a time: the same bytes without the whole list's text in memory at once (60k fills: 15 MB).
+ */
+export const fillsHash = (run: BacktestRun): string => {
+  const h = createHash('sha256');
+  run.fills.forEach((f, i) => h.update((i === 0 ? '[' : ',') + JSON.stringify(fillToJson(f))));
+  return h.update(run.fills.length === 0 ? '[]' : ']').digest('hex');
+};
 
 /** Standard models in their natural order, custom ones after, in the order given. */
 export function bandOrder<T extends { fillModel: string }>(entries: readonly T[]): T[] {

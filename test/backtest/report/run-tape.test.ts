@@ -13,7 +13,7 @@ import { fillToJson, orderToJson } from '../../../src/backtest/report/backtest-r
 import { computeMetrics } from '../../../src/backtest/report/metrics.js';
 import { buildReportJson, buildReportModel, ordersHash } from '../../../src/backtest/report/report-json.js';
 import { SampleThinner } from '../../../src/backtest/report/run-tape.js';
-import { spotMmConfig } from '../support/backtest-fixtures.js';
+import { perpTrendConfig, spotMmConfig } from '../support/backtest-fixtures.js';
 
 /** Minimal RFC 4180 reader (quotes only where the writer puts them). */
 function readCsv(path: string): string[][] {
@@ -79,6 +79,34 @@ describe('backtest/report/run-tape', function () {
     });
     expect(json.metrics).to.deep.equal(buildReportJson(buildReportModel([plain])).metrics);
   });
+
+  // Fill archiving (fill-log.ts) must change where fills live, never the record: a venue keeping one
+  // fill as an object (the rest archived after every few fills) writes the same tape, byte for byte,
+  // and the same report as one that never archives, and the same fills as the in-memory run.
+  for (const [name, config] of [
+    ['spot market maker on L2', spotMmConfig()],
+    ['perp-trend on bars with funding', perpTrendConfig()],
+  ] as const) {
+    it(`archives_fills_without_changing_the_record_of_the_${name.replace(/\W+/g, '_')}`, async () => {
+      const data = await loadBacktestData(config.backtest.data);
+      const prepared = prepareReplay(config, data.records);
+      const fillModel = config.fillModels.find((m) => m.name === 'neutral')!;
+      const base = { config, records: prepared.events, streams: prepared.streams, fillModel };
+      const plain = (await runBacktest(base)).run;
+      const kept = (await runBacktest({ ...base, tapeDir: join(dir, 'kept') })).run;
+      const archived = (await runBacktest({ ...base, tapeDir: join(dir, 'archived'), keepFills: 1 })).run;
+      expect(plain.fills.length).to.be.greaterThan(3);
+      expect(archived.fills.map(fillToJson)).to.deep.equal(plain.fills.map(fillToJson));
+      for (const f of ['equity.csv', 'orders.csv', 'fills.csv', 'funding.csv'])
+        expect(readFileSync(join(dir, 'archived', f), 'utf8'), f).to.equal(readFileSync(join(dir, 'kept', f), 'utf8'));
+      const report = (run: typeof kept) => {
+        const j = buildReportJson(buildReportModel([run]));
+        return { ...j, tape: j.tape!.map((t) => ({ ...t, dir: '' })) };
+      };
+      expect(report(archived)).to.deep.equal(report(kept));
+      expect(archived.tape!.equity).to.deep.equal(kept.tape!.equity);
+    });
+  }
 
   it('thins_samples_to_at_most_twice_the_maximum_keeping_the_newest', () => {
     const t = new SampleThinner(10);

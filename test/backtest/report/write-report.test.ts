@@ -1,15 +1,16 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { D } from '../../../src/core/decimal.js';
 import { ValidationError } from '../../../src/core/errors.js';
-import { canonicalJson, configHash, stableNumber } from '../../../src/backtest/report/backtest-run.js';
+import { canonicalJson, configHash, fillToJson, stableNumber } from '../../../src/backtest/report/backtest-run.js';
 import { escapeHtml, formatAxis, formatDuration, jsonForScript } from '../../../src/backtest/report/format.js';
 import { METRIC_DEFS } from '../../../src/backtest/report/metric-defs.js';
 import { computeMetrics } from '../../../src/backtest/report/metrics.js';
 import type { ReportJson } from '../../../src/backtest/report/report-json.js';
-import { ordersHash } from '../../../src/backtest/report/report-json.js';
+import { fillsHash, ordersHash } from '../../../src/backtest/report/report-json.js';
 import { runFromJson, runToJson } from '../../../src/backtest/report/run-codec.js';
 import { renderReport, writeReport } from '../../../src/backtest/report/write-report.js';
 import { syntheticBand, syntheticRun } from './support/synthetic-run.js';
@@ -29,6 +30,17 @@ describe('backtest/report/write-report', () => {
     const b = await writeReport(syntheticBand({ minutes: 600, holdMinutes: 60 }), join(dir, 'b'));
     expect(await readFile(a.json, 'utf8')).to.equal(await readFile(b.json, 'utf8'));
     expect(await readFile(a.html, 'utf8')).to.equal(await readFile(b.html, 'utf8'));
+  });
+
+  it('hashes_the_fill_list_as_its_json_text', () => {
+    // fillsHash feeds the hash one fill at a time; the reference hashes the whole list's JSON at once.
+    const run = syntheticBand({ minutes: 600, holdMinutes: 60 })[0]!;
+    const whole = (fills: typeof run.fills) =>
+      createHash('sha256')
+        .update(JSON.stringify(fills.map(fillToJson)))
+        .digest('hex');
+    expect(run.fills.length).to.be.greaterThan(2);
+    for (const fills of [run.fills, run.fills.slice(0, 1), []]) expect(fillsHash({ ...run, fills })).to.equal(whole(fills));
   });
 
   it('changes_the_json_when_the_run_changes', () => {
