@@ -383,8 +383,22 @@ export function roundTripsFifo(
   multiplierOf: (symbol: string) => Decimal = () => D(1),
   settleAssetOf: (symbol: string) => string | undefined = () => undefined,
 ): RoundTrip[] {
-  const books = new Map<string, Lot[]>();
   const trips: RoundTrip[] = [];
+  forEachRoundTrip(fills, multiplierOf, settleAssetOf, (t) => trips.push(t));
+  return trips;
+}
+
+/**
+ * roundTripsFifo's trips handed to `visit` one at a time, in the same order, none kept: a run's
+ * metrics need only their sums (60k trips of a 90-day market maker were 50 MB as a list).
+ */
+export function forEachRoundTrip(
+  fills: readonly RunFill[],
+  multiplierOf: (symbol: string) => Decimal,
+  settleAssetOf: (symbol: string) => string | undefined,
+  visit: (trip: RoundTrip) => void,
+): void {
+  const books = new Map<string, Lot[]>();
   for (const f of fills) {
     const key = `${f.symbol}|${legOf(f)}`;
     let lots = books.get(key);
@@ -400,7 +414,7 @@ export function roundTripsFifo(
       const long = lot.qty.isPositive();
       const gross = (long ? f.price.minus(lot.price) : lot.price.minus(f.price)).mul(m).mul(mult);
       const fees = lot.feePerUnit.plus(feePerUnit).mul(m);
-      trips.push({
+      visit({
         symbol: f.symbol,
         leg: legOf(f),
         direction: long ? 'long' : 'short',
@@ -419,7 +433,6 @@ export function roundTripsFifo(
     }
     if (!q.isZero()) lots.push({ qty: q, price: f.price, time: f.time, feePerUnit });
   }
-  return trips;
 }
 
 const Decimal_min = (a: Decimal, b: Decimal): Decimal => (a.lte(b) ? a : b);
@@ -437,31 +450,44 @@ export interface TradeStats {
 }
 
 export function tradeStats(trips: readonly RoundTrip[]): TradeStats {
-  if (trips.length === 0)
-    return { roundTrips: 0, winRate: null, profitFactor: null, expectancy: null, averageWin: null, averageLoss: null };
-  let wins = 0;
-  let losses = 0;
-  let grossWin = ZERO;
-  let grossLoss = ZERO;
-  let total = ZERO;
-  for (const t of trips) {
-    total = total.plus(t.netPnl);
+  const sum = new TradeStatsSum();
+  for (const t of trips) sum.add(t);
+  return sum.result();
+}
+
+/** tradeStats over trips added one at a time (the same sums in the same order). */
+export class TradeStatsSum {
+  private count = 0;
+  private wins = 0;
+  private losses = 0;
+  private grossWin = ZERO;
+  private grossLoss = ZERO;
+  private total = ZERO;
+
+  add(t: RoundTrip): void {
+    this.count++;
+    this.total = this.total.plus(t.netPnl);
     if (t.netPnl.isPositive() && !t.netPnl.isZero()) {
-      wins++;
-      grossWin = grossWin.plus(t.netPnl);
+      this.wins++;
+      this.grossWin = this.grossWin.plus(t.netPnl);
     } else if (t.netPnl.isNegative() && !t.netPnl.isZero()) {
-      losses++;
-      grossLoss = grossLoss.plus(t.netPnl.abs());
+      this.losses++;
+      this.grossLoss = this.grossLoss.plus(t.netPnl.abs());
     }
   }
-  return {
-    roundTrips: trips.length,
-    winRate: wins / trips.length,
-    profitFactor: grossLoss.isZero() ? null : grossWin.div(grossLoss).toNumber(),
-    expectancy: total.div(trips.length).toNumber(),
-    averageWin: wins > 0 ? grossWin.div(wins).toNumber() : null,
-    averageLoss: losses > 0 ? grossLoss.div(losses).neg().toNumber() : null,
-  };
+
+  result(): TradeStats {
+    const { count, wins, losses, grossWin, grossLoss, total } = this;
+    if (count === 0) return { roundTrips: 0, winRate: null, profitFactor: null, expectancy: null, averageWin: null, averageLoss: null };
+    return {
+      roundTrips: count,
+      winRate: wins / count,
+      profitFactor: grossLoss.isZero() ? null : grossWin.div(grossLoss).toNumber(),
+      expectancy: total.div(count).toNumber(),
+      averageWin: wins > 0 ? grossWin.div(wins).toNumber() : null,
+      averageLoss: losses > 0 ? grossLoss.div(losses).neg().toNumber() : null,
+    };
+  }
 }
 
 /**
@@ -536,8 +562,16 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
   const upTo = win ? run.fills.filter((f) => f.time <= win.to) : run.fills;
   const inside = <T extends { readonly time: number }>(xs: readonly T[]): readonly T[] =>
     win ? xs.filter((x) => x.time >= win.from && x.time <= win.to) : xs;
-  const allTrips = roundTripsFifo(upTo, mult, (s) => instruments.get(s)?.settleAsset);
-  const stats = tradeStats(win ? allTrips.filter((t) => t.exitTime >= win.from) : allTrips);
+  const sum = new TradeStatsSum();
+  forEachRoundTrip(
+    upTo,
+    mult,
+    (s) => instruments.get(s)?.settleAsset,
+    (t) => {
+      if (!win || t.exitTime >= win.from) sum.add(t);
+    },
+  );
+  const stats = sum.result();
   const fills = inside(run.fills);
   const notional = tradedNotional(fills, mult);
   const meanEquity = points.length > 0 ? points.reduce((a, p) => a + p.equity, 0) / points.length : e0;

@@ -10,12 +10,11 @@ import { canonicalJson } from './backtest-run.js';
 import { escapeHtml, formatAmount, formatDuration, formatPercent, formatTime } from './format.js';
 import { METRIC_DEFS, formatMetric } from './metric-defs.js';
 import { type MetricKey, type Metrics, buyAndHold, calendarReturns, drawdownSeries, equityPoints, withheldMetrics } from './metrics.js';
-import type { ReportModel } from './report-json.js';
+import { HTML_TABLE_LIMIT, type ReportModel } from './report-json.js';
 import { TAPE_DIR } from './run-tape.js';
 import { type ChartMarker, type ChartSeries, renderChart } from './svg-chart.js';
 
-/** Rows of each list the page shows; report.json has them all. */
-export const HTML_TABLE_LIMIT = 1000;
+export { HTML_TABLE_LIMIT };
 
 const MODEL_COLORS: Readonly<Record<string, string>> = { neutral: '#2563eb', optimistic: '#16a34a', pessimistic: '#dc6a0b' };
 const CUSTOM_COLORS = ['#7c3aed', '#0891b2', '#be185d', '#4d7c0f'];
@@ -363,14 +362,14 @@ function ordersTable(run: BacktestRun): string {
 
 function roundTripsTable(model: ReportModel): string {
   const trips = model.roundTrips;
-  if (trips.length === 0) return '<p class="note">No round trips (no position was reduced).</p>';
+  if (model.roundTripCount === 0) return '<p class="note">No round trips (no position was reduced).</p>';
   const rows = trips
     .slice(0, HTML_TABLE_LIMIT)
     .map(
       (t) =>
         `<tr><td>${escapeHtml(t.symbol)}${t.leg !== 'net' ? ` <small>${escapeHtml(t.leg)}</small>` : ''}</td><td>${escapeHtml(t.direction)}</td><td>${escapeHtml(formatTime(t.entryTime))}</td><td>${escapeHtml(formatTime(t.exitTime))}</td><td>${escapeHtml(formatDuration(t.exitTime - t.entryTime))}</td><td class="num">${escapeHtml(t.quantity.toFixed())}</td><td class="num">${escapeHtml(t.entryPrice.toFixed())}</td><td class="num">${escapeHtml(t.exitPrice.toFixed())}</td><td class="num">${escapeHtml(formatAmount(t.fees.toNumber(), 4))}</td><td class="num ${t.netPnl.isNegative() ? 'neg' : 'pos'}">${escapeHtml(formatAmount(t.netPnl.toNumber(), 4))}</td></tr>`,
     );
-  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, trips.length, 'round trips', model.primary)}`;
+  return `<div class="scroll"><table class="grid"><thead><tr><th>Symbol</th><th>Dir.</th><th>Entry (UTC)</th><th>Exit (UTC)</th><th>Held</th><th class="num">Qty</th><th class="num">Entry</th><th class="num">Exit</th><th class="num">Fees</th><th class="num">Net PnL</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>${limitNote(rows.length, model.roundTripCount, 'round trips', model.primary)}`;
 }
 
 function fundingTable(run: BacktestRun): string {

@@ -24,11 +24,13 @@ import {
   validateRun,
 } from './backtest-run.js';
 import { METRIC_DEFS } from './metric-defs.js';
-import { type Metrics, type MetricsOptions, type RoundTrip, computeMetrics, roundTripsFifo } from './metrics.js';
+import { type Metrics, type MetricsOptions, type RoundTrip, computeMetrics, forEachRoundTrip } from './metrics.js';
 
 export const REPORT_FORMAT = 'perpetua-backtest-report/1';
 /** report.json keeps at most this many equity samples (every k-th, plus the last). */
 export const REPORT_SERIES_MAX = 5000;
+/** Rows of each list the page shows; report.json has them all (a run with a tape: its CSV files). */
+export const HTML_TABLE_LIMIT = 1000;
 
 export type MetricsJson = Record<string, number | null>;
 
@@ -129,7 +131,9 @@ export interface ReportModel {
   readonly primary: BacktestRun;
   readonly primaryMetrics: Metrics;
   readonly band: readonly { readonly run: BacktestRun; readonly metrics: Metrics }[];
+  /** The primary's round trips: all of them, or for a run with a tape the first HTML_TABLE_LIMIT (the page's table). */
   readonly roundTrips: readonly RoundTrip[];
+  readonly roundTripCount: number;
 }
 
 /** Validates the runs and computes everything both files need, once. */
@@ -149,8 +153,19 @@ export function buildReportModel(runs: readonly BacktestRun[], options: MetricsO
     runs.map((run, i) => ({ fillModel: run.fillModel, run, metrics: i === 0 ? primaryMetrics : computeMetrics(run, shared) })),
   );
   const settle = new Map(primary.instruments.map((i) => [i.symbol, i.settleAsset]));
-  const roundTrips = roundTripsFifo(primary.fills, multiplierOf(primary), (s) => settle.get(s));
-  return { primary, primaryMetrics, band, roundTrips };
+  // A run with a tape writes no round trips to report.json; the page shows the first ones.
+  const keep = primary.tape === undefined ? Infinity : HTML_TABLE_LIMIT;
+  const roundTrips: RoundTrip[] = [];
+  let roundTripCount = 0;
+  forEachRoundTrip(
+    primary.fills,
+    multiplierOf(primary),
+    (s) => settle.get(s),
+    (t) => {
+      if (roundTripCount++ < keep) roundTrips.push(t);
+    },
+  );
+  return { primary, primaryMetrics, band, roundTrips, roundTripCount };
 }
 
 export function buildReportJson(model: ReportModel): ReportJson {

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBacktestData } from '../../../src/backtest/backtest-data.js';
 import { prepareReplay, runBacktest } from '../../../src/backtest/backtest-runner.js';
-import { fillToJson, orderToJson } from '../../../src/backtest/report/backtest-run.js';
-import { computeMetrics } from '../../../src/backtest/report/metrics.js';
-import { buildReportJson, buildReportModel, ordersHash } from '../../../src/backtest/report/report-json.js';
+import { fillToJson, multiplierOf, orderToJson } from '../../../src/backtest/report/backtest-run.js';
+import { computeMetrics, roundTripsFifo } from '../../../src/backtest/report/metrics.js';
+import { HTML_TABLE_LIMIT, buildReportJson, buildReportModel, ordersHash } from '../../../src/backtest/report/report-json.js';
 import { SampleThinner } from '../../../src/backtest/report/run-tape.js';
 import { perpTrendConfig, spotMmConfig } from '../support/backtest-fixtures.js';
 
@@ -78,6 +78,13 @@ describe('backtest/report/run-tape', function () {
       samples: plain.samples.length,
     });
     expect(json.metrics).to.deep.equal(buildReportJson(buildReportModel([plain])).metrics);
+    // The page's round trips of a taped run: the first HTML_TABLE_LIMIT of the full FIFO list, and its count.
+    const all = roundTripsFifo(plain.fills, multiplierOf(plain), (sym) => plain.instruments.find((i) => i.symbol === sym)?.settleAsset);
+    const model = buildReportModel([taped]);
+    expect(all.length).to.be.greaterThan(0);
+    expect(model.roundTripCount).to.equal(all.length);
+    expect(model.roundTrips).to.deep.equal(all.slice(0, HTML_TABLE_LIMIT));
+    expect(buildReportModel([plain]).roundTrips).to.deep.equal(all);
   });
 
   // Fill archiving (fill-log.ts) must change where fills live, never the record: a venue keeping one
