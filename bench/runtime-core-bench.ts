@@ -20,7 +20,7 @@ import { InstrumentRegistry } from '../src/domain/instrument-registry.js';
 import type { DesiredQuote, Intent } from '../src/domain/intent.js';
 import type { Order } from '../src/domain/order.js';
 import type { MarketSnapshot } from '../src/domain/snapshot.js';
-import { ClientIdCodec } from '../src/execution/client-id-codec.js';
+import { ClientIdCodec } from '../src/domain/client-id-codec.js';
 import { diffDesiredQuotes } from '../src/execution/desired-quotes-diff.js';
 import { MemoryOrderJournal } from '../src/execution/order-journal.js';
 import { OrderManager } from '../src/execution/order-manager.js';

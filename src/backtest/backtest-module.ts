@@ -14,7 +14,7 @@ import { EXECUTION_TOKENS } from '../execution/execution-tokens.js';
 import { MARKETDATA_TOKENS } from '../marketdata/marketdata-tokens.js';
 import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
-import { ClientIdCodec } from '../execution/client-id-codec.js';
+import { ClientIdCodec } from '../domain/client-id-codec.js';
 import { OrderManager } from '../execution/order-manager.js';
 import { toOrderManagerConfig } from '../runtime/config/runtime-settings.js';
 import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';

@@ -3,7 +3,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { ExchangeGateway } from './exchange-gateway.js';
 import type { OrderJournal } from './order-journal.js';
 import type { OrderManager, OrderManagerConfig } from './order-manager.js';
-import type { ClientIdCodec } from './client-id-codec.js';
+import type { ClientIdCodec } from '../domain/client-id-codec.js';
 
 export const EXECUTION_TOKENS = {
   ExchangeGateway: Symbol.for('perpetua.ExchangeGateway') as ServiceIdentifier<ExchangeGateway>,

@@ -59,7 +59,7 @@ import type { Position } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
 import { type AlgoGate, AlgoExecutor } from './algo/algo-executor.js';
 import { chaseTarget } from './chase-target.js';
-import { type ClientIdCodec, type ClientIdKind, parentOfClientId } from './client-id-codec.js';
+import { type ClientIdCodec, type ClientIdKind, parentOfClientId } from '../domain/client-id-codec.js';
 import { diffDesiredQuotes, type QuoteDiff } from './desired-quotes-diff.js';
 import type { ExchangeGateway, OrderRef, PlaceRequest, ProtectiveStop } from './exchange-gateway.js';
 import type { OrderJournal } from './order-journal.js';

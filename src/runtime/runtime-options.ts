@@ -9,7 +9,7 @@ import type { ClientLogger } from '../client/catalogue-client.js';
 import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { InstrumentKind } from '../domain/order.js';
-import type { ClientIdCodec } from '../execution/client-id-codec.js';
+import type { ClientIdCodec } from '../domain/client-id-codec.js';
 import type { ExchangeGateway } from '../execution/exchange-gateway.js';
 import type { OrderManager } from '../execution/order-manager.js';
 import type { MarketDataSource } from '../marketdata/market-data-source.js';

@@ -26,7 +26,7 @@ import { ContractClient } from '../../src/client/contract-client.js';
 import { SpotClient } from '../../src/client/spot-client.js';
 import { SystemClock } from '../../src/core/clock.js';
 import { isContractSymbol, type InstrumentSymbol, type StrategyId } from '../../src/core/ids.js';
-import { defaultStrategyTag } from '../../src/execution/client-id-codec.js';
+import { defaultStrategyTag } from '../../src/domain/client-id-codec.js';
 import { SeededRandom } from '../../src/core/random.js';
 import type { FaultRuleInput } from '../../src/emulator/emulator-config.js';
 import { startEmulator as startInProcess, type RunningEmulator } from '../../src/emulator/start-emulator.js';

@@ -11,7 +11,7 @@ import type { ClientOrderId } from '../../src/core/ids.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import { InstrumentRegistry } from '../../src/domain/instrument-registry.js';
 import { dueSlice, twapSchedule, twapTarget } from '../../src/domain/twap-schedule.js';
-import { ClientIdCodec, childClientId, parentOfClientId } from '../../src/execution/client-id-codec.js';
+import { ClientIdCodec, childClientId, parentOfClientId } from '../../src/domain/client-id-codec.js';
 import { MemoryOrderJournal } from '../../src/execution/order-journal.js';
 import { OrderManager } from '../../src/execution/order-manager.js';
 import type { PlaceRequest } from '../../src/execution/exchange-gateway.js';

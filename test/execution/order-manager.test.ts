@@ -7,7 +7,7 @@ import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { Instrument } from '../../src/domain/instrument.js';
 import type { Fill } from '../../src/domain/fill.js';
 import { InstrumentRegistry } from '../../src/domain/instrument-registry.js';
-import { ClientIdCodec, encodeClientId } from '../../src/execution/client-id-codec.js';
+import { ClientIdCodec, encodeClientId } from '../../src/domain/client-id-codec.js';
 import type { GatewayCapabilities } from '../../src/execution/exchange-gateway.js';
 import { MemoryOrderJournal } from '../../src/execution/order-journal.js';
 import { OrderManager } from '../../src/execution/order-manager.js';

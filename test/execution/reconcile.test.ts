@@ -5,7 +5,7 @@ import { type ClientOrderId, orderId, strategyId, tradeId } from '../../src/core
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { Fill } from '../../src/domain/fill.js';
 import type { Order, VenueOrder } from '../../src/domain/order.js';
-import { encodeClientId } from '../../src/execution/client-id-codec.js';
+import { encodeClientId } from '../../src/domain/client-id-codec.js';
 import { applyOrderEvents, type LocalOrderState, orderStateOf } from '../../src/execution/order-state.js';
 import { reconcile, type ReconcileOptions, type VenueReport } from '../../src/execution/reconcile.js';
 import { BTCUSDT, ETHUSDT, fill, order, position, S1, venueOrder } from '../domain/support/builders.js';

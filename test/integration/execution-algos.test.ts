@@ -16,7 +16,7 @@ import { type Decimal, ZERO } from '../../src/core/decimal.js';
 import type { StrategyId } from '../../src/core/ids.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
-import { parentOfClientId } from '../../src/execution/client-id-codec.js';
+import { parentOfClientId } from '../../src/domain/client-id-codec.js';
 import {
   clock,
   fillProblems,

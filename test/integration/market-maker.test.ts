@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { decodeClientId } from '../../src/execution/client-id-codec.js';
+import { decodeClientId } from '../../src/domain/client-id-codec.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import { fillProblems, IT_ACCOUNT, journalFills, runDoc, startRun, startTestEmulator, tempDir, waitFor } from './support/paper-harness.js';

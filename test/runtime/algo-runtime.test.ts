@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { D } from '../../src/core/decimal.js';
 import type { AlgoUpdated, ExecutionEvent } from '../../src/domain/execution-event.js';
 import type { Intent } from '../../src/domain/intent.js';
-import { parentOfClientId } from '../../src/execution/client-id-codec.js';
+import { parentOfClientId } from '../../src/domain/client-id-codec.js';
 import { DEFAULT_RISK_LIMITS } from '../../src/risk/risk-rule.js';
 import type { IntentResult, Strategy } from '../../src/strategy/strategy.js';
 import type { StrategyContext } from '../../src/strategy/strategy-context.js';

@@ -23,7 +23,7 @@ import { isContractSymbol, type InstrumentSymbol } from '../../core/ids.js';
 import type { ExecutionEvent } from '../../domain/execution-event.js';
 import type { Fill } from '../../domain/fill.js';
 import type { Order } from '../../domain/order.js';
-import { decodeClientId } from '../../execution/client-id-codec.js';
+import { decodeClientId } from '../../domain/client-id-codec.js';
 import type { RunInfo } from '../../persistence/run-journal.js';
 
 export interface AuditJournal {

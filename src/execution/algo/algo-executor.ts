@@ -26,7 +26,7 @@ import { type Instrument, stepOf, tickOf } from '../../domain/instrument.js';
 import type { AlgoIntent, IcebergOrder, PlaceOrder, TwapOrder } from '../../domain/intent.js';
 import { isLive, type Order, type OrderSpec, type VenueOrder } from '../../domain/order.js';
 import { bestAsk, bestBid, type MarketSnapshot } from '../../domain/snapshot.js';
-import { childClientId, MAX_ALGO_CHILDREN, parentOfClientId } from '../client-id-codec.js';
+import { childClientId, MAX_ALGO_CHILDREN, parentOfClientId } from '../../domain/client-id-codec.js';
 import { dueSlice, type TwapSchedule, twapSchedule, twapTarget } from '../../domain/twap-schedule.js';
 
 export const MAX_CONSECUTIVE_DENIALS = 3;

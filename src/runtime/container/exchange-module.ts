@@ -15,7 +15,7 @@ import { DOMAIN_TOKENS } from '../../domain/domain-tokens.js';
 import { EXECUTION_TOKENS } from '../../execution/execution-tokens.js';
 import { MARKETDATA_TOKENS } from '../../marketdata/marketdata-tokens.js';
 import type { PositionModeName } from '../../domain/intent.js';
-import { ClientIdCodec } from '../../execution/client-id-codec.js';
+import { ClientIdCodec } from '../../domain/client-id-codec.js';
 import { MexcContractGateway } from '../../execution/gateways/mexc-contract-gateway.js';
 import { MexcSpotGateway } from '../../execution/gateways/mexc-spot-gateway.js';
 import { OrderManager } from '../../execution/order-manager.js';

@@ -10,7 +10,7 @@ import { loadBacktestData } from '../../../src/backtest/backtest-data.js';
 import { runBacktest, type BacktestResult } from '../../../src/backtest/backtest-runner.js';
 import { parseBacktestConfig } from '../../../src/backtest/backtest-config.js';
 import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
-import { decodeClientId } from '../../../src/execution/client-id-codec.js';
+import { decodeClientId } from '../../../src/domain/client-id-codec.js';
 import { spotMmDoc } from '../support/backtest-fixtures.js';
 
 describe('backtest: spot grid on recorded BTCUSDT (neutral)', function () {

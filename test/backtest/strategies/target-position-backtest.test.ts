@@ -10,7 +10,7 @@ import { D } from '../../../src/core/decimal.js';
 import { loadBacktestData } from '../../../src/backtest/backtest-data.js';
 import { parseBacktestConfig } from '../../../src/backtest/backtest-config.js';
 import { type BacktestResult, runBacktest } from '../../../src/backtest/backtest-runner.js';
-import { parentOfClientId } from '../../../src/execution/client-id-codec.js';
+import { parentOfClientId } from '../../../src/domain/client-id-codec.js';
 import { strategyCatalog } from '../../../src/runtime/container/strategy-module.js';
 import { spotMmDoc } from '../support/backtest-fixtures.js';
 

@@ -11,7 +11,7 @@ import { D } from '../../../src/core/decimal.js';
 import type { StrategyId } from '../../../src/core/ids.js';
 import { InstrumentRegistry } from '../../../src/domain/instrument-registry.js';
 import type { MarketSnapshot } from '../../../src/domain/snapshot.js';
-import { ClientIdCodec } from '../../../src/execution/client-id-codec.js';
+import { ClientIdCodec } from '../../../src/domain/client-id-codec.js';
 import { OrderManager } from '../../../src/execution/order-manager.js';
 import type { MarketDataSource } from '../../../src/marketdata/market-data-source.js';
 import { RiskEngine } from '../../../src/risk/risk-engine.js';

@@ -12,7 +12,7 @@ import {
   defaultStrategyTag,
   encodeClientId,
   VENUE_CLIENT_ID_LIMITS,
-} from '../../src/execution/client-id-codec.js';
+} from '../../src/domain/client-id-codec.js';
 
 describe('ClientIdCodec', () => {
   it('round_trips_strategy_kind_slot_and_stamp', () => {
