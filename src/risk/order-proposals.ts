@@ -7,6 +7,7 @@ import { D, Decimal, ZERO } from '../core/decimal.js';
 import type { Instrument } from '../domain/instrument.js';
 import type { DesiredQuote, Intent } from '../domain/intent.js';
 import { isLive, type Order, type OrderSpec, remainingQty } from '../domain/order.js';
+import { parentOfClientId } from '../domain/client-id-codec.js';
 import { bestAsk, bestBid, type MarketSnapshot } from '../domain/snapshot.js';
 import type { RiskState } from './risk-rule.js';
 
@@ -90,9 +91,16 @@ export function releasedOrders(intent: Intent, state: RiskState): Order[] {
       return old ? [old] : [];
     }
     case 'desired-quotes':
-      // Pending cancels are not released: their funds stay held until the venue confirms.
+      // Pending cancels are not released: their funds stay held until the venue confirms. Nor are an
+      // execution algorithm's children: the quote set does not replace them (the order manager's quote
+      // diff leaves them alone), so a strategy quoting beside its own TWAP was judged as if they were gone.
       return state.openOrders.filter(
-        (o) => o.strategyId === intent.strategyId && o.symbol === intent.symbol && isLive(o.status) && o.status !== 'pending-cancel',
+        (o) =>
+          o.strategyId === intent.strategyId &&
+          o.symbol === intent.symbol &&
+          isLive(o.status) &&
+          o.status !== 'pending-cancel' &&
+          !parentOfClientId(o.clientOrderId),
       );
     default:
       return [];

@@ -3,7 +3,8 @@ import { clientOrderId } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
 import { RiskEngine } from '../../src/risk/risk-engine.js';
 import type { RiskRule } from '../../src/risk/risk-rule.js';
-import { account, balance, BTCUSDT, S1, spotInstrument } from '../domain/support/builders.js';
+import { childClientId, encodeClientId } from '../../src/domain/client-id-codec.js';
+import { account, balance, BTCUSDT, order, S1, spotInstrument } from '../domain/support/builders.js';
 import { D, f, limits, NOW, quotes, spotBuy, spotState } from './support.js';
 
 const types = (es: readonly ExecutionEvent[]) => es.map((e) => e.type);
@@ -61,6 +62,23 @@ describe('RiskEngine', () => {
     const d = new RiskEngine().evaluate(set, spotInstrument(), spotState({ account: account('spot', balance('USDT', '200')) }));
     expect((d.approved as Extract<typeof set, { kind: 'desired-quotes' }>).quotes.map((q) => q.slot)).to.deep.equal(['b0', 'b1']);
     expect(d.denials.map((x) => x.slot)).to.deep.equal(['b2']);
+  });
+
+  it('keeps_an_algorithms_resting_child_held_when_judging_a_quote_set', () => {
+    // A TWAP child buys 1 @ 100 (100 USDT locked, 100 free). The quote set replaces the strategy's quotes,
+    // not the child (the order manager's quote diff leaves children alone), so only the 100 free count:
+    // b0 0.5 × 100 = 50 fits, + b1 1 × 99.5 = 149.5 does not. Releasing the child as if it were a quote
+    // counted its 100 as free again and let both through.
+    const parent = encodeClientId('mm1', 'twap', NOW - 1_000, 0);
+    const child = order({ clientOrderId: childClientId(parent, 1), price: D(100), quantity: D(1), status: 'accepted' });
+    const set = quotes(BTCUSDT, [
+      { slot: 'b0', side: 'buy', price: '100', quantity: '0.5' },
+      { slot: 'b1', side: 'buy', price: '99.5', quantity: '1' },
+    ]);
+    const state = spotState({ account: account('spot', balance('USDT', '100', '100')), openOrders: [child] });
+    const d = new RiskEngine().evaluate(set, spotInstrument(), state);
+    expect((d.approved as Extract<typeof set, { kind: 'desired-quotes' }>).quotes.map((q) => q.slot)).to.deep.equal(['b0']);
+    expect(d.denials.map((x) => x.slot)).to.deep.equal(['b1']);
   });
 
   it('withdraws_a_quote_set_it_cannot_vouch_for', () => {
