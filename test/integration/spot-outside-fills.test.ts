@@ -13,9 +13,11 @@ import { auditJournalAgainstVenue } from '../../src/app/audit/journal-venue-audi
 import { SpotClient } from '../../src/client/spot-client.js';
 import { spotSymbol } from '../../src/core/ids.js';
 import type { ExecutionEvent } from '../../src/domain/execution-event.js';
+import type { EmulatorConfigInput } from '../../src/emulator/emulator-config.js';
 import type { RunningEmulator } from '../../src/emulator/start-emulator.js';
 import {
   clock,
+  emulatorConfig,
   IT_ACCOUNT,
   type PaperRun,
   runDoc,
@@ -101,6 +103,89 @@ describe('integration: spot trades placed outside the bot are booked', function 
     // The audit the chaos suite uses agrees: every trade of the account is in the journal.
     const audit = await auditJournalAgainstVenue({
       journal: second.journal,
+      spot: byHand,
+      symbols: [SYM],
+      strategyByTag: new Map([['mm1', 'mm1']]),
+    });
+    expect(audit.problems).to.deep.equal([]);
+  });
+});
+
+describe('integration: a self-trade outside the bot is booked on both sides', function () {
+  this.timeout(90_000);
+  let emu: RunningEmulator;
+  let byHand: SpotClient;
+  const tmp = tempDir('spot-self-trade');
+  let run: PaperRun | undefined;
+
+  before(async () => {
+    // No crowd takers: the order resting by hand is there for our own buy, not taken by the crowd first.
+    const market = emulatorConfig().market as Extract<NonNullable<EmulatorConfigInput['market']>, { source: 'synthetic' }>;
+    const books = { ...market.books, BTCUSDT: { ...market.books!.BTCUSDT!, takerArrivalPerSec: 0 } };
+    emu = await startTestEmulator({ seed: 41, market: { ...market, books } });
+    byHand = new SpotClient({
+      baseUrl: emu.url,
+      clock,
+      rateLimits: false,
+      timeSync: false,
+      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+    });
+  });
+  after(async () => {
+    await run?.stop('test over').catch(() => undefined);
+    run?.dispose();
+    await byHand.close();
+    await emu.stop();
+    tmp.remove();
+  });
+
+  it('journals_the_maker_and_the_taker_side_of_one_trade_as_two_venue_fills', async () => {
+    run = await startRun(runDoc(emu.url, join(tmp.dir, 'bot.sqlite'), { instruments: ['BTCUSDT'], strategies: [STILL_QUOTES_MM] }));
+    const bot = run;
+    await waitFor(() => bot.runtime.state.openOrders('mm1' as never).length === 2, 20_000, 'the bot quoting');
+
+    // By hand: a sell resting 5 USDT above the mid (inside the crowd's 20 USDT spread, so it is the best
+    // ask), then an IOC buy at its price: one trade, both sides the account's. The venue lists two own-trade
+    // records under one id (isSelfTrade); the account paid two fees and its balances moved twice.
+    const [book] = await byHand.bookTicker({ symbol: SYM });
+    const price = book!.bidPrice!.plus(book!.askPrice!).div(2).plus(5).toDecimalPlaces(2).toFixed();
+    const sell = await byHand.newOrder({
+      symbol: SYM,
+      side: 'SELL',
+      type: 'LIMIT',
+      quantity: '0.001',
+      price,
+      newClientOrderId: 'by-hand-s',
+    });
+    const buy = await byHand.newOrder({
+      symbol: SYM,
+      side: 'BUY',
+      type: 'IMMEDIATE_OR_CANCEL',
+      quantity: '0.001',
+      price,
+      newClientOrderId: 'by-hand-b',
+    });
+    const [soldBy] = await byHand.myTrades({ symbol: SYM, orderId: sell.orderId, limit: 100 });
+    const [boughtBy] = await byHand.myTrades({ symbol: SYM, orderId: buy.orderId, limit: 100 });
+    expect([soldBy?.isSelfTrade, boughtBy?.isSelfTrade, soldBy?.id === boughtBy?.id], 'one self-trade').to.deep.equal([true, true, true]);
+
+    const venueFills = (): VenueFillEvent[] => bot.journal.events().filter((e): e is VenueFillEvent => e.type === 'VenueFill');
+    await waitFor(() => venueFills().length >= 2, 15_000, 'both sides in the journal');
+    await clock.sleep(2500); // a reconciliation later: nothing more is booked
+    const row = (id: string, side: string, order: string, fee: string) => `${id} ${side} ${order} fee ${fee}`;
+    expect(
+      venueFills()
+        .map((e) => row(e.fill.tradeId, e.fill.side, e.fill.venueOrderId ?? '-', e.fill.fee.toFixed()))
+        .sort(),
+    ).to.deep.equal(
+      [
+        row(`${soldBy!.id}-m`, 'sell', sell.orderId, soldBy!.commission!.toFixed()),
+        row(boughtBy!.id, 'buy', buy.orderId, boughtBy!.commission!.toFixed()),
+      ].sort(),
+    );
+    await bot.stop('test over');
+    const audit = await auditJournalAgainstVenue({
+      journal: bot.journal,
       spot: byHand,
       symbols: [SYM],
       strategyByTag: new Map([['mm1', 'mm1']]),

@@ -24,6 +24,7 @@ import type { ExecutionEvent } from '../../domain/execution-event.js';
 import type { Fill } from '../../domain/fill.js';
 import type { Order } from '../../domain/order.js';
 import { decodeClientId } from '../../domain/client-id-codec.js';
+import { spotFillId } from '../../execution/gateways/spot-order-mapping.js';
 import type { RunInfo } from '../../persistence/run-journal.js';
 
 export interface AuditJournal {
@@ -135,7 +136,7 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
           const sid = strategyOf(cid);
           if (!mine || !sid) {
             // Not the bot's order (by hand, another program): each trade must be journaled as a VenueFill of the account.
-            const unbooked = trades.filter((tr) => !venueSideIds.has(tr.id));
+            const unbooked = trades.filter((tr) => !venueSideIds.has(spotFillId(tr)));
             if (unbooked.length > 0 || trades.length === 0) {
               problem(
                 'unattributedFills',
@@ -147,9 +148,10 @@ export async function auditJournalAgainstVenue(input: AuditInput): Promise<Audit
           const journaled = new Set(fills.filter((f) => f.clientOrderId === cid && !f.synthetic).map((f) => f.tradeId as string));
           const synthetic = fills.some((f) => f.clientOrderId === cid && f.synthetic);
           for (const tr of trades)
-            if (mine && !journaled.has(tr.id) && !synthetic)
-              problem('lostFills', `${symbol} venue trade ${tr.id} of ${cid} is missing from the journal`);
-          const venueIds = new Set(trades.map((tr) => tr.id));
+            if (mine && !journaled.has(spotFillId(tr)) && !synthetic)
+              problem('lostFills', `${symbol} venue trade ${spotFillId(tr)} of ${cid} is missing from the journal`);
+          // a self-trade's maker side is journaled as `<id>-m` (spotFillId), both sides being ours
+          const venueIds = new Set(trades.map(spotFillId));
           for (const id of journaled)
             if (!venueIds.has(id)) problem('phantomFills', `${symbol} journal fill ${id} of ${cid} is no venue trade`);
         }

@@ -11,7 +11,7 @@
  *    symbol (for "all symbols" the symbols are taken from GET /api/v3/openOrders);
  *  - queryOrder: GET /api/v3/order by origClientOrderId; −2013 / −2011 → undefined;
  *  - openOrders: GET /api/v3/openOrders (one page: the venue returns up to 1000, it has no paging);
- *  - fillsSince: GET /api/v3/myTrades (≤ 100 per call, paged by time, deduped by trade id);
+ *  - fillsSince: GET /api/v3/myTrades (≤ 100 per call, paged by time, deduped by fill id: a self-trade's two sides share a trade id);
  *  - positions: spot has none; the venue's inventory is its balances, so each non-zero base-asset
  *    balance of the symbol is reported as a `net` position (quantity = free + locked, entry price 0 =
  *    unknown). Compare it with an inventory seeded from balances, not with fills since start;
@@ -51,7 +51,14 @@ import type {
   TpSlRequest,
 } from '../exchange-gateway.js';
 import { elementError, isOrderNotFound } from './gateway-errors.js';
-import { fillFromSpotTrade, SPOT_CLIENT_ID_MAX, spotOrderParams, venueOrderFromSpot, type SpotOrderWire } from './spot-order-mapping.js';
+import {
+  fillFromSpotTrade,
+  SPOT_CLIENT_ID_MAX,
+  spotFillId,
+  spotOrderParams,
+  venueOrderFromSpot,
+  type SpotOrderWire,
+} from './spot-order-mapping.js';
 
 /** The SpotClient methods the gateway calls (tests may pass a stub of the same shape). */
 export type SpotTradingClient = Pick<
@@ -234,8 +241,9 @@ export class MexcSpotGateway implements ExchangeGateway {
     const take = (page: readonly SpotOwnTrade[]): number => {
       let added = 0;
       for (const t of page) {
-        if (t.time < since || seen.has(t.id)) continue;
-        seen.set(t.id, t);
+        const id = spotFillId(t);
+        if (t.time < since || seen.has(id)) continue;
+        seen.set(id, t);
         added++;
       }
       return added;
@@ -262,7 +270,9 @@ export class MexcSpotGateway implements ExchangeGateway {
         if (take(page) === 0) break;
       }
     }
-    return [...seen.values()].sort((a, b) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(fillFromSpotTrade);
+    return [...seen.entries()]
+      .sort(([ia, a], [ib, b]) => a.time - b.time || (ia < ib ? -1 : ia > ib ? 1 : 0))
+      .map(([, t]) => fillFromSpotTrade(t));
   }
 
   async positions(symbol?: InstrumentSymbol): Promise<readonly Position[]> {

@@ -157,10 +157,15 @@ export function venueOrderFromSpot(o: SpotOrder): VenueOrder {
   };
 }
 
-/** An own trade → Fill (fee in the commission asset; isMaker gives the liquidity). */
+/**
+ * An own trade → Fill (fee in the commission asset; isMaker gives the liquidity). A self-trade gives two
+ * own-trade records under one trade id, the maker's and the taker's, and both are fills of ours: the
+ * maker side is named `<id>-m` (as the backtest's simulated venue names it) so that everything keyed by
+ * trade id (dedupe, the journal's fills table) counts each side once.
+ */
 export function fillFromSpotTrade(t: SpotOwnTrade): Fill {
   return {
-    tradeId: tradeId(t.id),
+    tradeId: tradeId(spotFillId(t)),
     venueOrderId: orderId(t.orderId),
     ...(t.clientOrderId ? { clientOrderId: clientOrderId(t.clientOrderId) } : {}),
     symbol: t.symbol as InstrumentSymbol,
@@ -173,4 +178,9 @@ export function fillFromSpotTrade(t: SpotOwnTrade): Fill {
     liquidity: t.isMaker ? 'maker' : 'taker',
     time: t.time,
   };
+}
+
+/** The trade id a Fill of this own-trade record carries (see fillFromSpotTrade). */
+export function spotFillId(t: Pick<SpotOwnTrade, 'id' | 'isMaker' | 'isSelfTrade'>): string {
+  return t.isSelfTrade === true && t.isMaker ? `${t.id}-m` : t.id;
 }

@@ -123,6 +123,37 @@ describe('MexcSpotGateway over HTTP (emulator)', function () {
     expect([v.type, v.timeInForce, v.status, v.filledQty.toString()]).to.deep.equal(['limit', 'ioc', 'filled', '0.001']);
   });
 
+  it('reports_both_sides_of_a_self_trade_as_two_fills', async () => {
+    // Our resting sell one tick under the best ask, then our own IOC buy at that price: the venue books
+    // one trade with two own-trade records sharing its id (maker and taker). Both are fills of ours: the
+    // buy's and the sell's, each with its own fee; deduplicating by the trade id alone lost one of them.
+    const [t] = await rig.spot.bookTicker({ symbol: BTC });
+    const price = t!.askPrice!.minus('0.01');
+    expect(price.gt(t!.bidPrice!)).to.equal(true); // the spread leaves room for our level
+    const sell = limit({ side: 'sell', price, quantity: D('0.001') });
+    const buy = limit({ side: 'buy', timeInForce: 'ioc', price, quantity: D('0.001') });
+    await gw.placeOrder(sell);
+    await gw.placeOrder(buy);
+    const records = (await rig.spot.myTrades({ symbol: BTC, startTime: T0, limit: 100 })).filter(
+      (r) => r.clientOrderId === sell.clientOrderId || r.clientOrderId === buy.clientOrderId,
+    );
+    expect(records.map((r) => [r.isMaker, r.isSelfTrade])).to.have.deep.members([
+      [true, true],
+      [false, true],
+    ]);
+    expect(records[0]!.id).to.equal(records[1]!.id);
+    const fills = (await gw.fillsSince(BTC, T0)).filter(
+      (f) => f.clientOrderId === sell.clientOrderId || f.clientOrderId === buy.clientOrderId,
+    );
+    const id = records[0]!.id;
+    expect(
+      fills.map((f) => [f.clientOrderId, f.side, f.liquidity, f.tradeId, f.quantity.toString(), f.price.toString()]),
+    ).to.have.deep.members([
+      [sell.clientOrderId, 'sell', 'maker', `${id}-m`, '0.001', price.toString()],
+      [buy.clientOrderId, 'buy', 'taker', id, '0.001', price.toString()],
+    ]);
+  });
+
   it('refuses_contract_only_settings_without_a_request', async () => {
     const sent = rig.spotWire.sent.length;
     let err: unknown;
