@@ -42,26 +42,15 @@ import { feeRate, type FeeRate } from '../ledger/fee-rate.js';
 import { Ledger, MAX_GRAINS, type BalanceUnits, type BalanceView, type LedgerAccount } from '../ledger/ledger.js';
 import { amountToUnits, unitsToDecimal } from '../ledger/ledger-units.js';
 import { CounterIds } from './counter-ids.js';
-import {
-  admissionTable,
-  typeBit,
-  checkAmount,
-  checkMinLots,
-  checkOpenOrderCap,
-  checkOrderType,
-  checkPercentPrice,
-  checkSideAllowed,
-  checkStpMode,
-  checkSymbolTradable,
-} from './spot-filters.js';
+import { admissionTable, checkOpenOrderCap } from './spot-filters.js';
 import { EventQueue } from '../event-queue.js';
 import { SpotSettlement } from './spot-settlement.js';
 import { type SpotTradeListener, type SpotTradeTick, type SpotVenueEvent, type SpotVenueListener } from './spot-events.js';
 import { clampLimit, takeLatest } from './spot-history.js';
 import { OpenOrders } from './open-orders.js';
 import { OwnTradeLog } from './own-trade-log.js';
-import { exactBuyCost, exactBuyTickLots, quoteBudgetSpent } from './spot-liquidity.js';
-import { compileSpotMarket, feeSteps, priceOf, qtyOf, quoteUnitsOf, type FeeSteps, type SpotMarket } from './spot-market.js';
+import { quoteBudgetSpent } from './spot-liquidity.js';
+import { compileSpotMarket, feeSteps, priceOf, qtyOf, type FeeSteps, type SpotMarket } from './spot-market.js';
 import {
   endedStatus,
   isOpenStatus,
@@ -76,7 +65,6 @@ import {
 } from './spot-order.js';
 import { REJECT, type SpotRejection } from './spot-rejections.js';
 import {
-  isPositiveInt,
   parsePositive,
   toUnitsRequest,
   type AccountFeeRates,
@@ -92,6 +80,7 @@ import {
 import { StpGroups, stpActionOf, type SameStpGroup } from './stp-groups.js';
 import { checkSpotVenueInvariants } from './spot-invariants.js';
 import { SeqStore } from './seq-store.js';
+import { admitSpotOrder, sizeReservation, SpotAdmission } from './spot-admission.js';
 
 export type {
   AccountFeeRates,
@@ -106,7 +95,6 @@ export type {
 } from './spot-requests.js';
 
 const DAY_MS = 86_400_000;
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface SpotVenueOptions {
   readonly clock: Clock;
@@ -215,6 +203,8 @@ export class SpotVenue {
   /** Settles each fill (spot-settlement.ts). */
   private readonly settlement: SpotSettlement;
   /** Settles the fills of one taker as OrderBook.sweep hands them over. */
+  /** Filled in place by each placement (spot-admission.ts). */
+  private readonly admission = new SpotAdmission();
   private readonly sweep = new TakerSweep((m, taker, maker, price, lots, done, now) =>
     this.settlement.settle(m, taker, maker, price, lots, done, now),
   );
@@ -582,133 +572,42 @@ export class SpotVenue {
 
   // ---------------------------------------------------------------- internals
 
+  /**
+   * One placement: admission (the instrument's rules, spot-admission.ts), the account's rules, the
+   * reservation, then the order is accepted, matched as a taker and rests or ends.
+   */
   private place(req: SpotUnitsOrderRequest, dryRun: boolean): SpotPlaceResult {
     const m = this.marketOf(req.symbol);
     if (!m) return REJECT.invalidSymbol();
-    const side = req.side;
-    const type = req.type;
-    const stpMode: SpotStpMode = req.stpMode ?? '';
-    let r: SpotRejection | undefined;
-    // The symbol / side / type rules depend on the instrument only: answered once per rules (admits).
-    const admitted = side === 'BUY' ? m.admits?.buy : side === 'SELL' ? m.admits?.sell : undefined;
-    if (admitted === undefined || (admitted & typeBit(type)) === 0)
-      r = checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
-    if (!r && stpMode !== '') r = checkStpMode(stpMode);
-    if (r) return r;
-
-    // ---- shape
-    const isMarket = type === 'MARKET';
-    let priceTicks = 0;
-    let lots = 0;
-    let quoteUnits = 0n;
-    let byQuote = false;
-    if (!isMarket) {
-      if (req.priceTicks === undefined || !isPositiveInt(req.priceTicks)) return REJECT.mandatory('price');
-      if (req.lots === undefined || !isPositiveInt(req.lots)) return REJECT.mandatory('quantity');
-      if (req.quoteUnits !== undefined) return REJECT.combination();
-      priceTicks = req.priceTicks;
-      lots = req.lots;
-    } else {
-      const hasQty = req.lots !== undefined;
-      const hasQuote = req.quoteUnits !== undefined;
-      if (hasQty && hasQuote) return REJECT.combination();
-      if (hasQty) {
-        if (!isPositiveInt(req.lots!)) return REJECT.mandatory('quantity');
-        lots = req.lots!;
-      } else if (hasQuote) {
-        if (req.quoteUnits! <= 0n) return REJECT.mandatory('quoteOrderQty');
-        quoteUnits = req.quoteUnits!;
-        byQuote = true;
-      } else {
-        return REJECT.mandatory('quantity');
-      }
-    }
-
-    // ---- size, amount, price band
-    const book = m.book;
-    const scale = this.ledger.scale;
-    // price · qty of a priced order in tick-lots: checked, reserved (buys) and reported as
-    // origQuoteOrderQty; NaN past 2^53, where `notional` holds it in units instead.
-    let tickLots = isMarket ? 0 : priceTicks * lots;
-    let notional: bigint | undefined;
-    if (tickLots > MAX_SAFE) {
-      tickLots = NaN;
-      notional = quoteUnitsOf(m, priceTicks, lots);
-    }
-    if (!byQuote) r = checkMinLots(m, lots);
-    if (!r) {
-      // In tick-lots the limits are exact integer bounds (spot-market.ts); the bigint check only words a rejection.
-      if (!isMarket) {
-        if (!(tickLots >= m.minTickLots && tickLots <= m.maxTickLots))
-          r = checkAmount(notional ?? quoteUnitsOf(m, priceTicks, lots), m.minQuoteUnits, m.maxQuoteUnits, scale);
-      } else if (byQuote) r = checkAmount(quoteUnits, m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
-      else {
-        const ref = (side === 'BUY' ? book.bestAsk() : book.bestBid()) ?? m.lastPriceTicks;
-        if (ref !== undefined) {
-          const refTickLots = ref * lots;
-          if (!(refTickLots <= MAX_SAFE && refTickLots >= m.minTickLotsMarket && refTickLots <= m.maxTickLotsMarket)) {
-            r = checkAmount(quoteUnitsOf(m, ref, lots), m.minQuoteUnitsMarket, m.maxQuoteUnitsMarket, scale);
-          }
-        }
-      }
-    }
-    if (!r && !isMarket) r = checkPercentPrice(m, side, type, priceTicks);
-    if (r) return r;
-    if (type === 'LIMIT_MAKER' && book.wouldCross(side, priceTicks)) return REJECT.wouldTake();
+    const a = this.admission;
+    const rejected = admitSpotOrder(m, req, this.ledger.scale, a);
+    if (rejected) return rejected;
 
     // ---- account rules
     const accountId = req.accountId;
     const acct = this.account(accountId);
     const clientOrderId = req.clientOrderId;
     if (clientOrderId !== undefined && acct.openByClientId.has(clientOrderId)) return REJECT.duplicateClientId();
+    const type = req.type;
     const rests = type === 'LIMIT' || type === 'LIMIT_MAKER';
     if (rests) {
-      r = checkOpenOrderCap(acct.open.size, this.maxOpen);
+      const r = checkOpenOrderCap(acct.open.size, this.maxOpen);
       if (r) return r;
     }
     if (dryRun) return { ok: true, order: DRY_RUN_ORDER };
 
-    // ---- funds: what the order reserves, in counts of its side (tick-lots of quote for a buy, lots of
-    // base for a sell), or in units when no count expresses it (quoteOrderQty, past 2^53)
+    // ---- funds
+    const stpMode: SpotStpMode = req.stpMode ?? '';
     const stpCheck = stpMode === '' ? undefined : this.stpCheckFor(accountId, stpMode);
+    const side = req.side;
     const isBuy = side === 'BUY';
-    let lockCount = 0;
-    let lockUnits: bigint | undefined;
-    let sellQuoteLots = 0;
-    if (isBuy) {
-      if (!isMarket) {
-        if (notional === undefined) lockCount = tickLots;
-        else lockUnits = notional;
-      } else if (byQuote) lockUnits = quoteUnits;
-      else {
-        lockCount = exactBuyTickLots(m, lots, stpCheck);
-        if (!(lockCount <= MAX_SAFE)) {
-          lockCount = 0;
-          lockUnits = exactBuyCost(m, lots, stpCheck);
-        }
-      }
-    } else if (byQuote) {
-      sellQuoteLots = book.previewMatch('SELL', { lots: Infinity, quoteBudget: quoteUnits / m.quoteUnitsPerTickLot }, stpCheck).lots;
-      lockCount = sellQuoteLots;
-    } else {
-      lockCount = lots;
-    }
-    const lockAsset = isBuy ? m.quoteAsset : m.baseAsset;
-    let locked: boolean;
-    if (lockUnits === undefined) {
-      const grains = lockCount * ((isBuy ? m.quoteMeasure : m.baseMeasure)?.grains ?? NaN);
-      locked =
-        grains <= MAX_GRAINS
-          ? this.ledger.lockGrains(acct.ledger, lockAsset, grains)
-          : this.ledger.lock(accountId, lockAsset, BigInt(lockCount) * (isBuy ? m.quoteUnitsPerTickLot : m.baseUnitsPerLot));
-    } else {
-      locked = this.ledger.lock(accountId, lockAsset, lockUnits);
-    }
-    if (!locked) return isBuy ? REJECT.insufficientBalance() : REJECT.oversold();
+    sizeReservation(m, isBuy, a, stpCheck);
+    if (!this.lockReservation(acct, m, isBuy, a)) return isBuy ? REJECT.insufficientBalance() : REJECT.oversold();
 
     // ---- accepted
     const now = (this.now = this.clock.now());
     const seq = this.orderIds.nextSeq();
+    const { priceTicks, lots, byQuote, isMarket } = a;
     const order = new SpotOrder(
       m,
       acct,
@@ -720,51 +619,29 @@ export class SpotVenue {
       stpMode,
       priceTicks,
       lots,
-      byQuote ? quoteUnits : 0n,
+      byQuote ? a.quoteUnits : 0n,
       now,
     );
-    if (lockUnits === undefined) order.lockCount = lockCount;
-    else order.lockRest = lockUnits;
+    if (a.lockUnits === undefined) order.lockCount = a.lockCount;
+    else order.lockRest = a.lockUnits;
     this.orders.set(seq, order);
     this.historyOf(acct, m.symbol).push(order);
     if (clientOrderId !== undefined) acct.byClientId.set(clientOrderId, order);
     if (this.events.active) this.events.push({ type: 'orderAccepted', time: now, order: this.orderView(order) });
 
     // ---- fill-or-kill: all or nothing, decided before any fill
+    const book = m.book;
     if (type === 'FILL_OR_KILL' && book.previewMatch(side, { limitTicks: priceTicks, lots }, stpCheck).lots < lots) {
       this.end(m, order, '');
       return { ok: true, order };
     }
 
-    // ---- match
-    let budget = 0n;
-    let stopped = false;
-    // A priced order that does not cross skips matching altogether (most quotes of a market maker).
-    if (type !== 'LIMIT_MAKER' && (isMarket || book.wouldCross(side, priceTicks))) {
-      if (stpCheck === undefined && !byQuote && this.fastLedger) {
-        // The common taker: fills are settled as the book hands them over, nothing collected.
-        this.sweep.start(m, order, now);
-        book.sweep(side, isMarket ? undefined : priceTicks, lots, this.sweep);
-      } else {
-        if (byQuote) budget = quoteUnits / m.quoteUnitsPerTickLot;
-        const res = book.match(
-          side,
-          {
-            limitTicks: isMarket ? undefined : priceTicks,
-            lots: byQuote ? (isBuy ? Infinity : sellQuoteLots) : lots,
-            quoteBudget: byQuote ? budget : undefined,
-          },
-          stpCheck,
-        );
-        const fills = res.fills;
-        for (let i = 0; i < fills.length; i++) {
-          const f = fills[i]!;
-          this.settlement.settle(m, order, f.maker.data, f.priceTicks, f.lots, f.makerDone, now);
-        }
-        for (const bo of res.stpCancelled) this.end(m, bo.data, SPOT_CANCEL_REASON_STP);
-        stopped = res.takerStopped;
-      }
-    }
+    // ---- match: a priced order that does not cross skips matching altogether (most quotes of a market maker)
+    const budget = byQuote ? a.quoteUnits / m.quoteUnitsPerTickLot : 0n;
+    const stopped =
+      type !== 'LIMIT_MAKER' && (isMarket || book.wouldCross(side, priceTicks))
+        ? this.matchTaker(m, order, a, budget, stpCheck, now)
+        : false;
 
     // ---- what is left of the taker
     if (byQuote) order.origLots = order.executedLots;
@@ -787,6 +664,51 @@ export class SpotVenue {
       this.end(m, order, '');
     }
     return { ok: true, order };
+  }
+
+  /** Locks what sizeReservation worked out: as grains where a number holds them exactly, else as units. */
+  private lockReservation(acct: SpotAccountState, m: SpotMarket, isBuy: boolean, a: SpotAdmission): boolean {
+    const lockAsset = isBuy ? m.quoteAsset : m.baseAsset;
+    if (a.lockUnits !== undefined) return this.ledger.lock(acct.id, lockAsset, a.lockUnits);
+    const grains = a.lockCount * ((isBuy ? m.quoteMeasure : m.baseMeasure)?.grains ?? NaN);
+    return grains <= MAX_GRAINS
+      ? this.ledger.lockGrains(acct.ledger, lockAsset, grains)
+      : this.ledger.lock(acct.id, lockAsset, BigInt(a.lockCount) * (isBuy ? m.quoteUnitsPerTickLot : m.baseUnitsPerLot));
+  }
+
+  /** Matches an accepted order as a taker and settles each fill; true when STP stopped the taker. */
+  private matchTaker(
+    m: SpotMarket,
+    order: SpotOrder,
+    a: SpotAdmission,
+    budget: bigint,
+    stpCheck: SelfTradeCheck<SpotOrder, number> | undefined,
+    now: number,
+  ): boolean {
+    const book = m.book;
+    const side = order.side;
+    if (stpCheck === undefined && !a.byQuote && this.fastLedger) {
+      // The common taker: fills are settled as the book hands them over, nothing collected.
+      this.sweep.start(m, order, now);
+      book.sweep(side, a.isMarket ? undefined : a.priceTicks, a.lots, this.sweep);
+      return false;
+    }
+    const res = book.match(
+      side,
+      {
+        limitTicks: a.isMarket ? undefined : a.priceTicks,
+        lots: a.byQuote ? (side === 'BUY' ? Infinity : a.sellQuoteLots) : a.lots,
+        quoteBudget: a.byQuote ? budget : undefined,
+      },
+      stpCheck,
+    );
+    const fills = res.fills;
+    for (let i = 0; i < fills.length; i++) {
+      const f = fills[i]!;
+      this.settlement.settle(m, order, f.maker.data, f.priceTicks, f.lots, f.makerDone, now);
+    }
+    for (const bo of res.stpCancelled) this.end(m, bo.data, SPOT_CANCEL_REASON_STP);
+    return res.takerStopped;
   }
 
   private tradesOf(acct: SpotAccountState, symbol: string): OwnTradeLog {
