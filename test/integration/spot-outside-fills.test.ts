@@ -31,6 +31,16 @@ import {
 const SYM = spotSymbol('BTCUSDT');
 type VenueFillEvent = Extract<ExecutionEvent, { type: 'VenueFill' }>;
 
+/** A client trading by hand on the bot's own account. */
+const handClient = (emu: RunningEmulator): SpotClient =>
+  new SpotClient({
+    baseUrl: emu.url,
+    clock,
+    rateLimits: false,
+    timeSync: false,
+    credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
+  });
+
 describe('integration: spot trades placed outside the bot are booked', function () {
   this.timeout(90_000);
   let emu: RunningEmulator;
@@ -40,13 +50,7 @@ describe('integration: spot trades placed outside the bot are booked', function 
 
   before(async () => {
     emu = await startTestEmulator({ seed: 37 });
-    byHand = new SpotClient({
-      baseUrl: emu.url,
-      clock,
-      rateLimits: false,
-      timeSync: false,
-      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
-    });
+    byHand = handClient(emu);
   });
   after(async () => {
     for (const r of runs.splice(0)) {
@@ -123,13 +127,7 @@ describe('integration: a self-trade outside the bot is booked on both sides', fu
     const market = emulatorConfig().market as Extract<NonNullable<EmulatorConfigInput['market']>, { source: 'synthetic' }>;
     const books = { ...market.books, BTCUSDT: { ...market.books!.BTCUSDT!, takerArrivalPerSec: 0 } };
     emu = await startTestEmulator({ seed: 41, market: { ...market, books } });
-    byHand = new SpotClient({
-      baseUrl: emu.url,
-      clock,
-      rateLimits: false,
-      timeSync: false,
-      credentials: { apiKey: IT_ACCOUNT.apiKey, secretKey: IT_ACCOUNT.secretKey },
-    });
+    byHand = handClient(emu);
   });
   after(async () => {
     await run?.stop('test over').catch(() => undefined);
