@@ -22,7 +22,7 @@
  *    strategy protects itself (the reference perp-trend does);
  *  - a liquidation becomes a fill of ours at the take-over price, its liquidation fee as the fee.
  */
-import { D, Decimal, toPlain, type DecimalLike } from '../core/decimal.js';
+import { D, Decimal, toPlain, ZERO, type DecimalLike } from '../core/decimal.js';
 import { FeatureDisabled, PositionNotFound, ValidationError, type PerpetuaError } from '../core/errors.js';
 import {
   clientOrderId as toClientOrderId,
@@ -298,7 +298,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   private setFair(inst: ReplayInstrument, price: Decimal, time: number): void {
-    if (!price.gt(0)) return;
+    if (!price.gt(ZERO)) return;
     this.fairAt.set(inst.symbol, time);
     this.withTriggerLiquidity(inst, 'fair', price, () => this.venue.setFairPrice(inst.symbol, price));
     if (this.tpsl.size > 0) this.checkTriggers(inst, 'fair', price);
@@ -495,7 +495,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       : this.mode === PositionMode.ONE_WAY
         ? [PositionType.LONG]
         : [PositionType.LONG, PositionType.SHORT];
-    const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(0));
+    const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(ZERO));
     for (const pt of types) {
       const pos = this.mode === PositionMode.ONE_WAY ? open[0] : open.find((p) => p.positionType === pt);
       const openType = req.marginMode
@@ -528,7 +528,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       });
     if (!req.takeProfitPrice && !req.stopLossPrice) throw new ValidationError('takeProfitPrice', 'a take-profit or a stop-loss price');
     const inst = this.instrument(req.symbol);
-    const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(0));
+    const open = this.venue.openPositions(this.account, { symbol: req.symbol }).filter((p) => p.holdVol.gt(ZERO));
     let pos: ContractPositionView | undefined;
     if (req.order) {
       throw new ValidationError('order', 'absent: the simulated venue attaches TP/SL to positions only');
@@ -556,7 +556,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     const inst = this.instrument(req.symbol);
     const pos = this.venue
       .openPositions(this.account, { symbol: req.symbol })
-      .find((p) => p.holdVol.gt(0) && p.positionType === positionTypeOf(req.positionSide));
+      .find((p) => p.holdVol.gt(ZERO) && p.positionType === positionTypeOf(req.positionSide));
     this.ensureFair(this.replay(req.symbol));
     return this.protective.place(req, inst, this.mode, pos ? { leverage: pos.leverage, openType: pos.openType } : {});
   }
@@ -569,7 +569,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   /** Position TP/SL simulated here (venueTpsl) on held positions, then our live trailing and plan orders. */
   protectiveStops(symbol: InstrumentSymbol): PositionProtection[] {
-    const held = this.venue.openPositions(this.account, { symbol }).filter((p) => p.holdVol.gt(0));
+    const held = this.venue.openPositions(this.account, { symbol }).filter((p) => p.holdVol.gt(ZERO));
     const out: PositionProtection[] = [];
     for (const t of this.tpsl.values()) {
       const pos = held.find((p) => p.positionType === t.positionType);
@@ -595,7 +595,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       if (t.symbol !== inst.symbol || t.trigger !== kind) continue;
       const pos = this.venue
         .openPositions(this.account, { symbol: t.symbol })
-        .find((p) => p.positionType === t.positionType && p.holdVol.gt(0));
+        .find((p) => p.positionType === t.positionType && p.holdVol.gt(ZERO));
       if (!pos) {
         this.tpsl.delete(key);
         continue;
@@ -754,11 +754,11 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       side: sideIsBuy(v.side) ? 'buy' : 'sell',
       type,
       timeInForce,
-      ...(v.price.gt(0) && type === 'limit' ? { price: v.price } : {}),
+      ...(v.price.gt(ZERO) && type === 'limit' ? { price: v.price } : {}),
       quantity: v.vol,
       status: contractOrderStatus(v),
       filledQty: v.dealVol,
-      ...(v.dealVol.gt(0) ? { avgFillPrice: v.dealAvgPrice, filledNotional: v.dealAvgPrice.mul(v.dealVol) } : {}),
+      ...(v.dealVol.gt(ZERO) ? { avgFillPrice: v.dealAvgPrice, filledNotional: v.dealAvgPrice.mul(v.dealVol) } : {}),
       ...(positionSide ? { positionSide } : {}),
       ...(!isOpenSide(v.side) || v.reduceOnly ? { reduceOnly: true } : {}),
       ...(v.leverage > 0 ? { leverage: v.leverage } : {}),
@@ -768,7 +768,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   private position(p: HeldPositionView): Position | undefined {
-    if (p.holdVol.lte(0)) return undefined;
+    if (p.holdVol.lte(ZERO)) return undefined;
     const inst = this.instruments.get(p.symbol)!;
     const long = p.positionType === PositionType.LONG;
     return {

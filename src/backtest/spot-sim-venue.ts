@@ -397,7 +397,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     const filledQty = v.executedQty;
     const status: OrderStatus =
       v.status === 'NEW'
-        ? filledQty.gt(0)
+        ? filledQty.gt(ZERO)
           ? 'partially-filled'
           : 'accepted'
         : v.status === 'PARTIALLY_FILLED'
@@ -415,13 +415,13 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
       side: v.side === 'BUY' ? 'buy' : 'sell',
       type,
       timeInForce,
-      ...(v.price.gt(0) ? { price: v.price } : {}),
-      ...(v.origQty.gt(0) ? { quantity: v.origQty } : {}),
-      ...(type === 'market' && v.origQuoteOrderQty.gt(0) ? { quoteQuantity: v.origQuoteOrderQty } : {}),
+      ...(v.price.gt(ZERO) ? { price: v.price } : {}),
+      ...(v.origQty.gt(ZERO) ? { quantity: v.origQty } : {}),
+      ...(type === 'market' && v.origQuoteOrderQty.gt(ZERO) ? { quoteQuantity: v.origQuoteOrderQty } : {}),
       status,
       filledQty,
       filledNotional: v.cummulativeQuoteQty,
-      ...(filledQty.gt(0) ? { avgFillPrice: v.cummulativeQuoteQty.div(filledQty) } : {}),
+      ...(filledQty.gt(ZERO) ? { avgFillPrice: v.cummulativeQuoteQty.div(filledQty) } : {}),
       createdAt: v.time,
       updatedAt: v.updateTime,
     };

@@ -50,6 +50,57 @@ Decimal.prototype.comparedTo = Decimal.prototype.cmp = cmpInPlace;
 /** @internal The library's own comparison, for the differential test of cmpInPlace. */
 export const libraryCmp = (a: Decimal, b: Decimal.Value): number => cmpCopying.call(a, b);
 
+// oxlint-disable-next-line typescript/unbound-method -- it is only ever called with .call(a Decimal)
+const toNumberViaString: (this: Decimal) => number = Decimal.prototype.toNumber;
+
+/** 10^0 … 10^22: every one is a double exactly. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const WORD = 1e7;
+const MAX_EXACT = 2 ** 53;
+
+/**
+ * decimal.js turns a Decimal into a number through its string (`+this`): a string built and parsed on
+ * every fair-price update of the liquidation screen and in every price-to-double step. A price has
+ * few digits: its digits M as an integer and its power of ten k with M ≤ 2^53 and |k| ≤ 22 are both
+ * doubles exactly, so one multiplication or division (M·10^k, M / 10^−k) is correctly rounded — the
+ * same double as parsing the string, which is correctly rounded too (Clinger's fast path, as in every
+ * strtod). Anything else — more digits, a larger exponent, NaN, ±Infinity — goes to the library's
+ * conversion unchanged. A differential test holds the two equal.
+ */
+function toNumberFast(this: Decimal): number {
+  const x = this as unknown as DecimalDigits;
+  const d = x.d;
+  if (!d) return toNumberViaString.call(this);
+  const first = d[0]!;
+  if (first === 0) return x.s < 0 ? -0 : 0;
+  let m = first;
+  for (let i = 1; i < d.length; i++) {
+    m = m * WORD + d[i]!;
+    if (m >= MAX_EXACT) return toNumberViaString.call(this);
+  }
+  // The digits of M: those of the first word, WORD's for the others; trailing zeros of the last word dropped.
+  let digits =
+    (d.length - 1) * 7 + (first < 10 ? 1 : first < 100 ? 2 : first < 1e3 ? 3 : first < 1e4 ? 4 : first < 1e5 ? 5 : first < 1e6 ? 6 : 7);
+  while (m % 10 === 0) {
+    m /= 10;
+    digits--;
+  }
+  const k = x.e + 1 - digits;
+  let v: number;
+  if (k >= 0) {
+    if (k > 22) return toNumberViaString.call(this);
+    v = m * EXACT_POWERS[k]!;
+  } else {
+    if (k < -22) return toNumberViaString.call(this);
+    v = m / EXACT_POWERS[-k]!;
+  }
+  return x.s < 0 ? -v : v;
+}
+Decimal.prototype.toNumber = toNumberFast;
+
+/** @internal The library's own conversion, for the differential test of toNumberFast. */
+export const libraryToNumber = (a: Decimal): number => toNumberViaString.call(a);
+
 export type DecimalLike = Decimal | string | number;
 
 export const D = (v: DecimalLike): Decimal => (v instanceof Decimal ? v : new Decimal(v));

@@ -90,7 +90,7 @@ export class LiquidationEngine {
     let picked: ReadonlySet<ContractPosition> | undefined;
     if (only === undefined) {
       picked = this.s.liquidationIndex.candidates(m.spec.symbol, fairNumber);
-      if (picked.size === 0 && !this.s.liquidationIndex.hasCross(m.spec.settleCoin)) return;
+      if (picked.size === 0 && (!this.s.liquidationIndex.hasCross(m.spec.settleCoin) || this.crossHoldersSurelySafe(m, fairNumber))) return;
     }
     const accounts = only ? only.filter((a) => m.holders.has(a)) : [...m.holders];
     const keys = this.positionKeysOf(m);
@@ -107,6 +107,20 @@ export class LiquidationEngine {
       }
       if (hasCross(acct, m.spec.settleCoin) && !this.crossSurelySafe(acct, m, fairNumber)) this.checkCross(acct, m.spec.settleCoin);
     }
+  }
+
+  /**
+   * Whether every cross holder of `m` passes the cross screen at `fair`. With no isolated position
+   * picked, that is all the walk below would find: it would visit each holder, skip its isolated
+   * positions and ask the same screen (a pure function of the venue's state, which the walk has not
+   * changed), so it can be skipped. This is the common fair-price update of a kline backtest, whose
+   * crowd accounts all hold cross positions: one pass over the holders, no copy of them, no position
+   * lookups.
+   */
+  private crossHoldersSurelySafe(m: MarketState, fair: number): boolean {
+    const coin = m.spec.settleCoin;
+    for (const acct of m.holders) if (!acct.exempt && hasCross(acct, coin) && !this.crossSurelySafe(acct, m, fair)) return false;
+    return true;
   }
 
   /** The float screen in front of the exact cross test (cross-screen.ts); false sends it to the exact test. */
