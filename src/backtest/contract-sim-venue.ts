@@ -172,6 +172,14 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   private readonly venueTpsl: boolean;
   /** Our trailing and plan orders (the venue engine's trigger orders; sim-protective-orders.ts). */
   private readonly protective: SimProtectiveOrders;
+  /**
+   * Our positions and open orders as the last query found them, by symbol ('' for all). The runtime
+   * reconciles at every poll (once a bar on klines) and most polls find nothing changed, yet each
+   * query built the venue's views again (Decimal averages, liquidation prices). Every change to our
+   * positions or orders is announced to the venue's listeners, and any event empties both.
+   */
+  private readonly positionsSeen = new Map<string, readonly Position[]>();
+  private readonly openOrdersSeen = new Map<string, readonly VenueOrder[]>();
 
   constructor(opts: ContractSimVenueOptions) {
     this.exchange = opts.exchange;
@@ -443,9 +451,14 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   openOrders(symbol?: InstrumentSymbol): VenueOrder[] {
-    return this.venue
-      .openOrders(this.account, { ...(symbol ? { symbol } : {}), pageSize: 100_000 })
-      .resultList.map((v) => this.venueOrder(v));
+    let seen = this.openOrdersSeen.get(symbol ?? '');
+    if (seen === undefined) {
+      seen = this.venue
+        .openOrders(this.account, { ...(symbol ? { symbol } : {}), pageSize: 100_000 })
+        .resultList.map((v) => this.venueOrder(v));
+      this.openOrdersSeen.set(symbol ?? '', seen);
+    }
+    return seen.slice();
   }
 
   /** Our funding payments of `symbol` settled at or after `since`, oldest first (the venue's position/funding_records). */
@@ -461,12 +474,16 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   positions(symbol?: InstrumentSymbol): Position[] {
-    const out: Position[] = [];
-    for (const p of this.venue.heldPositions(this.account, symbol)) {
-      const pos = this.position(p);
-      if (pos) out.push(pos);
+    let seen = this.positionsSeen.get(symbol ?? '');
+    if (seen === undefined) {
+      const out: Position[] = [];
+      for (const p of this.venue.heldPositions(this.account, symbol)) {
+        const pos = this.position(p);
+        if (pos) out.push(pos);
+      }
+      this.positionsSeen.set(symbol ?? '', (seen = out));
     }
-    return out;
+    return seen.slice();
   }
 
   balances(): AccountSnapshot {
@@ -518,6 +535,8 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     const r = this.venue.changePositionMode(this.account, MODE_CODE[mode]);
     if (!r.ok) throw rejected(r, 'contract.changePositionMode');
     this.mode = MODE_CODE[mode];
+    // A position's leg follows the mode.
+    this.forgetSeen();
     this.settings.clear();
   }
 
@@ -625,7 +644,13 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     }
   }
 
+  private forgetSeen(): void {
+    this.positionsSeen.clear();
+    this.openOrdersSeen.clear();
+  }
+
   private onVenueEvent(e: ContractVenueEvent): void {
+    this.forgetSeen();
     switch (e.type) {
       case 'OrderFilled': {
         if (e.fill.accountId !== this.account) return;

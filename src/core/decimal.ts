@@ -71,19 +71,28 @@ function toNumberFast(this: Decimal): number {
   const x = this as unknown as DecimalDigits;
   const d = x.d;
   if (!d) return toNumberViaString.call(this);
+  const n = d.length;
   const first = d[0]!;
   if (first === 0) return x.s < 0 ? -0 : 0;
-  let m = first;
-  for (let i = 1; i < d.length; i++) {
-    m = m * WORD + d[i]!;
-    if (m >= MAX_EXACT) return toNumberViaString.call(this);
+  // The trailing zeros of the last word are dropped from M (small-integer arithmetic: a double's % is slow).
+  let last = d[n - 1]!;
+  if (last === 0) return toNumberViaString.call(this);
+  let zeros = 0;
+  while (last % 10 === 0) {
+    last /= 10;
+    zeros++;
   }
-  // The digits of M: those of the first word, WORD's for the others; trailing zeros of the last word dropped.
-  let digits =
-    (d.length - 1) * 7 + (first < 10 ? 1 : first < 100 ? 2 : first < 1e3 ? 3 : first < 1e4 ? 4 : first < 1e5 ? 5 : first < 1e6 ? 6 : 7);
-  while (m % 10 === 0) {
-    m /= 10;
-    digits--;
+  let m: number;
+  let digits: number;
+  if (n === 1) {
+    m = last;
+    digits = digitCount(first) - zeros;
+  } else {
+    m = first;
+    for (let i = 1; i < n - 1; i++) m = m * WORD + d[i]!;
+    m = m * EXACT_POWERS[7 - zeros]! + last;
+    if (m >= MAX_EXACT) return toNumberViaString.call(this);
+    digits = digitCount(first) + (n - 1) * 7 - zeros;
   }
   const k = x.e + 1 - digits;
   let v: number;
@@ -96,6 +105,8 @@ function toNumberFast(this: Decimal): number {
   }
   return x.s < 0 ? -v : v;
 }
+
+const digitCount = (w: number): number => (w < 10 ? 1 : w < 100 ? 2 : w < 1e3 ? 3 : w < 1e4 ? 4 : w < 1e5 ? 5 : w < 1e6 ? 6 : 7);
 Decimal.prototype.toNumber = toNumberFast;
 
 /** @internal The library's own conversion, for the differential test of toNumberFast. */
