@@ -180,6 +180,8 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
    */
   private readonly positionsSeen = new Map<string, readonly Position[]>();
   private readonly openOrdersSeen = new Map<string, readonly VenueOrder[]>();
+  /** Our balances, kept likewise while we hold no position (see balances()). */
+  private balancesSeen: Readonly<Record<string, Balance>> | undefined;
 
   constructor(opts: ContractSimVenueOptions) {
     this.exchange = opts.exchange;
@@ -487,18 +489,24 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   balances(): AccountSnapshot {
-    const balances: Record<string, Balance> = {};
-    for (const a of this.venue.assets(this.account)) {
-      balances[a.currency] = {
-        asset: a.currency,
-        free: a.availableBalance,
-        locked: a.frozenBalance,
-        positionMargin: a.positionMargin,
-        equity: a.equity,
-        unrealizedPnl: a.unrealized,
-      };
+    let balances = this.balancesSeen;
+    if (balances === undefined) {
+      const fresh: Record<string, Balance> = {};
+      for (const a of this.venue.assets(this.account)) {
+        fresh[a.currency] = {
+          asset: a.currency,
+          free: a.availableBalance,
+          locked: a.frozenBalance,
+          positionMargin: a.positionMargin,
+          equity: a.equity,
+          unrealizedPnl: a.unrealized,
+        };
+      }
+      // Flat, nothing in them moves with the mark (no unrealised PnL): they hold until the venue announces a change.
+      balances = fresh;
+      if (this.positions().length === 0) this.balancesSeen = fresh;
     }
-    return { kind: 'contract', balances, time: this.exchange.clock.now() };
+    return { kind: 'contract', balances: { ...balances }, time: this.exchange.clock.now() };
   }
 
   setLeverage(req: LeverageRequest): void {
@@ -647,6 +655,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   private forgetSeen(): void {
     this.positionsSeen.clear();
     this.openOrdersSeen.clear();
+    this.balancesSeen = undefined;
   }
 
   private onVenueEvent(e: ContractVenueEvent): void {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { VirtualClock } from '../../src/core/clock.js';
 import { D } from '../../src/core/decimal.js';
 import { clientOrderId, type ContractSymbol } from '../../src/core/ids.js';
@@ -65,6 +66,76 @@ describe('simulated perpetual venue', () => {
     expect(liq[0]!.side).to.equal('sell');
     expect(liq[0]!.quantity.toFixed()).to.equal('10');
     expect(await gateway.positions(SYM)).to.deep.equal([]);
+  });
+
+  it('answers_positions_open_orders_and_balances_as_the_venue_holds_them_after_every_change', () => {
+    // The simulated venue keeps these answers between polls until the venue announces a change (and
+    // balances only while flat). Reference: the venue's own views, read afresh after every step of
+    // random places, cancels, fair-price moves and deposits.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('market' as const), buy: fc.boolean(), qty: fc.integer({ min: 1, max: 30 }) }),
+      fc.record({ kind: fc.constant('limit' as const), buy: fc.boolean(), away: fc.integer({ min: 1, max: 50 }) }),
+      fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('fair' as const), ticks: fc.integer({ min: -300, max: 300 }) }),
+      fc.record({ kind: fc.constant('deposit' as const), cents: fc.integer({ min: 1, max: 10_000 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 25 }), (ops) => {
+        const { venue, apply, clock } = setup();
+        let seq = 0;
+        let t = 1_000;
+        const check = (): void => {
+          const orders = venue.venue.openOrders('backtest', { pageSize: 1000 }).resultList;
+          expect(venue.openOrders().map((o) => [o.venueOrderId, o.filledQty.toFixed()])).to.deep.equal(
+            orders.map((o) => [o.orderId, o.dealVol.toFixed()]),
+          );
+          const held = venue.venue.openPositions('backtest').filter((p) => p.holdVol.gt(0));
+          expect(venue.positions().map((p) => [p.quantity.abs().toFixed(), p.margin!.toFixed(), p.updatedAt])).to.deep.equal(
+            held.map((p) => [p.holdVol.toFixed(), p.im.toFixed(), p.updateTime]),
+          );
+          const asset = venue.venue.asset('backtest', 'USDT')!;
+          const b = venue.balances().balances.USDT!;
+          expect([b.free, b.locked, b.equity, b.unrealizedPnl].map((v) => v!.toFixed())).to.deep.equal(
+            [asset.availableBalance, asset.frozenBalance, asset.equity, asset.unrealized].map((v) => v.toFixed()),
+          );
+        };
+        check();
+        for (const o of ops) {
+          clock.advanceTo((t += 1_000));
+          const cid = clientOrderId(`pptrend_p_${String(++seq).padStart(11, '0')}`);
+          const side = 'buy' in o && o.buy ? ('buy' as const) : ('sell' as const);
+          try {
+            if (o.kind === 'market')
+              venue.place({
+                clientOrderId: cid,
+                order: { symbol: SYM, kind: 'contract', side, type: 'market', timeInForce: 'ioc', quantity: D(o.qty) },
+              });
+            else if (o.kind === 'limit') {
+              const fair = venue.venue.fairPrice('BTC_USDT')!;
+              const price = side === 'buy' ? fair.sub(D('0.1').mul(o.away)) : fair.add(D('0.1').mul(o.away));
+              venue.place({
+                clientOrderId: cid,
+                order: { symbol: SYM, kind: 'contract', side, type: 'limit', timeInForce: 'gtc', quantity: D(1), price },
+              });
+            } else if (o.kind === 'cancel') {
+              const open = venue.openOrders();
+              if (open.length > 0) {
+                const x = open[o.pick % open.length]!;
+                venue.cancel({ symbol: SYM, clientOrderId: x.clientOrderId!, venueOrderId: x.venueOrderId });
+              }
+            } else if (o.kind === 'fair') {
+              const fair = venue.venue.fairPrice('BTC_USDT')!;
+              apply({ s: 'fair', ...head(t), p: fair.add(D('0.1').mul(o.ticks)).toFixed() });
+            } else venue.venue.deposit('backtest', 'USDT', D(o.cents).div(100).toFixed(2));
+          } catch (e) {
+            // A refusal (funds, price band) changes nothing; the answers must still match.
+            if (!(e instanceof Error) || !/Insufficient|band|range|margin|balance/i.test(`${e.name} ${e.message}`)) throw e;
+          }
+          check();
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('refuses_position_tpsl_unless_the_run_simulates_it', async () => {
