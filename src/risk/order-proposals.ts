@@ -82,8 +82,28 @@ function computeProposals(intent: Intent, instrument: Instrument | undefined, st
   }
 }
 
+/** Four rules ask for the same intent's released orders: computed once per (intent, state) pair, as proposals are. */
+const releasedCache = new WeakMap<Intent, { state: RiskState; released: readonly Order[]; ids?: ReadonlySet<string> }>();
+
+function released(intent: Intent, state: RiskState): { state: RiskState; released: readonly Order[]; ids?: ReadonlySet<string> } {
+  let hit = releasedCache.get(intent);
+  if (hit === undefined || hit.state !== state) {
+    hit = { state, released: computeReleased(intent, state) };
+    releasedCache.set(intent, hit);
+  }
+  return hit;
+}
+
 /** Orders whose reservation the intent gives back once it is carried out. */
-export function releasedOrders(intent: Intent, state: RiskState): Order[] {
+export const releasedOrders = (intent: Intent, state: RiskState): readonly Order[] => released(intent, state).released;
+
+/** Client ids of releasedOrders(). */
+export function releasedIds(intent: Intent, state: RiskState): ReadonlySet<string> {
+  const hit = released(intent, state);
+  return (hit.ids ??= new Set(hit.released.map((o) => o.clientOrderId)));
+}
+
+function computeReleased(intent: Intent, state: RiskState): Order[] {
   switch (intent.kind) {
     case 'amend':
     case 'chase': {

@@ -1,26 +1,36 @@
 import { Decimal } from '../../core/decimal.js';
 import { fairPrice } from '../../domain/snapshot.js';
-import { describe, fmt, proposedOrders } from '../order-proposals.js';
+import { describe, fmt, type ProposedOrder, proposedOrders } from '../order-proposals.js';
+import type { Instrument } from '../../domain/instrument.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const ONE = new Decimal(1);
 
+const isPricedLimit = (p: ProposedOrder): boolean => p.spec.type === 'limit' && !!p.spec.price;
+
+/** cap and floor of one fair price object for one instrument (both immutable values), made when first asked. */
+const boundsByFair = new WeakMap<Decimal, { readonly instrument: Instrument; cap?: Decimal; floor?: Decimal }>();
+
 /** Contract limit prices within fair·(1+bidLimitPriceRate) for buys and fair·(1−askLimitPriceRate) for sells. */
 export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
   if (!instrument || instrument.kind !== 'contract') return undefined;
-  const proposals = proposedOrders(intent, instrument, state).filter((p) => p.spec.type === 'limit' && p.spec.price);
-  if (proposals.length === 0) return undefined;
+  const proposals = proposedOrders(intent, instrument, state);
+  if (!proposals.some(isPricedLimit)) return undefined;
   const fair = fairPrice(state.snapshot);
   if (!fair)
     return { rule: 'contract-price-limit', reason: `no fair price for ${instrument.symbol} to check bid/askLimitPriceRate (fail closed)` };
-  // The bounds once per intent, not per quote.
-  let cap: Decimal | undefined;
-  let floor: Decimal | undefined;
+  // The bounds once per fair price (a snapshot's), not per intent or quote.
+  let bounds = boundsByFair.get(fair);
+  if (bounds === undefined || bounds.instrument !== instrument) {
+    bounds = { instrument };
+    boundsByFair.set(fair, bounds);
+  }
   for (const p of proposals) {
+    if (!isPricedLimit(p)) continue;
     const price = p.spec.price!;
     const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
-      cap ??= fair.mul(ONE.plus(instrument.bidLimitPriceRate));
+      const cap = (bounds.cap ??= fair.mul(ONE.plus(instrument.bidLimitPriceRate)));
       if (price.gt(cap))
         return {
           rule: 'contract-price-limit',
@@ -28,7 +38,7 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
           ...slot,
         };
     } else {
-      floor ??= fair.mul(ONE.minus(instrument.askLimitPriceRate));
+      const floor = (bounds.floor ??= fair.mul(ONE.minus(instrument.askLimitPriceRate)));
       if (price.lt(floor))
         return {
           rule: 'contract-price-limit',

@@ -11,10 +11,14 @@ import {
   isOpening,
   orderRemaining,
   proposalRemaining,
+  type ProposedOrder,
   proposedOrders,
   releasedOrders,
 } from '../order-proposals.js';
 import type { RiskRule, RiskState } from '../risk-rule.js';
+import { approxNumber, SCREEN_MARGIN } from '../approx-number.js';
+import type { Intent } from '../../domain/intent.js';
+import type { AccountSnapshot } from '../../domain/balance.js';
 
 const RULE = 'free-balance';
 
@@ -61,28 +65,38 @@ const priceFor = (spec: OrderSpec, remaining: Decimal, snapshot: MarketSnapshot 
  * the same resting orders, held and released: this took 20 of every 30 reservations off the Decimal
  * path of a 10-quote set.
  */
-const limitReservations = new WeakMap<
-  Order,
-  { readonly instrument: Instrument; readonly lev: number | undefined; readonly need: Need | undefined }
->();
+const limitReservations = new WeakMap<Order, OrderReservation>();
+
+/** An order's reservation with its amount as a double (NaN when it cannot be valued), for the screen. */
+interface OrderReservation {
+  readonly instrument: Instrument;
+  readonly lev: number | undefined;
+  readonly need: Need | undefined;
+  readonly approx: number;
+}
 
 /** reservationOf() of a live order, for what remains of it. */
-function reservationOfOrder(
+function orderReservation(
   o: Order,
   instrument: Instrument,
   snapshot: MarketSnapshot | undefined,
   leverage: Readonly<Record<string, number>>,
-): Need | undefined {
-  const compute = (): Need | undefined =>
-    reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
-  if (o.type !== 'limit') return compute();
+): OrderReservation {
   const lev = instrument.kind === 'contract' ? (o.leverage ?? leverage[positionKey(instrument.symbol, legOf(o))]) : undefined;
-  const hit = limitReservations.get(o);
-  if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit.need;
-  const need = compute();
-  limitReservations.set(o, { instrument, lev, need });
-  return need;
+  const hit = o.type === 'limit' ? limitReservations.get(o) : undefined;
+  if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit;
+  const need = reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  const r = { instrument, lev, need, approx: need ? approxNumber(need.amount) : NaN };
+  if (o.type === 'limit') limitReservations.set(o, r);
+  return r;
 }
+
+const reservationOfOrder = (
+  o: Order,
+  instrument: Instrument,
+  snapshot: MarketSnapshot | undefined,
+  leverage: Readonly<Record<string, number>>,
+): Need | undefined => orderReservation(o, instrument, snapshot, leverage).need;
 
 /** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
 function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument): { held: Decimal; pendingCancel: number } | string {
@@ -112,6 +126,7 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
   if (!instrument || !state.account) return undefined;
   const proposals = proposedOrders(intent, instrument, state);
   if (proposals.length === 0) return undefined;
+  if (clearlyCovered(intent, proposals, instrument, state, state.account)) return undefined;
   const released = releasedOrders(intent, state);
   const releasedBy = new Map<string, Decimal>();
   for (const o of released) {
@@ -162,3 +177,103 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
   }
   return undefined;
 };
+
+/** Per asset the screen touches: what the proposals need, and the magnitudes summed into the comparison. */
+interface ScreenAsset {
+  readonly asset: string;
+  need: number;
+  held: number;
+  released: number;
+  magnitude: number;
+}
+
+/**
+ * True only when the exact rule would allow the intent with room to spare: every proposal is a priced
+ * limit order whose funds are positive, every live order can be valued, and per asset the whole set's
+ * need is below what is available by more than SCREEN_MARGIN of the magnitudes involved. Needs are
+ * positive, so every prefix the exact rule checks (nearest the touch first) is below the total. It
+ * decides in doubles what a quote set re-judged every snapshot almost always is — well inside its
+ * funds — without ~60 Decimal operations; any denial, and anything near the limit, takes the exact path
+ * (which words the denial).
+ * @internal Exported for the property test that holds it to the Decimal formula.
+ */
+export function clearlyCovered(
+  intent: Intent,
+  proposals: readonly ProposedOrder[],
+  instrument: Instrument,
+  state: RiskState,
+  account: AccountSnapshot,
+): boolean {
+  const assets: ScreenAsset[] = [];
+  const entry = (asset: string): ScreenAsset => {
+    for (const a of assets) if (a.asset === asset) return a;
+    const a = { asset, need: 0, held: 0, released: 0, magnitude: 0 };
+    assets.push(a);
+    return a;
+  };
+  for (const p of proposals) {
+    const spec = p.spec;
+    if (spec.type !== 'limit' || !spec.price) return false;
+    const remaining = approxNumber(proposalRemaining(p));
+    let asset: string;
+    let amount: number;
+    let magnitude: number;
+    if (instrument.kind === 'spot') {
+      if (spec.side === 'sell') {
+        asset = instrument.baseAsset;
+        amount = remaining;
+      } else {
+        if (spec.quoteQuantity && !spec.quantity) return false;
+        asset = instrument.quoteAsset;
+        amount = approxNumber(spec.price) * remaining;
+      }
+      magnitude = Math.abs(amount);
+    } else {
+      if (!isOpening(spec)) continue;
+      const lev = spec.leverage ?? state.leverage[positionKey(instrument.symbol, legOf(spec))];
+      if (!lev) return false;
+      const notional = approxNumber(spec.price) * remaining * approxNumber(instrument.contractSize);
+      const margin = notional / lev;
+      const fee = notional * approxNumber(instrument.takerFeeRate);
+      asset = instrument.settleCoin;
+      amount = margin + fee;
+      magnitude = Math.abs(margin) + Math.abs(fee);
+    }
+    // Zero, negative or not finite: the exact rule skips or judges it.
+    if (!(amount > magnitude * SCREEN_MARGIN)) return false;
+    const a = entry(asset);
+    a.need += amount;
+    a.magnitude += magnitude;
+  }
+  if (assets.length === 0) return false;
+  for (const o of state.openOrders) {
+    if (!isLive(o.status) || o.kind !== instrument.kind) continue;
+    const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
+    if (!inst) return false;
+    const r = orderReservation(o, inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage);
+    if (!r.need) return false;
+    for (const a of assets) {
+      if (a.asset !== r.need.asset) continue;
+      a.held += r.approx;
+      a.magnitude += Math.abs(r.approx);
+    }
+  }
+  for (const o of releasedOrders(intent, state)) {
+    const r = orderReservation(o, instrument, state.snapshot, state.leverage);
+    if (!r.need) continue;
+    for (const a of assets) {
+      if (a.asset !== r.need.asset) continue;
+      a.released += r.approx;
+      a.magnitude += Math.abs(r.approx);
+    }
+  }
+  for (const a of assets) {
+    const b = account.balances[a.asset];
+    const free = b ? approxNumber(b.free) : 0;
+    const locked = b ? approxNumber(b.locked) : 0;
+    const available = Math.min(free, free + locked - a.held) + a.released;
+    const magnitude = a.magnitude + Math.abs(free) + Math.abs(locked);
+    if (!(a.need + magnitude * SCREEN_MARGIN < available)) return false;
+  }
+  return true;
+}

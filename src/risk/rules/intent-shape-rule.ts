@@ -1,3 +1,4 @@
+import { ZERO } from '../../core/decimal.js';
 import { PerpetuaError } from '../../core/errors.js';
 import { SLOT_PATTERN } from '../../domain/intent.js';
 import { validateOrderSpec } from '../../domain/order.js';
@@ -26,13 +27,13 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
     }
     case 'amend':
       if (!intent.price && !intent.quantity) return deny('an amend needs a new price or a new quantity');
-      if (intent.price && intent.price.lte(0)) return deny(`amend price must be > 0, got ${fmt(intent.price)}`);
-      if (intent.quantity && intent.quantity.lte(0)) return deny(`amend quantity must be > 0, got ${fmt(intent.quantity)}`);
+      if (intent.price && intent.price.lte(ZERO)) return deny(`amend price must be > 0, got ${fmt(intent.price)}`);
+      if (intent.quantity && intent.quantity.lte(ZERO)) return deny(`amend quantity must be > 0, got ${fmt(intent.quantity)}`);
       return undefined;
     case 'chase':
       if (!(Number.isInteger(intent.maxReprices) && intent.maxReprices > 0))
         return deny(`maxReprices must be a positive integer, got ${intent.maxReprices}`);
-      if (intent.priceCap && intent.priceCap.lte(0)) return deny(`priceCap must be > 0, got ${fmt(intent.priceCap)}`);
+      if (intent.priceCap && intent.priceCap.lte(ZERO)) return deny(`priceCap must be > 0, got ${fmt(intent.priceCap)}`);
       return undefined;
     case 'set-leverage':
       if (!(Number.isInteger(intent.leverage) && intent.leverage > 0))
@@ -44,13 +45,13 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
         if (!SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
         if (seen.has(q.slot)) return deny(`quote slot ${q.slot} appears twice`);
         seen.add(q.slot);
-        if (q.price.lte(0)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
-        if (q.quantity.lte(0)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
+        if (q.price.lte(ZERO)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
+        if (q.quantity.lte(ZERO)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
       }
       return undefined;
     }
     case 'twap': {
-      if (intent.quantity.lte(0)) return deny(`twap quantity must be > 0, got ${fmt(intent.quantity)}`);
+      if (intent.quantity.lte(ZERO)) return deny(`twap quantity must be > 0, got ${fmt(intent.quantity)}`);
       try {
         twapSchedule(intent.durationMs, intent.slices, intent.sliceIntervalMs);
       } catch (e) {
@@ -58,28 +59,28 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       }
       if (intent.childType !== 'ioc' && intent.childType !== 'passive')
         return deny(`twap childType must be ioc or passive, got ${String(intent.childType)}`);
-      if (intent.limitPrice && intent.limitPrice.lte(0)) return deny(`twap limitPrice must be > 0, got ${fmt(intent.limitPrice)}`);
+      if (intent.limitPrice && intent.limitPrice.lte(ZERO)) return deny(`twap limitPrice must be > 0, got ${fmt(intent.limitPrice)}`);
       if (intent.maxDeviationBps?.isNegative()) return deny(`twap maxDeviationBps must be ≥ 0, got ${fmt(intent.maxDeviationBps)}`);
       return undefined;
     }
     case 'iceberg':
-      if (intent.quantity.lte(0)) return deny(`iceberg quantity must be > 0, got ${fmt(intent.quantity)}`);
-      if (intent.visibleQuantity.lte(0) || intent.visibleQuantity.gt(intent.quantity))
+      if (intent.quantity.lte(ZERO)) return deny(`iceberg quantity must be > 0, got ${fmt(intent.quantity)}`);
+      if (intent.visibleQuantity.lte(ZERO) || intent.visibleQuantity.gt(intent.quantity))
         return deny(`iceberg visibleQuantity must be in (0, quantity ${fmt(intent.quantity)}], got ${fmt(intent.visibleQuantity)}`);
-      if (intent.price.lte(0)) return deny(`iceberg price must be > 0, got ${fmt(intent.price)}`);
+      if (intent.price.lte(ZERO)) return deny(`iceberg price must be > 0, got ${fmt(intent.price)}`);
       if (intent.visibleVariance && (intent.visibleVariance.isNegative() || intent.visibleVariance.gte(1)))
         return deny(`iceberg visibleVariance must be in [0, 1), got ${fmt(intent.visibleVariance)}`);
       if (intent.seed !== undefined && !Number.isInteger(intent.seed)) return deny(`iceberg seed must be an integer, got ${intent.seed}`);
       return undefined;
     case 'protective-order': {
-      if (!intent.quantity.gt(0)) return deny(`protective order quantity must be > 0, got ${fmt(intent.quantity)}`);
+      if (!intent.quantity.gt(ZERO)) return deny(`protective order quantity must be > 0, got ${fmt(intent.quantity)}`);
       const s = intent.spec;
       if (s.type === 'trailing') {
-        if (!s.callbackRate.gt(0) || !s.callbackRate.lt(1))
+        if (!s.callbackRate.gt(ZERO) || !s.callbackRate.lt(1))
           return deny(`trailing callbackRate must be a fraction in (0, 1) (0.01 = 1 %), got ${fmt(s.callbackRate)}`);
-        if (s.activationPrice && !s.activationPrice.gt(0))
+        if (s.activationPrice && !s.activationPrice.gt(ZERO))
           return deny(`trailing activationPrice must be > 0, got ${fmt(s.activationPrice)}`);
-      } else if (!s.triggerPrice.gt(0)) return deny(`plan triggerPrice must be > 0, got ${fmt(s.triggerPrice)}`);
+      } else if (!s.triggerPrice.gt(ZERO)) return deny(`plan triggerPrice must be > 0, got ${fmt(s.triggerPrice)}`);
       if (intent.leverage !== undefined && !(Number.isInteger(intent.leverage) && intent.leverage > 0))
         return deny(`leverage must be a positive integer, got ${intent.leverage}`);
       return undefined;

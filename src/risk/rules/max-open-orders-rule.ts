@@ -29,6 +29,8 @@ export const maxOpenOrdersRule: RiskRule = (intent, instrument, state) => {
     scope = 'the spot account';
   }
   let after = current - released;
+  // The count only grows: when the whole set fits, no quote is denied, and no sort is needed to name one.
+  if (after + proposals.length <= cap) return undefined;
   for (const p of byTouchPriority(proposals)) {
     after += 1;
     if (after > cap) {

@@ -1,7 +1,7 @@
 import { ZERO } from '../../core/decimal.js';
 import { isLive } from '../../domain/order.js';
 import { legOf, positionQty } from '../exposure.js';
-import { fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedOrders } from '../order-proposals.js';
+import { fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedIds } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const RULE = 'reduce-only';
@@ -15,7 +15,7 @@ const RULE = 'reduce-only';
 export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
   if (!instrument) return undefined;
   const proposals = proposedOrders(intent, instrument, state);
-  const released = new Set(releasedOrders(intent, state).map((o) => o.clientOrderId));
+  const released = releasedIds(intent, state);
   const taken = new Map<string, typeof ZERO>();
   for (const p of proposals) {
     const s = p.spec;

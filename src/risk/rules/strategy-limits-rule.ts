@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../../core/decimal.js';
 import { isLive } from '../../domain/order.js';
 import { markPrice } from '../../domain/snapshot.js';
 import { netQty } from '../exposure.js';
-import { byTouchPriority, fmt, orderRemaining, proposalRemaining, proposedOrders, releasedOrders } from '../order-proposals.js';
+import { byTouchPriority, fmt, orderRemaining, proposalRemaining, proposedOrders, releasedIds } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const RULE = 'strategy-limits';
@@ -18,7 +18,7 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
   if (!limits || (!limits.maxPositionQty && !limits.maxNotional)) return undefined;
   const proposals = proposedOrders(intent, instrument, state);
   if (proposals.length === 0) return undefined;
-  const released = new Set(releasedOrders(intent, state).map((o) => o.clientOrderId));
+  const released = releasedIds(intent, state);
   const pos = netQty(state.strategyPositions, instrument.symbol);
   let buys = ZERO;
   let sells = ZERO;

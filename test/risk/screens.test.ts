@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { D, Decimal, ZERO } from '../../src/core/decimal.js';
+import type { ContractInstrument } from '../../src/domain/instrument.js';
+import type { Order } from '../../src/domain/order.js';
+import type { Position } from '../../src/domain/position.js';
+import { approxNumber } from '../../src/risk/approx-number.js';
+import { byTouchPriority, proposedOrders, releasedIds } from '../../src/risk/order-proposals.js';
+import type { RiskState } from '../../src/risk/risk-rule.js';
+import type { QuoteInput } from '../../src/strategy/intent-factory.js';
+import { clearlyCovered, freeBalanceRule } from '../../src/risk/rules/free-balance-rule.js';
+import { clearlyWithinTiers, leverageRule } from '../../src/risk/rules/leverage-rule.js';
+import { account, balance, BTC_USDT, contractInstrument, order, position, S2 } from '../domain/support/builders.js';
+import { contractState, quotes } from './support.js';
+
+/**
+ * The free-balance and leverage rules decide a quote set in doubles first (a screen) and only reach
+ * their Decimal computation when the screen cannot vouch for the set. The screen may only ever say
+ * "allowed" where the Decimal formula allows: each property below writes that formula out (the rule's
+ * code before the screen) and holds the rule's decision and the screen to it over random prices,
+ * quantities, leverages, fees and contract sizes — with balances and sizes placed exactly on the limit,
+ * one unit either side of it, 1e-30 either side, and notionals far past 2^53.
+ */
+describe('risk screens in doubles', function () {
+  // Thousands of Decimal reference computations: seconds on a loaded machine.
+  this.timeout(60_000);
+  it('approxNumber_reads_a_decimal_within_2e-15_of_its_value', () => {
+    const digits = fc.stringMatching(/^[1-9][0-9]{0,29}$/);
+    const value = fc
+      .tuple(fc.boolean(), digits, fc.integer({ min: -300, max: 280 }))
+      .map(([neg, m, e]) => new Decimal(`${neg ? '-' : ''}${m}e${e}`));
+    fc.assert(
+      fc.property(value, (x) => {
+        // Number(string) is the correctly rounded double: the independent reference.
+        const want = Number(x.toString());
+        const got = approxNumber(x);
+        expect(Math.abs(got - want), `${x.toString()}: ${got} vs ${want}`).to.be.at.most(2e-15 * Math.abs(want));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const s of ['0', '-0', '1', '0.1', '59990', '1e-7', '123.45', '9007199254740993', '1e21'])
+      expect(approxNumber(D(s))).to.equal(Number(s));
+    for (const s of ['NaN', 'Infinity', '-Infinity']) expect(approxNumber(D(s))).to.be.NaN;
+  });
+
+  // The contract's fee and contract size vary; leverages 1..125 make divisions that do not terminate.
+  const contractSizes = ['0.0001', '0.001', '1', '10'];
+  const fees = ['0', '0.0001', '0.0006', '-0.0001', '0.0003333'];
+  const priceOf = (ticks: bigint): Decimal => D(ticks.toString()).div(10);
+  // Prices from 0.1 to 10^12 (2^53 ticks and past), quantities from 1 to 10^9 lots.
+  const price = fc.oneof(fc.bigInt({ min: 1n, max: 1_000_000n }), fc.bigInt({ min: 1n, max: 10n ** 13n }));
+  const qty = fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 1_000_000_000 }));
+  const quoteArb = fc.record({ buy: fc.boolean(), ticks: price, qty, lev: fc.integer({ min: 1, max: 125 }), resting: fc.boolean() });
+
+  /** The rule's Decimal formula: initial margin price·qty·contractSize/leverage plus the taker fee on that notional. */
+  const reservation = (inst: ContractInstrument, px: Decimal, q: Decimal, lev: number): Decimal => {
+    const notional = px.mul(q).mul(inst.contractSize);
+    return notional.div(lev).plus(notional.mul(inst.takerFeeRate));
+  };
+
+  it('free_balance_allows_exactly_where_the_decimal_formula_allows_and_the_screen_never_allows_more', () => {
+    // The balance sits at the set's need plus a delta: on the limit, one 1e-8 unit or 1e-30 either side, or far off.
+    // 'r…' is relative to the need (the usual case: well inside or well outside the funds).
+    const delta = fc.constantFrom('0', '1e-8', '-1e-8', '1e-30', '-1e-30', '1e6', '-1e6', '0.5', '-0.5', 'r0.5', 'r-0.5', 'r0.001', 'r3');
+    let screened = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(
+        fc.array(quoteArb, { minLength: 1, maxLength: 10 }),
+        fc.constantFrom(...contractSizes),
+        fc.constantFrom(...fees),
+        delta,
+        fc.constantFrom('0', '1000', '1e-8'),
+        fc.integer({ min: 0, max: 3 }),
+        (qs, cs, fee, d, locked, othersCount) => {
+          runs++;
+          const inst = contractInstrument({ contractSize: D(cs), takerFeeRate: D(fee), riskTiers: [] });
+          const slots = qs.map((q, i) => `${q.buy ? 'b' : 'a'}${i}`);
+          const intent = quotes(
+            BTC_USDT,
+            qs.map((q, i) => ({
+              slot: slots[i]!,
+              side: q.buy ? 'buy' : 'sell',
+              price: priceOf(q.ticks),
+              quantity: q.qty,
+              leverage: q.lev,
+            })),
+          );
+          // Our resting quotes (released by the set) and another strategy's orders (held, not released).
+          const resting: Order[] = [];
+          qs.forEach((q, i) => {
+            if (q.resting)
+              resting.push(
+                order({
+                  symbol: BTC_USDT,
+                  slot: slots[i],
+                  side: q.buy ? 'buy' : 'sell',
+                  price: priceOf(q.ticks + 1n),
+                  quantity: D(q.qty),
+                  leverage: q.lev,
+                }),
+              );
+          });
+          for (let k = 0; k < othersCount; k++)
+            resting.push(order({ symbol: BTC_USDT, strategyId: S2, side: 'buy', price: D('100.5'), quantity: D(k + 1), leverage: 5 }));
+          // The formula, in Decimal: need = Σ reservations; held = Σ over live orders; released = Σ over our quotes.
+          // Summed in the rule's order (nearest the touch first): the 40-digit roundings of a sum depend on its order.
+          const need = byTouchPriority(proposedOrders(intent, inst, contractState())).reduce(
+            (s, p) => s.plus(reservation(inst, p.spec.price!, p.spec.quantity!, p.spec.leverage!)),
+            ZERO,
+          );
+          const res = (o: Order): Decimal => reservation(inst, o.price!, o.quantity!, o.leverage!);
+          const held = resting.reduce((s, o) => s.plus(res(o)), ZERO);
+          const released = resting.filter((o) => o.strategyId !== S2).reduce((s, o) => s.plus(res(o)), ZERO);
+          // Pick free so that available (= min(free, free + locked − held) + released) is need + delta.
+          const lockedD = D(locked);
+          const target = need.plus(d.startsWith('r') ? need.mul(d.slice(1)) : D(d));
+          // available = free − max(0, held − locked) + released when free + locked − held ≤ free.
+          const free = target.minus(released).plus(Decimal.max(ZERO, held.minus(lockedD)));
+          const state: RiskState = contractState({ openOrders: resting, account: account('contract', balance('USDT', free, lockedD)) });
+          const available = Decimal.min(free, free.plus(lockedD).minus(held)).plus(released);
+          // Every reservation is positive (fee > −1/leverage), so the nearest-the-touch prefixes are within the total.
+          const allowed = need.lte(available);
+          const d1 = freeBalanceRule(intent, inst, state);
+          expect(d1 === undefined, `need ${need.toFixed()} available ${available.toFixed()} → ${d1?.reason}`).to.equal(allowed);
+          if (d1) expect(d1.rule).to.equal('free-balance');
+          const screen = clearlyCovered(intent, proposedOrders(intent, inst, state), inst, state, state.account!);
+          if (screen) {
+            screened++;
+            expect(allowed, `screen allowed need ${need.toFixed()} > available ${available.toFixed()}`).to.equal(true);
+          }
+          // Far from the limit the screen decides (it is not a screen that always defers).
+          if (available.minus(need).gt(need.abs().mul('1e-6').plus('1e-3'))) expect(screen).to.equal(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(screened).to.be.greaterThan(runs / 4);
+  });
+
+  it('leverage_allows_exactly_where_the_decimal_tier_lookup_allows_and_the_screen_never_allows_more', () => {
+    const inst = contractInstrument();
+    const tiers = [...inst.riskTiers].sort((a, b) => a.maxVol.comparedTo(b.maxVol));
+    let screened = 0;
+    fc.assert(
+      fc.property(
+        // The buy side's worst-case size lands on a tier bound, one lot either side, 1e-30 either side, or anywhere.
+        fc.integer({ min: 0, max: tiers.length - 1 }),
+        fc.constantFrom('0', '1', '-1', '1e-30', '-1e-30', '0.5', '-777'),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.constantFrom('0', '1000', '-3000', '1e-30'),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 10_000 }),
+        (k, d, parts, lev, pos, withSell, sellQty) => {
+          const target = tiers[k]!.maxVol.plus(d);
+          const posD = D(pos);
+          const positions: Position[] = posD.isZero() ? [] : [position(BTC_USDT, posD, '100')];
+          // Quotes on the buy side that sum (with the long position) to the target size; the first takes the remainder.
+          const fromQuotes = target.minus(Decimal.max(ZERO, posD));
+          if (fromQuotes.lte(parts)) return;
+          const each = fromQuotes.div(parts).floor();
+          const qs: QuoteInput[] = Array.from({ length: parts }, (_, i) => ({
+            slot: `b${i}`,
+            side: 'buy',
+            price: '100',
+            quantity: i === 0 ? fromQuotes.minus(each.mul(parts - 1)) : each,
+            leverage: lev,
+          }));
+          if (withSell) qs.push({ slot: 'a0', side: 'sell', price: '101', quantity: D(sellQty), leverage: lev });
+          const intent = quotes(BTC_USDT, qs);
+          const state = contractState({ positions });
+          // The Decimal lookup: size per direction (a short position adds to sells), the first tier whose maxVol holds it.
+          const longSize = Decimal.max(ZERO, posD).plus(fromQuotes);
+          const shortSize = Decimal.max(ZERO, posD.neg()).plus(sellQty);
+          const fits = (size: Decimal): boolean => {
+            if (lev < inst.minLeverage || lev > inst.maxLeverage) return false;
+            const tier = tiers.find((t) => size.lte(t.maxVol));
+            return tier !== undefined && lev <= tier.maxLeverage;
+          };
+          const allowed = fits(longSize) && (!withSell || fits(shortSize));
+          const d1 = leverageRule(intent, inst, state);
+          expect(d1 === undefined, `long ${longSize.toFixed()} lev ${lev} → ${d1?.reason}`).to.equal(allowed);
+          const screen = clearlyWithinTiers(inst, state, releasedIds(intent, state), proposedOrders(intent, inst, state));
+          if (screen) {
+            screened++;
+            expect(allowed, `screen allowed long ${longSize.toFixed()} lev ${lev}`).to.equal(true);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(screened).to.be.greaterThan(100);
+  });
+});
