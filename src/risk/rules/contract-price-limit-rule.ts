@@ -1,7 +1,7 @@
 import { Decimal } from '../../core/decimal.js';
 import { fairPrice } from '../../domain/snapshot.js';
 import { describe, fmt, type ProposedOrder, proposedOrders } from '../order-proposals.js';
-import type { Instrument } from '../../domain/instrument.js';
+import type { ContractInstrument, Instrument } from '../../domain/instrument.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const ONE = new Decimal(1);
@@ -10,6 +10,17 @@ const isPricedLimit = (p: ProposedOrder): boolean => p.spec.type === 'limit' && 
 
 /** cap and floor of one fair price object for one instrument (both immutable values), made when first asked. */
 const boundsByFair = new WeakMap<Decimal, { readonly instrument: Instrument; cap?: Decimal; floor?: Decimal }>();
+
+/** 1 + bidLimitPriceRate and 1 − askLimitPriceRate, once per instrument (an immutable value). */
+const factors = new WeakMap<Instrument, { readonly up: Decimal; readonly down: Decimal }>();
+function factorsOf(instrument: ContractInstrument): { readonly up: Decimal; readonly down: Decimal } {
+  let f = factors.get(instrument);
+  if (f === undefined) {
+    f = { up: ONE.plus(instrument.bidLimitPriceRate), down: ONE.minus(instrument.askLimitPriceRate) };
+    factors.set(instrument, f);
+  }
+  return f;
+}
 
 /** Contract limit prices within fair·(1+bidLimitPriceRate) for buys and fair·(1−askLimitPriceRate) for sells. */
 export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
@@ -30,7 +41,7 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
     const price = p.spec.price!;
     const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
-      const cap = (bounds.cap ??= fair.mul(ONE.plus(instrument.bidLimitPriceRate)));
+      const cap = (bounds.cap ??= fair.mul(factorsOf(instrument).up));
       if (price.gt(cap))
         return {
           rule: 'contract-price-limit',
@@ -38,7 +49,7 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
           ...slot,
         };
     } else {
-      const floor = (bounds.floor ??= fair.mul(ONE.minus(instrument.askLimitPriceRate)));
+      const floor = (bounds.floor ??= fair.mul(factorsOf(instrument).down));
       if (price.lt(floor))
         return {
           rule: 'contract-price-limit',

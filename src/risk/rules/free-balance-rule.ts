@@ -67,12 +67,14 @@ const priceFor = (spec: OrderSpec, remaining: Decimal, snapshot: MarketSnapshot 
  */
 const limitReservations = new WeakMap<Order, OrderReservation>();
 
-/** An order's reservation with its amount as a double (NaN when it cannot be valued), for the screen. */
+/** An order's reservation for the screen in doubles, and (made when first asked) in Decimal for the exact path. */
 interface OrderReservation {
   readonly instrument: Instrument;
   readonly lev: number | undefined;
-  readonly need: Need | undefined;
-  readonly approx: number;
+  /** Undefined when the order cannot be valued (reservationOf() is undefined). */
+  readonly approx: ApproxNeed | undefined;
+  need?: Need | undefined;
+  readonly exact: () => Need | undefined;
 }
 
 /** reservationOf() of a live order, for what remains of it. */
@@ -83,11 +85,31 @@ function orderReservation(
   leverage: Readonly<Record<string, number>>,
 ): OrderReservation {
   const lev = instrument.kind === 'contract' ? (o.leverage ?? leverage[positionKey(instrument.symbol, legOf(o))]) : undefined;
-  const hit = o.type === 'limit' ? limitReservations.get(o) : undefined;
+  const limit = o.type === 'limit' && !(o.quoteQuantity && !o.quantity);
+  const hit = limit ? limitReservations.get(o) : undefined;
   if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit;
-  const need = reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
-  const r = { instrument, lev, need, approx: need ? approxNumber(need.amount) : NaN };
-  if (o.type === 'limit') limitReservations.set(o, r);
+  const exact = (): Need | undefined =>
+    reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
+  let approx: ApproxNeed | undefined;
+  if (limit) {
+    // orderRemaining() in doubles: quantity − filled, never below 0.
+    const q = o.quantity ? approxNumber(o.quantity) : 0;
+    const f = o.quantity && !o.filledQty.isZero() ? approxNumber(o.filledQty) : 0;
+    approx = approxReservationOf(o, q - f > 0 ? q - f : 0, Math.abs(q) + Math.abs(f), instrument, leverage);
+  } else {
+    const need = exact();
+    approx = need && { asset: need.asset, amount: approxNumber(need.amount), magnitude: Math.abs(approxNumber(need.amount)) };
+  }
+  const r: OrderReservation = {
+    instrument,
+    lev,
+    approx,
+    exact(): Need | undefined {
+      if (!('need' in r)) r.need = exact();
+      return r.need;
+    },
+  };
+  if (limit) limitReservations.set(o, r);
   return r;
 }
 
@@ -96,7 +118,44 @@ const reservationOfOrder = (
   instrument: Instrument,
   snapshot: MarketSnapshot | undefined,
   leverage: Readonly<Record<string, number>>,
-): Need | undefined => orderReservation(o, instrument, snapshot, leverage).need;
+): Need | undefined => orderReservation(o, instrument, snapshot, leverage).exact();
+
+/** A reservation in doubles, with the magnitudes summed into it (the bound of its rounding error). */
+interface ApproxNeed {
+  readonly asset: string;
+  readonly amount: number;
+  readonly magnitude: number;
+}
+
+/**
+ * reservationOf() in doubles for a limit order (a spot buy by quote amount excepted) of `remaining`:
+ * undefined exactly where reservationOf() is (no price, or no leverage to open a contract with).
+ */
+function approxReservationOf(
+  spec: OrderSpec,
+  remaining: number,
+  remainingMagnitude: number,
+  instrument: Instrument,
+  leverage: Readonly<Record<string, number>>,
+): ApproxNeed | undefined {
+  if (instrument.kind === 'spot') {
+    if (spec.side === 'sell') return { asset: instrument.baseAsset, amount: remaining, magnitude: remainingMagnitude };
+    if (!spec.price) return undefined;
+    const px = approxNumber(spec.price);
+    return { asset: instrument.quoteAsset, amount: px * remaining, magnitude: Math.abs(px) * remainingMagnitude };
+  }
+  if (!isOpening(spec)) return { asset: instrument.settleCoin, amount: 0, magnitude: 0 };
+  const lev = spec.leverage ?? leverage[positionKey(instrument.symbol, legOf(spec))];
+  if (!spec.price || !lev) return undefined;
+  const scale = approxNumber(spec.price) * approxNumber(instrument.contractSize);
+  const fee = approxNumber(instrument.takerFeeRate);
+  const notional = scale * remaining;
+  return {
+    asset: instrument.settleCoin,
+    amount: notional / lev + notional * fee,
+    magnitude: Math.abs(scale) * remainingMagnitude * (1 / Math.abs(lev) + Math.abs(fee)),
+  };
+}
 
 /** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
 function heldByOurOrders(asset: string, state: RiskState, instrument: Instrument): { held: Decimal; pendingCancel: number } | string {
@@ -213,58 +272,38 @@ export function clearlyCovered(
   };
   for (const p of proposals) {
     const spec = p.spec;
-    if (spec.type !== 'limit' || !spec.price) return false;
+    if (spec.type !== 'limit' || (spec.quoteQuantity && !spec.quantity)) return false;
     const remaining = approxNumber(proposalRemaining(p));
-    let asset: string;
-    let amount: number;
-    let magnitude: number;
-    if (instrument.kind === 'spot') {
-      if (spec.side === 'sell') {
-        asset = instrument.baseAsset;
-        amount = remaining;
-      } else {
-        if (spec.quoteQuantity && !spec.quantity) return false;
-        asset = instrument.quoteAsset;
-        amount = approxNumber(spec.price) * remaining;
-      }
-      magnitude = Math.abs(amount);
-    } else {
-      if (!isOpening(spec)) continue;
-      const lev = spec.leverage ?? state.leverage[positionKey(instrument.symbol, legOf(spec))];
-      if (!lev) return false;
-      const notional = approxNumber(spec.price) * remaining * approxNumber(instrument.contractSize);
-      const margin = notional / lev;
-      const fee = notional * approxNumber(instrument.takerFeeRate);
-      asset = instrument.settleCoin;
-      amount = margin + fee;
-      magnitude = Math.abs(margin) + Math.abs(fee);
-    }
+    const r = approxReservationOf(spec, remaining, Math.abs(remaining), instrument, state.leverage);
+    if (!r) return false;
+    // A closing contract order holds nothing: the exact rule skips it too.
+    if (instrument.kind === 'contract' && !isOpening(spec)) continue;
     // Zero, negative or not finite: the exact rule skips or judges it.
-    if (!(amount > magnitude * SCREEN_MARGIN)) return false;
-    const a = entry(asset);
-    a.need += amount;
-    a.magnitude += magnitude;
+    if (!(r.amount > r.magnitude * SCREEN_MARGIN)) return false;
+    const a = entry(r.asset);
+    a.need += r.amount;
+    a.magnitude += r.magnitude;
   }
   if (assets.length === 0) return false;
   for (const o of state.openOrders) {
     if (!isLive(o.status) || o.kind !== instrument.kind) continue;
     const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
     if (!inst) return false;
-    const r = orderReservation(o, inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage);
-    if (!r.need) return false;
+    const r = orderReservation(o, inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage).approx;
+    if (!r) return false;
     for (const a of assets) {
-      if (a.asset !== r.need.asset) continue;
-      a.held += r.approx;
-      a.magnitude += Math.abs(r.approx);
+      if (a.asset !== r.asset) continue;
+      a.held += r.amount;
+      a.magnitude += r.magnitude;
     }
   }
   for (const o of releasedOrders(intent, state)) {
-    const r = orderReservation(o, instrument, state.snapshot, state.leverage);
-    if (!r.need) continue;
+    const r = orderReservation(o, instrument, state.snapshot, state.leverage).approx;
+    if (!r) continue;
     for (const a of assets) {
-      if (a.asset !== r.need.asset) continue;
-      a.released += r.approx;
-      a.magnitude += Math.abs(r.approx);
+      if (a.asset !== r.asset) continue;
+      a.released += r.amount;
+      a.magnitude += r.magnitude;
     }
   }
   for (const a of assets) {

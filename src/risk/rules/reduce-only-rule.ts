@@ -15,7 +15,6 @@ const RULE = 'reduce-only';
 export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
   if (!instrument) return undefined;
   const proposals = proposedOrders(intent, instrument, state);
-  const released = releasedIds(intent, state);
   const taken = new Map<string, typeof ZERO>();
   for (const p of proposals) {
     const s = p.spec;
@@ -46,6 +45,8 @@ export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
     let pending = taken.get(key);
     if (pending === undefined) {
       pending = ZERO;
+      // Only a closing proposal needs the released orders (a quote set of opening quotes never gets here).
+      const released = releasedIds(intent, state);
       for (const o of state.openOrders) {
         if (
           !isLive(o.status) ||
