@@ -1112,11 +1112,14 @@ export class OrderManager {
   private async publish(e: ExecutionEvent): Promise<void> {
     if (e.type === 'VenueFill' && !this.store.hasSeenTrade(e.fill.tradeId)) this.countForeign(e.fill);
     this.store.apply(e);
-    await this.journal.recordEvent(e);
+    // Every journal records synchronously: awaiting its undefined cost two microtask hops per event.
+    const recorded = this.journal.recordEvent(e);
+    if (recorded) await recorded;
     const cid = eventClientOrderId(e);
     if (cid !== undefined) {
       const o = this.store.get(cid);
-      if (o) await this.journal.recordOrder(o);
+      const kept = o && this.journal.recordOrder(o);
+      if (kept) await kept;
     }
     this.batch?.push(e);
     this.subject.next(e);
