@@ -163,3 +163,9 @@ export const decimalsOfStep = (step: DecimalLike): number => D(step).decimalPlac
 
 /** Plain string without exponent, trailing zeros removed. */
 export const toPlain = (v: DecimalLike): string => D(v).toFixed();
+
+/**
+ * True when arithmetic would not round `d` (finite, at most the configured significant digits): then
+ * d − 0 and 0 + d equal d, and a hot path may hand d on instead of computing a copy.
+ */
+export const withinPrecision = (d: Decimal): boolean => d.isFinite() && d.precision() <= Decimal.precision;

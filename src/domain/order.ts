@@ -4,7 +4,7 @@
  * Orders are immutable values: every change returns a new Order, so the pure reconcile() and the
  * order store can compare "before" and "after" without defensive copies.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, withinPrecision, ZERO } from '../core/decimal.js';
 import { IllegalTransition, ValidationError } from '../core/errors.js';
 import type { ClientOrderId, InstrumentSymbol, OrderId, StrategyId } from '../core/ids.js';
 
@@ -190,7 +190,11 @@ export function transitionOrder(order: Order, to: OrderStatus, now: number, patc
 
 /** Quantity still to fill (undefined for a spot market buy by quote amount). */
 export function remainingQty(order: Order): Decimal | undefined {
-  return order.quantity ? clampToZero(order.quantity.minus(order.filledQty)) : undefined;
+  const q = order.quantity;
+  if (!q) return undefined;
+  // Nothing filled (most resting orders): q − 0 is q itself, without a Decimal operation.
+  if (order.filledQty.isZero() && withinPrecision(q)) return clampToZero(q);
+  return clampToZero(q.minus(order.filledQty));
 }
 
 const clampToZero = (d: Decimal): Decimal => (d.isNegative() ? ZERO : d);

@@ -11,7 +11,7 @@
  * quote can be picked off), then amends, then places, each nearest the touch first. The rest is
  * reported as deferred; the next snapshot recomputes the diff from scratch, so nothing is queued.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, withinPrecision, ZERO } from '../core/decimal.js';
 import type { DesiredQuote } from '../domain/intent.js';
 import { type Order, remainingQty } from '../domain/order.js';
 
@@ -116,7 +116,10 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
   if (opts.amend === 'native') {
     // Pair leftovers for amends: same slot first, then by price rank within each side.
     const pair = (c: Candidate, q: DesiredQuote): void => {
-      amends.push({ order: c.order, quote: q, price: q.price, quantity: c.order.filledQty.plus(q.quantity) });
+      const filled = c.order.filledQty;
+      // Nothing filled (the usual amend): 0 + quantity is the quantity, without a Decimal operation.
+      const quantity = filled.isZero() && !q.quantity.isZero() && withinPrecision(q.quantity) ? q.quantity : filled.plus(q.quantity);
+      amends.push({ order: c.order, quote: q, price: q.price, quantity });
     };
     const nextLive: Candidate[] = [];
     for (const c of live) {
