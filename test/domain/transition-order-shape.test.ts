@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { D } from '../../src/core/decimal.js';
+import { isTerminal, type Order, ORDER_TRANSITIONS, type OrderStatus, transitionOrder } from '../../src/domain/order.js';
+import { BTC_USDT, order } from '../domain/support/builders.js';
+
+/**
+ * transitionOrder() builds the order entering a pending state without `{ ...next, statusBeforePending }`
+ * (V8's slow path in Node 20). Journals and pinned-run hashes serialise orders, so the result must
+ * have the same keys in the same order with the same values as before. The reference is the earlier
+ * code, written out here; it runs over every allowed transition from orders with and without each
+ * optional key the function reads or writes.
+ */
+function transitionBefore(order: Order, to: OrderStatus, now: number, patch: Partial<Order> = {}): Order {
+  const enteringPending = (to === 'pending-cancel' || to === 'pending-amend') && order.status !== to;
+  const leavingPending = (order.status === 'pending-cancel' || order.status === 'pending-amend') && to !== order.status;
+  const next: Order = {
+    ...order,
+    ...patch,
+    status: to,
+    updatedAt: now,
+    ...(to === 'submitted' ? { submittedAt: now } : {}),
+    ...(to === 'accepted' && order.acceptedAt === undefined ? { acceptedAt: now } : {}),
+    ...(isTerminal(to) ? { closedAt: now } : {}),
+  };
+  if (enteringPending)
+    return {
+      ...next,
+      statusBeforePending: order.status === 'pending-amend' || order.status === 'pending-cancel' ? order.statusBeforePending : order.status,
+    };
+  if (leavingPending) {
+    const { statusBeforePending: _drop, ...rest } = next;
+    return rest;
+  }
+  return next;
+}
+
+describe('transitionOrder keeps the shape of the order it makes', () => {
+  const statuses = Object.keys(ORDER_TRANSITIONS) as OrderStatus[];
+  const pairs = statuses.flatMap((from) => ORDER_TRANSITIONS[from].map((to) => [from, to] as const));
+
+  it('gives_the_same_keys_in_the_same_order_and_the_same_values_as_the_spread_it_replaces', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...pairs),
+        fc.record({
+          acceptedAt: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
+          venueOrderId: fc.boolean(),
+          slot: fc.boolean(),
+          // statusBeforePending absent, present before other optional keys, or present with the value undefined
+          before: fc.constantFrom('absent', 'early', 'undefined'),
+          patch: fc.constantFrom('none', 'amend', 'reject'),
+        }),
+        ([from, to], k) => {
+          const over: Record<string, unknown> = { symbol: BTC_USDT, status: from };
+          if (k.before === 'early') over['statusBeforePending'] = 'accepted';
+          if (k.before === 'undefined') over['statusBeforePending'] = undefined;
+          if (k.acceptedAt !== undefined) over['acceptedAt'] = k.acceptedAt;
+          if (k.venueOrderId) over['venueOrderId'] = 'v1';
+          if (k.slot) over['slot'] = 'b0';
+          const o = order(over as Partial<Order>);
+          const patch: Partial<Order> | undefined =
+            k.patch === 'amend'
+              ? { price: D('101.5'), quantity: D('3'), venueOrderId: 'v2' as Order['venueOrderId'] }
+              : k.patch === 'reject'
+                ? { rejectReason: 'no' }
+                : undefined;
+          const got = transitionOrder(o, to, 42, patch);
+          const want = transitionBefore(o, to, 42, patch);
+          expect(Object.keys(got), `${from} → ${to}`).to.deep.equal(Object.keys(want));
+          for (const key of Object.keys(want)) expect((got as never)[key], key).to.equal((want as never)[key]);
+          expect(JSON.stringify(got)).to.equal(JSON.stringify(want));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
