@@ -49,7 +49,9 @@ describe('transitionOrder keeps the shape of the order it makes', () => {
           slot: fc.boolean(),
           // statusBeforePending absent, present before other optional keys, or present with the value undefined
           before: fc.constantFrom('absent', 'early', 'undefined'),
-          patch: fc.constantFrom('none', 'amend', 'reject'),
+          patch: fc.constantFrom('none', 'amend', 'reject', 'fill'),
+          closedAt: fc.boolean(),
+          submittedAt: fc.boolean(),
         }),
         ([from, to], k) => {
           const over: Record<string, unknown> = { symbol: BTC_USDT, status: from };
@@ -58,13 +60,17 @@ describe('transitionOrder keeps the shape of the order it makes', () => {
           if (k.acceptedAt !== undefined) over['acceptedAt'] = k.acceptedAt;
           if (k.venueOrderId) over['venueOrderId'] = 'v1';
           if (k.slot) over['slot'] = 'b0';
+          if (!k.submittedAt) over['submittedAt'] = undefined;
+          if (k.closedAt) over['closedAt'] = 7;
           const o = order(over as Partial<Order>);
           const patch: Partial<Order> | undefined =
             k.patch === 'amend'
               ? { price: D('101.5'), quantity: D('3'), venueOrderId: 'v2' as Order['venueOrderId'] }
               : k.patch === 'reject'
                 ? { rejectReason: 'no' }
-                : undefined;
+                : k.patch === 'fill'
+                  ? { filledQty: D('1'), filledNotional: D('100'), avgFillPrice: D('100'), fees: { USDT: D('0.01') } }
+                  : undefined;
           const got = transitionOrder(o, to, 42, patch);
           const want = transitionBefore(o, to, 42, patch);
           expect(Object.keys(got), `${from} → ${to}`).to.deep.equal(Object.keys(want));
