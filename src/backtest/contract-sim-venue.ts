@@ -86,7 +86,7 @@ import {
   isCrowdAccount,
   openContractCrowd,
 } from '../venue/market/crowd-accounts.js';
-import type { ContractVenueEvent } from '../venue/contract/contract-events.js';
+import type { ContractVenueEvent, ContractVenueEventType } from '../venue/contract/contract-events.js';
 import type { ContractOrderView, ContractPositionView, HeldPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
 import type { Side } from './replay-book.js';
@@ -141,6 +141,9 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
   [ContractOrderType.MARKET]: { type: 'market', timeInForce: 'ioc' },
   [ContractOrderType.MARKET_TO_LIMIT]: { type: 'market', timeInForce: 'ioc' },
 };
+
+/** The venue events onVenueEvent reads: only these are built (issue 12, a view per event was most of a fill's cost). */
+const SIM_EVENTS: readonly ContractVenueEventType[] = ['OrderFilled', 'OrderCancelled', 'FundingSettled', 'PositionLiquidated'];
 
 const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError =>
   venueRejection('contract', r.code, r.message, endpoint);
@@ -215,7 +218,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
     this.protective = new SimProtectiveOrders(this.venue, this.account);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
-    this.venue.on((e) => this.onVenueEvent(e));
+    this.venue.on((e) => this.onVenueEvent(e), SIM_EVENTS);
     opts.exchange.attach('contract', this);
   }
 

@@ -18,7 +18,7 @@ import { ContractOrderState, ContractOrderType } from '../../domain/contract-enu
 import type { ContractInstrument } from '../../domain/instrument.js';
 import { ContractVenue } from '../../venue/contract/contract-venue.js';
 import { TRIGGER_COMMANDS } from '../../venue/contract/triggers/trigger-commands.js';
-import type { ContractVenueEvent } from '../../venue/contract/contract-events.js';
+import type { TradeExecuted } from '../../venue/contract/contract-events.js';
 export { CONTRACT_CROWD_TAKER, contractCrowdMaker } from '../../venue/market/crowd-accounts.js';
 import { TapeAggregator } from '../../venue/market/tape-aggregator.js';
 import {
@@ -109,7 +109,8 @@ export class ContractEngine {
       this.tapes.set(i.symbol, new TapeAggregator({ tick: i.priceUnit, step: i.volUnit, contractSize: i.contractSize }));
       this.tradeSeq.set(i.symbol, 0);
     }
-    this.reader.on((e) => this.onEvent(e));
+    // Only trades feed the tape: no other event's views are built for it.
+    this.reader.on((e) => this.onTrade(e), ['TradeExecuted']);
     this.port = new ContractCrowdPort(this);
   }
 
@@ -154,8 +155,7 @@ export class ContractEngine {
     this.reader.dispose();
   }
 
-  private onEvent(e: ContractVenueEvent): void {
-    if (e.type !== 'TradeExecuted') return;
+  private onTrade(e: TradeExecuted): void {
     const t = e.trade;
     const seq = (this.tradeSeq.get(t.symbol) ?? 0) + 1;
     this.tradeSeq.set(t.symbol, seq);

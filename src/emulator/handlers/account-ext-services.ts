@@ -131,7 +131,7 @@ export class AccountExtServices {
       masterOf: (id) => this.masterOf(id),
     });
     this.spotGroups = journaled(this.spotGroupStore, 'stpGroups', STP_GROUP_COMMANDS, this.opts.journal);
-    contract.reader.on(this.contractFees.observe);
+    contract.reader.on(this.contractFees.observe, ['OrderFilled']);
     // No timer of its own: the emulator's timeline takes the midnight snapshots as journaled calls.
     this.recorder = new PnlRecorder({
       clock: this.opts.clock,

@@ -21,15 +21,18 @@
 import type { Clock, TimerHandle } from '../../core/clock.js';
 import { Decimal } from '../../core/decimal.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
-import type { ContractVenueEvent, ContractVenueListener } from '../contract/contract-events.js';
+import type { ContractVenueEvent, ContractVenueEventType } from '../contract/contract-events.js';
 import type { ContractAssetView, ContractPositionView } from '../contract/contract-views.js';
 import { DAY_MS, dayStart } from './utc-calendar.js';
 
 const ZERO = new Decimal(0);
 
 /** What the recorder reads from the contract venue (ContractVenue fits). */
+/** The events `observe` reads: only these are built for it. */
+const PNL_EVENTS: readonly ContractVenueEventType[] = ['OrderFilled', 'FundingSettled', 'PositionLiquidated', 'FundsTransferred'];
+
 export interface PnlVenue {
-  on(listener: ContractVenueListener): () => void;
+  on(listener: (event: ContractVenueEvent) => void, types: readonly ContractVenueEventType[]): () => void;
   assets(accountId: string): readonly ContractAssetView[];
   openPositions(accountId: string): readonly ContractPositionView[];
   instrument(symbol: string): ContractInstrument | undefined;
@@ -93,7 +96,7 @@ export class PnlRecorder {
   /** Subscribes to the venue and schedules the 00:00 UTC snapshots. */
   start(): void {
     if (this.unsubscribe) return;
-    this.unsubscribe = this.opts.venue.on(this.observe);
+    this.unsubscribe = this.opts.venue.on(this.observe, PNL_EVENTS);
     // Accounts funded before the recorder started get their baseline now.
     const now = this.opts.clock.now();
     for (const a of this.tracked)

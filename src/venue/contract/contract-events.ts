@@ -145,6 +145,36 @@ export type ContractVenueEvent =
 
 export type ContractVenueListener = (event: ContractVenueEvent) => void;
 
+export type ContractVenueEventType = ContractVenueEvent['type'];
+
+/** The event of one type (what a listener subscribed to that type receives). */
+export type ContractVenueEventOf<T extends ContractVenueEventType> = Extract<ContractVenueEvent, { readonly type: T }>;
+
+/** Every event type, checked against the union by the Record (a new event type must be added here). */
+const EVENT_TYPE_SET: Readonly<Record<ContractVenueEventType, true>> = {
+  OrderAccepted: true,
+  OrderRejected: true,
+  OrderFilled: true,
+  OrderCancelled: true,
+  OrderAmended: true,
+  TradeExecuted: true,
+  PositionChanged: true,
+  FundingSettled: true,
+  PositionLiquidated: true,
+  MarginAutoAdded: true,
+  FundsTransferred: true,
+  PositionModeChanged: true,
+  StopOrderChanged: true,
+  PlanOrderChanged: true,
+  TrackOrderChanged: true,
+};
+
+export const CONTRACT_VENUE_EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly ContractVenueEventType[];
+
+export function isContractVenueEventType(name: string): name is ContractVenueEventType {
+  return Object.hasOwn(EVENT_TYPE_SET, name);
+}
+
 /** Price inputs and trades, for trigger engines (plan, TP/SL, trailing orders) built on the venue. */
 export interface PriceUpdate {
   readonly symbol: ContractSymbol;

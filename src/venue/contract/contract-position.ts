@@ -170,6 +170,37 @@ export class ContractPosition {
     return out;
   }
 
+  /**
+   * A detached copy of this moment (no watch): what a position-changed event builds its view from when
+   * it is read, after later commands may have changed this position. Cells are copied, Decimals shared
+   * (immutable), the cached averages too (each is checked against the cost and lots it was made from).
+   */
+  copy(): ContractPosition {
+    const c = new ContractPosition(this.positionId, this.spec, this.positionType, this.openType, this.leverage, this.createTime);
+    c.state = this.state;
+    c.holdLots = this.holdLots;
+    c.frozenLots = this.frozenLots;
+    c.openedLots = this.openedLots;
+    c.closedLots = this.closedLots;
+    c.holdCost = this.holdCost;
+    c.openCost = this.openCost;
+    c.closeCost = this.closeCost;
+    c.imCell.copyFrom(this.imCell);
+    c.oimCell.copyFrom(this.oimCell);
+    c.marginBookedCell.copyFrom(this.marginBookedCell);
+    c.holdFeeCell.copyFrom(this.holdFeeCell);
+    c.closePnlCell.copyFrom(this.closePnlCell);
+    c.totalFeeCell.copyFrom(this.totalFeeCell);
+    c.autoAddIm = this.autoAddIm;
+    c.updateTime = this.updateTime;
+    c.cachedQty = this.cachedQty;
+    c.cachedCost = this.cachedCost;
+    c.holdAverage = this.holdAverage;
+    c.openAverage = this.openAverage;
+    c.closeAverage = this.closeAverage;
+    return c;
+  }
+
   /** Base quantity held. */
   get qty(): Decimal {
     return (this.cachedQty ??= this.spec.lotQty.mul(this.holdLots));

@@ -13,7 +13,13 @@ import { accountId as toAccountId, type AccountId } from '../../core/ids.js';
 import { ContractOrderErrorCode, ContractOrderState, ContractStpMode, PositionMode, PositionType } from '../../domain/contract-enums.js';
 import type { ContractInstrument, RiskTier } from '../../domain/instrument.js';
 import { StpAction, type SelfTradeCheck } from '../book/order-book.js';
-import type { ContractVenueEvent, PriceUpdate } from './contract-events.js';
+import {
+  CONTRACT_VENUE_EVENT_TYPES,
+  isContractVenueEventType,
+  type ContractVenueEvent,
+  type ContractVenueEventType,
+  type PriceUpdate,
+} from './contract-events.js';
 import { ContractPosition } from './contract-position.js';
 import type { Rejected } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
@@ -125,6 +131,11 @@ export class ContractVenueState {
   /** Isolated positions by liquidation edge and open cross positions per coin (the liquidation engine's pre-selection). */
   readonly liquidationIndex = new LiquidationIndex();
   readonly listeners = new Listeners<ContractVenueEvent>();
+  /**
+   * How many listeners take each event type (an unfiltered listener counts for every type). An event
+   * no listener takes is not built: its views are most of a listened command's cost (issue 12).
+   */
+  private readonly takers = Object.fromEntries(CONTRACT_VENUE_EVENT_TYPES.map((t) => [t, 0])) as Record<ContractVenueEventType, number>;
   readonly watchers = new Listeners<PriceUpdate>();
   readonly queue = new DeliveryQueue<QueueItem>((item, failures) => {
     if (item.kind === 'event') this.listeners.deliver(item.event, failures);
@@ -277,15 +288,46 @@ export class ContractVenueState {
     return (maker) => (this.sameGroup(acct.id, maker.data.account.id) ? action : StpAction.Trade);
   }
 
-  /** Whether anyone listens: hot paths test it before making the event's builder. */
-  get listening(): boolean {
-    return this.listeners.size > 0;
+  /**
+   * Adds a listener of every event, or only of `types` (it then receives exactly the events of those
+   * types, the same objects in the same order as an unfiltered listener). Returns the remover (idempotent).
+   */
+  addListener(listener: (event: ContractVenueEvent) => void, types?: readonly ContractVenueEventType[]): () => void {
+    const kinds = types === undefined ? CONTRACT_VENUE_EVENT_TYPES : [...new Set(types)];
+    for (const t of kinds)
+      if (!isContractVenueEventType(t))
+        throw new RangeError(
+          `on: types has "${String(t)}", expected contract venue event types (${CONTRACT_VENUE_EVENT_TYPES.join(', ')})`,
+        );
+    const taken = types === undefined ? undefined : new Set<string>(kinds);
+    // One list for all listeners, so filtered and unfiltered ones see one global order.
+    const remove = this.listeners.add(
+      taken === undefined
+        ? listener
+        : (e) => {
+            if (taken.has(e.type)) listener(e);
+          },
+    );
+    for (const t of kinds) this.takers[t]++;
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      remove();
+      for (const t of kinds) this.takers[t]--;
+    };
   }
 
-  /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens. */
+  /** Whether a listener takes events of `type`: hot paths test it before making the event's builder. */
+  wants(type: ContractVenueEventType): boolean {
+    return this.takers[type] > 0;
+  }
+
+  /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens, and the event only if taken. */
   emit(build: () => ContractVenueEvent): void {
     if (this.listeners.size === 0) return;
-    this.queue.push({ kind: 'event', event: build() });
+    const event = build();
+    if (this.takers[event.type] > 0) this.queue.push({ kind: 'event', event });
   }
 
   runValue<T>(fn: () => T): T {

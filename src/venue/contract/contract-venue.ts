@@ -59,7 +59,7 @@ import { D, ZERO, type DecimalLike } from '../../core/decimal.js';
 import { PositionMode } from '../../domain/contract-enums.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
 import { OrderBook } from '../book/order-book.js';
-import type { ContractVenueListener, PriceWatcher } from './contract-events.js';
+import type { ContractVenueEventOf, ContractVenueEventType, ContractVenueListener, PriceWatcher } from './contract-events.js';
 import type {
   CancelResultEntry,
   ChangeLeverageRequest,
@@ -177,8 +177,14 @@ export class ContractVenue extends ContractReadModel {
     this.funding.dispose();
   }
 
-  on(listener: ContractVenueListener): () => void {
-    return this.s.listeners.add(listener);
+  /**
+   * Listens to every event, or only to `types` (then only those events' views are built: a listener
+   * should name the types it reads). Returns the unsubscriber.
+   */
+  on(listener: ContractVenueListener): () => void;
+  on<T extends ContractVenueEventType>(listener: (event: ContractVenueEventOf<T>) => void, types: readonly T[]): () => void;
+  on(listener: ContractVenueListener, types?: readonly ContractVenueEventType[]): () => void {
+    return this.s.addListener(listener, types);
   }
 
   addPriceWatcher(watcher: PriceWatcher): () => void {

@@ -4,6 +4,7 @@
  * and liquidation, which emit these views; above the state and money rules they read.
  */
 import { Decimal } from '../../core/decimal.js';
+import type { AccountId } from '../../core/ids.js';
 import { OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
 import { ContractPosition } from './contract-position.js';
 import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
@@ -16,7 +17,7 @@ import type {
   LeverageView,
 } from './contract-views.js';
 import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
-import { decimalOfUnits } from './money-cell.js';
+import { MoneyCell, decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
@@ -63,6 +64,25 @@ export class ContractViewBuilder {
     };
   }
 
+  /**
+   * The order's view as it is now, built when first called: from a copy of the order (its amounts are
+   * plain values but for the used-margin cell, copied too), because an event is read after its command
+   * and the order may have filled or been cancelled since. Events carry it behind a getter.
+   */
+  orderViewLater(o: OrderState): () => ContractOrderView {
+    const usedMargin = new MoneyCell();
+    usedMargin.copyFrom(o.usedMargin);
+    const at: OrderState = { ...o, usedMargin };
+    let view: ContractOrderView | undefined;
+    return () => (view ??= this.orderView(at));
+  }
+
+  /** A fill's view, built when first called (the record does not change once written). */
+  fillViewLater(acct: AccountState, f: FillRecord): () => ContractFillView {
+    let view: ContractFillView | undefined;
+    return () => (view ??= this.fillView(acct, f));
+  }
+
   heldView(acct: AccountState, p: ContractPosition): HeldPositionView {
     return {
       symbol: p.spec.symbol,
@@ -81,32 +101,55 @@ export class ContractViewBuilder {
   }
 
   /** The liquidation price a view shows: isolated, open, not the fund's; rounded to the tick against the account. */
-  private displayLiquidationPrice(acct: AccountState, p: ContractPosition): Decimal | undefined {
+  private displayLiquidationPrice(acct: { readonly exempt: boolean }, p: ContractPosition): Decimal | undefined {
     if (p.holdLots <= 0 || p.openType !== OpenType.ISOLATED || acct.exempt) return undefined;
     const exact = liquidationPrice(p.figures(), this.s.tierOf(p.spec, p.holdLots).mmr);
     return exact === undefined ? undefined : p.spec.ticksToPrice(p.spec.priceToTicks(exact, p.isLong ? 'up' : 'down'));
   }
 
   positionView(acct: AccountState, p: ContractPosition): ContractPositionView {
+    return this.viewAt(this.momentOf(acct, p));
+  }
+
+  /**
+   * What a position's view reads beyond the position itself, at this moment: the mark, whether the
+   * account is exempt, and for a cross position the account's equity and maintenance (in units when
+   * exact, else the ratio itself). With a copy of the position, the view can be built later and still
+   * show this moment.
+   */
+  private momentOf(acct: AccountState, p: ContractPosition): PositionMoment {
+    const mark = this.s.markPrice(this.s.markets.get(p.spec.symbol)!);
+    let cross: PositionMoment['cross'];
+    if (p.holdLots > 0 && mark && !acct.exempt && p.openType !== OpenType.ISOLATED) {
+      cross = this.money.crossUnits(acct, p.spec.settleCoin);
+      if (cross === undefined) {
+        const c = this.money.crossOf(acct, p.spec.settleCoin);
+        cross = c.equity.lte(0) ? ONE : c.maintenance.div(c.equity);
+      }
+    }
+    return { accountId: acct.id, exempt: acct.exempt, position: p, mark, cross };
+  }
+
+  private viewAt(at: PositionMoment): ContractPositionView {
+    const p = at.position;
     const spec = p.spec;
-    const m = this.s.markets.get(spec.symbol)!;
-    const mark = this.s.markPrice(m);
+    const mark = at.mark;
     const open = p.holdLots > 0;
     const tier = this.s.tierOf(spec, p.holdLots);
     const fig = p.figures();
     const upnl = open && mark ? unrealisedPnl(fig, mark) : ZERO;
-    const liq = this.displayLiquidationPrice(acct, p);
+    const liq = this.displayLiquidationPrice(at, p);
     let ratio = ZERO;
-    if (open && mark && !acct.exempt) {
+    if (open && mark && !at.exempt) {
       if (p.openType === OpenType.ISOLATED) ratio = marginRatio(fig, mark, tier.mmr);
-      else ratio = this.crossRatio(acct, spec.settleCoin);
+      else ratio = crossRatioOf(at.cross!);
     }
     const hold = p.holdAvgPrice();
     const openAvg = p.openAvgPrice();
     const realised = p.realised();
     const booked = p.marginBooked;
     return {
-      accountId: acct.id,
+      accountId: at.accountId,
       positionId: p.positionId,
       symbol: spec.symbol,
       positionType: p.positionType,
@@ -137,13 +180,6 @@ export class ContractViewBuilder {
       createTime: p.createTime,
       updateTime: p.updateTime,
     };
-  }
-
-  private crossRatio(acct: AccountState, currency: string): Decimal {
-    const u = this.money.crossUnits(acct, currency);
-    if (u !== undefined) return u.equity <= 0n ? ONE : decimalOfUnits(u.maintenance).div(decimalOfUnits(u.equity));
-    const c = this.money.crossOf(acct, currency);
-    return c.equity.lte(0) ? ONE : c.maintenance.div(c.equity);
   }
 
   assetView(acct: AccountState, w: Wallet): ContractAssetView {
@@ -224,9 +260,38 @@ export class ContractViewBuilder {
     };
   }
 
+  /**
+   * Queues a position-changed event whose view is built when first read (two per fill, they were half
+   * of a listened fill's cost), from a copy of the position and the moment's mark and cross figures:
+   * events are delivered after the command, so the live position may have moved on by then.
+   */
   emitPosition(acct: AccountState, p: ContractPosition): void {
-    if (this.s.listeners.size === 0) return;
-    const view = this.positionView(acct, p);
-    this.s.emit(() => ({ type: 'PositionChanged', time: this.s.clock.now(), position: view }));
+    if (!this.s.wants('PositionChanged')) return;
+    const at = this.momentOf(acct, p.copy());
+    const time = this.s.clock.now();
+    let view: ContractPositionView | undefined;
+    const build = (): ContractPositionView => (view ??= this.viewAt(at));
+    this.s.emit(() => ({
+      type: 'PositionChanged',
+      time,
+      get position() {
+        return build();
+      },
+    }));
   }
+}
+
+/** A position view's inputs at one moment (see ContractViewBuilder.momentOf). */
+interface PositionMoment {
+  readonly accountId: AccountId;
+  readonly exempt: boolean;
+  readonly position: ContractPosition;
+  readonly mark: Decimal | undefined;
+  /** A cross position's account figures: equity and maintenance in units, or the ratio when not exact; else undefined. */
+  readonly cross: { readonly equity: bigint; readonly maintenance: bigint } | Decimal | undefined;
+}
+
+function crossRatioOf(cross: NonNullable<PositionMoment['cross']>): Decimal {
+  if (!('equity' in cross)) return cross;
+  return cross.equity <= 0n ? ONE : decimalOfUnits(cross.maintenance).div(decimalOfUnits(cross.equity));
 }

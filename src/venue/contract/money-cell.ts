@@ -96,6 +96,13 @@ export class MoneyCell {
     this.cached = v;
   }
 
+  /** Takes `other`'s amount (a copy that later changes of `other` do not reach). */
+  copyFrom(other: MoneyCell): void {
+    this.units = other.units;
+    this.dec = other.dec;
+    this.cached = other.cached;
+  }
+
   setUnits(u: bigint): void {
     this.dec = undefined;
     this.units = u;

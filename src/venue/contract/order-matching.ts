@@ -120,7 +120,7 @@ export class OrderMatching {
           ? DealOpenFlag.NEITHER_OPENS
           : DealOpenFlag.OTHER;
     const self = this.s.sameGroup(taker.account.id, maker.account.id);
-    if (this.s.listening)
+    if (this.s.wants('TradeExecuted'))
       this.s.emit(() => {
         const trade: ContractTradeView = {
           tradeId,
@@ -257,8 +257,21 @@ export class OrderMatching {
     acct.fills.push(fillRec, this.s.accountHistoryLimit(acct));
     this.s.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
     for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
-    if (this.s.listening)
-      this.s.emit(() => ({ type: 'OrderFilled', time: now, order: this.views.orderView(o), fill: this.views.fillView(acct, fillRec) }));
+    if (this.s.wants('OrderFilled')) {
+      // Views built when read (most listeners read only the fill, some neither), showing this moment.
+      const order = this.views.orderViewLater(o);
+      const fill = this.views.fillViewLater(acct, fillRec);
+      this.s.emit(() => ({
+        type: 'OrderFilled',
+        time: now,
+        get order() {
+          return order();
+        },
+        get fill() {
+          return fill();
+        },
+      }));
+    }
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return openLots;
   }
@@ -283,7 +296,17 @@ export class OrderMatching {
     o.updateTime = this.s.clock.now();
     this.finalize(o);
     const now = o.updateTime;
-    if (this.s.listening) this.s.emit(() => ({ type: 'OrderCancelled', time: now, order: this.views.orderView(o), reason }));
+    if (this.s.wants('OrderCancelled')) {
+      const order = this.views.orderViewLater(o);
+      this.s.emit(() => ({
+        type: 'OrderCancelled',
+        time: now,
+        get order() {
+          return order();
+        },
+        reason,
+      }));
+    }
   }
 
   private complete(o: OrderState): void {
@@ -325,7 +348,8 @@ export class OrderMatching {
         m.book.reduce(o.id, excess);
         m.version++;
         o.updateTime = this.s.clock.now();
-        this.s.emit(() => ({ type: 'OrderAmended', time: o.updateTime, order: this.views.orderView(o), chase: false }));
+        if (this.s.wants('OrderAmended'))
+          this.s.emit(() => ({ type: 'OrderAmended', time: o.updateTime, order: this.views.orderView(o), chase: false }));
       }
     }
   }

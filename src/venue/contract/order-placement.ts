@@ -379,7 +379,16 @@ export class OrderPlacement {
         acct.settings.set(key, { leverage, openType });
     }
     if (closing) this.matching.reserveClose(draft, target!);
-    if (this.s.listening) this.s.emit(() => ({ type: 'OrderAccepted', time: now, order: this.views.orderView(draft) }));
+    if (this.s.wants('OrderAccepted')) {
+      const order = this.views.orderViewLater(draft);
+      this.s.emit(() => ({
+        type: 'OrderAccepted',
+        time: now,
+        get order() {
+          return order();
+        },
+      }));
+    }
     if (fokUnfilled) {
       this.matching.cancelInternal(draft, 'fok_unfilled');
       return { ok: true, value: this.views.orderView(draft) };
@@ -463,7 +472,7 @@ export class OrderPlacement {
       o.displayPrice = price;
       o.updateTime = now;
       m.version++;
-      this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));
+      if (this.s.wants('OrderAmended')) this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));
       this.matching.execute(o, ticks, stp);
     } else {
       book.amend(o.id, ticks, newRemaining);
@@ -480,7 +489,7 @@ export class OrderPlacement {
         w.frozenUnits += need;
         o.frozenUnits = need;
       }
-      this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));
+      if (this.s.wants('OrderAmended')) this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));
     }
     return { ok: true, value: this.views.orderView(o) };
   }
