@@ -86,7 +86,7 @@ import {
   isCrowdAccount,
   openContractCrowd,
 } from '../venue/market/crowd-accounts.js';
-import type { ContractVenueEvent, ContractVenueEventType } from '../venue/contract/contract-events.js';
+import { CONTRACT_VENUE_EVENT_TYPES, type ContractVenueEvent, type ContractVenueEventType } from '../venue/contract/contract-events.js';
 import type { ContractOrderView, ContractPositionView, HeldPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
 import type { Side } from './replay-book.js';
@@ -144,6 +144,12 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
 
 /** The venue events onVenueEvent reads: only these are built (issue 12, a view per event was most of a fill's cost). */
 const SIM_EVENTS: readonly ContractVenueEventType[] = ['OrderFilled', 'OrderCancelled', 'FundingSettled', 'PositionLiquidated'];
+/**
+ * The venue events that can change what positions(), openOrders() and balances() keep between polls:
+ * every type but the public tape (a trade of ours comes with its OrderFilled events). A type left out
+ * here would leave those answers stale (the property test in contract-sim-venue.test.ts catches it).
+ */
+const SEEN_CHANGES: readonly ContractVenueEventType[] = CONTRACT_VENUE_EVENT_TYPES.filter((t) => t !== 'TradeExecuted');
 
 const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError =>
   venueRejection('contract', r.code, r.message, endpoint);
@@ -179,7 +185,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
    * Our positions and open orders as the last query found them, by symbol ('' for all). The runtime
    * reconciles at every poll (once a bar on klines) and most polls find nothing changed, yet each
    * query built the venue's views again (Decimal averages, liquidation prices). Every change to our
-   * positions or orders is announced to the venue's listeners, and any event empties both.
+   * positions or orders is announced to the venue's listeners, and every event that can change them empties both (SEEN_CHANGES).
    */
   private readonly positionsSeen = new Map<string, readonly Position[]>();
   private readonly openOrdersSeen = new Map<string, readonly VenueOrder[]>();
@@ -218,6 +224,8 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
     this.protective = new SimProtectiveOrders(this.venue, this.account);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
+    // Forgotten first: onVenueEvent may read them.
+    this.venue.on(() => this.forgetSeen(), SEEN_CHANGES);
     this.venue.on((e) => this.onVenueEvent(e), SIM_EVENTS);
     opts.exchange.attach('contract', this);
   }
@@ -662,7 +670,6 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   private onVenueEvent(e: ContractVenueEvent): void {
-    this.forgetSeen();
     switch (e.type) {
       case 'OrderFilled': {
         if (e.fill.accountId !== this.account) return;
