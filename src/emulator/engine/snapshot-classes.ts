@@ -68,6 +68,7 @@ import * as spotEvents from '../../venue/spot/spot-events.js';
 import * as spotOrder from '../../venue/spot/spot-order.js';
 import * as spotVenue from '../../venue/spot/spot-venue.js';
 import * as spotSettlement from '../../venue/spot/spot-settlement.js';
+import * as spotAdmission from '../../venue/spot/spot-admission.js';
 import * as stpGroups from '../../venue/spot/stp-groups.js';
 
 type Ctor = abstract new (...args: never[]) => object;
@@ -135,6 +136,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   spotOrder,
   spotVenue,
   spotSettlement,
+  spotAdmission,
   stpGroups,
 ];
 
