@@ -148,8 +148,9 @@ let codec: GraphCodec | undefined;
 export function engineCodec(): GraphCodec {
   codec ??= graphCodec(
     MODULES.flatMap((m) => Object.values(m).filter(isClass)),
-    // KeyObject has a private constructor; only instanceof is used on it.
-    [KeyObject as unknown as Ctor],
+    // KeyObject has a private constructor; only instanceof is used on it. Listener counts go with the
+    // listeners, which a restore keeps from the fresh graph.
+    [KeyObject as unknown as Ctor, contractVenueState.ListenerTypeCounts],
   );
   return codec;
 }

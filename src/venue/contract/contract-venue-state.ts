@@ -112,6 +112,16 @@ export function refuse(code: number, message: string, errorCode: ContractOrderEr
   return { ok: false, code, errorCode, message };
 }
 
+/**
+ * How many listeners take each event type (an unfiltered listener counts for every type). It belongs
+ * with the listeners it counts: an engine snapshot restore keeps the freshly built graph's listeners
+ * (functions are never written), so it keeps this from the fresh graph too (a keep class in
+ * emulator/engine/snapshot-classes.ts); counts restored from another engine's snapshot would starve them.
+ */
+export class ListenerTypeCounts {
+  readonly of = Object.fromEntries(CONTRACT_VENUE_EVENT_TYPES.map((t) => [t, 0])) as Record<ContractVenueEventType, number>;
+}
+
 export class ContractVenueState {
   readonly clock: Clock;
   readonly markets = new Map<string, MarketState>();
@@ -135,7 +145,7 @@ export class ContractVenueState {
    * How many listeners take each event type (an unfiltered listener counts for every type). An event
    * no listener takes is not built: its views are most of a listened command's cost (issue 12).
    */
-  private readonly takers = Object.fromEntries(CONTRACT_VENUE_EVENT_TYPES.map((t) => [t, 0])) as Record<ContractVenueEventType, number>;
+  private readonly takers = new ListenerTypeCounts();
   readonly watchers = new Listeners<PriceUpdate>();
   readonly queue = new DeliveryQueue<QueueItem>((item, failures) => {
     if (item.kind === 'event') this.listeners.deliver(item.event, failures);
@@ -308,26 +318,26 @@ export class ContractVenueState {
             if (taken.has(e.type)) listener(e);
           },
     );
-    for (const t of kinds) this.takers[t]++;
+    for (const t of kinds) this.takers.of[t]++;
     let removed = false;
     return () => {
       if (removed) return;
       removed = true;
       remove();
-      for (const t of kinds) this.takers[t]--;
+      for (const t of kinds) this.takers.of[t]--;
     };
   }
 
   /** Whether a listener takes events of `type`: hot paths test it before making the event's builder. */
   wants(type: ContractVenueEventType): boolean {
-    return this.takers[type] > 0;
+    return this.takers.of[type] > 0;
   }
 
   /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens, and the event only if taken. */
   emit(build: () => ContractVenueEvent): void {
     if (this.listeners.size === 0) return;
     const event = build();
-    if (this.takers[event.type] > 0) this.queue.push({ kind: 'event', event });
+    if (this.takers.of[event.type] > 0) this.queue.push({ kind: 'event', event });
   }
 
   runValue<T>(fn: () => T): T {
