@@ -67,6 +67,7 @@ import type { PositionProtection, ProtectiveOrderRef } from '../domain/position.
 import { SimProtectiveOrders } from './sim-protective-orders.js';
 import { contractCapabilities } from '../execution/gateways/mexc-contract-gateway.js';
 import {
+  balanceFromContractAsset,
   contractOrderParams,
   contractOrderStatus,
   contractSide,
@@ -503,16 +504,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     let balances = this.balancesSeen;
     if (balances === undefined) {
       const fresh: Record<string, Balance> = {};
-      for (const a of this.venue.assets(this.account)) {
-        fresh[a.currency] = {
-          asset: a.currency,
-          free: a.availableBalance,
-          locked: a.frozenBalance,
-          positionMargin: a.positionMargin,
-          equity: a.equity,
-          unrealizedPnl: a.unrealized,
-        };
-      }
+      for (const a of this.venue.assets(this.account)) fresh[a.currency] = balanceFromContractAsset(a);
       // Flat, nothing in them moves with the mark (no unrealised PnL): they hold until the venue announces a change.
       balances = fresh;
       if (this.positions().length === 0) this.balancesSeen = fresh;

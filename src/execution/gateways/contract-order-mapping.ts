@@ -43,6 +43,7 @@ import type {
   VenueOrder,
 } from '../../domain/order.js';
 import type { Position } from '../../domain/position.js';
+import type { Balance } from '../../domain/balance.js';
 import type { PlaceRequest } from '../exchange-gateway.js';
 import { checkClientId } from './client-id-check.js';
 import { limitPriceOnTick, quantityOnStep, triggerPriceOnTick } from './order-rounding.js';
@@ -303,5 +304,27 @@ export function positionFromContract(
     ...(p.liquidatePrice && p.liquidatePrice.gt(0) ? { liquidationPrice: p.liquidatePrice } : {}),
     ...(p.im !== undefined ? { margin: p.im } : {}),
     updatedAt: p.updateTime ?? now,
+  };
+}
+
+/** The contract fields of an asset, as the venue's assets list and the emulator's engine both name them. */
+export interface ContractAssetFigures {
+  readonly currency: string;
+  readonly availableBalance: Decimal;
+  readonly frozenBalance: Decimal;
+  readonly positionMargin: Decimal;
+  readonly equity: Decimal;
+  readonly unrealized: Decimal;
+}
+
+/** A contract asset → Balance (free = available, locked = frozen; margin, equity and unrealised PnL as read). */
+export function balanceFromContractAsset(a: ContractAssetFigures): Balance {
+  return {
+    asset: a.currency,
+    free: a.availableBalance,
+    locked: a.frozenBalance,
+    positionMargin: a.positionMargin,
+    equity: a.equity,
+    unrealizedPnl: a.unrealized,
   };
 }

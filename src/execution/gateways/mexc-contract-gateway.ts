@@ -75,6 +75,7 @@ import type {
 import type { ProtectiveOrderRef } from '../../domain/position.js';
 import { planOrderParams, placedProtection, planProtection, trackOrderParams, trackProtection } from './protective-order-mapping.js';
 import {
+  balanceFromContractAsset,
   CONTRACT_CLIENT_ID_MAX,
   contractOrderParams,
   contractSide,
@@ -414,16 +415,7 @@ export class MexcContractGateway implements ExchangeGateway {
   async balances(): Promise<AccountSnapshot> {
     const assets = await this.client.assets();
     const balances: Record<string, Balance> = {};
-    for (const a of assets) {
-      balances[a.currency] = {
-        asset: a.currency,
-        free: a.availableBalance,
-        locked: a.frozenBalance,
-        positionMargin: a.positionMargin,
-        equity: a.equity,
-        unrealizedPnl: a.unrealized,
-      };
-    }
+    for (const a of assets) balances[a.currency] = balanceFromContractAsset(a);
     return { kind: 'contract', balances, time: this.options.clock.now() };
   }
 
