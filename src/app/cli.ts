@@ -253,9 +253,14 @@ program
   .description('replay recorded market data through a strategy and write report.json and report.html')
   .argument('<config>', 'backtest config (YAML: a run config with a backtest: section)')
   .option('--out <dir>', 'report folder (default var/backtest/<config name>)')
-  .action(async (file: string, o: { out?: string }) => {
+  .option(
+    '--workers <n>',
+    'threads running the fill models side by side (default: one per model, at most one per core; 1: one after another)',
+    (v) => Number(v),
+  )
+  .action(async (file: string, o: { out?: string; workers?: number }) => {
     const { backtestCommand } = await import('./cli/backtest-command.js');
-    await backtestCommand({ config: file, ...(o.out ? { out: o.out } : {}) });
+    await backtestCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}) });
   });
 
 program

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
 import { ConfigError } from '../../src/core/errors.js';
-import { backtestCommand, expectedEvents, reportOrder } from '../../src/app/cli/backtest-command.js';
+import { backtestCommand, reportOrder } from '../../src/app/cli/backtest-command.js';
+import { expectedEvents } from '../../src/backtest/load-replay.js';
 import { sweepCommand } from '../../src/app/cli/sweep-command.js';
 import { applyGridPoint, sweepGrid } from '../../src/backtest/sweep-grid.js';
 import { FILL_MODEL_PRESETS } from '../../src/backtest/fill-model.js';
@@ -42,6 +43,65 @@ describe('perpetua backtest / sweep commands', function () {
     expect(json.run.fillModel).to.equal('neutral');
     expect(json.band.map((b) => b.fillModel)).to.deep.equal(['optimistic', 'neutral', 'pessimistic']);
     expect(out.text).to.contain('report:');
+  });
+
+  it('runs_the_fill_models_on_worker_threads_with_the_report_and_tapes_of_a_run_one_after_another', async () => {
+    // The independent method: the same config run in this process, one fill model after another (the
+    // path before threads). Every byte of report.json, report.html and each model's tape must agree.
+    const file = join(dir, 'threads.yaml');
+    writeFileSync(file, stringify(spotMmDoc()));
+    const seqDir = join(dir, 'seq');
+    const thrDir = join(dir, 'thr');
+    const seq = await backtestCommand({ config: file, out: seqDir, progress: false, output: sink(), workers: 1 });
+    const thr = await backtestCommand({ config: file, out: thrDir, progress: false, output: sink(), workers: 3 });
+    expect(thr.models.map((m) => m.fillModel)).to.deep.equal(['neutral', 'optimistic', 'pessimistic']);
+    expect(thr.records).to.equal(seq.records).and.to.be.greaterThan(0);
+    expect(thr.models).to.deep.equal(seq.models);
+    expect(thr.identical).to.deep.equal(seq.identical);
+    const files = (root: string): string[] =>
+      (readdirSync(root, { recursive: true }) as string[]).filter((f) => statSync(join(root, f)).isFile()).sort();
+    expect(files(thrDir)).to.deep.equal(files(seqDir));
+    expect(files(seqDir)).to.include.members(['report.json', 'report.html', join('tape', 'neutral', 'orders.csv')]);
+    // The reports name their own folder (the tape's path): the one difference allowed.
+    const read = (root: string, f: string): string => readFileSync(join(root, f), 'utf8').split(root).join('<out>');
+    for (const f of files(seqDir)) expect(read(thrDir, f), f).to.equal(read(seqDir, f));
+  });
+
+  it('gives_the_same_config_error_from_a_worker_thread_as_in_process', async () => {
+    // A window with no data: each worker finds it after loading, and the error must come back as the
+    // command's own ConfigError, naming backtest.data, as in process.
+    const file = join(dir, 'empty-window.yaml');
+    const doc = spotMmDoc();
+    writeFileSync(
+      file,
+      stringify({ ...doc, backtest: { ...(doc.backtest as object), from: '2001-01-01T00:00:00Z', to: '2001-01-02T00:00:00Z' } }),
+    );
+    const errorOf = async (workers: number): Promise<unknown> =>
+      backtestCommand({ config: file, out: join(dir, `empty-${workers}`), progress: false, output: sink(), workers }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    const inProcess = await errorOf(1);
+    const threaded = await errorOf(3);
+    expect(inProcess).to.be.instanceOf(ConfigError);
+    expect(threaded).to.be.instanceOf(ConfigError);
+    expect((threaded as ConfigError).path).to.equal('backtest.data');
+    expect((threaded as Error).message)
+      .to.equal((inProcess as Error).message)
+      .and.to.match(/^backtest\.data: no records of BTCUSDT between/);
+  });
+
+  it('refuses_a_workers_count_that_is_not_a_whole_number_of_at_least_one', async () => {
+    const file = join(dir, 'spot.yaml');
+    writeFileSync(file, stringify(spotMmDoc()));
+    for (const workers of [0, 1.5, Number.NaN]) {
+      const err = await backtestCommand({ config: file, out: join(dir, 'never-w'), progress: false, output: sink(), workers }).catch(
+        (e: unknown) => e,
+      );
+      expect(err, String(workers)).to.be.instanceOf(ConfigError);
+      expect((err as Error).message).to.match(/^--workers: a whole number ≥ 1/);
+    }
+    expect(existsSync(join(dir, 'never-w'))).to.equal(false);
   });
 
   it('fails_before_running_when_the_data_is_missing', async () => {

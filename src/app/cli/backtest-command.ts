@@ -1,34 +1,35 @@
 /**
  * `perpetua backtest <config>`: loads the config and its data, replays the data once per fill model
  * (neutral first, then the band) with a progress bar on stderr (events/s and ETA), and hands the runs
- * to the report writer (report.json + report.html in the output folder).
+ * to the report writer (report.json + report.html in the output folder). Several fill models run on
+ * worker threads side by side (one per model, at most one per core: `--workers`), each loading the
+ * data itself; one model, or `--workers 1`, runs in this process.
  *
  * Missing data fails before anything runs, naming the config path and the file (the shipped configs
  * read the sample in data/sample/).
  */
+import { availableParallelism } from 'node:os';
 import { basename, extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { SystemClock, type Clock } from '../../core/clock.js';
 import { D } from '../../core/decimal.js';
 import { ConfigError } from '../../core/errors.js';
 import type { ClientLogger } from '../../client/catalogue-client.js';
-import type { DataRecord } from '../../marketdata/record/record.js';
 import type { StrategyClass } from '../../strategy/strategy.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
 import { writeReport } from '../../backtest/report/write-report.js';
 import { TAPE_DIR } from '../../backtest/report/run-tape.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
-import { loadBacktestConfig, type BacktestConfig } from '../../backtest/backtest-config.js';
-import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from '../../backtest/backtest-data.js';
+import { runFromJson } from '../../backtest/report/run-codec.js';
+import { loadBacktestConfig } from '../../backtest/backtest-config.js';
+import { checkDataSources } from '../../backtest/backtest-data.js';
+import { loadReplay } from '../../backtest/load-replay.js';
 import { runOutcome } from '../../backtest/run-fingerprint.js';
-import { RecordStoreReader } from '../../marketdata/store/record-store-reader.js';
-import { describeStoreSpan, isoMinute } from '../../marketdata/store/store-listing.js';
-
-import { prepareReplay, replayInstrumentSpecs, runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
-import { CompactRecords } from '../../backtest/compact-records.js';
-import type { ReplayEvent } from '../../backtest/replay-market.js';
+import { runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
 import type { FillModel } from '../../backtest/fill-model.js';
+import type { FillModelWorkerData, FillModelWorkerMessage } from '../../backtest/fill-model-worker.js';
 
 export interface BacktestCommandOptions {
   /** The backtest config (YAML). */
@@ -51,6 +52,13 @@ export interface BacktestCommandOptions {
    * instead, as before the tape: the pinned-runs test hashes every order of it.
    */
   readonly tape?: boolean;
+  /**
+   * Worker threads running the fill models side by side (each loads the data itself and streams its own
+   * tape; the runs are the same as one after another). Default: one per fill model, at most one per core.
+   * 1 runs them in this process one after another, as do runs given `strategyClasses` or a `logger`
+   * (neither crosses to a thread).
+   */
+  readonly workers?: number;
 }
 
 export interface BacktestModelSummary {
@@ -82,156 +90,71 @@ export function reportOrder(models: readonly FillModel[]): FillModel[] {
   return [neutral, ...models.filter((m) => m !== neutral)];
 }
 
-/** Events a replay of `records` applies: records, with each bar of a kline-only instrument as its path. */
-export function expectedEvents(config: BacktestConfig, records: readonly DataRecord[]): number {
-  const streams = streamsByInstrument(records);
-  const pathKeys = new Set<string>();
-  const steps = new Map<string, number>();
-  for (const i of config.instruments) {
-    const key = `${i.source.market}:${i.source.symbol}`;
-    const s = streams.get(key);
-    if (
-      s &&
-      [...s].some((x) => x.startsWith('kline:')) &&
-      !s.has('trade') &&
-      !s.has('depth.snapshot') &&
-      !s.has('depth.diff') &&
-      !s.has('bookTicker')
-    ) {
-      pathKeys.add(key);
-      steps.set(key, 3 * (i.path?.stepsPerLeg ?? 1) + 1);
-    }
-  }
-  if (pathKeys.size === 0) return records.length;
-  let n = 0;
-  for (const r of records) {
-    const key = `${r.m}:${r.i}`;
-    n += r.s === 'kline' && pathKeys.has(key) ? steps.get(key)! : 1;
-  }
-  return n;
-}
-
-/**
- * "No records" with what would help: the window asked for and, for each record store read, the span it
- * does hold (from its index), so a `from` / `to` outside the store is seen at once.
- */
-export function noRecordsMessage(config: BacktestConfig, inputs: readonly string[], cwd: string): string {
-  const bt = config.backtest;
-  const keys = config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`);
-  const window =
-    bt.from !== undefined || bt.to !== undefined
-      ? ` between backtest.from ${bt.from !== undefined ? isoMinute(bt.from) : '(start)'} and backtest.to ${bt.to !== undefined ? isoMinute(bt.to) : '(end)'} UTC`
-      : '';
-  const spans: string[] = [];
-  for (const d of bt.data) {
-    if (d.kind !== 'store' || d.path === undefined) continue;
-    const dir = resolveDataPath(d.path, cwd);
-    const reader = RecordStoreReader.open(dir);
-    try {
-      spans.push(describeStoreSpan(d.path, reader.summary(), keys));
-    } finally {
-      reader.close();
-    }
-  }
-  return `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')}${window} in ${inputs.join(', ')}${spans.length > 0 ? `: ${spans.join('; ')}` : ''}`;
-}
-
-/**
- * The config's records, compiled for the replay (prepareReplay) and, for runs with kline-only
- * instruments, held compactly (compact-records.ts): the loaded record objects are dropped here, so
- * the bars do not weigh on the heap for the whole run. (Runs without kline-only instruments keep the
- * array: the replay walks it by index.)
- */
-async function loadReplay(
-  config: BacktestConfig,
-  cwd: string,
-): Promise<{ events: Iterable<ReplayEvent>; streams: Map<string, Set<string>>; records: number; perModel: number }> {
-  checkDataSources(config.backtest.data, cwd);
-  const data = await loadBacktestData(config.backtest.data, {
-    cwd,
-    ...(config.backtest.from !== undefined ? { from: config.backtest.from } : {}),
-    ...(config.backtest.to !== undefined ? { to: config.backtest.to } : {}),
-    instruments: config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
-  });
-  if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
-  const prepared = prepareReplay(config, data.records);
-  const paths = replayInstrumentSpecs(config, prepared.streams).some((s) => s.klineOnly);
-  return {
-    events: paths ? CompactRecords.of(prepared.events) : prepared.events,
-    streams: prepared.streams,
-    records: data.records.length,
-    perModel: expectedEvents(config, data.records),
-  };
-}
-
 export async function backtestCommand(opts: BacktestCommandOptions): Promise<BacktestCommandSummary> {
   const clock = opts.clock ?? new SystemClock();
   const started = clock.now();
   const cwd = opts.cwd ?? process.cwd();
   if (!opts.strategyClasses) await loadConfigFileStrategies(opts.config, cwd);
   const config = await loadBacktestConfig(opts.config, strategyCatalog(opts.strategyClasses));
-  const prepared = await loadReplay(config, cwd);
-  const perModel = prepared.perModel;
   const models = reportOrder(config.fillModels);
-  const stream = opts.progressStream ?? process.stderr;
-  const show = opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true;
-  const bar = show
-    ? new cliProgress.SingleBar(
-        {
-          stream,
-          format: 'backtest {model} |{bar}| {percentage}% | {value}/{total} events | {rate} ev/s | ETA {eta_formatted}',
-          noTTYOutput: opts.progress === true,
-          hideCursor: true,
-          etaBuffer: 20,
-          fps: 10,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : undefined;
-  const total = perModel * models.length;
-  bar?.start(Math.max(1, total), 0, { model: models[0]!.name, rate: 0 });
   const out = opts.out ?? defaultReportDir(opts.config);
-  const runs: BacktestRun[] = [];
-  const summaries: BacktestModelSummary[] = [];
-  let done = 0;
+  const stream = opts.progressStream ?? process.stderr;
+  const progress = new ModelProgress(
+    (opts.progress ?? (stream as NodeJS.WriteStream).isTTY === true) ? stream : undefined,
+    opts.progress === true,
+    models,
+    clock,
+    started,
+  );
+  const tapeDir = (m: FillModel): string | undefined => (opts.tape === false ? undefined : join(out, TAPE_DIR, m.name));
+  const workers = fillModelWorkers(opts, models.length);
+  let done: { readonly records: number; readonly results: readonly ModelResult[] };
   try {
-    for (const model of models) {
-      const base = done;
-      const result = await runBacktest({
-        config,
-        records: prepared.events,
-        fillModel: model,
-        streams: prepared.streams,
-        ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
-        ...(opts.logger ? { logger: opts.logger } : {}),
-        progressEvery: 20_000,
-        // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
-        ...(opts.tape === false ? {} : { tapeDir: join(out, TAPE_DIR, model.name) }),
-        onProgress: (events) => {
-          const secs = Math.max(1e-3, (clock.now() - started) / 1000);
-          bar?.update(Math.min(total, base + events), { model: model.name, rate: Math.round((base + events) / secs) });
-        },
-      });
-      done = base + result.stats.events;
-      runs.push(result.run);
-      const last = result.run.samples[result.run.samples.length - 1];
-      summaries.push({
-        fillModel: model.name,
-        orders: result.run.tape?.orderCount ?? result.run.orders.length,
-        fills: result.run.fills.length,
-        finalEquity: last ? last.equity.toFixed() : result.run.initialCapital.toFixed(),
-        stats: result.stats,
-      });
+    if (workers > 1) {
+      // Missing files fail here, before any thread starts (each worker loads the data itself).
+      checkDataSources(config.backtest.data, cwd);
+      done = await runOnWorkers(opts.config, cwd, models, workers, tapeDir, progress);
+    } else {
+      const prepared = await loadReplay(config, cwd);
+      progress.begin(prepared.perModel);
+      const results: ModelResult[] = [];
+      for (const [k, model] of models.entries()) {
+        const result = await runBacktest({
+          config,
+          records: prepared.events,
+          fillModel: model,
+          streams: prepared.streams,
+          ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
+          ...(opts.logger ? { logger: opts.logger } : {}),
+          progressEvery: PROGRESS_EVERY,
+          // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
+          ...(opts.tape === false ? {} : { tapeDir: tapeDir(model)! }),
+          onProgress: (events) => progress.update(k, events),
+        });
+        progress.update(k, result.stats.events);
+        results.push(result);
+      }
+      done = { records: prepared.records, results };
     }
   } finally {
-    bar?.update(Math.min(total, done), { rate: Math.round(done / Math.max(1e-3, (clock.now() - started) / 1000)) });
-    bar?.stop();
+    progress.stop();
   }
+  const runs: BacktestRun[] = done.results.map((r) => r.run);
+  const summaries: BacktestModelSummary[] = done.results.map((r, k) => {
+    const last = r.run.samples[r.run.samples.length - 1];
+    return {
+      fillModel: models[k]!.name,
+      orders: r.run.tape?.orderCount ?? r.run.orders.length,
+      fills: r.run.fills.length,
+      finalEquity: last ? last.equity.toFixed() : r.run.initialCapital.toFixed(),
+      stats: r.stats,
+    };
+  });
   const paths = await writeReport(runs, out);
   const elapsedMs = clock.now() - started;
   const w = opts.output ?? process.stdout;
   w.write(
-    `backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${prepared.records} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`,
+    `backtest ${config.run.strategies[0]!.name} on ${config.instruments.map((i) => i.instrument.symbol).join(', ')}: ${done.records} records, ${models.length} fill models, ${(elapsedMs / 1000).toFixed(1)} s\n`,
   );
   // Money as a person reads it (2 decimals of the valuation asset, like the run summary); the summary keeps it exact.
   const asset = config.run.config.risk.valuationAsset;
@@ -256,7 +179,151 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
   for (const x of summaries[0]?.stats.warnings ?? [])
     if (x.startsWith('warn data:')) w.write(`warning: ${x.slice('warn data: '.length)}\n`);
   w.write(`report: ${paths.html}\n`);
-  return { out, json: paths.json, html: paths.html, records: prepared.records, models: summaries, runs, elapsedMs, identical: same };
+  return { out, json: paths.json, html: paths.html, records: done.records, models: summaries, runs, elapsedMs, identical: same };
+}
+
+/** Progress callbacks every this many events (a worker posts one message each). */
+const PROGRESS_EVERY = 20_000;
+
+interface ModelResult {
+  readonly run: BacktestRun;
+  readonly stats: BacktestStats;
+}
+
+/** Threads for the fill models (BacktestCommandOptions.workers). */
+export function fillModelWorkers(opts: Pick<BacktestCommandOptions, 'workers' | 'strategyClasses' | 'logger'>, models: number): number {
+  if (opts.workers !== undefined && (!Number.isInteger(opts.workers) || opts.workers < 1))
+    throw new ConfigError('--workers', `a whole number ≥ 1 (got ${String(opts.workers)})`);
+  if (opts.strategyClasses !== undefined || opts.logger !== undefined) return 1;
+  return Math.min(models, opts.workers ?? availableParallelism());
+}
+
+/**
+ * Each fill model on a worker thread (fill-model-worker.ts), at most `workers` at once, results in
+ * `models` order. The first error stops the other threads and is thrown (a config error as one).
+ */
+async function runOnWorkers(
+  configPath: string,
+  cwd: string,
+  models: readonly FillModel[],
+  workers: number,
+  tapeDir: (m: FillModel) => string | undefined,
+  progress: ModelProgress,
+): Promise<{ records: number; results: ModelResult[] }> {
+  const results: ModelResult[] = [];
+  const running = new Set<Worker>();
+  let records = 0;
+  let next = 0;
+  const runOne = (k: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      const model = models[k]!;
+      const dir = tapeDir(model);
+      const data: FillModelWorkerData = {
+        configPath,
+        cwd,
+        fillModel: model.name,
+        progressEvery: PROGRESS_EVERY,
+        ...(dir !== undefined ? { tapeDir: dir } : {}),
+      };
+      const w = new Worker(new URL('../../backtest/fill-model-worker.js', import.meta.url), { workerData: data });
+      running.add(w);
+      let settled = false;
+      const settle = (e?: Error): void => {
+        if (settled) return;
+        settled = true;
+        running.delete(w);
+        if (e) reject(e);
+        else resolve();
+      };
+      w.on('message', (m: FillModelWorkerMessage) => {
+        if (m.kind === 'loaded') {
+          records = m.records;
+          progress.begin(m.perModel);
+        } else if (m.kind === 'progress') progress.update(k, m.events);
+        else if (m.kind === 'done') {
+          results[k] = { run: runFromJson(m.run), stats: m.stats };
+          progress.update(k, m.stats.events);
+          settle();
+        } else
+          settle(
+            m.configPath !== undefined ? new ConfigError(m.configPath, m.message) : new Error(`fill model ${model.name}: ${m.message}`),
+          );
+      });
+      w.on('error', (e) => settle(e));
+      w.on('exit', (code) =>
+        settle(new Error(`fill model ${model.name}: its worker thread stopped (exit code ${code}) before its run ended`)),
+      );
+    });
+  const lane = async (): Promise<void> => {
+    while (next < models.length) await runOne(next++);
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(workers, models.length) }, lane));
+  } finally {
+    // After an error the other lanes' threads are still running: stop them (and start no more).
+    next = models.length;
+    await Promise.all([...running].map((w) => w.terminate()));
+  }
+  return { records, results };
+}
+
+/** The progress bar over every fill model's events (shown only on a terminal, or when asked). */
+class ModelProgress {
+  private readonly bar: cliProgress.SingleBar | undefined;
+  private readonly events: number[];
+  private total = 0;
+
+  constructor(
+    stream: NodeJS.WritableStream | undefined,
+    forced: boolean,
+    private readonly models: readonly FillModel[],
+    private readonly clock: Clock,
+    private readonly started: number,
+  ) {
+    this.events = models.map(() => 0);
+    this.bar =
+      stream === undefined
+        ? undefined
+        : new cliProgress.SingleBar(
+            {
+              stream,
+              format: 'backtest {model} |{bar}| {percentage}% | {value}/{total} events | {rate} ev/s | ETA {eta_formatted}',
+              noTTYOutput: forced,
+              hideCursor: true,
+              etaBuffer: 20,
+              fps: 10,
+            },
+            cliProgress.Presets.shades_classic,
+          );
+  }
+
+  /** Starts the bar once the events per run are known (the first load). */
+  begin(perModel: number): void {
+    if (this.total > 0) return;
+    this.total = Math.max(1, perModel * this.models.length);
+    this.bar?.start(this.total, 0, { model: this.models[0]!.name, rate: 0 });
+  }
+
+  update(k: number, events: number): void {
+    this.events[k] = events;
+    if (this.total === 0) return;
+    const done = this.done();
+    const secs = Math.max(1e-3, (this.clock.now() - this.started) / 1000);
+    this.bar?.update(Math.min(this.total, done), { model: this.models[k]!.name, rate: Math.round(done / secs) });
+  }
+
+  stop(): void {
+    if (this.total === 0) return;
+    const done = this.done();
+    this.bar?.update(Math.min(this.total, done), { rate: Math.round(done / Math.max(1e-3, (this.clock.now() - this.started) / 1000)) });
+    this.bar?.stop();
+  }
+
+  private done(): number {
+    let n = 0;
+    for (const e of this.events) n += e;
+    return n;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The whole run as plain JSON and back. Decimals do not survive structured cloning (a worker thread
- * posting a `BacktestRun` would deliver prototype-less objects), so sweep workers post
+ * posting a `BacktestRun` would deliver prototype-less objects), so sweep and fill-model workers post
  * `runToJson(run)` and the main thread rebuilds it with `runFromJson`.
  */
 import { type Decimal, D } from '../../core/decimal.js';
@@ -16,6 +16,7 @@ import {
   type RunOrderJson,
   type RunSample,
   type RunSampleJson,
+  type RunTapeInfo,
   fillToJson,
   fundingToJson,
   orderToJson,
@@ -30,6 +31,8 @@ export interface BacktestRunJson {
   fills: RunFillJson[];
   funding: RunFundingJson[];
   samples: RunSampleJson[];
+  /** A run that streamed its record to a tape (plain numbers and strings already). */
+  tape?: RunTapeInfo;
 }
 
 export function runToJson(run: BacktestRun): BacktestRunJson {
@@ -40,6 +43,7 @@ export function runToJson(run: BacktestRun): BacktestRunJson {
     fills: run.fills.map(fillToJson),
     funding: run.funding.map(fundingToJson),
     samples: run.samples.map(sampleToJson),
+    ...(run.tape !== undefined ? { tape: run.tape } : {}),
   };
 }
 
@@ -121,5 +125,6 @@ export function runFromJson(j: BacktestRunJson): BacktestRun {
     samplePeriodMs: h.samplePeriodMs,
     samples,
     riskFreeRate: h.riskFreeRate,
+    ...(j.tape !== undefined ? { tape: j.tape } : {}),
   };
 }

@@ -1,0 +1,102 @@
+/**
+ * A backtest config's data, loaded and compiled for the replay once per process: the backtest command
+ * runs it in process (one fill model after another) and each fill-model worker thread loads its own
+ * (fill-model-worker.ts), as the sweep's workers do.
+ */
+import { ConfigError } from '../core/errors.js';
+import type { DataRecord } from '../marketdata/record/record.js';
+import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
+import { describeStoreSpan, isoMinute } from '../marketdata/store/store-listing.js';
+import type { BacktestConfig } from './backtest-config.js';
+import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from './backtest-data.js';
+import { prepareReplay, replayInstrumentSpecs } from './backtest-runner.js';
+import { CompactRecords } from './compact-records.js';
+import type { ReplayEvent } from './replay-market.js';
+
+export interface LoadedReplay {
+  readonly events: Iterable<ReplayEvent>;
+  readonly streams: Map<string, Set<string>>;
+  /** Records loaded (the summary line's count). */
+  readonly records: number;
+  /** Events one run applies (expectedEvents): the progress bar's length per fill model. */
+  readonly perModel: number;
+}
+
+/** Events a replay of `records` applies: records, with each bar of a kline-only instrument as its path. */
+export function expectedEvents(config: BacktestConfig, records: readonly DataRecord[]): number {
+  const streams = streamsByInstrument(records);
+  const pathKeys = new Set<string>();
+  const steps = new Map<string, number>();
+  for (const i of config.instruments) {
+    const key = `${i.source.market}:${i.source.symbol}`;
+    const s = streams.get(key);
+    if (
+      s &&
+      [...s].some((x) => x.startsWith('kline:')) &&
+      !s.has('trade') &&
+      !s.has('depth.snapshot') &&
+      !s.has('depth.diff') &&
+      !s.has('bookTicker')
+    ) {
+      pathKeys.add(key);
+      steps.set(key, 3 * (i.path?.stepsPerLeg ?? 1) + 1);
+    }
+  }
+  if (pathKeys.size === 0) return records.length;
+  let n = 0;
+  for (const r of records) {
+    const key = `${r.m}:${r.i}`;
+    n += r.s === 'kline' && pathKeys.has(key) ? steps.get(key)! : 1;
+  }
+  return n;
+}
+
+/**
+ * "No records" with what would help: the window asked for and, for each record store read, the span it
+ * does hold (from its index), so a `from` / `to` outside the store is seen at once.
+ */
+export function noRecordsMessage(config: BacktestConfig, inputs: readonly string[], cwd: string): string {
+  const bt = config.backtest;
+  const keys = config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`);
+  const window =
+    bt.from !== undefined || bt.to !== undefined
+      ? ` between backtest.from ${bt.from !== undefined ? isoMinute(bt.from) : '(start)'} and backtest.to ${bt.to !== undefined ? isoMinute(bt.to) : '(end)'} UTC`
+      : '';
+  const spans: string[] = [];
+  for (const d of bt.data) {
+    if (d.kind !== 'store' || d.path === undefined) continue;
+    const dir = resolveDataPath(d.path, cwd);
+    const reader = RecordStoreReader.open(dir);
+    try {
+      spans.push(describeStoreSpan(d.path, reader.summary(), keys));
+    } finally {
+      reader.close();
+    }
+  }
+  return `no records of ${config.instruments.map((i) => i.source.symbol).join(', ')}${window} in ${inputs.join(', ')}${spans.length > 0 ? `: ${spans.join('; ')}` : ''}`;
+}
+
+/**
+ * The config's records, compiled for the replay (prepareReplay) and, for runs with kline-only
+ * instruments, held compactly (compact-records.ts): the loaded record objects are dropped here, so
+ * the bars do not weigh on the heap for the whole run. (Runs without kline-only instruments keep the
+ * array: the replay walks it by index.)
+ */
+export async function loadReplay(config: BacktestConfig, cwd: string): Promise<LoadedReplay> {
+  checkDataSources(config.backtest.data, cwd);
+  const data = await loadBacktestData(config.backtest.data, {
+    cwd,
+    ...(config.backtest.from !== undefined ? { from: config.backtest.from } : {}),
+    ...(config.backtest.to !== undefined ? { to: config.backtest.to } : {}),
+    instruments: config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
+  });
+  if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
+  const prepared = prepareReplay(config, data.records);
+  const paths = replayInstrumentSpecs(config, prepared.streams).some((s) => s.klineOnly);
+  return {
+    events: paths ? CompactRecords.of(prepared.events) : prepared.events,
+    streams: prepared.streams,
+    records: data.records.length,
+    perModel: expectedEvents(config, data.records),
+  };
+}
