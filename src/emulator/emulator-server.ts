@@ -28,7 +28,7 @@ import { fastContractOrderParams } from './http/fast-contract-order-params.js';
 import { fastOrderParams } from './http/fast-order-params.js';
 import { CONTRACT_FORM_ERRORS, mergeQueryAndBody, parseForm, SPOT_FORM_ERRORS } from './http/form-params.js';
 import { ResponseBatch } from './http/response-batch.js';
-import type { RouteTable } from './http/route-table.js';
+import { NO_PATH_PARAMS, type RouteMatch, type RouteTable } from './http/route-table.js';
 import { ContractError, errorBody, SpotError, WireError, type WireApi } from './http/wire-error.js';
 import { NO_DATA, SpotWrapped, type ApiCall, type HandlerTable } from './handlers/handler.js';
 
@@ -58,7 +58,10 @@ export interface EmulatorServerDeps {
   readonly onInternalError?: (err: unknown, endpointId: string | undefined) => void;
 }
 
-const SPOT_TRANSPORT = ['signature', 'timestamp', 'recvWindow'];
+/** Parameters of the signature scheme rather than of the request (a compare each: this runs per parameter). */
+const isSpotTransport = (k: string): boolean => k === 'signature' || k === 'timestamp' || k === 'recvWindow';
+/** No run of 16 digits: no integer beyond 2^53 for parseJsonKeepingLongInts to quote, so JSON.parse reads it the same. */
+const LONG_DIGIT_RUN = /\d{16}/;
 
 type FastParams = (p: Record<string, unknown>) => Record<string, unknown> | undefined;
 /**
@@ -72,6 +75,14 @@ const FAST_PARAMS: ReadonlyMap<string, FastParams> = new Map([
 ]);
 const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A request routed to its endpoint, with the fault picked for it. */
+interface Routed {
+  readonly route: Extract<RouteMatch, { kind: 'found' }>;
+  readonly fault: FaultRule | undefined;
+  readonly method: string;
+  readonly rawQuery: string;
+}
 
 interface Answer {
   readonly status: number;
@@ -88,6 +99,13 @@ export class EmulatorServer {
   private readonly perClient = new Map<string, number>();
   /** Answers are ended together at the end of each event-loop turn (http/response-batch.ts). */
   private readonly answers: ResponseBatch;
+  /**
+   * Requests that arrived on a connection while an earlier request on it was waiting (for its body, an
+   * injected delay or an async handler). node:http hands pipelined requests over as soon as it has parsed
+   * them; without this queue a GET right behind a POST whose body was still being read ran first, and
+   * answered as if the POST had not happened (issue 12, test/emulator/http-framing.test.ts).
+   */
+  private readonly behind = new Map<Socket, (() => void)[]>();
   /** Connections still under the first-request deadline set in admit(). */
   private readonly awaitingFirst = new Set<Socket>();
 
@@ -106,9 +124,7 @@ export class EmulatorServer {
         headersTimeout: t.headersTimeoutMs,
         connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(Math.min(t.headersTimeoutMs, t.requestTimeoutMs) / 4))),
       },
-      (req, res) => {
-        void this.handle(req, res);
-      },
+      (req, res) => this.handle(req, res),
     );
     this.server.keepAliveTimeout = 65_000;
     this.server.on('connection', (socket: Socket) => this.admit(socket));
@@ -163,13 +179,21 @@ export class EmulatorServer {
   }
 
   /**
-   * Runs without a single await on the usual request (a signed placement whose body, if any, has
-   * arrived, and a synchronous handler): every hop through the microtask queue showed in the profile,
-   * and the answer is the same whether it is written now or a tick later.
+   * Synchronous on the usual request (a signed placement whose body, if any, has arrived, and a
+   * synchronous handler): it goes on in a Promise only where it has to wait — an injected delay, a body
+   * still arriving, a handler that returned a Promise — and every failure, thrown now or later, ends in
+   * fail(). Every hop through the microtask queue, and the Promise an async function makes per call,
+   * showed in the profile; the answer is the same whether it is written now or a tick later.
    */
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    const queue = this.behind.get(socket);
+    if (queue) {
+      queue.push(() => this.handle(req, res));
+      return;
+    }
     // The first request lifts admit()'s deadline; later ones find node's keep-alive rules in charge.
-    if (this.awaitingFirst.delete(req.socket)) req.socket.setTimeout(0);
+    if (this.awaitingFirst.delete(socket)) socket.setTimeout(0);
     const url = req.url ?? '/';
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
@@ -190,48 +214,92 @@ export class EmulatorServer {
             ? SpotError.methodNotAllowed()
             : ContractError.methodNotAllowed();
       }
+      const found = { route, fault: this.deps.faults.pick({ method, path, endpointId: route.def.id }), method, rawQuery };
       def = route.def;
-      const fault = this.deps.faults.pick({ method, path, endpointId: def.id });
-      if (fault) {
-        if (fault.kind === 'delay' && fault.delayMs > 0) await this.deps.latencyClock.sleep(fault.delayMs);
-        if (fault.kind === 'rateLimit') {
-          req.resume();
-          throw def.api === 'spot' ? SpotError.rateLimited(fault.retryAfterSec) : ContractError.rateLimited(fault.retryAfterSec);
-        }
-        if (fault.kind === 'error5xx' && fault.phase === 'before') {
-          req.resume();
-          throw def.api === 'spot' ? SpotError.unavailable(fault.status) : ContractError.unavailable(fault.status);
-        }
+      const going =
+        found.fault?.kind === 'delay' && found.fault.delayMs > 0
+          ? this.deps.latencyClock.sleep(found.fault.delayMs).then(() => this.admitted(req, res, found))
+          : this.admitted(req, res, found);
+      if (going) {
+        const d = def;
+        this.behind.set(socket, []);
+        void going.catch((e: unknown) => this.fail(res, e, d, api)).finally(() => this.release(socket));
       }
-      const reading = readBody(req, this.deps.maxBodyBytes, { ms: this.deps.transport.bodyTimeoutMs, clock: this.deps.latencyClock });
-      const body: BodyResult = reading instanceof Promise ? await reading : reading;
-      if (!body.ok) {
-        if (body.reason === 'aborted') return;
-        if (body.reason === 'timeout') {
-          // The rest of the body is not coming: answer and close (the socket holds half a request).
-          res.shouldKeepAlive = false;
-          throw def.api === 'spot' ? SpotError.requestTimeout() : ContractError.requestTimeout();
-        }
-        res.shouldKeepAlive = false;
-        throw def.api === 'spot' ? SpotError.tooLarge(this.deps.maxBodyBytes) : ContractError.tooLarge(this.deps.maxBodyBytes);
-      }
-      const ip = req.socket.remoteAddress ?? 'unknown';
-      const answering =
-        def.api === 'spot'
-          ? this.spot(def, route.pathParams, method, rawQuery, body.body, req, ip)
-          : this.contract(def, route.pathParams, method, rawQuery, body.body, req, ip);
-      const answer = answering instanceof Promise ? await answering : answering;
-      if (fault) this.afterEffect(fault, def, req, res, answer);
-      else this.write(res, answer);
     } catch (e) {
-      if (e instanceof WireError) {
-        this.write(res, { status: e.httpStatus, body: JSON.stringify(errorBody(e)), headers: e.headers });
+      this.fail(res, e, def, api);
+    }
+  }
+
+  /**
+   * Runs the requests that arrived on `socket` while an earlier one was waiting, in their order, until
+   * one of them has to wait in turn (it queues the rest again behind itself).
+   */
+  private release(socket: Socket): void {
+    const queue = this.behind.get(socket) ?? [];
+    this.behind.delete(socket);
+    while (queue.length > 0) {
+      queue.shift()!();
+      const again = this.behind.get(socket);
+      if (again) {
+        again.push(...queue);
         return;
       }
-      this.deps.onInternalError?.(e, def?.id);
-      const err = (def?.api ?? api) === 'spot' ? SpotError.internal() : ContractError.internal();
-      this.write(res, { status: err.httpStatus, body: JSON.stringify(errorBody(err)) });
     }
+  }
+
+  /** After routing and any injected delay: the faults that answer at once, then the body. */
+  private admitted(req: IncomingMessage, res: ServerResponse, f: Routed): Promise<void> | undefined {
+    const { def } = f.route;
+    const fault = f.fault;
+    if (fault?.kind === 'rateLimit') {
+      req.resume();
+      throw def.api === 'spot' ? SpotError.rateLimited(fault.retryAfterSec) : ContractError.rateLimited(fault.retryAfterSec);
+    }
+    if (fault?.kind === 'error5xx' && fault.phase === 'before') {
+      req.resume();
+      throw def.api === 'spot' ? SpotError.unavailable(fault.status) : ContractError.unavailable(fault.status);
+    }
+    const reading = readBody(req, this.deps.maxBodyBytes, { ms: this.deps.transport.bodyTimeoutMs, clock: this.deps.latencyClock });
+    return reading instanceof Promise ? reading.then((body) => this.withBody(req, res, f, body)) : this.withBody(req, res, f, reading);
+  }
+
+  /** The body has been read (or refused): the API's path, the handler, the answer. */
+  private withBody(req: IncomingMessage, res: ServerResponse, f: Routed, body: BodyResult): Promise<void> | undefined {
+    const { def, pathParams } = f.route;
+    if (!body.ok) {
+      if (body.reason === 'aborted') return undefined;
+      if (body.reason === 'timeout') {
+        // The rest of the body is not coming: answer and close (the socket holds half a request).
+        res.shouldKeepAlive = false;
+        throw def.api === 'spot' ? SpotError.requestTimeout() : ContractError.requestTimeout();
+      }
+      res.shouldKeepAlive = false;
+      throw def.api === 'spot' ? SpotError.tooLarge(this.deps.maxBodyBytes) : ContractError.tooLarge(this.deps.maxBodyBytes);
+    }
+    const ip = req.socket.remoteAddress ?? 'unknown';
+    const answering =
+      def.api === 'spot'
+        ? this.spot(def, pathParams, f.method, f.rawQuery, body.body, req, ip)
+        : this.contract(def, pathParams, f.method, f.rawQuery, body.body, req, ip);
+    if (answering instanceof Promise) return answering.then((answer) => this.deliver(req, res, f, answer));
+    this.deliver(req, res, f, answering);
+    return undefined;
+  }
+
+  private deliver(req: IncomingMessage, res: ServerResponse, f: Routed, answer: Answer): void {
+    if (f.fault) this.afterEffect(f.fault, f.route.def, req, res, answer);
+    else this.write(res, answer);
+  }
+
+  /** A refusal in the API's shape; anything unexpected is a 500 (and told to onInternalError). */
+  private fail(res: ServerResponse, e: unknown, def: EndpointDef | undefined, api: WireApi): void {
+    if (e instanceof WireError) {
+      this.write(res, { status: e.httpStatus, body: JSON.stringify(errorBody(e)), headers: e.headers });
+      return;
+    }
+    this.deps.onInternalError?.(e, def?.id);
+    const err = (def?.api ?? api) === 'spot' ? SpotError.internal() : ContractError.internal();
+    this.write(res, { status: err.httpStatus, body: JSON.stringify(errorBody(err)) });
   }
 
   private afterEffect(fault: FaultRule, def: EndpointDef, req: IncomingMessage, res: ServerResponse, answer: Answer): void {
@@ -295,7 +363,7 @@ export class EmulatorServer {
       params = mergeQueryAndBody(query, parseForm(bodyText, SPOT_FORM_ERRORS));
     }
     const business: Record<string, unknown> = {};
-    for (const [k, v] of params) if (!SPOT_TRANSPORT.includes(k)) business[k] = v;
+    for (const [k, v] of params) if (!isSpotTransport(k)) business[k] = v;
 
     this.deps.limits.checkIp(def, business, ip);
     let account: EmulatorAccount | undefined;
@@ -350,7 +418,7 @@ export class EmulatorServer {
       }
       if (bodyText.trim() !== '') {
         try {
-          body = parseJsonKeepingLongInts(bodyText);
+          body = LONG_DIGIT_RUN.test(bodyText) ? parseJsonKeepingLongInts(bodyText) : JSON.parse(bodyText);
         } catch {
           throw ContractError.paramError('the body is not valid JSON');
         }
@@ -364,7 +432,12 @@ export class EmulatorServer {
       } else {
         if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
           throw ContractError.paramError('the body must be a JSON object');
-        input = { ...((body as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(query), ...pathParams };
+        // The usual placement (a JSON object, no query, no path parameters) is the parsed body itself: nothing
+        // else holds it, and the copy would have the same keys in the same order.
+        input =
+          body !== undefined && query.size === 0 && pathParams === NO_PATH_PARAMS
+            ? body
+            : { ...((body as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(query), ...pathParams };
       }
     } else {
       input = { ...Object.fromEntries(query), ...pathParams };

@@ -17,7 +17,8 @@ export type RouteMatch =
   | { readonly kind: 'method-not-allowed'; readonly allowed: readonly HttpMethod[] }
   | { readonly kind: 'not-found' };
 
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** The path parameters of every exact route (one frozen object: a caller may test for it by identity). */
+export const NO_PATH_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 export class RouteTable {
   /** Exact paths without placeholders: path → method → def. */
@@ -55,7 +56,7 @@ export class RouteTable {
     if (exact) {
       // The placement paths are exact: answered without building the allowed-method set.
       const def = exact.get(method as HttpMethod);
-      if (def) return { kind: 'found', def, pathParams: NO_PARAMS };
+      if (def) return { kind: 'found', def, pathParams: NO_PATH_PARAMS };
     }
     const allowed = new Set<HttpMethod>(exact?.keys());
     const segments = path.split('/');
