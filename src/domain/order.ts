@@ -226,16 +226,22 @@ function transitionByCopy(
   return next as unknown as Order;
 }
 
-/**
- * `{ ...o, statusBeforePending: status }`: the same keys in the same order, the same values. In Node 20 a spread
- * followed by a property the spread object lacks takes V8's slow path (~5 µs an object, measured; every amend
- * and cancel enters a pending state); copying the keys into a fresh object and adding the property costs ~1 µs.
- */
+/** `{ ...o, statusBeforePending: status }` (withKey). */
 function withStatusBeforePending(o: Order, status: OrderStatus | undefined): Order {
-  if (Object.hasOwn(o, 'statusBeforePending')) return { ...o, statusBeforePending: status };
+  return withKey(o, 'statusBeforePending', status);
+}
+
+/**
+ * `{ ...o, [key]: value }`: the same keys in the same order, the same values. In Node 20 a spread followed
+ * by a property the spread object lacks takes V8's slow path (~5 µs an object, measured; every amend and
+ * cancel enters a pending state, every spot cancel-replace names its successor); copying the keys into a
+ * fresh object and adding the property costs ~1 µs. A key the order has already keeps the spread.
+ */
+export function withKey<K extends keyof Order>(o: Order, key: K, value: Order[K]): Order {
+  if (Object.hasOwn(o, key)) return { ...o, [key]: value };
   const copy: Record<string, unknown> = {};
   for (const k of Object.keys(o)) copy[k] = o[k as keyof Order];
-  copy['statusBeforePending'] = status;
+  copy[key] = value;
   return copy as unknown as Order;
 }
 

@@ -6,7 +6,7 @@
 import { ZERO } from '../core/decimal.js';
 import { eventClientOrderId, type ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
-import { applyFillToOrder, isLive, isTerminal, type Order, type OrderStatus, transitionOrder } from '../domain/order.js';
+import { applyFillToOrder, isLive, isTerminal, type Order, type OrderStatus, transitionOrder, withKey } from '../domain/order.js';
 
 export interface LocalOrderState {
   /** Keyed by client order id. */
@@ -59,7 +59,7 @@ export function reduceOrder(o: Order | undefined, e: ExecutionEvent): Order | un
   switch (e.type) {
     case 'OrderAccepted':
       if (o.status === 'submitted') return transitionOrder(o, 'accepted', e.ts, { venueOrderId: e.venueOrderId });
-      return o.venueOrderId === e.venueOrderId ? o : { ...o, venueOrderId: e.venueOrderId };
+      return o.venueOrderId === e.venueOrderId ? o : withKey(o, 'venueOrderId', e.venueOrderId);
     case 'OrderRejected':
       return isTerminal(o.status) ? o : transitionOrder(o, 'rejected', e.ts, { rejectReason: e.reason });
     case 'OrderPartiallyFilled':
@@ -89,7 +89,7 @@ export function reduceOrder(o: Order | undefined, e: ExecutionEvent): Order | un
     case 'OrderAmendRejected':
       return o.status === 'pending-amend' ? transitionOrder(o, restingStatus(o), e.ts) : o;
     case 'OrderReplaced':
-      return o.replacedByClientOrderId === e.newClientOrderId ? o : { ...o, replacedByClientOrderId: e.newClientOrderId };
+      return o.replacedByClientOrderId === e.newClientOrderId ? o : withKey(o, 'replacedByClientOrderId', e.newClientOrderId);
     default:
       return o;
   }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { D } from '../../src/core/decimal.js';
-import { isTerminal, type Order, ORDER_TRANSITIONS, type OrderStatus, transitionOrder } from '../../src/domain/order.js';
+import { isTerminal, type Order, ORDER_TRANSITIONS, type OrderStatus, transitionOrder, withKey } from '../../src/domain/order.js';
 import { BTC_USDT, order } from '../domain/support/builders.js';
 
 /**
@@ -79,6 +79,25 @@ describe('transitionOrder keeps the shape of the order it makes', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it('withKey_gives_the_keys_values_and_order_of_the_spread_it_replaces', () => {
+    // The reference is the spread itself, `{ ...o, [key]: value }`, over orders with and without each key set.
+    const keys = ['venueOrderId', 'replacedByClientOrderId', 'statusBeforePending', 'slot', 'price'] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...keys), fc.subarray([...keys]), fc.option(fc.string(), { nil: undefined }), (key, present, value) => {
+        const over: Record<string, unknown> = { symbol: BTC_USDT };
+        for (const k of present) over[k] = k === 'price' ? D('100') : `was-${k}`;
+        const o = order(over as Partial<Order>);
+        const v = (key === 'price' ? (value === undefined ? undefined : D('101')) : value) as never;
+        const got = withKey(o, key, v);
+        const want = { ...o, [key]: v };
+        expect(Object.keys(got)).to.deep.equal(Object.keys(want));
+        for (const k of Object.keys(want)) expect((got as never)[k], k).to.equal((want as never)[k]);
+        expect(got).to.not.equal(o);
+      }),
+      { numRuns: 1000 },
     );
   });
 });
