@@ -7,7 +7,9 @@
  *    simulated venue, equity samples), beside the bare replay of the same store (the bars read,
  *    expanded into their paths and applied to the market, nothing listening): budget ≥ 100,000 bars/s;
  *  - the whole `perpetua backtest` command on the same config, a fresh process from start to the
- *    report written (CSV import included, as a user runs it): budget < 1.5 s.
+ *    report written (CSV import included, as a user runs it): budget < 1.5 s;
+ *  - the same command with the three fill models, a worker thread per model (the default) beside the
+ *    models one after another in one process (`--workers 1`); the two reports must be the same.
  *
  * Without ../shared/data the sample week of data/sample is used (and the row says so).
  */
@@ -113,6 +115,27 @@ export const suite: BenchSuite = {
         out = r.stdout;
       }
       const commandMs = Math.min(...times);
+
+      // Three fill models: threads (the default) vs one after another, one command each (each thread pays its own start).
+      const cfg3 = join(dir, 'perp3.yaml');
+      writeFileSync(
+        cfg3,
+        toYaml({
+          ...fileDoc,
+          backtest: { ...(fileDoc.backtest as Record<string, unknown>), fillModels: ['neutral', 'optimistic', 'pessimistic'] },
+        }),
+      );
+      const command3 = (label: string, extra: string[]): { ms: number; report: string } => {
+        const outDir = join(dir, `report3-${label}`);
+        const t0 = process.hrtime.bigint();
+        const r = spawnSync(process.execPath, ['dist/src/app/cli.js', 'backtest', cfg3, '--out', outDir, ...extra], { encoding: 'utf8' });
+        const ms = msSince(t0);
+        if (r.status !== 0) throw new Error(`perpetua backtest (${label}) failed: ${r.stderr}`);
+        return { ms, report: readFileSync(join(outDir, 'report.json'), 'utf8').split(outDir).join('<out>') };
+      };
+      const sequential = command3('sequential', ['--workers', '1']);
+      const threaded = command3('threads', []);
+      if (threaded.report !== sequential.report) throw new Error('three fill models: the threaded report differs from the sequential one');
       return [
         {
           name: `perp-trend, neutral: bars/s from the record store (${src.label})`,
@@ -131,6 +154,15 @@ export const suite: BenchSuite = {
           budget: 1500,
           higherIsBetter: false,
           note: `best of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')} ms); ${out.split('\n')[0]}`,
+        },
+        {
+          name: `perp-trend, three fill models: whole \`perpetua backtest\` command, a thread per model vs one after another (${src.label})`,
+          ours: threaded.ms,
+          baseline: sequential.ms,
+          baselineName: 'the same command with --workers 1',
+          unit: 'ms',
+          higherIsBetter: false,
+          note: 'one run each; the two report.json files are the same (checked)',
         },
       ];
     } finally {
