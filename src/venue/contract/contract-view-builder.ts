@@ -20,6 +20,7 @@ import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
 import { MoneyCell, decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
+import { PositionChangedEvent } from './lazy-events.js';
 import type { VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
@@ -271,13 +272,7 @@ export class ContractViewBuilder {
     const time = this.s.clock.now();
     let view: ContractPositionView | undefined;
     const build = (): ContractPositionView => (view ??= this.viewAt(at));
-    this.s.emit(() => ({
-      type: 'PositionChanged',
-      time,
-      get position() {
-        return build();
-      },
-    }));
+    this.s.emit(() => new PositionChangedEvent(time, build));
   }
 }
 

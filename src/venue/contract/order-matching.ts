@@ -25,11 +25,12 @@ import { ContractPosition } from './contract-position.js';
 import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
 import { AccountState, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
-import { initialMarginUnits } from './margin-math.js';
+import { feeUnits, marginAndFeeUnits } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
+import { OrderCancelledEvent, OrderFilledEvent } from './lazy-events.js';
 import { posKey, extKey } from './venue-keys.js';
 import { type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
-import type { VenueMoney } from './venue-money.js';
+import { marginTerms, rateTerms, type VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { PositionLedger } from './position-ledger.js';
 
@@ -156,9 +157,9 @@ export class OrderMatching {
     const now = this.s.clock.now();
     const w = acct.wallet(spec.settleCoin);
     const rates = this.money.rates(acct, spec);
-    // Money in ledger units: tick·lots × unitValueUnits, fees tick·lots × units per tick·lot (exact).
+    // Money in ledger units: tick·lots × unitValueUnits, fees tick·lots × units per tick·lot (exact; margin-units.ts).
     const uv = spec.unitValueUnits;
-    const tickLots = BigInt(priceTicks) * BigInt(lots);
+    const terms = rateTerms(spec, rates, this.s.stepUnits);
     const remainingBefore = o.lots - o.dealLots;
 
     if (o.frozenUnits > 0n) {
@@ -189,7 +190,8 @@ export class OrderMatching {
     }
 
     const per = isMaker ? rates.makerPer : rates.takerPer;
-    const fee = tickLots * per;
+    const perNumber = isMaker ? terms.makerPerNumber : terms.takerPerNumber;
+    const fee = feeUnits(priceTicks, lots, per, perNumber);
     const touchedPositions: ContractPosition[] = [];
     let profit = 0n;
     let bookedIm = 0n;
@@ -205,7 +207,7 @@ export class OrderMatching {
         this.s.shortfalls++;
       } else w.freeCell.addCell(pool);
       closePos.closePnlCell.addUnits(realised);
-      closePos.totalFeeCell.addUnits(openLots === 0 ? fee : BigInt(priceTicks) * BigInt(closeLots) * per);
+      closePos.totalFeeCell.addUnits(openLots === 0 ? fee : feeUnits(priceTicks, closeLots, per, perNumber));
       closePos.updateTime = now;
       profit = realised;
       o.profitUnits += realised;
@@ -215,14 +217,13 @@ export class OrderMatching {
     if (openLots > 0) {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
       openPos = this.ledger.positionFor(acct, m, direction, o.openType, o.leverage);
-      const openTickLots = closeLots === 0 ? tickLots : BigInt(priceTicks) * BigInt(openLots);
-      const im = initialMarginUnits(openTickLots * uv, openPos.leverage, this.s.stepUnits, 'floor');
+      const im = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
       w.freeCell.addUnits(-im);
       openPos.addImUnits(im);
       openPos.oimCell.addUnits(im);
       openPos.marginBookedCell.addUnits(im);
       openPos.open(openLots, priceTicks);
-      openPos.totalFeeCell.addUnits(closeLots === 0 ? fee : openTickLots * per);
+      openPos.totalFeeCell.addUnits(closeLots === 0 ? fee : feeUnits(priceTicks, openLots, per, perNumber));
       openPos.updateTime = now;
       bookedIm = im;
       o.usedMargin.addUnits(im);
@@ -261,16 +262,7 @@ export class OrderMatching {
       // Views built when read (most listeners read only the fill, some neither), showing this moment.
       const order = this.views.orderViewLater(o);
       const fill = this.views.fillViewLater(acct, fillRec);
-      this.s.emit(() => ({
-        type: 'OrderFilled',
-        time: now,
-        get order() {
-          return order();
-        },
-        get fill() {
-          return fill();
-        },
-      }));
+      this.s.emit(() => new OrderFilledEvent(now, order, fill));
     }
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return openLots;
@@ -298,14 +290,7 @@ export class OrderMatching {
     const now = o.updateTime;
     if (this.s.wants('OrderCancelled')) {
       const order = this.views.orderViewLater(o);
-      this.s.emit(() => ({
-        type: 'OrderCancelled',
-        time: now,
-        get order() {
-          return order();
-        },
-        reason,
-      }));
+      this.s.emit(() => new OrderCancelledEvent(now, order, reason));
     }
   }
 

@@ -34,6 +34,7 @@ import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contrac
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import { LIMIT_LIKE, RESTING, type OrderMatching } from './order-matching.js';
+import { OrderAcceptedEvent } from './lazy-events.js';
 
 export class OrderPlacement {
   constructor(
@@ -381,13 +382,7 @@ export class OrderPlacement {
     if (closing) this.matching.reserveClose(draft, target!);
     if (this.s.wants('OrderAccepted')) {
       const order = this.views.orderViewLater(draft);
-      this.s.emit(() => ({
-        type: 'OrderAccepted',
-        time: now,
-        get order() {
-          return order();
-        },
-      }));
+      this.s.emit(() => new OrderAcceptedEvent(now, order));
     }
     if (fokUnfilled) {
       this.matching.cancelInternal(draft, 'fok_unfilled');

@@ -13,7 +13,8 @@ import type { VenueResult } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
 import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type { TransferRecordView } from './contract-views.js';
-import { initialMarginUnits, unrealisedPnl } from './margin-math.js';
+import { unrealisedPnl } from './margin-math.js';
+import { marginAndFeeUnits, perNumberOf, unitTerms, type UnitTerms } from './margin-units.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { exactUnits, requireUnits } from './money-cell.js';
 
@@ -54,15 +55,13 @@ export class VenueMoney {
   /** Margin + fee of the taker part, from the previewed tick·lots (what the fills will book at most). Ledger units. */
   takerReserve(spec: ContractSpec, quote: number, leverage: number, rates: SpecRates): bigint {
     if (quote === 0) return 0n;
-    const tickLots = BigInt(quote);
-    return initialMarginUnits(tickLots * spec.unitValueUnits, leverage, this.s.stepUnits, 'ceil') + tickLots * rates.takerReservePer;
+    return marginAndFeeUnits(quote, 1, leverage, rateTerms(spec, rates, this.s.stepUnits).taker, 'ceil');
   }
 
   /** ceil(notional/L) + notional·max fee rate of `lots` resting at `ticks`, in ledger units. */
   restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): bigint {
     if (lots <= 0) return 0n;
-    const tickLots = BigInt(ticks) * BigInt(lots);
-    return initialMarginUnits(tickLots * spec.unitValueUnits, leverage, this.s.stepUnits, 'ceil') + tickLots * rates.reservePer;
+    return marginAndFeeUnits(ticks, lots, leverage, rateTerms(spec, rates, this.s.stepUnits).resting, 'ceil');
   }
 
   /** Order margin of `remaining` lots resting at the order's price: ceil(notional/L) + notional·max fee rate. */
@@ -293,4 +292,47 @@ export function specRates(spec: ContractSpec, maker: Decimal, taker: Decimal): S
     takerReservePer: per(Decimal.max(taker, ZERO), 'taker'),
     reservePer: per(reserve, 'reserved'),
   };
+}
+
+/** A rate's hot-path terms (margin-units.ts): what orders reserve, and the fills' fees as doubles when safe. */
+export interface RateTerms {
+  readonly stepUnits: bigint;
+  readonly unitValueUnits: bigint;
+  /** Margin + max(maker, taker, 0) fee of a resting order; margin + max(taker, 0) fee of a taker part. */
+  readonly resting: UnitTerms;
+  readonly taker: UnitTerms;
+  readonly makerPerNumber: number | undefined;
+  readonly takerPerNumber: number | undefined;
+}
+
+/**
+ * Kept beside the rates (and the margin terms beside the contract) rather than in the venue's state:
+ * a cache, which the emulator's snapshot neither writes nor misses (as StepGrid's remembered values).
+ * Checked against the units they were made from, so a rate object is never read with another step.
+ */
+const rateTermsOf = new WeakMap<SpecRates, RateTerms>();
+const marginTermsOf = new WeakMap<ContractSpec, UnitTerms>();
+
+export function rateTerms(spec: ContractSpec, rates: SpecRates, stepUnits: bigint): RateTerms {
+  let t = rateTermsOf.get(rates);
+  if (t === undefined || t.stepUnits !== stepUnits || t.unitValueUnits !== spec.unitValueUnits) {
+    const uv = spec.unitValueUnits;
+    t = {
+      stepUnits,
+      unitValueUnits: uv,
+      resting: unitTerms(uv, stepUnits, rates.reservePer),
+      taker: unitTerms(uv, stepUnits, rates.takerReservePer),
+      makerPerNumber: perNumberOf(rates.makerPer),
+      takerPerNumber: perNumberOf(rates.takerPer),
+    };
+    rateTermsOf.set(rates, t);
+  }
+  return t;
+}
+
+/** The terms of initial margin alone (no fee): what a fill books. */
+export function marginTerms(spec: ContractSpec, stepUnits: bigint): UnitTerms {
+  let t = marginTermsOf.get(spec);
+  if (t === undefined || t.stepUnits !== stepUnits) marginTermsOf.set(spec, (t = unitTerms(spec.unitValueUnits, stepUnits, 0n)));
+  return t;
 }
