@@ -28,7 +28,7 @@ export interface InvariantProbe {
   readonly insuranceSeed: ReadonlyMap<string, Decimal>;
   readonly feeIncome: ReadonlyMap<string, Decimal>;
   readonly positionFills: ReadonlyMap<string, { opened: number; closed: number }>;
-  readonly orders: ReadonlyMap<string, OrderState>;
+  readonly orders: { get(id: string): OrderState | undefined };
   readonly historyLimit: number;
   /** Fills kept for the account (historyLimit unless the venue keeps fewer for it). */
   readonly accountHistoryLimit: (a: AccountState) => number;

@@ -23,7 +23,7 @@ import {
 import { ContractPosition } from './contract-position.js';
 import type { Rejected } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
-import { AccountState, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import { AccountState, OrderIndex, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import { TriggerBook } from './triggers/trigger-book.js';
 import { DeliveryQueue, Listeners } from '../event-queue.js';
 import { LEDGER_SCALE, pow10 } from '../ledger/ledger-units.js';
@@ -133,7 +133,7 @@ export class ContractVenueState {
   readonly feeIncome = new Map<string, bigint>();
   readonly defaultRates = new Map<ContractSpec, SpecRates>();
   /** Every order still retained (open and recent history), by id. */
-  readonly orders = new Map<string, OrderState>();
+  readonly orders: OrderIndex;
   /** Open positions by id. */
   readonly positionsById = new Map<string, { account: AccountState; position: ContractPosition }>();
   /** Σ lots opened / closed per position id, from the fill journal (invariant: hold = opened − closed). */
@@ -191,6 +191,7 @@ export class ContractVenueState {
     this.historyLimit = options.historyLimit ?? 10_000;
     this.historyLimitOf = options.historyLimitOf;
     this.idBase = options.idBase ?? 0;
+    this.orders = new OrderIndex(this.idBase);
     this.defaultLeverage = options.defaultLeverage ?? 20;
     this.enforceApiAllowed = options.enforceApiAllowed ?? true;
     this.enforcePriceBand = options.enforcePriceBand ?? true;
