@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -59,6 +60,40 @@ describe('trend signal', () => {
       if (want) crosses++;
     }
     expect(crosses).to.be.greaterThan(100);
+  });
+
+  it('judges_exactly_as_the_library_averages_it_streams', () => {
+    // emaCross runs the averages itself in one pass (issue 13); the independent method here is the
+    // judgement on trading-signals' own EMA series (ema above), compared exactly: the same doubles give
+    // the same signs, ties (fast = slow, e.g. flat prices) included.
+    const libCross = (closes: readonly number[], fast: number, slow: number): string | undefined => {
+      if (closes.length < slow + 1) return undefined;
+      const f = ema(closes, fast);
+      const s = ema(closes, slow);
+      const n = closes.length;
+      const now = Math.sign(f[n - 1]! - s[n - 1]!);
+      const before = Math.sign(f[n - 2]! - s[n - 2]!);
+      return now > 0 && before <= 0 ? 'up' : now < 0 && before >= 0 ? 'down' : undefined;
+    };
+    const price = fc.oneof(fc.integer({ min: 99_990, max: 100_010 }), fc.double({ min: 1, max: 1e6, noNaN: true }));
+    fc.assert(
+      fc.property(
+        fc.array(price, { minLength: 0, maxLength: 80 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 2, max: 40 }),
+        (closes, fast, slow) => {
+          expect(emaCross(closes, fast, slow)).to.equal(libCross(closes, fast, slow));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // Flat then one step: the averages tie until the step (sign 0 before, so a step judges a cross).
+    expect(emaCross([5, 5, 5, 5, 6], 2, 3))
+      .to.equal('up')
+      .and.to.equal(libCross([5, 5, 5, 5, 6], 2, 3));
+    expect(emaCross([5, 5, 5, 5, 4], 2, 3))
+      .to.equal('down')
+      .and.to.equal(libCross([5, 5, 5, 5, 4], 2, 3));
   });
 
   it('finds_a_cross_up_on_the_newest_bar_only', () => {
