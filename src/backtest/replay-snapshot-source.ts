@@ -81,6 +81,8 @@ interface PollState {
 interface KlineWindow {
   readonly bars: readonly Kline[];
   readonly closed: number;
+  /** The request's limit it answered. */
+  readonly limit: number;
 }
 
 export interface SnapshotSourceStats {
@@ -394,30 +396,58 @@ export class ReplaySnapshotSource implements MarketDataSource {
    * never changes, and the window moves by a bar or so between polls, so each bar becomes a view
    * once (and its close a Decimal once). Both windows are in time order: one pass over the last one
    * finds them.
+   *
+   * Once a whole window is known, only the bars after its last closed one are read from the tape (a
+   * bar or two at a poll a bar, instead of the whole window: issue 13): the window is then those closed
+   * bars and the new ones, the oldest dropped down to `limit`. A window is a run of consecutive bars
+   * ending at the bar open at `now` (the tape fills a bar without prints), so this is the same window.
    */
   private klines(p: PollState, name: string, limit: number, now: number): Kline[] {
     const inst = p.inst;
     const interval: KlineInterval = inst.kind === 'contract' ? fromContractInterval(name as never) : (name as KlineInterval);
-    const bars = inst.tape.klineBars(interval, { limit }, now);
     const prev = p.klineCache.get(name);
+    const after = prev !== undefined && prev.closed > 0 ? prev.bars[prev.closed - 1]!.closeTime : undefined;
+    if (prev !== undefined && after !== undefined && prev.limit === limit && prev.bars.length >= limit) {
+      const fresh = inst.tape.klineBars(interval, { startTime: after, limit }, now);
+      // A full answer may have stopped short of `now` (polls further apart than the window): read it whole.
+      if (fresh.length < limit) return this.klineWindow(p, name, limit, now, prev, fresh, prev.closed);
+    }
+    return this.klineWindow(p, name, limit, now, prev, inst.tape.klineBars(interval, { limit }, now), 0);
+  }
+
+  /** The window of `bars` (read from the tape) after the first `kept` closed bars of the last window. */
+  private klineWindow(
+    p: PollState,
+    name: string,
+    limit: number,
+    now: number,
+    prev: KlineWindow | undefined,
+    bars: readonly KlineBar[],
+    kept: number,
+  ): Kline[] {
+    const inst = p.inst;
     const prevBars = prev?.bars ?? [];
-    const prevClosed = prev?.closed ?? 0;
-    const out: Kline[] = new Array<Kline>(bars.length);
-    let closed = 0;
+    // Bars after the kept ones are all newer than any closed one of the last window: nothing to look up.
+    const prevClosed = kept > 0 ? 0 : (prev?.closed ?? 0);
+    const skip = Math.max(0, kept + bars.length - limit);
+    const out: Kline[] = new Array<Kline>(kept - skip + bars.length);
+    for (let i = skip; i < kept; i++) out[i - skip] = prevBars[i]!;
+    let closed = kept - skip;
     let j = 0;
     for (let i = 0; i < bars.length; i++) {
       const b = bars[i]!;
+      const at = kept - skip + i;
       if (b.closeTime <= now) {
-        closed = i + 1;
+        closed = at + 1;
         while (j < prevClosed && prevBars[j]!.openTime < b.openTime) j++;
         if (j < prevClosed && prevBars[j]!.openTime === b.openTime) {
-          out[i] = prevBars[j]!;
+          out[at] = prevBars[j]!;
           continue;
         }
       }
-      out[i] = this.kline(inst, b);
+      out[at] = this.kline(inst, b);
     }
-    p.klineCache.set(name, { bars: out, closed });
+    p.klineCache.set(name, { bars: out, closed, limit });
     return out;
   }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { VirtualClock } from '../../src/core/clock.js';
 import { D } from '../../src/core/decimal.js';
+import { SeededRandom } from '../../src/core/random.js';
 import type { PolledSnapshot } from '../../src/marketdata/poll/market-data-events.js';
 import { ReplayMarket } from '../../src/backtest/replay-market.js';
 import { ReplaySnapshotSource } from '../../src/backtest/replay-snapshot-source.js';
@@ -202,6 +203,71 @@ describe('replay snapshot source', () => {
     });
   });
 
+  it('moves_the_bar_window_as_the_tape_reads_it_whole_at_every_cadence', async () => {
+    // The window after the first is built from the last one's closed bars and the tape's newer bars
+    // (issue 13). The independent method: the tape's own whole window at each poll's time (what every
+    // poll read before), bar by bar. Prints at random times with quiet minutes (bars without prints),
+    // polled twice a bar, once a bar, and every 7 bars (further apart than the 5-bar window).
+    const inst = toContractInstrument(contractInstrumentSchema.parse(CONTRACT_PRESETS.BTC_USDT));
+    for (const cycleMs of [30_000, 60_000, 420_000]) {
+      const clock = new VirtualClock(0);
+      const market = new ReplayMarket([{ instrument: inst, source: { market: 'contract', symbol: 'BTC_USDT' } }]);
+      const source = new ReplaySnapshotSource({
+        clock,
+        market,
+        config: {
+          instruments: [{ kind: 'contract', symbol: 'BTC_USDT', cycleMs, streams: { klines: { intervals: ['Min1'], limit: 5 } } }],
+        },
+      });
+      const got: PolledSnapshot[] = [];
+      source.snapshots().subscribe((x) => got.push(x));
+      await source.start();
+      const rnd = new SeededRandom(`bars-${cycleMs}`);
+      const tape = market.instrument('BTC_USDT')!.tape;
+      const plain = (k: {
+        openTime: number;
+        closeTime?: number;
+        open: unknown;
+        high: unknown;
+        low: unknown;
+        close: unknown;
+        volume: unknown;
+      }) => JSON.stringify([k.openTime, k.closeTime, k.open, k.high, k.low, k.close, k.volume]);
+      const want: string[][] = [];
+      let t = 1_000;
+      let price = 600_000;
+      market.apply({ m: 'contract', i: 'BTC_USDT', et: 0, lt: 0, s: 'trade', p: '60000.0', q: '1', ts: 'buy' });
+      source.begin(0);
+      while (t < 3_600_000) {
+        for (let due = source.nextDueAt(); due !== undefined && due <= t; due = source.nextDueAt()) {
+          clock.advanceTo(due);
+          want.push(tape.klineBars('1m', { limit: 5 }, due).map((b) => plain(new SnapshotBar(inst.priceUnit, b))));
+          source.runDue(due);
+        }
+        clock.advanceTo(t);
+        price += rnd.int(-30, 30);
+        const q = String(rnd.int(1, 9));
+        market.apply({
+          m: 'contract',
+          i: 'BTC_USDT',
+          et: t,
+          lt: t,
+          s: 'trade',
+          p: (price / 10).toFixed(1),
+          q,
+          ts: rnd.int(0, 1) ? 'buy' : 'sell',
+        });
+        // Mostly a print every few seconds, sometimes minutes without one.
+        t += rnd.int(0, 9) === 0 ? rnd.int(60_000, 400_000) : rnd.int(1_000, 20_000);
+      }
+      expect(got.length, `polls every ${cycleMs} ms`).to.be.greaterThan(cycleMs === 420_000 ? 7 : 50);
+      expect(
+        got.map((x) => x.klines!.Min1!.map(plain)),
+        `polls every ${cycleMs} ms`,
+      ).to.deep.equal(want);
+    }
+  });
+
   it('reuses_a_level_unchanged_since_the_last_poll_and_replaces_a_changed_one', async () => {
     const { market, source, got, step } = setup(0);
     await source.start();
@@ -264,3 +330,26 @@ describe('replay snapshot source', () => {
     expect(source.nextDueAt()).to.equal(undefined);
   });
 });
+
+/** A tape bar as the plain values a poll's Kline shows (prices on the tick, volume in contracts). */
+class SnapshotBar {
+  readonly openTime: number;
+  readonly closeTime: number;
+  readonly open: unknown;
+  readonly high: unknown;
+  readonly low: unknown;
+  readonly close: unknown;
+  readonly volume: unknown;
+  constructor(
+    tick: ReturnType<typeof D>,
+    b: { openTime: number; closeTime: number; open: number; high: number; low: number; close: number; volume: number },
+  ) {
+    this.openTime = b.openTime;
+    this.closeTime = b.closeTime;
+    this.open = tick.mul(b.open);
+    this.high = tick.mul(b.high);
+    this.low = tick.mul(b.low);
+    this.close = tick.mul(b.close);
+    this.volume = D(b.volume);
+  }
+}
