@@ -755,7 +755,22 @@ export class ReplayBook {
   updateId: number | undefined;
   /** Exchange time of the last depth change, ms. */
   updateTime: number | undefined;
-  onLevel: LevelListener | undefined;
+  #onLevel: LevelListener | undefined;
+  /**
+   * A synthetic book given but not laid yet (replaceFlatLater): laid at the first read or change of
+   * the book, so a path point nobody reads the book at costs nothing (issue 13).
+   */
+  #later: (() => void) | undefined;
+
+  /** Hears every level change (a fill model's queues); set while a synthetic book waits, that book is laid first. */
+  get onLevel(): LevelListener | undefined {
+    return this.#onLevel;
+  }
+
+  set onLevel(l: LevelListener | undefined) {
+    this.settle();
+    this.#onLevel = l;
+  }
 
   constructor(opts: ReplayBookOptions = {}) {
     const bits = opts.windowBits ?? WINDOW_BITS;
@@ -766,12 +781,36 @@ export class ReplayBook {
   }
 
   private side(s: Side): BookSide {
+    this.settle();
     return s === 'buy' ? this.bids : this.asks;
+  }
+
+  /** Lays the synthetic book that waits, if any (every read and change of the book comes here first). */
+  private settle(): void {
+    const lay = this.#later;
+    if (lay === undefined) return;
+    this.#later = undefined;
+    lay();
+  }
+
+  /**
+   * replaceFlat() of the lists `lay` writes, done at the first read or change of the book (or at once
+   * when a listener hears level changes). A later call replaces a waiting book: replaceFlat replaces
+   * the whole book, so the one never read would have left no trace.
+   */
+  replaceFlatLater(lay: (bids: number[], asks: number[]) => void, bids: number[], asks: number[]): void {
+    const now = (): void => {
+      lay(bids, asks);
+      this.replaceFlat(bids, asks);
+    };
+    if (this.#onLevel) return now();
+    this.#later = now;
   }
 
   /** Replaces the whole book (a depth snapshot). */
   replace(bids: Iterable<readonly [number, number]>, asks: Iterable<readonly [number, number]>): void {
-    const listener = this.onLevel;
+    this.settle();
+    const listener = this.#onLevel;
     const old = listener ? { b: this.bids.entries(), a: this.asks.entries() } : undefined;
     this.bids.clear();
     this.asks.clear();
@@ -807,7 +846,8 @@ export class ReplayBook {
    * replaced at every point): the same book and the same level changes, without a pair per level.
    */
   replaceFlat(bids: readonly number[], asks: readonly number[]): void {
-    if (this.onLevel) {
+    this.settle();
+    if (this.#onLevel) {
       this.replace(pairsOf(bids), pairsOf(asks));
       return;
     }
@@ -822,16 +862,17 @@ export class ReplayBook {
   /** Sets one level's recorded size (0 removes it). */
   setLevel(side: Side, priceTicks: number, lots: number): void {
     const prev = this.side(side).set(priceTicks, lots);
-    if (prev !== lots && this.onLevel) this.onLevel(side, priceTicks, prev, Math.max(0, lots));
+    if (prev !== lots && this.#onLevel) this.#onLevel(side, priceTicks, prev, Math.max(0, lots));
   }
 
   /** setLevel for a flat list [price, lots, price, lots, …] (a compiled depth diff). */
   setLevels(side: Side, flat: readonly number[]): void {
-    this.side(side).setFlat(flat, side, this.onLevel);
+    this.side(side).setFlat(flat, side, this.#onLevel);
   }
 
   /** A top-of-book-only source (bookTicker): the book becomes those two levels. */
   setTop(bidTicks: number, bidLots: number, askTicks: number, askLots: number): void {
+    this.settle();
     this.setOnly(this.bids, 'buy', bidTicks, bidLots);
     this.setOnly(this.asks, 'sell', askTicks, askLots);
   }
@@ -849,10 +890,12 @@ export class ReplayBook {
   }
 
   bestBid(): number | undefined {
+    this.settle();
     return this.bids.best();
   }
 
   bestAsk(): number | undefined {
+    this.settle();
     return this.asks.best();
   }
 
@@ -896,6 +939,7 @@ export class ReplayBook {
    * usable (it starts again from nothing), but a run that is over has no reason to touch it.
    */
   release(): void {
+    this.settle();
     this.bids.release();
     this.asks.release();
     this.updateId = undefined;
@@ -908,6 +952,7 @@ export class ReplayBook {
   }
 
   isCrossed(): boolean {
+    this.settle();
     const b = this.bids.best();
     const a = this.asks.best();
     return b !== undefined && a !== undefined && b >= a;

@@ -543,8 +543,9 @@ export class ReplayMarket {
   private readonly pathAsks: number[] = [];
 
   private applyPath(inst: ReplayInstrument, p: PathPoint): void {
-    syntheticBookFlat(p, this.pathBids, this.pathAsks);
-    inst.book.replaceFlat(this.pathBids, this.pathAsks);
+    // Laid when something reads the book (a poll, a placement of ours, a fill model watching it): most
+    // path points pass unread.
+    inst.book.replaceFlatLater((bids, asks) => syntheticBookFlat(p, bids, asks), this.pathBids, this.pathAsks);
     inst.book.updateId = (inst.book.updateId ?? 0) + 1;
     inst.book.updateTime = p.et;
     inst.markSnapshot();

@@ -146,6 +146,109 @@ describe('replay book', () => {
     );
   });
 
+  it('lays_a_synthetic_book_given_for_later_as_if_given_at_once', () => {
+    // replaceFlatLater (issue 13: a path point's synthetic book is laid when something reads the book)
+    // against replaceFlat at once on a twin book, through random replacements, level changes, takes,
+    // reads of every kind and a level listener switched on and off: every read and every level change
+    // the listener hears must be the same on both, at the same step.
+    type Op =
+      | { kind: 'later'; bids: [number, number][]; asks: [number, number][] }
+      | { kind: 'set'; bid: boolean; d: number; q: number }
+      | { kind: 'consume'; bid: boolean; d: number; q: number }
+      | { kind: 'listen'; on: boolean }
+      | { kind: 'read'; what: number; bid: boolean; d: number };
+    const lvls = fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 4 })), { maxLength: 12 });
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      fc.record({ kind: fc.constant('later' as const), bids: lvls, asks: lvls }),
+      fc.record({
+        kind: fc.constant('set' as const),
+        bid: fc.boolean(),
+        d: fc.integer({ min: 0, max: 30 }),
+        q: fc.integer({ min: 0, max: 4 }),
+      }),
+      fc.record({
+        kind: fc.constant('consume' as const),
+        bid: fc.boolean(),
+        d: fc.integer({ min: 0, max: 30 }),
+        q: fc.integer({ min: 1, max: 4 }),
+      }),
+      fc.record({ kind: fc.constant('listen' as const), on: fc.boolean() }),
+      fc.record({
+        kind: fc.constant('read' as const),
+        what: fc.integer({ min: 0, max: 8 }),
+        bid: fc.boolean(),
+        d: fc.integer({ min: 0, max: 30 }),
+      }),
+    );
+    const touch = 1_000;
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 200 }), (ops) => {
+        const lazy = new ReplayBook();
+        const eager = new ReplayBook();
+        const heard: { lazy: unknown[]; eager: unknown[] } = { lazy: [], eager: [] };
+        const scratch: [number[], number[]] = [[], []];
+        const read = (b: ReplayBook, what: number, side: Side, p: number): unknown => {
+          switch (what) {
+            case 0:
+              return b.top(side, 100);
+            case 1:
+              return b.bestVisible(side);
+            case 2:
+              return [b.bestBid(), b.bestAsk(), b.isCrossed()];
+            case 3:
+              return [b.visibleLots(side, p), b.recordedLots(side, p)];
+            case 4:
+              return [b.levelPrice(side, 1), b.levelCount(side)];
+            case 5: {
+              const prices: number[] = [];
+              const lots: number[] = [];
+              const n = b.visibleTop(side, 5, prices, lots);
+              return [n, prices.slice(0, n), lots.slice(0, n)];
+            }
+            case 6: {
+              const seen: number[] = [];
+              b.walkLevels(side, (x) => seen.push(x) < 4);
+              return seen;
+            }
+            default:
+              return b.top(side === 'buy' ? 'sell' : 'buy', 3);
+          }
+        };
+        for (const o of ops) {
+          const side: Side = 'bid' in o && o.bid ? 'buy' : 'sell';
+          const price = 'd' in o ? (side === 'buy' ? touch - o.d : touch + 1 + o.d) : 0;
+          if (o.kind === 'later') {
+            const bids = o.bids.flatMap(([d, q]) => [touch - d, q]);
+            const asks = o.asks.flatMap(([d, q]) => [touch + 1 + d, q]);
+            eager.replaceFlat(bids, asks);
+            lazy.replaceFlatLater(
+              (b, a) => {
+                b.length = 0;
+                a.length = 0;
+                b.push(...bids);
+                a.push(...asks);
+              },
+              scratch[0],
+              scratch[1],
+            );
+          } else if (o.kind === 'set') {
+            eager.setLevel(side, price, o.q);
+            lazy.setLevel(side, price, o.q);
+          } else if (o.kind === 'consume') {
+            eager.consume(side, price, o.q);
+            lazy.consume(side, price, o.q);
+          } else if (o.kind === 'listen') {
+            eager.onLevel = o.on ? (...x) => heard.eager.push(x) : undefined;
+            lazy.onLevel = o.on ? (...x) => heard.lazy.push(x) : undefined;
+          } else expect(read(lazy, o.what, side, price)).to.deep.equal(read(eager, o.what, side, price));
+          expect(heard.lazy).to.deep.equal(heard.eager);
+        }
+        for (const side of ['buy', 'sell'] as const) expect(lazy.top(side, 100)).to.deep.equal(eager.top(side, 100));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('hides_consumed_lots_in_every_view_until_the_level_is_reported_again', () => {
     // Random sets, takes (consume) at the touch and deep, with small windows: top(), visibleTop(),
     // bestVisible() and visibleLots() against a model that subtracts what was taken until the
