@@ -255,7 +255,7 @@ program
   .option('--out <dir>', 'report folder (default var/backtest/<config name>)')
   .option(
     '--workers <n>',
-    'threads running the fill models side by side (default: one per model when there is more than one core; 1: one after another, in this process)',
+    'fill models run at once, this process and worker threads (default: all of a long run on a machine with a core for each and one more, else 1: one after another)',
     (v) => Number(v),
   )
   .action(async (file: string, o: { out?: string; workers?: number }) => {

@@ -6,8 +6,7 @@
  * cores gives the same runs as one after another (issue 13: fill models sharing the machine's cores).
  *
  *   workerData: FillModelWorkerData
- *   posts:      { kind: 'loaded', records, perModel }, { kind: 'progress', events }*, then
- *               { kind: 'done', run, stats } | { kind: 'error', message, configPath? }
+ *   posts:      { kind: 'progress', events }*, then { kind: 'done', run, stats } | { kind: 'error', message, configPath? }
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -30,7 +29,6 @@ export interface FillModelWorkerData {
 }
 
 export type FillModelWorkerMessage =
-  | { readonly kind: 'loaded'; readonly records: number; readonly perModel: number }
   | { readonly kind: 'progress'; readonly events: number }
   | { readonly kind: 'done'; readonly run: BacktestRunJson; readonly stats: BacktestStats }
   /** `configPath`: the error was a ConfigError at that config path (the main thread throws it again as one). */
@@ -47,7 +45,6 @@ async function main(): Promise<void> {
     const model = config.fillModels.find((m) => m.name === job.fillModel);
     if (!model) throw new Error(`fill model ${job.fillModel} is not in backtest.fillModels`);
     const replay = await loadReplay(config, job.cwd);
-    post({ kind: 'loaded', records: replay.records, perModel: replay.perModel });
     const result = await runBacktest({
       config,
       records: replay.events,

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { stringify } from 'yaml';
 import { ConfigError } from '../../src/core/errors.js';
-import { backtestCommand, reportOrder } from '../../src/app/cli/backtest-command.js';
+import {
+  backtestCommand,
+  fillModelLanes,
+  type ModelResult,
+  reportOrder,
+  runModels,
+  THREADS_FROM_EVENTS,
+} from '../../src/app/cli/backtest-command.js';
 import { expectedEvents } from '../../src/backtest/load-replay.js';
 import { sweepCommand } from '../../src/app/cli/sweep-command.js';
 import { applyGridPoint, sweepGrid } from '../../src/backtest/sweep-grid.js';
@@ -67,9 +74,8 @@ describe('perpetua backtest / sweep commands', function () {
     for (const f of files(seqDir)) expect(read(thrDir, f), f).to.equal(read(seqDir, f));
   });
 
-  it('gives_the_same_config_error_from_a_worker_thread_as_in_process', async () => {
-    // A window with no data: each worker finds it after loading, and the error must come back as the
-    // command's own ConfigError, naming backtest.data, as in process.
+  it('gives_the_same_config_error_whatever_the_workers', async () => {
+    // A window with no data: found while loading, before any thread starts, the same ConfigError naming backtest.data.
     const file = join(dir, 'empty-window.yaml');
     const doc = spotMmDoc();
     writeFileSync(
@@ -159,6 +165,60 @@ describe('sweep grid', () => {
     });
   });
 });
+
+describe('fill-model lanes', () => {
+  it('runs_this_process_first_then_threads_and_keeps_the_model_order', async () => {
+    // 4 models on 2 lanes: this process takes model 0, the thread lane model 1; whoever is free takes the
+    // next. Threads finish after 30 ms, this process at once: it takes 2 and 3 while the thread still runs.
+    const log: string[] = [];
+    const results = await runModels(
+      4,
+      2,
+      async (k) => (log.push(`main ${k}`), fakeResult(k)),
+      (k) => {
+        log.push(`thread ${k}`);
+        return { result: new Promise((r) => setTimeout(() => r(fakeResult(k)), 30)), stop: async () => undefined };
+      },
+    );
+    expect(results.map((r) => r.stats.events)).to.deep.equal([0, 1, 2, 3]);
+    expect(log).to.deep.equal(['main 0', 'thread 1', 'main 2', 'main 3']);
+  });
+
+  it('stops_the_running_threads_when_a_lane_fails_and_throws_its_error', async () => {
+    let stopped = 0;
+    let started = 0;
+    const err = await runModels(
+      5,
+      3,
+      async (k) => {
+        await new Promise((r) => setTimeout(r, 10));
+        if (k === 0) throw new Error('model 0 broke');
+        return fakeResult(k);
+      },
+      () => {
+        started++;
+        return { result: new Promise<never>(() => undefined), stop: async () => void stopped++ };
+      },
+    ).catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('model 0 broke');
+    // Two thread lanes had each started one model that never ends: both stopped, no model started after the failure.
+    expect(started).to.equal(2);
+    expect(stopped).to.equal(2);
+  });
+
+  it('threads_a_long_run_only_with_a_core_per_model_and_one_more_and_never_strategy_classes', () => {
+    expect(fillModelLanes({}, 3, THREADS_FROM_EVENTS, 4)).to.equal(3);
+    expect(fillModelLanes({}, 3, THREADS_FROM_EVENTS - 1, 4)).to.equal(1);
+    expect(fillModelLanes({}, 3, THREADS_FROM_EVENTS, 3)).to.equal(1);
+    expect(fillModelLanes({}, 3, THREADS_FROM_EVENTS, 2)).to.equal(1);
+    expect(fillModelLanes({ workers: 2 }, 3, 10, 2)).to.equal(2);
+    expect(fillModelLanes({ workers: 8 }, 3, 10, 2)).to.equal(3);
+    expect(fillModelLanes({ workers: 3, strategyClasses: [] }, 3, THREADS_FROM_EVENTS, 8)).to.equal(1);
+    expect(() => fillModelLanes({ workers: 0 }, 3, 10)).to.throw(ConfigError, /--workers: a whole number ≥ 1/);
+  });
+});
+
+const fakeResult = (k: number): ModelResult => ({ run: {} as ModelResult['run'], stats: { events: k } as ModelResult['stats'] });
 
 describe('backtest command helpers', () => {
   it('puts_the_neutral_model_first', () => {

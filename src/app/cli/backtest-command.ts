@@ -1,9 +1,9 @@
 /**
  * `perpetua backtest <config>`: loads the config and its data, replays the data once per fill model
  * (neutral first, then the band) with a progress bar on stderr (events/s and ETA), and hands the runs
- * to the report writer (report.json + report.html in the output folder). Several fill models run on
- * worker threads side by side (one per model on a machine with more than one core: `--workers`), each
- * loading the data itself; one model, or `--workers 1`, runs in this process.
+ * to the report writer (report.json + report.html in the output folder). Several fill models of a
+ * long run go side by side, this process running one and a worker thread each other (`--workers`,
+ * fillModelLanes); a short run, one model or `--workers 1` runs them one after another in this process.
  *
  * Missing data fails before anything runs, naming the config path and the file (the shipped configs
  * read the sample in data/sample/).
@@ -24,7 +24,6 @@ import { TAPE_DIR } from '../../backtest/report/run-tape.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import { runFromJson } from '../../backtest/report/run-codec.js';
 import { loadBacktestConfig } from '../../backtest/backtest-config.js';
-import { checkDataSources } from '../../backtest/backtest-data.js';
 import { loadReplay } from '../../backtest/load-replay.js';
 import { runOutcome } from '../../backtest/run-fingerprint.js';
 import { runBacktest, type BacktestStats } from '../../backtest/backtest-runner.js';
@@ -53,11 +52,10 @@ export interface BacktestCommandOptions {
    */
   readonly tape?: boolean;
   /**
-   * Worker threads running the fill models side by side (each loads the data itself and streams its own
-   * tape; the runs are the same as one after another). Default: one per fill model when the machine has
-   * more than one core.
-   * 1 runs them in this process one after another, as do runs given `strategyClasses` or a `logger`
-   * (neither crosses to a thread).
+   * Fill models run at once: this process runs one, a worker thread each other (it loads the data itself
+   * and streams its own tape; the runs are the same as one after another). Default: all of them when the
+   * machine has a core for each and one more and a run is long (fillModelLanes), else 1: one after another
+   * in this process, as always for runs given `strategyClasses` or a `logger` (neither crosses to a thread).
    */
   readonly workers?: number;
 }
@@ -108,35 +106,30 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
     started,
   );
   const tapeDir = (m: FillModel): string | undefined => (opts.tape === false ? undefined : join(out, TAPE_DIR, m.name));
-  const workers = fillModelWorkers(opts, models.length);
   let done: { readonly records: number; readonly results: readonly ModelResult[] };
   try {
-    if (workers > 1) {
-      // Missing files fail here, before any thread starts (each worker loads the data itself).
-      checkDataSources(config.backtest.data, cwd);
-      done = await runOnWorkers(opts.config, cwd, models, workers, tapeDir, progress);
-    } else {
-      const prepared = await loadReplay(config, cwd);
-      progress.begin(prepared.perModel);
-      const results: ModelResult[] = [];
-      for (const [k, model] of models.entries()) {
-        const result = await runBacktest({
-          config,
-          records: prepared.events,
-          fillModel: model,
-          streams: prepared.streams,
-          ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
-          ...(opts.logger ? { logger: opts.logger } : {}),
-          progressEvery: PROGRESS_EVERY,
-          // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
-          ...(opts.tape === false ? {} : { tapeDir: tapeDir(model)! }),
-          onProgress: (events) => progress.update(k, events),
-        });
-        progress.update(k, result.stats.events);
-        results.push(result);
-      }
-      done = { records: prepared.records, results };
-    }
+    const prepared = await loadReplay(config, cwd);
+    progress.begin(prepared.perModel);
+    const inProcess = async (k: number): Promise<ModelResult> => {
+      const model = models[k]!;
+      const result = await runBacktest({
+        config,
+        records: prepared.events,
+        fillModel: model,
+        streams: prepared.streams,
+        ...(opts.strategyClasses ? { strategyClasses: opts.strategyClasses } : {}),
+        ...(opts.logger ? { logger: opts.logger } : {}),
+        progressEvery: PROGRESS_EVERY,
+        // The full record streams to <out>/tape/<model>/ (CSV): memory stays flat however long the run.
+        ...(opts.tape === false ? {} : { tapeDir: tapeDir(model)! }),
+        onProgress: (events) => progress.update(k, events),
+      });
+      progress.update(k, result.stats.events);
+      return result;
+    };
+    const lanes = fillModelLanes(opts, models.length, prepared.perModel);
+    const results = await runModels(models.length, lanes, inProcess, (k) => onWorker(opts.config, cwd, models[k]!, tapeDir, progress, k));
+    done = { records: prepared.records, results };
   } finally {
     progress.stop();
   }
@@ -186,91 +179,125 @@ export async function backtestCommand(opts: BacktestCommandOptions): Promise<Bac
 /** Progress callbacks every this many events (a worker posts one message each). */
 const PROGRESS_EVERY = 20_000;
 
-interface ModelResult {
+export interface ModelResult {
   readonly run: BacktestRun;
   readonly stats: BacktestStats;
 }
 
 /**
- * Threads for the fill models (BacktestCommandOptions.workers). Default: one per model on a machine with
- * more than one core. Not capped at the cores: each thread pays its own start (code, compilation, data:
- * ~1.5–3 s of CPU), so three models on two cores finish sooner as three threads sharing the cores than
- * as two where one runs twice (measured on the 50.8-day perp-trend run: see the closing note of issue 13).
+ * Below this many events per model a run stays in one process by default: a thread pays its own start
+ * (loading the code and the data, compiling the pipeline afresh: ~1.5–3 s of CPU), while a model run after
+ * another in the same process reuses the compiled code. Measured on 2 cores with three models: the sample
+ * week (42k events a model) 16.4 s one after another vs 25.1 s on three threads at load 2–3.
  */
-export function fillModelWorkers(opts: Pick<BacktestCommandOptions, 'workers' | 'strategyClasses' | 'logger'>, models: number): number {
+export const THREADS_FROM_EVENTS = 150_000;
+
+/**
+ * How many fill models run at once (BacktestCommandOptions.workers): this process is one lane, each
+ * other lane a worker thread. `--workers n` asks for n. By default every model at once only when the
+ * machine has a core for each model and one more, and a run is long enough to pay a thread's start
+ * (THREADS_FROM_EVENTS); else 1. Why not on fewer cores: threads sharing them cost ~35 % more CPU than
+ * the same runs one after another (caches, each thread's own collector and compiler), which a busy
+ * machine does not give back — measured on 2 cores, the 50.8-day perp-trend run with three models:
+ * 47 s on threads vs 60 s one after another at load 2–3, but 95 s vs 68 s at load 5.
+ * Strategy classes and loggers given in process cannot cross to a thread: 1.
+ */
+export function fillModelLanes(
+  opts: Pick<BacktestCommandOptions, 'workers' | 'strategyClasses' | 'logger'>,
+  models: number,
+  eventsPerModel: number,
+  cores: number = availableParallelism(),
+): number {
   if (opts.workers !== undefined && (!Number.isInteger(opts.workers) || opts.workers < 1))
     throw new ConfigError('--workers', `a whole number ≥ 1 (got ${String(opts.workers)})`);
   if (opts.strategyClasses !== undefined || opts.logger !== undefined) return 1;
-  return Math.min(models, opts.workers ?? (availableParallelism() > 1 ? models : 1));
+  const wanted = opts.workers ?? (cores > models && eventsPerModel >= THREADS_FROM_EVENTS ? models : 1);
+  return Math.max(1, Math.min(models, wanted));
 }
 
 /**
- * Each fill model on a worker thread (fill-model-worker.ts), at most `workers` at once, results in
- * `models` order. The first error stops the other threads and is thrown (a config error as one).
+ * Runs models 0…n−1 on `lanes` lanes at once: this process takes model 0 and then whatever is left (its
+ * code compiled by then), each worker lane one model per thread. Results in model order. The first error
+ * ends the run (the threads still running are stopped: see onWorker).
  */
-async function runOnWorkers(
-  configPath: string,
-  cwd: string,
-  models: readonly FillModel[],
-  workers: number,
-  tapeDir: (m: FillModel) => string | undefined,
-  progress: ModelProgress,
-): Promise<{ records: number; results: ModelResult[] }> {
-  const results: ModelResult[] = [];
-  const running = new Set<Worker>();
-  let records = 0;
+export async function runModels(
+  n: number,
+  lanes: number,
+  inProcess: (k: number) => Promise<ModelResult>,
+  onThread: (k: number) => { result: Promise<ModelResult>; stop: () => Promise<void> },
+): Promise<ModelResult[]> {
+  const results: ModelResult[] = new Array<ModelResult>(n);
+  const running = new Set<() => Promise<void>>();
   let next = 0;
-  const runOne = (k: number): Promise<void> =>
-    new Promise<void>((resolve, reject) => {
-      const model = models[k]!;
-      const dir = tapeDir(model);
-      const data: FillModelWorkerData = {
-        configPath,
-        cwd,
-        fillModel: model.name,
-        progressEvery: PROGRESS_EVERY,
-        ...(dir !== undefined ? { tapeDir: dir } : {}),
-      };
-      const w = new Worker(new URL('../../backtest/fill-model-worker.js', import.meta.url), { workerData: data });
-      running.add(w);
-      let settled = false;
-      const settle = (e?: Error): void => {
-        if (settled) return;
-        settled = true;
-        running.delete(w);
-        if (e) reject(e);
-        else resolve();
-      };
-      w.on('message', (m: FillModelWorkerMessage) => {
-        if (m.kind === 'loaded') {
-          records = m.records;
-          progress.begin(m.perModel);
-        } else if (m.kind === 'progress') progress.update(k, m.events);
-        else if (m.kind === 'done') {
-          results[k] = { run: runFromJson(m.run), stats: m.stats };
-          progress.update(k, m.stats.events);
-          settle();
-        } else
-          settle(
-            m.configPath !== undefined ? new ConfigError(m.configPath, m.message) : new Error(`fill model ${model.name}: ${m.message}`),
-          );
-      });
-      w.on('error', (e) => settle(e));
-      w.on('exit', (code) =>
-        settle(new Error(`fill model ${model.name}: its worker thread stopped (exit code ${code}) before its run ended`)),
-      );
-    });
-  const lane = async (): Promise<void> => {
-    while (next < models.length) await runOne(next++);
+  let failed = false;
+  const mainLane = async (): Promise<void> => {
+    while (!failed && next < n) {
+      const k = next++;
+      results[k] = await inProcess(k);
+    }
+  };
+  const threadLane = async (): Promise<void> => {
+    while (!failed && next < n) {
+      const k = next++;
+      const t = onThread(k);
+      running.add(t.stop);
+      try {
+        results[k] = await t.result;
+      } finally {
+        running.delete(t.stop);
+      }
+    }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(workers, models.length) }, lane));
-  } finally {
-    // After an error the other lanes' threads are still running: stop them (and start no more).
-    next = models.length;
-    await Promise.all([...running].map((w) => w.terminate()));
+    await Promise.all([mainLane(), ...Array.from({ length: Math.min(lanes, n) - 1 }, threadLane)]);
+  } catch (e) {
+    failed = true;
+    await Promise.all([...running].map((stop) => stop()));
+    throw e;
   }
-  return { records, results };
+  return results;
+}
+
+/** One fill model on a worker thread (fill-model-worker.ts): its result, and a stop for when another lane failed. */
+function onWorker(
+  configPath: string,
+  cwd: string,
+  model: FillModel,
+  tapeDir: (m: FillModel) => string | undefined,
+  progress: ModelProgress,
+  k: number,
+): { result: Promise<ModelResult>; stop: () => Promise<void> } {
+  const dir = tapeDir(model);
+  const data: FillModelWorkerData = {
+    configPath,
+    cwd,
+    fillModel: model.name,
+    progressEvery: PROGRESS_EVERY,
+    ...(dir !== undefined ? { tapeDir: dir } : {}),
+  };
+  const w = new Worker(new URL('../../backtest/fill-model-worker.js', import.meta.url), { workerData: data });
+  const result = new Promise<ModelResult>((resolve, reject) => {
+    let settled = false;
+    const settle = (r: ModelResult | Error): void => {
+      if (settled) return;
+      settled = true;
+      if (r instanceof Error) reject(r);
+      else resolve(r);
+    };
+    w.on('message', (m: FillModelWorkerMessage) => {
+      if (m.kind === 'progress') progress.update(k, m.events);
+      else if (m.kind === 'done') {
+        progress.update(k, m.stats.events);
+        settle({ run: runFromJson(m.run), stats: m.stats });
+      } else if (m.kind === 'error')
+        settle(m.configPath !== undefined ? new ConfigError(m.configPath, m.message) : new Error(`fill model ${model.name}: ${m.message}`));
+    });
+    w.on('error', (e) => settle(e));
+    w.on('exit', (code) =>
+      settle(new Error(`fill model ${model.name}: its worker thread stopped (exit code ${code}) before its run ended`)),
+    );
+  });
+  return { result, stop: () => w.terminate().then(() => undefined) };
 }
 
 /** The progress bar over every fill model's events (shown only on a terminal, or when asked). */
