@@ -199,7 +199,7 @@ export const THREADS_FROM_EVENTS = 150_000;
  * (THREADS_FROM_EVENTS); else 1. Why not on fewer cores: threads sharing them cost ~35 % more CPU than
  * the same runs one after another (caches, each thread's own collector and compiler), which a busy
  * machine does not give back — measured on 2 cores, the 50.8-day perp-trend run with three models:
- * 47 s on threads vs 60 s one after another at load 2–3, but 95 s vs 68 s at load 5.
+ * 47 s with three at once vs 64 s one after another at load 0.2–2, but 95 s vs 68 s at load 5.
  * Strategy classes and loggers given in process cannot cross to a thread: 1.
  */
 export function fillModelLanes(
