@@ -14,6 +14,7 @@
  * a whole number k (a double, so the quotient is k) or at least 1/L away from one, while its rounding
  * error is at most (n / L) · 2^-53 < 1/L; so ⌊fl(n / L)⌋ = ⌊n / L⌋.
  */
+import { gcd } from '../ledger/ledger-units.js';
 import { initialMarginUnits } from './margin-math.js';
 
 /** One rate's constants (see the module comment); undefined numbers send the computation to bigints. */
@@ -28,13 +29,6 @@ export interface UnitTerms {
   readonly stepGrains: number | undefined;
   readonly perGrains: number | undefined;
 }
-
-const gcd = (a: bigint, b: bigint): bigint => {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-};
 
 const safeNumber = (v: bigint): number | undefined => {
   const n = Number(v);

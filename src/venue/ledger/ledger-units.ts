@@ -42,3 +42,11 @@ export function unitsPer(step: DecimalLike, scale = LEDGER_SCALE): bigint {
 function pow10AsDecimal(n: number): Decimal {
   return new Decimal(10).pow(n);
 }
+
+/** Greatest common divisor of two integers (≥ 0; 0 when both are 0): the grain two amounts of units share. */
+export function gcd(a: bigint, b: bigint): bigint {
+  a = a < 0n ? -a : a;
+  b = b < 0n ? -b : b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}

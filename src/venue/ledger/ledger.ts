@@ -25,7 +25,7 @@
  * the range where the answer depends on it (see Slot). A caller whose amount does not fit (too many
  * grains, or an asset without a grain) uses the bigint methods; both paths act on the same balances.
  */
-import { unitsToDecimal, LEDGER_SCALE } from './ledger-units.js';
+import { gcd, unitsToDecimal, LEDGER_SCALE } from './ledger-units.js';
 import type { Decimal } from '../../core/decimal.js';
 
 export interface BalanceUnits {
@@ -611,11 +611,6 @@ export class Ledger {
   private changed(accountId: string, asset: string, b: BalanceUnits, reason: BalanceChangeReason): void {
     if (this.listener !== undefined) this.listener(accountId, asset, b, reason);
   }
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
 }
 
 /** units / grain as a number when one count stays far inside the fast range; NaN otherwise. */
