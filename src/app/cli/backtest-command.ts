@@ -186,9 +186,10 @@ export interface ModelResult {
 
 /**
  * Below this many events per model a run stays in one process by default: a thread pays its own start
- * (loading the code and the data, compiling the pipeline afresh: ~1.5–3 s of CPU), while a model run after
- * another in the same process reuses the compiled code. Measured on 2 cores with three models: the sample
- * week (42k events a model) 16.4 s one after another vs 25.1 s on three threads at load 2–3.
+ * (loading the code and the data, compiling the pipeline afresh), while a model run after another in the
+ * same process reuses the compiled code. Measured on 2 cores with three models: the sample week (42k
+ * events a model) took 15.7 s of CPU and 16.4 s one after another, 23.8 s of CPU and 25.1 s on three
+ * threads, at load 2–3.
  */
 export const THREADS_FROM_EVENTS = 150_000;
 
@@ -196,8 +197,8 @@ export const THREADS_FROM_EVENTS = 150_000;
  * How many fill models run at once (BacktestCommandOptions.workers): this process is one lane, each
  * other lane a worker thread. `--workers n` asks for n. By default every model at once only when the
  * machine has a core for each model and one more, and a run is long enough to pay a thread's start
- * (THREADS_FROM_EVENTS); else 1. Why not on fewer cores: threads sharing them cost ~35 % more CPU than
- * the same runs one after another (caches, each thread's own collector and compiler), which a busy
+ * (THREADS_FROM_EVENTS); else 1. Why not on fewer cores: threads sharing them cost 20–37 % more CPU than
+ * the same runs one after another (85.9 vs 71.5 s and 89.1 vs 65.2 s of CPU; the cause not profiled), which a busy
  * machine does not give back — measured on 2 cores, the 50.8-day perp-trend run with three models:
  * 47 s with three at once vs 64 s one after another at load 0.2–2, but 95 s vs 68 s at load 5.
  * Strategy classes and loggers given in process cannot cross to a thread: 1.
