@@ -60,97 +60,165 @@ export interface QuoteDiff extends QuoteDiffPlan {
 interface Candidate {
   readonly order: Order;
   readonly remaining: Decimal;
+  /** order.price and remaining as doubles (see sameValue). */
+  readonly px: number;
+  readonly rem: number;
+}
+
+const candidate = (order: Order, remaining: Decimal): Candidate => ({
+  order,
+  remaining,
+  px: order.price!.toNumber(),
+  rem: remaining.toNumber(),
+});
+
+/**
+ * `a` and `b` within `tol` (`a.eq(b)` when tol is 0), given each value's double (`toNumber()`). The
+ * conversion is correctly rounded, so equal values have equal doubles and different doubles mean
+ * different values: comparing the doubles first leaves the exact comparison only for pairs that may
+ * be equal — each quote against each resting order was a Decimal comparison before.
+ */
+function sameValue(a: Decimal, an: number, b: Decimal, bn: number, tol: Decimal, exact: boolean): boolean {
+  if (exact) return an === bn && a.eq(b);
+  return a.minus(b).abs().lte(tol);
+}
+
+/**
+ * `byTouch(side, a, b)` given the doubles: different doubles order the values as they order themselves;
+ * equal ones (or NaN) leave it to the Decimal comparison.
+ */
+function touch(side: 'buy' | 'sell', an: number, a: Decimal, bn: number, b: Decimal): number {
+  if (side === 'buy') return bn < an ? -1 : bn > an ? 1 : b.comparedTo(a);
+  return an < bn ? -1 : an > bn ? 1 : a.comparedTo(b);
 }
 
 /**
  * `resting` is this strategy's live orders on the symbol. Orders pending cancel are ignored (they are
  * leaving); orders submitted or pending amend can satisfy a quote that equals their target but are
  * not touched otherwise, because a second request racing the first gains nothing.
+ *
+ * Matching walks the desired quotes in their order, skipping those already used (what `findIndex` on a
+ * list spliced as quotes were used did), and compares prices and quantities as doubles first.
+ * test/execution/desired-quotes-diff-equivalence.test.ts holds it to the earlier Decimal formulation.
  */
 export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: readonly Order[], opts: QuoteDiffOptions): QuoteDiff {
   const pTol = opts.priceTolerance ?? ZERO;
   const qTol = opts.quantityTolerance ?? ZERO;
+  const pExact = pTol.isZero();
+  const qExact = qTol.isZero();
   const inFlight: Order[] = [];
-  const candidates: Candidate[] = [];
+  let live: Candidate[] = [];
   for (const o of resting) {
     if (o.status === 'pending-cancel') continue;
     if (o.type !== 'limit' || !o.price || !o.quantity) continue;
-    const rem = remainingQty(o) ?? ZERO;
     if (o.status === 'submitted' || o.status === 'pending-amend') inFlight.push(o);
-    else if (o.status === 'accepted' || o.status === 'partially-filled') candidates.push({ order: o, remaining: rem });
+    else if (o.status === 'accepted' || o.status === 'partially-filled') live.push(candidate(o, remainingQty(o) ?? ZERO));
   }
 
-  // Zero tolerance (the usual case) compares without building difference Decimals.
-  const near = (a: Decimal, b: Decimal, tol: Decimal): boolean => (tol.isZero() ? a.eq(b) : a.minus(b).abs().lte(tol));
-  const equal = (c: { order: Order; remaining: Decimal }, q: DesiredQuote): boolean =>
-    compatible(c.order, q) && near(c.order.price!, q.price, pTol) && near(c.remaining, q.quantity, qTol);
-
-  let open = [...desired];
+  const n = desired.length;
+  const qPx: number[] = new Array<number>(n);
+  const qQty: number[] = new Array<number>(n);
+  /** Quotes no order stands for yet (the earlier `open` list, kept as flags over `desired`). */
+  const open: boolean[] = new Array<boolean>(n);
+  for (let i = 0; i < n; i++) {
+    qPx[i] = desired[i]!.price.toNumber();
+    qQty[i] = desired[i]!.quantity.toNumber();
+    open[i] = true;
+  }
+  const equal = (c: Candidate, i: number): boolean => {
+    const q = desired[i]!;
+    return (
+      compatible(c.order, q) &&
+      sameValue(c.order.price!, c.px, q.price, qPx[i]!, pTol, pExact) &&
+      sameValue(c.remaining, c.rem, q.quantity, qQty[i]!, qTol, qExact)
+    );
+  };
   const keep: { order: Order; quote: DesiredQuote }[] = [];
 
   // In-flight orders first: if one already targets a desired quote, nothing to send for it.
   const flightLeft: Order[] = [];
   for (const o of inFlight) {
-    const i = open.findIndex((q) => equal({ order: o, remaining: remainingQty(o) ?? ZERO }, q));
-    if (i >= 0) {
-      keep.push({ order: o, quote: open[i]! });
-      open.splice(i, 1);
+    const c = candidate(o, remainingQty(o) ?? ZERO);
+    let i = 0;
+    while (i < n && !(open[i] && equal(c, i))) i++;
+    if (i < n) {
+      keep.push({ order: o, quote: desired[i]! });
+      open[i] = false;
     } else flightLeft.push(o);
   }
 
   // Exact matches: same slot first (keeps slots stable), then any slot.
-  let live = [...candidates];
-  for (const sameSlotOnly of [true, false]) {
+  for (let pass = 0; pass < 2; pass++) {
+    const sameSlotOnly = pass === 0;
     const nextLive: Candidate[] = [];
     for (const c of live) {
-      const i = open.findIndex((q) => (!sameSlotOnly || q.slot === c.order.slot) && equal(c, q));
-      if (i >= 0) {
-        keep.push({ order: c.order, quote: open[i]! });
-        open.splice(i, 1);
+      let i = 0;
+      while (i < n && !(open[i] && (!sameSlotOnly || desired[i]!.slot === c.order.slot) && equal(c, i))) i++;
+      if (i < n) {
+        keep.push({ order: c.order, quote: desired[i]! });
+        open[i] = false;
       } else nextLive.push(c);
     }
     live = nextLive;
   }
 
   const amends: QuoteAmend[] = [];
+  /** Quote index of each amend, for sorting by the quote's price. */
+  const amendQuote: number[] = [];
   if (opts.amend === 'native') {
     // Pair leftovers for amends: same slot first, then by price rank within each side.
-    const pair = (c: Candidate, q: DesiredQuote): void => {
+    const pair = (c: Candidate, i: number): void => {
+      const q = desired[i]!;
       const filled = c.order.filledQty;
       // Nothing filled (the usual amend): 0 + quantity is the quantity, without a Decimal operation.
       const quantity = filled.isZero() && !q.quantity.isZero() && withinPrecision(q.quantity) ? q.quantity : filled.plus(q.quantity);
       amends.push({ order: c.order, quote: q, price: q.price, quantity });
+      amendQuote.push(i);
+      open[i] = false;
     };
     const nextLive: Candidate[] = [];
     for (const c of live) {
-      const i = open.findIndex((q) => q.slot === c.order.slot && compatible(c.order, q));
-      if (i >= 0) {
-        pair(c, open[i]!);
-        open.splice(i, 1);
-      } else nextLive.push(c);
+      let i = 0;
+      while (i < n && !(open[i] && desired[i]!.slot === c.order.slot && compatible(c.order, desired[i]!))) i++;
+      if (i < n) pair(c, i);
+      else nextLive.push(c);
     }
     live = nextLive;
     for (const side of ['buy', 'sell'] as const) {
-      const ls = live.filter((c) => c.order.side === side).sort((a, b) => byTouch(side, a.order.price!, b.order.price!));
-      const qs = open.filter((q) => q.side === side).sort((a, b) => byTouch(side, a.price, b.price));
+      const ls = live.filter((c) => c.order.side === side).sort((a, b) => touch(side, a.px, a.order.price!, b.px, b.order.price!));
+      const qs: number[] = [];
+      for (let i = 0; i < n; i++) if (open[i] && desired[i]!.side === side) qs.push(i);
+      qs.sort((a, b) => touch(side, qPx[a]!, desired[a]!.price, qPx[b]!, desired[b]!.price));
       const usedL = new Set<Candidate>();
-      const usedQ = new Set<DesiredQuote>();
-      for (const q of qs) {
-        const c = ls.find((x) => !usedL.has(x) && compatible(x.order, q));
+      for (const i of qs) {
+        const c = ls.find((x) => !usedL.has(x) && compatible(x.order, desired[i]!));
         if (!c) continue;
         usedL.add(c);
-        usedQ.add(q);
-        pair(c, q);
+        pair(c, i);
       }
-      live = live.filter((c) => !usedL.has(c));
-      open = open.filter((q) => !usedQ.has(q));
+      if (usedL.size > 0) live = live.filter((c) => !usedL.has(c));
     }
   }
 
-  const cancels = live.map((c) => c.order).sort((a, b) => touchRankOrder(a, b));
-  cancels.push(...flightLeft.filter((o) => o.status === 'submitted'));
-  const places = [...open].sort((a, b) => (a.side === b.side ? byTouch(a.side, a.price, b.price) : a.side === 'buy' ? -1 : 1));
-  amends.sort((a, b) => (a.quote.side === b.quote.side ? byTouch(a.quote.side, a.price, b.price) : a.quote.side === 'buy' ? -1 : 1));
+  const cancelled = live.sort((a, b) =>
+    a.order.side !== b.order.side ? (a.order.side === 'buy' ? -1 : 1) : touch(a.order.side, a.px, a.order.price!, b.px, b.order.price!),
+  );
+  const cancels = cancelled.map((c) => c.order);
+  for (const o of flightLeft) if (o.status === 'submitted') cancels.push(o);
+  const placeIdx: number[] = [];
+  for (let i = 0; i < n; i++) if (open[i]) placeIdx.push(i);
+  const bySideThenTouch = (a: number, b: number): number => {
+    const qa = desired[a]!;
+    const qb = desired[b]!;
+    return qa.side === qb.side ? touch(qa.side, qPx[a]!, qa.price, qPx[b]!, qb.price) : qa.side === 'buy' ? -1 : 1;
+  };
+  const places = placeIdx.sort(bySideThenTouch).map((i) => desired[i]!);
+  if (amends.length > 1) {
+    // Sorted through their indices (a stable sort of the same comparisons gives the same order).
+    const order = amends.map((_, k) => k).sort((x, y) => bySideThenTouch(amendQuote[x]!, amendQuote[y]!));
+    const sorted = order.map((k) => amends[k]!);
+    for (let k = 0; k < sorted.length; k++) amends[k] = sorted[k]!;
+  }
 
   const full: QuoteDiffPlan = { cancels, amends, places };
   const callsNeeded = costOf(full, opts);
@@ -206,14 +274,4 @@ function compatible(o: Order, q: DesiredQuote): boolean {
     (o.reduceOnly ?? false) === (q.reduceOnly ?? false) &&
     o.timeInForce === (q.timeInForce ?? 'gtc')
   );
-}
-
-/** Nearest the touch first: highest bid, lowest ask. */
-function byTouch(side: 'buy' | 'sell', a: Decimal, b: Decimal): number {
-  return side === 'buy' ? b.comparedTo(a) : a.comparedTo(b);
-}
-
-function touchRankOrder(a: Order, b: Order): number {
-  if (a.side !== b.side) return a.side === 'buy' ? -1 : 1;
-  return byTouch(a.side, a.price!, b.price!);
 }
