@@ -63,6 +63,9 @@ interface Candidate {
   /** order.price and remaining as doubles (see sameValue). */
   readonly px: number;
   readonly rem: number;
+  /** The order's slot and compatibility code, read once (see compatCode). */
+  readonly slot: string | undefined;
+  readonly code: number;
 }
 
 const candidate = (order: Order, remaining: Decimal): Candidate => ({
@@ -70,7 +73,25 @@ const candidate = (order: Order, remaining: Decimal): Candidate => ({
   remaining,
   px: order.price!.toNumber(),
   rem: remaining.toNumber(),
+  slot: order.slot,
+  code: compatCode(order.side, order.positionSide, order.reduceOnly, order.timeInForce),
 });
+
+const POSITION_SIDES: readonly unknown[] = [undefined, 'long', 'short'];
+const TIFS: readonly unknown[] = ['gtc', 'ioc', 'fok', 'post-only'];
+
+/**
+ * What compatible() compares, as one small integer: side, position side, reduce-only (absent = false) and
+ * time in force. Two codes are equal exactly when the four values are; −1 for a value outside the known
+ * ones, which then goes to compatible() itself. Each order was compared with each quote field by field.
+ */
+function compatCode(side: unknown, positionSide: unknown, reduceOnly: unknown, tif: unknown): number {
+  const s = side === 'buy' ? 0 : side === 'sell' ? 1 : -1;
+  const p = POSITION_SIDES.indexOf(positionSide);
+  const r = reduceOnly === undefined || reduceOnly === false ? 0 : reduceOnly === true ? 1 : -1;
+  const t = TIFS.indexOf(tif);
+  return s < 0 || p < 0 || r < 0 || t < 0 ? -1 : s + 2 * (p + 3 * (r + 2 * t));
+}
 
 /**
  * `a` and `b` within `tol` (`a.eq(b)` when tol is 0), given each value's double (`toNumber()`). The
@@ -119,20 +140,23 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
   const qPx: number[] = new Array<number>(n);
   const qQty: number[] = new Array<number>(n);
   /** Quotes no order stands for yet (the earlier `open` list, kept as flags over `desired`). */
+  const qSlot: string[] = new Array<string>(n);
+  const qCode: number[] = new Array<number>(n);
   const open: boolean[] = new Array<boolean>(n);
   for (let i = 0; i < n; i++) {
-    qPx[i] = desired[i]!.price.toNumber();
-    qQty[i] = desired[i]!.quantity.toNumber();
+    const q = desired[i]!;
+    qPx[i] = q.price.toNumber();
+    qQty[i] = q.quantity.toNumber();
+    qSlot[i] = q.slot;
+    qCode[i] = compatCode(q.side, q.positionSide, q.reduceOnly, q.timeInForce ?? 'gtc');
     open[i] = true;
   }
-  const equal = (c: Candidate, i: number): boolean => {
-    const q = desired[i]!;
-    return (
-      compatible(c.order, q) &&
-      sameValue(c.order.price!, c.px, q.price, qPx[i]!, pTol, pExact) &&
-      sameValue(c.remaining, c.rem, q.quantity, qQty[i]!, qTol, qExact)
-    );
-  };
+  const fits = (c: Candidate, i: number): boolean =>
+    c.code >= 0 && qCode[i]! >= 0 ? c.code === qCode[i] : compatible(c.order, desired[i]!);
+  const equal = (c: Candidate, i: number): boolean =>
+    fits(c, i) &&
+    sameValue(c.order.price!, c.px, desired[i]!.price, qPx[i]!, pTol, pExact) &&
+    sameValue(c.remaining, c.rem, desired[i]!.quantity, qQty[i]!, qTol, qExact);
   const keep: { order: Order; quote: DesiredQuote }[] = [];
 
   // In-flight orders first: if one already targets a desired quote, nothing to send for it.
@@ -153,7 +177,7 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
     const nextLive: Candidate[] = [];
     for (const c of live) {
       let i = 0;
-      while (i < n && !(open[i] && (!sameSlotOnly || desired[i]!.slot === c.order.slot) && equal(c, i))) i++;
+      while (i < n && !(open[i] && (!sameSlotOnly || qSlot[i] === c.slot) && equal(c, i))) i++;
       if (i < n) {
         keep.push({ order: c.order, quote: desired[i]! });
         open[i] = false;
@@ -179,7 +203,7 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
     const nextLive: Candidate[] = [];
     for (const c of live) {
       let i = 0;
-      while (i < n && !(open[i] && desired[i]!.slot === c.order.slot && compatible(c.order, desired[i]!))) i++;
+      while (i < n && !(open[i] && qSlot[i] === c.slot && fits(c, i))) i++;
       if (i < n) pair(c, i);
       else nextLive.push(c);
     }
@@ -191,7 +215,7 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
       qs.sort((a, b) => touch(side, qPx[a]!, desired[a]!.price, qPx[b]!, desired[b]!.price));
       const usedL = new Set<Candidate>();
       for (const i of qs) {
-        const c = ls.find((x) => !usedL.has(x) && compatible(x.order, desired[i]!));
+        const c = ls.find((x) => !usedL.has(x) && fits(x, i));
         if (!c) continue;
         usedL.add(c);
         pair(c, i);
