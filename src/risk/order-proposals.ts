@@ -43,14 +43,18 @@ export function findLiveOrder(state: RiskState, clientOrderId: string): Order | 
   return state.openOrders.find((o) => o.clientOrderId === clientOrderId && isLive(o.status));
 }
 
-/** Every rule asks for the same intent's proposals: computed once per (intent, state) pair. */
-const proposalCache = new WeakMap<Intent, { state: RiskState; instrument: Instrument | undefined; proposals: ProposedOrder[] }>();
+/**
+ * Every rule asks for the same intent's proposals: computed once per (intent, instrument, state). The
+ * rules of one evaluation ask in a row, so the last answer is kept (a WeakMap entry per intent cost
+ * more than the lookups it saved: every snapshot brings a new intent).
+ */
+let lastProposals: { intent: Intent; state: RiskState; instrument: Instrument | undefined; proposals: ProposedOrder[] } | undefined;
 
 export function proposedOrders(intent: Intent, instrument: Instrument | undefined, state: RiskState): ProposedOrder[] {
-  const hit = proposalCache.get(intent);
-  if (hit && hit.state === state && hit.instrument === instrument) return hit.proposals;
+  const hit = lastProposals;
+  if (hit !== undefined && hit.intent === intent && hit.state === state && hit.instrument === instrument) return hit.proposals;
   const proposals = computeProposals(intent, instrument, state);
-  proposalCache.set(intent, { state, instrument, proposals });
+  lastProposals = { intent, state, instrument, proposals };
   return proposals;
 }
 
@@ -84,14 +88,14 @@ function computeProposals(intent: Intent, instrument: Instrument | undefined, st
   }
 }
 
-/** Four rules ask for the same intent's released orders: computed once per (intent, state) pair, as proposals are. */
-const releasedCache = new WeakMap<Intent, { state: RiskState; released: readonly Order[]; ids?: ReadonlySet<string> }>();
+/** Four rules ask for the same intent's released orders: the last answer is kept, as for proposals. */
+let lastReleased: { intent: Intent; state: RiskState; released: readonly Order[]; ids?: ReadonlySet<string> } | undefined;
 
 function released(intent: Intent, state: RiskState): { state: RiskState; released: readonly Order[]; ids?: ReadonlySet<string> } {
-  let hit = releasedCache.get(intent);
-  if (hit === undefined || hit.state !== state) {
-    hit = { state, released: computeReleased(intent, state) };
-    releasedCache.set(intent, hit);
+  let hit = lastReleased;
+  if (hit === undefined || hit.intent !== intent || hit.state !== state) {
+    hit = { intent, state, released: computeReleased(intent, state) };
+    lastReleased = hit;
   }
   return hit;
 }
@@ -180,6 +184,9 @@ export const proposalRemaining = (p: ProposedOrder): Decimal => {
 export const orderRemaining = (o: Order): Decimal => remainingQty(o) ?? ZERO;
 
 export const fmt = (d: Decimal | number): string => (typeof d === 'number' ? String(d) : D(d).toFixed());
+
+/** `{ slot }` of a per-quote denial (nothing for an order without one), made only when a rule denies. */
+export const slotOf = (p: ProposedOrder): { slot?: string } => (p.slot ? { slot: p.slot } : {});
 
 export function describe(spec: OrderSpec, slot?: string): string {
   const qty = spec.quantity ? fmt(spec.quantity) : `${fmt(spec.quoteQuantity ?? ZERO)} quote`;

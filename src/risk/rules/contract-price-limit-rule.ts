@@ -1,6 +1,6 @@
 import { Decimal } from '../../core/decimal.js';
 import { fairPrice } from '../../domain/snapshot.js';
-import { describe, fmt, type ProposedOrder, proposedOrders } from '../order-proposals.js';
+import { describe, fmt, type ProposedOrder, proposedOrders, slotOf } from '../order-proposals.js';
 import type { ContractInstrument, Instrument } from '../../domain/instrument.js';
 import type { RiskRule } from '../risk-rule.js';
 
@@ -39,14 +39,13 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
   for (const p of proposals) {
     if (!isPricedLimit(p)) continue;
     const price = p.spec.price!;
-    const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
       const cap = (bounds.cap ??= fair.mul(factorsOf(instrument).up));
       if (price.gt(cap))
         return {
           rule: 'contract-price-limit',
           reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (fair ${fmt(fair)}, bidLimitPriceRate ${fmt(instrument.bidLimitPriceRate)})`,
-          ...slot,
+          ...slotOf(p),
         };
     } else {
       const floor = (bounds.floor ??= fair.mul(factorsOf(instrument).down));
@@ -54,7 +53,7 @@ export const contractPriceLimitRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: 'contract-price-limit',
           reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (fair ${fmt(fair)}, askLimitPriceRate ${fmt(instrument.askLimitPriceRate)})`,
-          ...slot,
+          ...slotOf(p),
         };
     }
   }

@@ -14,6 +14,7 @@ import {
   type ProposedOrder,
   proposedOrders,
   releasedOrders,
+  slotOf,
 } from '../order-proposals.js';
 import type { RiskRule, RiskState } from '../risk-rule.js';
 import { approxNumber, SCREEN_MARGIN } from '../approx-number.js';
@@ -197,13 +198,12 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
   // Per asset, once: what our orders hold and what is available (the same for every proposal).
   const availableBy = new Map<string, { held: Decimal; pendingCancel: number; available: Decimal } | string>();
   for (const p of byTouchPriority(proposals)) {
-    const slot = p.slot ? { slot: p.slot } : {};
     const r = reservationOf(p.spec, proposalRemaining(p), instrument, state.snapshot, state.leverage);
     if (!r)
       return {
         rule: RULE,
         reason: `cannot price the funds ${p.spec.side} ${fmt(p.spec.quantity ?? 0)} needs (no price or leverage; fail closed)`,
-        ...slot,
+        ...slotOf(p),
       };
     if (r.amount.isZero()) continue;
     const need = (needBy.get(r.asset) ?? ZERO).plus(r.amount);
@@ -221,7 +221,7 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
           : { ...h, available: Decimal.min(free, free.plus(locked).minus(h.held)).plus(releasedBy.get(r.asset) ?? ZERO) };
       availableBy.set(r.asset, a);
     }
-    if (typeof a === 'string') return { rule: RULE, reason: a, ...slot };
+    if (typeof a === 'string') return { rule: RULE, reason: a, ...slotOf(p) };
     const { held, pendingCancel, available } = a;
     if (need.gt(available)) {
       const n = countBy.get(r.asset)!;
@@ -230,7 +230,7 @@ export const freeBalanceRule: RiskRule = (intent, instrument, state) => {
         reason:
           `needs ${fmt(need)} ${r.asset} (${n} order${n === 1 ? '' : 's'}) but ${fmt(Decimal.max(available, ZERO))} ${r.asset} is available ` +
           `(free ${fmt(free)}, locked ${fmt(locked)}, held by our orders ${fmt(held)} incl. ${pendingCancel} pending cancel, released by this intent ${fmt(releasedBy.get(r.asset) ?? ZERO)})`,
-        ...slot,
+        ...slotOf(p),
       };
     }
   }

@@ -40,11 +40,14 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
         return deny(`leverage must be a positive integer, got ${intent.leverage}`);
       return undefined;
     case 'desired-quotes': {
-      const seen = new Set<string>();
-      for (const q of intent.quotes) {
+      const qs = intent.quotes;
+      // A few quotes are scanned for an earlier equal slot; a Set per intent cost more than the scan.
+      const seen = qs.length > 16 ? new Set<string>() : undefined;
+      for (let i = 0; i < qs.length; i++) {
+        const q = qs[i]!;
         if (!SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
-        if (seen.has(q.slot)) return deny(`quote slot ${q.slot} appears twice`);
-        seen.add(q.slot);
+        if (seen ? seen.has(q.slot) : slotBefore(qs, i)) return deny(`quote slot ${q.slot} appears twice`);
+        seen?.add(q.slot);
         if (q.price.lte(ZERO)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
         if (q.quantity.lte(ZERO)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
       }
@@ -95,3 +98,9 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       return undefined;
   }
 };
+
+function slotBefore(qs: readonly { readonly slot: string }[], i: number): boolean {
+  const slot = qs[i]!.slot;
+  for (let j = 0; j < i; j++) if (qs[j]!.slot === slot) return true;
+  return false;
+}

@@ -1,4 +1,4 @@
-import { describe, estimateMarketPrice, fmt, proposedOrders } from '../order-proposals.js';
+import { describe, estimateMarketPrice, fmt, proposedOrders, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 /**
@@ -10,7 +10,6 @@ export const notionalBoundsRule: RiskRule = (intent, instrument, state) => {
   if (!instrument || instrument.kind !== 'spot') return undefined;
   for (const p of proposedOrders(intent, instrument, state)) {
     const s = p.spec;
-    const slot = p.slot ? { slot: p.slot } : {};
     const market = s.type === 'market';
     let amount;
     let how: string;
@@ -26,7 +25,7 @@ export const notionalBoundsRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: 'notional-bounds',
           reason: `${describe(s, p.slot)}: no book or ticker to estimate the market order's amount (fail closed)`,
-          ...slot,
+          ...slotOf(p),
         };
       amount = px.mul(s.quantity!);
       how = `${fmt(s.quantity!)} × estimated ${fmt(px.toDecimalPlaces(instrument.quotePrecision + 2))}`;
@@ -38,13 +37,13 @@ export const notionalBoundsRule: RiskRule = (intent, instrument, state) => {
       return {
         rule: 'notional-bounds',
         reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is below the minimum ${fmt(min)} ${q}`,
-        ...slot,
+        ...slotOf(p),
       };
     if (max.gt(0) && amount.gt(max))
       return {
         rule: 'notional-bounds',
         reason: `${describe(s, p.slot)}: amount ${fmt(amount)} ${q} (${how}) is above the maximum ${fmt(max)} ${q}`,
-        ...slot,
+        ...slotOf(p),
       };
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { Decimal } from '../../core/decimal.js';
 import { lastPrice } from '../../domain/snapshot.js';
-import { describe, fmt, proposedOrders } from '../order-proposals.js';
+import { describe, fmt, proposedOrders, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const ONE = new Decimal(1);
@@ -25,14 +25,13 @@ export const percentPriceRule: RiskRule = (intent, instrument, state) => {
     return { rule: 'percent-price-by-side', reason: `no last price for ${instrument.symbol} to check PERCENT_PRICE_BY_SIDE (fail closed)` };
   for (const p of proposals) {
     const price = p.spec.price!;
-    const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') {
       const cap = maxBuyPrice(last, band.bidMultiplierUp);
       if (price.gt(cap)) {
         return {
           rule: 'percent-price-by-side',
           reason: `${describe(p.spec, p.slot)}: buy price ${fmt(price)} is above ${fmt(cap)} (last ${fmt(last)}, bidMultiplierUp ${fmt(band.bidMultiplierUp)})`,
-          ...slot,
+          ...slotOf(p),
         };
       }
     } else {
@@ -41,7 +40,7 @@ export const percentPriceRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: 'percent-price-by-side',
           reason: `${describe(p.spec, p.slot)}: sell price ${fmt(price)} is below ${fmt(floor)} (last ${fmt(last)}, askMultiplierDown ${fmt(band.askMultiplierDown)})`,
-          ...slot,
+          ...slotOf(p),
         };
       }
     }

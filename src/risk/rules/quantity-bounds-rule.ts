@@ -1,4 +1,4 @@
-import { describe, fmt, proposedOrders } from '../order-proposals.js';
+import { describe, fmt, proposedOrders, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 /** Spot: quantity ≥ minQuantity (baseSizePrecision). Contract: minVol ≤ vol ≤ maxVol. */
@@ -7,13 +7,12 @@ export const quantityBoundsRule: RiskRule = (intent, instrument, state) => {
   for (const p of proposedOrders(intent, instrument, state)) {
     const q = p.spec.quantity;
     if (!q) continue;
-    const slot = p.slot ? { slot: p.slot } : {};
     if (instrument.kind === 'spot') {
       if (instrument.minQuantity.gt(0) && q.lt(instrument.minQuantity)) {
         return {
           rule: 'quantity-bounds',
           reason: `${describe(p.spec, p.slot)}: quantity ${fmt(q)} is below the minimum ${fmt(instrument.minQuantity)} ${instrument.baseAsset}`,
-          ...slot,
+          ...slotOf(p),
         };
       }
     } else {
@@ -21,13 +20,13 @@ export const quantityBoundsRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: 'quantity-bounds',
           reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is below minVol ${fmt(instrument.minVol)}`,
-          ...slot,
+          ...slotOf(p),
         };
       if (q.gt(instrument.maxVol))
         return {
           rule: 'quantity-bounds',
           reason: `${describe(p.spec, p.slot)}: ${fmt(q)} contracts is above maxVol ${fmt(instrument.maxVol)}`,
-          ...slot,
+          ...slotOf(p),
         };
     }
   }

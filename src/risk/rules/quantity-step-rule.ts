@@ -1,7 +1,7 @@
 import { type Decimal, stepOfPrecision } from '../../core/decimal.js';
 import { stepOf } from '../../domain/instrument.js';
 import { isMultipleOf } from '../multiple-of.js';
-import { fmt, proposedOrders } from '../order-proposals.js';
+import { fmt, proposedOrders, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 /** 10^−precision, one Decimal per precision (so isMultipleOf knows it next time). */
@@ -18,13 +18,12 @@ export const quantityStepRule: RiskRule = (intent, instrument, state) => {
   const step = stepOf(instrument);
   for (const p of proposedOrders(intent, instrument, state)) {
     const q = p.spec.quantity;
-    const slot = p.slot ? { slot: p.slot } : {};
     if (q && !isMultipleOf(q, step)) {
       const below = q.div(step).floor().mul(step);
       return {
         rule: 'quantity-step',
         reason: `quantity ${fmt(q)} is not a multiple of the step ${fmt(step)} (truncated: ${fmt(below)})`,
-        ...slot,
+        ...slotOf(p),
       };
     }
     const qq = p.spec.quoteQuantity;
@@ -34,7 +33,7 @@ export const quantityStepRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: 'quantity-step',
           reason: `quote amount ${fmt(qq)} has more than ${instrument.quoteAssetPrecision} decimals`,
-          ...slot,
+          ...slotOf(p),
         };
     }
   }

@@ -1,7 +1,7 @@
 import { ZERO } from '../../core/decimal.js';
 import { isLive } from '../../domain/order.js';
 import { legOf, positionQty } from '../exposure.js';
-import { fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedIds } from '../order-proposals.js';
+import { fmt, isOpening, orderRemaining, proposalRemaining, proposedOrders, releasedIds, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const RULE = 'reduce-only';
@@ -18,16 +18,15 @@ export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
   const taken = new Map<string, typeof ZERO>();
   for (const p of proposals) {
     const s = p.spec;
-    const slot = p.slot ? { slot: p.slot } : {};
     if (instrument.kind === 'spot') {
-      if (s.reduceOnly) return { rule: RULE, reason: 'spot orders cannot be reduce-only', ...slot };
+      if (s.reduceOnly) return { rule: RULE, reason: 'spot orders cannot be reduce-only', ...slotOf(p) };
       continue;
     }
     if (s.reduceOnly && state.positionMode === 'hedged')
       return {
         rule: RULE,
         reason: 'reduceOnly is accepted only in one-way mode; in hedged mode close the leg with its close side',
-        ...slot,
+        ...slotOf(p),
       };
     if (isOpening(s)) continue;
     const leg = legOf(s);
@@ -38,7 +37,7 @@ export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
       return {
         rule: RULE,
         reason: `${s.side} ${fmt(s.quantity ?? 0)} closes nothing: the ${instrument.symbol} ${leg} position is ${fmt(pos)}`,
-        ...slot,
+        ...slotOf(p),
       };
     }
     const key = `${leg}|${s.side}`;
@@ -66,7 +65,7 @@ export const reduceOnlyRule: RiskRule = (intent, instrument, state) => {
       return {
         rule: RULE,
         reason: `closing ${s.side} orders would total ${fmt(after)} (this ${fmt(proposalRemaining(p))} + ${fmt(pending)} already open) but the ${leg} position is ${fmt(pos)}`,
-        ...slot,
+        ...slotOf(p),
       };
     }
   }

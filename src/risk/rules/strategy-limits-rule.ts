@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../../core/decimal.js';
 import { isLive } from '../../domain/order.js';
 import { markPrice } from '../../domain/snapshot.js';
 import { netQty } from '../exposure.js';
-import { byTouchPriority, fmt, orderRemaining, proposalRemaining, proposedOrders, releasedIds } from '../order-proposals.js';
+import { byTouchPriority, fmt, orderRemaining, proposalRemaining, proposedOrders, releasedIds, slotOf } from '../order-proposals.js';
 import type { RiskRule } from '../risk-rule.js';
 
 const RULE = 'strategy-limits';
@@ -30,7 +30,6 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
   }
   const multiplier = instrument.kind === 'contract' ? instrument.contractSize : new Decimal(1);
   for (const p of byTouchPriority(proposals)) {
-    const slot = p.slot ? { slot: p.slot } : {};
     if (p.spec.side === 'buy') buys = buys.plus(proposalRemaining(p));
     else sells = sells.plus(proposalRemaining(p));
     const worst = Decimal.max(pos.plus(buys).abs(), pos.minus(sells).abs());
@@ -38,7 +37,7 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
       return {
         rule: RULE,
         reason: `strategy ${intent.strategyId} could reach a position of ${fmt(worst)} on ${instrument.symbol} (position ${fmt(pos)}, open buys ${fmt(buys)}, sells ${fmt(sells)}); its limit is ${fmt(limits.maxPositionQty)}`,
-        ...slot,
+        ...slotOf(p),
       };
     }
     if (limits.maxNotional) {
@@ -47,14 +46,14 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
         return {
           rule: RULE,
           reason: `no price to value strategy ${intent.strategyId}'s position on ${instrument.symbol} (fail closed)`,
-          ...slot,
+          ...slotOf(p),
         };
       const notional = worst.mul(px).mul(multiplier);
       if (notional.gt(limits.maxNotional)) {
         return {
           rule: RULE,
           reason: `strategy ${intent.strategyId} could reach a notional of ${fmt(notional)} on ${instrument.symbol} (${fmt(worst)} × ${fmt(px)}${multiplier.eq(1) ? '' : ` × ${fmt(multiplier)}`}); its limit is ${fmt(limits.maxNotional)}`,
-          ...slot,
+          ...slotOf(p),
         };
       }
     }
