@@ -69,14 +69,40 @@ const MAX_EXACT = 2 ** 53;
  */
 function toNumberFast(this: Decimal): number {
   const x = this as unknown as DecimalDigits;
+  const m = mantissaOf(x);
+  if (Number.isNaN(m)) return toNumberViaString.call(this);
+  if (m === 0) return x.s < 0 ? -0 : 0;
+  const k = mantissaPower;
+  let v: number;
+  if (k >= 0) {
+    if (k > 22) return toNumberViaString.call(this);
+    v = m * EXACT_POWERS[k]!;
+  } else {
+    if (k < -22) return toNumberViaString.call(this);
+    v = m / EXACT_POWERS[-k]!;
+  }
+  return x.s < 0 ? -v : v;
+}
+
+/** Set by mantissaOf(): the power of ten of the mantissa it returned. */
+let mantissaPower = 0;
+
+/**
+ * |x| = M·10^k with M a whole number without trailing zeros: returns M (below 2^53, so a double exactly)
+ * and leaves k in mantissaPower; 0 for zero; NaN when M ≥ 2^53 or x is NaN or ±Infinity. No allocation.
+ */
+function mantissaOf(x: DecimalDigits): number {
   const d = x.d;
-  if (!d) return toNumberViaString.call(this);
+  if (!d) return NaN;
   const n = d.length;
   const first = d[0]!;
-  if (first === 0) return x.s < 0 ? -0 : 0;
+  if (first === 0) {
+    mantissaPower = 0;
+    return 0;
+  }
   // The trailing zeros of the last word are dropped from M (small-integer arithmetic: a double's % is slow).
   let last = d[n - 1]!;
-  if (last === 0) return toNumberViaString.call(this);
+  if (last === 0) return NaN;
   let zeros = 0;
   while (last % 10 === 0) {
     last /= 10;
@@ -91,18 +117,29 @@ function toNumberFast(this: Decimal): number {
     m = first;
     for (let i = 1; i < n - 1; i++) m = m * WORD + d[i]!;
     m = m * EXACT_POWERS[7 - zeros]! + last;
-    if (m >= MAX_EXACT) return toNumberViaString.call(this);
+    if (m >= MAX_EXACT) return NaN;
     digits = digitCount(first) + (n - 1) * 7 - zeros;
   }
-  const k = x.e + 1 - digits;
-  let v: number;
-  if (k >= 0) {
-    if (k > 22) return toNumberViaString.call(this);
-    v = m * EXACT_POWERS[k]!;
-  } else {
-    if (k < -22) return toNumberViaString.call(this);
-    v = m / EXACT_POWERS[-k]!;
-  }
+  mantissaPower = x.e + 1 - digits;
+  return m;
+}
+
+/**
+ * `value` as a whole number of units 10^−places (ticks of a 0.01 tick: places 2), exactly: n with
+ * value = n·10^−places and |n| < 2^53, else NaN (more decimals than `places`, too many digits, NaN,
+ * ±Infinity). The risk rules and the order manager convert a price or quantity once and compare
+ * integers; NaN sends them to the Decimal computation.
+ */
+export function unitsOf(value: Decimal, places: number): number {
+  const x = value as unknown as DecimalDigits;
+  const m = mantissaOf(x);
+  if (m === 0) return 0;
+  if (!(m > 0)) return NaN;
+  // M has no trailing zeros: a negative shift means decimals beyond `places`.
+  const j = mantissaPower + places;
+  if (j < 0 || j > 22) return NaN;
+  const v = m * EXACT_POWERS[j]!;
+  if (v >= MAX_EXACT) return NaN;
   return x.s < 0 ? -v : v;
 }
 

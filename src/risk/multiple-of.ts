@@ -9,7 +9,7 @@ import { Decimal } from '../core/decimal.js';
 /** k when `unit` is 10^−k with k ≥ 0 (0.01 → 2, 1 → 0), else null; per unit object. */
 const powerOfTen = new WeakMap<Decimal, number | null>();
 
-function placesOf(unit: Decimal): number | null {
+export function placesOf(unit: Decimal): number | null {
   let k = powerOfTen.get(unit);
   if (k === undefined) {
     const dp = unit.decimalPlaces();

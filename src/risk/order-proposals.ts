@@ -3,8 +3,9 @@
  * a place proposes one order, an amend proposes the changed order and releases the old one, a
  * desired-quotes intent proposes its quotes and releases the strategy's resting quotes.
  */
-import { D, Decimal, ZERO } from '../core/decimal.js';
-import type { Instrument } from '../domain/instrument.js';
+import { D, Decimal, unitsOf, ZERO } from '../core/decimal.js';
+import { placesOf } from './multiple-of.js';
+import { type Instrument, stepOf, tickOf } from '../domain/instrument.js';
 import type { DesiredQuote, Intent } from '../domain/intent.js';
 import { isLive, type Order, type OrderSpec, remainingQty } from '../domain/order.js';
 import { parentOfClientId } from '../domain/client-id-codec.js';
@@ -19,6 +20,13 @@ export interface ProposedOrder {
   readonly replaces?: Order;
   /** Quantity already filled on `replaces`: reservations count only what remains. */
   readonly filledQty: Decimal;
+  /**
+   * spec.price in ticks and spec.quantity in lots of the instrument (unitsOf), made once per proposal
+   * for the tick, step and bounds rules; NaN (or absent) when not a whole number of them below 2^53 or
+   * the tick / step is not a power of ten — those rules then compare the Decimals.
+   */
+  readonly priceTicks?: number;
+  readonly qtyLots?: number;
 }
 
 export function quoteSpec(intent: { symbol: OrderSpec['symbol'] }, q: DesiredQuote, kind: OrderSpec['kind']): OrderSpec {
@@ -59,29 +67,34 @@ export function proposedOrders(intent: Intent, instrument: Instrument | undefine
 }
 
 function computeProposals(intent: Intent, instrument: Instrument | undefined, state: RiskState): ProposedOrder[] {
+  const tp = instrument ? placesOf(tickOf(instrument)) : null;
+  const sp = instrument ? placesOf(stepOf(instrument)) : null;
+  const proposal = (spec: OrderSpec, filledQty: Decimal, slot?: string, replaces?: Order): ProposedOrder => {
+    const p: { -readonly [K in keyof ProposedOrder]: ProposedOrder[K] } = { spec, filledQty };
+    if (slot !== undefined) p.slot = slot;
+    if (replaces !== undefined) p.replaces = replaces;
+    p.priceTicks = spec.price && tp !== null ? unitsOf(spec.price, tp) : NaN;
+    p.qtyLots = spec.quantity && sp !== null ? unitsOf(spec.quantity, sp) : NaN;
+    return p;
+  };
   switch (intent.kind) {
     case 'place':
-      return [{ spec: intent.order, filledQty: ZERO }];
+      return [proposal(intent.order, ZERO)];
     case 'amend': {
       const old = findLiveOrder(state, intent.clientOrderId);
       if (!old) return [];
-      return [
-        {
-          spec: { ...old, price: intent.price ?? old.price, quantity: intent.quantity ?? old.quantity } as OrderSpec,
-          replaces: old,
-          filledQty: old.filledQty,
-        },
-      ];
+      const spec = { ...old, price: intent.price ?? old.price, quantity: intent.quantity ?? old.quantity } as OrderSpec;
+      return [proposal(spec, old.filledQty, undefined, old)];
     }
     case 'chase': {
       const old = findLiveOrder(state, intent.clientOrderId);
       if (!old) return [];
       // The furthest the chase may go is the cap; judge that price (or today's when uncapped).
-      return [{ spec: { ...old, price: intent.priceCap ?? old.price } as OrderSpec, replaces: old, filledQty: old.filledQty }];
+      return [proposal({ ...old, price: intent.priceCap ?? old.price } as OrderSpec, old.filledQty, undefined, old)];
     }
     case 'desired-quotes': {
       const kind = instrument?.kind ?? (intent.symbol.includes('_') ? 'contract' : 'spot');
-      return intent.quotes.map((q) => ({ spec: quoteSpec(intent, q, kind), slot: q.slot, filledQty: ZERO }));
+      return intent.quotes.map((q) => proposal(quoteSpec(intent, q, kind), ZERO, q.slot));
     }
     default:
       return [];

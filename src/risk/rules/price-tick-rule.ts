@@ -26,8 +26,10 @@ export const priceTickRule: RiskRule = (intent, instrument, state) => {
   if (intent.kind === 'attach-tpsl')
     return check('take-profit price', intent.takeProfitPrice) ?? check('stop-loss price', intent.stopLossPrice);
   for (const p of proposedOrders(intent, instrument, state)) {
+    // A price that is a whole number of ticks (priceTicks, made once per proposal) needs no Decimal check.
+    const onTick = p.priceTicks !== undefined && Number.isInteger(p.priceTicks);
     const d =
-      check(p.slot ? `quote ${p.slot} price` : 'price', p.spec.price, p.slot) ??
+      (onTick ? undefined : check(p.slot ? `quote ${p.slot} price` : 'price', p.spec.price, p.slot)) ??
       check('take-profit price', p.spec.takeProfitPrice) ??
       check('stop-loss price', p.spec.stopLossPrice);
     if (d) return d;

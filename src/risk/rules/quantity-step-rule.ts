@@ -18,7 +18,8 @@ export const quantityStepRule: RiskRule = (intent, instrument, state) => {
   const step = stepOf(instrument);
   for (const p of proposedOrders(intent, instrument, state)) {
     const q = p.spec.quantity;
-    if (q && !isMultipleOf(q, step)) {
+    // A quantity that is a whole number of lots (qtyLots, made once per proposal) needs no Decimal check.
+    if (q && !(p.qtyLots !== undefined && Number.isInteger(p.qtyLots)) && !isMultipleOf(q, step)) {
       const below = q.div(step).floor().mul(step);
       return {
         rule: 'quantity-step',
