@@ -185,6 +185,8 @@ export class OrderManager {
 
   /** Live orders (sent and not closed), optionally of one strategy and / or symbol. */
   liveOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = {}): Order[] {
+    // Unfiltered (the risk state asks every intent): the store's copy is already a fresh array.
+    if (filter.strategyId === undefined && filter.symbol === undefined) return this.store.live();
     return this.store
       .live()
       .filter(

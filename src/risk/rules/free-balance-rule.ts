@@ -65,11 +65,18 @@ const priceFor = (spec: OrderSpec, remaining: Decimal, snapshot: MarketSnapshot 
  * instrument and leg leverage, both checked on a hit. A quote set re-judged every snapshot mostly meets
  * the same resting orders, held and released: this took 20 of every 30 reservations off the Decimal
  * path of a 10-quote set.
+ *
+ * Kept by client id, each entry naming the order object it was made for (a hit must be that object): an
+ * amend makes a new object every snapshot, and a WeakMap entry per new object cost more than the
+ * reservation it saved, while a Map entry per client id is overwritten in place. Cleared when it grows
+ * past LIMIT_RESERVATIONS_MAX (closed orders' entries are never read again).
  */
-const limitReservations = new WeakMap<Order, OrderReservation>();
+const limitReservations = new Map<string, OrderReservation>();
+const LIMIT_RESERVATIONS_MAX = 4096;
 
 /** An order's reservation for the screen in doubles, and (made when first asked) in Decimal for the exact path. */
 interface OrderReservation {
+  readonly order: Order;
   readonly instrument: Instrument;
   readonly lev: number | undefined;
   /** Undefined when the order cannot be valued (reservationOf() is undefined). */
@@ -87,8 +94,8 @@ function orderReservation(
 ): OrderReservation {
   const lev = instrument.kind === 'contract' ? (o.leverage ?? leverage[positionKey(instrument.symbol, legOf(o))]) : undefined;
   const limit = o.type === 'limit' && !(o.quoteQuantity && !o.quantity);
-  const hit = limit ? limitReservations.get(o) : undefined;
-  if (hit !== undefined && hit.instrument === instrument && hit.lev === lev) return hit;
+  const hit = limit ? limitReservations.get(o.clientOrderId) : undefined;
+  if (hit !== undefined && hit.order === o && hit.instrument === instrument && hit.lev === lev) return hit;
   const exact = (): Need | undefined =>
     reservationOf(o, orderRemaining(o), instrument, snapshot, leverage, o.quoteQuantity?.minus(o.filledNotional));
   let approx: ApproxNeed | undefined;
@@ -102,6 +109,7 @@ function orderReservation(
     approx = need && { asset: need.asset, amount: approxNumber(need.amount), magnitude: Math.abs(approxNumber(need.amount)) };
   }
   const r: OrderReservation = {
+    order: o,
     instrument,
     lev,
     approx,
@@ -110,7 +118,10 @@ function orderReservation(
       return r.need;
     },
   };
-  if (limit) limitReservations.set(o, r);
+  if (limit) {
+    if (limitReservations.size >= LIMIT_RESERVATIONS_MAX && !limitReservations.has(o.clientOrderId)) limitReservations.clear();
+    limitReservations.set(o.clientOrderId, r);
+  }
   return r;
 }
 
