@@ -100,12 +100,13 @@ function mantissaOf(x: DecimalDigits): number {
     mantissaPower = 0;
     return 0;
   }
-  // The trailing zeros of the last word are dropped from M (small-integer arithmetic: a double's % is slow).
-  let last = d[n - 1]!;
+  // The trailing zeros of the last word are dropped from M in int32 arithmetic: `last /= 10` made it a
+  // double, and a double's % is a call to fmod (most of a conversion's cost for a price like 60000.1).
+  let last = d[n - 1]! | 0;
   if (last === 0) return NaN;
   let zeros = 0;
   while (last % 10 === 0) {
-    last /= 10;
+    last = (last / 10) | 0;
     zeros++;
   }
   let m: number;

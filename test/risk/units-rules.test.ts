@@ -4,6 +4,7 @@ import { D, Decimal, unitsOf } from '../../src/core/decimal.js';
 import type { Instrument } from '../../src/domain/instrument.js';
 import type { DesiredQuotes } from '../../src/domain/intent.js';
 import type { Denial, RiskState } from '../../src/risk/risk-rule.js';
+import { notAbove0 } from '../../src/risk/rules/intent-shape-rule.js';
 import { priceTickRule } from '../../src/risk/rules/price-tick-rule.js';
 import { quantityBoundsRule } from '../../src/risk/rules/quantity-bounds-rule.js';
 import { quantityStepRule } from '../../src/risk/rules/quantity-step-rule.js';
@@ -45,6 +46,22 @@ describe('risk rules in ticks and lots', function () {
     expect(unitsOf(D('9007199254740991'), 0)).to.equal(9007199254740991);
     expect(unitsOf(D('9007199254740992'), 0)).to.be.NaN;
     expect(unitsOf(D('0.5'), 0)).to.be.NaN;
+  });
+
+  it('the_shape_rules_sign_check_is_lte_0', () => {
+    // The reference is the comparison the shape rule made before, x.lte(0), over finite values of both
+    // signs and the special ones.
+    const special = fc.constantFrom('0', '-0', 'NaN', 'Infinity', '-Infinity', '1e-40', '-1e-40');
+    const finite = fc
+      .tuple(fc.boolean(), fc.stringMatching(/^[0-9]{1,25}$/), fc.integer({ min: -30, max: 30 }))
+      .map(([n, m, e]) => `${n ? '-' : ''}${m}e${e}`);
+    fc.assert(
+      fc.property(fc.oneof(special, finite), (t) => {
+        const x = new Decimal(t);
+        expect(notAbove0(x), t).to.equal(x.lte(0));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   const fmt = (d: Decimal): string => d.toFixed();

@@ -1,4 +1,4 @@
-import { ZERO } from '../../core/decimal.js';
+import { type Decimal, ZERO } from '../../core/decimal.js';
 import { PerpetuaError } from '../../core/errors.js';
 import { SLOT_PATTERN } from '../../domain/intent.js';
 import { validateOrderSpec } from '../../domain/order.js';
@@ -48,8 +48,8 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
         if (!SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
         if (seen ? seen.has(q.slot) : slotBefore(qs, i)) return deny(`quote slot ${q.slot} appears twice`);
         seen?.add(q.slot);
-        if (q.price.lte(ZERO)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
-        if (q.quantity.lte(ZERO)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
+        if (notAbove0(q.price)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
+        if (notAbove0(q.quantity)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
       }
       return undefined;
     }
@@ -104,3 +104,11 @@ function slotBefore(qs: readonly { readonly slot: string }[], i: number): boolea
   for (let j = 0; j < i; j++) if (qs[j]!.slot === slot) return true;
   return false;
 }
+
+/**
+ * `x.lte(0)` from the sign alone: negative (−0 and −Infinity included) or zero; false for NaN, as the
+ * comparison is. Every quote of every set asks it twice, and a comparison first checks that its
+ * argument is a Decimal (decimal.js's instanceof, a function call).
+ * @internal Exported for the test that holds it to lte(0).
+ */
+export const notAbove0 = (x: Decimal): boolean => x.isNegative() || x.isZero();
