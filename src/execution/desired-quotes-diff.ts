@@ -208,7 +208,8 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
       else nextLive.push(c);
     }
     live = nextLive;
-    for (const side of ['buy', 'sell'] as const) {
+    // Nothing left on either side (every leftover paired by slot, the usual round): no rank pairing.
+    for (const side of live.length > 0 ? (['buy', 'sell'] as const) : []) {
       const ls = live.filter((c) => c.order.side === side).sort((a, b) => touch(side, a.px, a.order.price!, b.px, b.order.price!));
       const qs: number[] = [];
       for (let i = 0; i < n; i++) if (open[i] && desired[i]!.side === side) qs.push(i);
@@ -237,8 +238,11 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
     return qa.side === qb.side ? touch(qa.side, qPx[a]!, qa.price, qPx[b]!, qb.price) : qa.side === 'buy' ? -1 : 1;
   };
   const places = placeIdx.sort(bySideThenTouch).map((i) => desired[i]!);
-  if (amends.length > 1) {
-    // Sorted through their indices (a stable sort of the same comparisons gives the same order).
+  // Already in order (slot pairs of quotes placed in rank order, the usual round): a stable sort would
+  // leave them as they are. Otherwise sorted through their indices (the same comparisons, the same order).
+  let inOrder = true;
+  for (let k = 1; k < amends.length && inOrder; k++) inOrder = bySideThenTouch(amendQuote[k - 1]!, amendQuote[k]!) <= 0;
+  if (!inOrder) {
     const order = amends.map((_, k) => k).sort((x, y) => bySideThenTouch(amendQuote[x]!, amendQuote[y]!));
     const sorted = order.map((k) => amends[k]!);
     for (let k = 0; k < sorted.length; k++) amends[k] = sorted[k]!;
