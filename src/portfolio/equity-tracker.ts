@@ -27,13 +27,17 @@ export class EquityTracker {
   private dayStart: Decimal | undefined;
   private day: number | undefined;
   private last: Decimal | undefined;
+  private lastSample: EquitySample | undefined;
   /** The kept curve is curve[head…]: dropping the oldest point moves `head` (no array shift per update). */
   private curve: EquitySample[] = [];
   private head = 0;
   /** metrics() without reject times, until the next update (the runtime asks once per snapshot). */
   private cached: EquityMetrics | undefined;
 
-  /** `maxPoints` bounds the kept curve (oldest dropped). */
+  /**
+   * `maxPoints` bounds the kept curve (oldest dropped); 0 keeps none, only the latest sample (the
+   * runtime reads no more, and 20,000 kept points were ~4 MB of a long backtest's live heap).
+   */
   constructor(private readonly maxPoints = 100_000) {}
 
   /** Equity could not be valued now, for this reason (kept until the next update). */
@@ -55,7 +59,10 @@ export class EquityTracker {
     if (!this.peak || equity.gt(this.peak)) this.peak = equity;
     this.last = equity;
     this.cached = undefined;
-    this.curve.push({ time, equity });
+    const sample = { time, equity };
+    this.lastSample = sample;
+    if (this.maxPoints === 0) return;
+    this.curve.push(sample);
     if (this.curve.length - this.head > this.maxPoints) {
       this.head++;
       // Compact in batches: O(1) amortised per update instead of moving the whole curve each time.
@@ -74,6 +81,11 @@ export class EquityTracker {
     if (this.dayStart) m.dayStartEquity = this.dayStart;
     if (rejectTimes.length === 0) this.cached = m;
     return m;
+  }
+
+  /** The latest sample, whether or not a curve is kept. */
+  latest(): EquitySample | undefined {
+    return this.lastSample;
   }
 
   points(): readonly EquitySample[] {

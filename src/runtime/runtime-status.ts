@@ -92,7 +92,7 @@ export function runtimeStatus(o: TradingRuntimeOptions, state: TradingState, sta
       counters: stats.of(s.id),
     };
   });
-  const last = state.equity.points().at(-1);
+  const last = state.equity.latest();
   return {
     now,
     elapsedMs: now - startedAt,

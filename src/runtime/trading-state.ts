@@ -42,7 +42,7 @@ export class TradingState implements TradingStateView {
   private readonly strategyBooks = new Map<string, Portfolio>();
   private readonly leverageByKey: Record<string, number> = {};
   private mode: PositionModeName | undefined;
-  readonly equity = new EquityTracker(20_000);
+  readonly equity = new EquityTracker(0);
 
   constructor(
     readonly instruments: InstrumentRegistry,

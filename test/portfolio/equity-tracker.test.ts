@@ -27,4 +27,18 @@ describe('EquityTracker', () => {
     for (let i = 0; i < 5; i++) t.update(i, D(i));
     expect(t.points().map((p) => p.time)).to.deep.equal([2, 3, 4]);
   });
+
+  it('with_no_curve_keeps_only_the_latest_sample_and_the_same_metrics', () => {
+    // The runtime's tracker (TradingState) keeps no curve; its kill-switch metrics are those of a tracker that does.
+    const none = new EquityTracker(0);
+    const all = new EquityTracker();
+    for (const [i, e] of [100, 120, 90, 110].entries()) {
+      none.update(i * DAY + 5, D(e));
+      all.update(i * DAY + 5, D(e));
+    }
+    expect(none.points()).to.deep.equal([]);
+    expect(none.latest()).to.deep.equal({ time: 3 * DAY + 5, equity: D(110) });
+    expect(all.latest()).to.deep.equal(all.points().at(-1));
+    expect(none.metrics()).to.deep.equal(all.metrics());
+  });
 });
