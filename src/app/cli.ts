@@ -259,6 +259,7 @@ program
     (v) => Number(v),
   )
   .action(async (file: string, o: { out?: string; workers?: number }) => {
+    (await import('./cli/heap-growth.js')).useBatchHeapGrowth();
     const { backtestCommand } = await import('./cli/backtest-command.js');
     await backtestCommand({ config: file, ...(o.out ? { out: o.out } : {}), ...(o.workers !== undefined ? { workers: o.workers } : {}) });
   });
@@ -274,6 +275,7 @@ program
   .option('--queue <redis-url>', 'put the runs on a BullMQ queue in Redis for `perpetua worker`s (e.g. redis://127.0.0.1:6379)')
   .option('--resume', 'continue an interrupted sweep: keep the finished runs of <out>/checkpoint.jsonl, run only the rest')
   .action(async (file: string, o: { out?: string; workers?: number; queue?: string; resume?: boolean }) => {
+    (await import('./cli/heap-growth.js')).useBatchHeapGrowth();
     const { sweepCommand } = await import('./cli/sweep-command.js');
     const where = {
       ...(o.out ? { out: o.out } : {}),
@@ -290,6 +292,7 @@ program
   .option('--concurrency <n>', 'runs at once (default 1: start one worker per core)', (v) => Number(v))
   .option('--lock-ms <ms>', "how soon a dead worker's run goes to another worker (default 30000)", (v) => Number(v))
   .action(async (o: { queue: string; concurrency?: number; lockMs?: number }) => {
+    (await import('./cli/heap-growth.js')).useBatchHeapGrowth();
     const { workerCommand } = await import('../backtest/research/queue-worker.js');
     await workerCommand({
       queue: o.queue,
