@@ -18,6 +18,8 @@ const SUITES: Record<string, () => Promise<{ suite: BenchSuite }>> = {
   store: () => import('./store-bench.js'),
   // issue 13: the kline path (perp-trend on 50.8 days of 1-minute bars) and the whole backtest command
   'backtest-klines': () => import('./backtest-klines-bench.js'),
+  // issue 13: peak memory and report size of a 90-day backtest command
+  'backtest-memory': () => import('./backtest-memory-bench.js'),
   'market-model': () => import('./tape-aggregator-bench.js'),
   // issue 6: triggers and fee model on the price/fill paths
   triggers: () => import('./trigger-book-bench.js'),
