@@ -5,8 +5,10 @@
  * V8 sizes the next old-generation limit at up to 4× the live heap when collections are fast next to the
  * work between them, which is what a backtest looks like: the 90-day spot market maker (live heap
  * 54 → 100 MB over the run) peaked at 551 MB RSS. At 1.5× (`--heap-growing-percent=50`) the same run
- * peaked at 346 MB with the same report byte for byte and user CPU 195.7 s against 197.9 s (one run each,
- * load 6–8: within noise); issue 13's budget is 400 MB.
+ * peaked at 306–346 MB with the same report byte for byte; issue 13's budget is 400 MB. The price is more
+ * full collections: on the sample week of the same strategy, 22.1 s of user CPU against 20.3 s (+9 %,
+ * four alternating pairs at load 3.4–3.6) for 178 MB against 268 MB. A run that must be fastest and has
+ * the memory sets PERPETUA_HEAP_GROWTH=default.
  *
  * Set once at start, before the run allocates (V8 reads the flag each time it sizes the heap; worker
  * threads share the process's flags). A percent the user gave node itself (`node --heap-growing-percent=…`
