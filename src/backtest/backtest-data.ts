@@ -16,7 +16,7 @@ import { ImportStats } from '../marketdata/import/import-stats.js';
 import { importKlineFile } from '../marketdata/import/kline-csv-importer.js';
 import { importRecordLinesFile } from '../marketdata/import/record-lines-importer.js';
 import { importTradeFile } from '../marketdata/import/trade-csv-importer.js';
-import { instrumentKey, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
+import { instrumentKey, instrumentKeyMemo, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
 import type { BacktestConfig, DataSource } from './backtest-config.js';
 import { FIXED_INTERVAL_MS } from '../domain/kline-interval.js';
@@ -180,11 +180,22 @@ export function sortAndTrim(records: DataRecord[], before?: ContextInForce): Dat
 /** Which streams each record instrument has (to tell kline-only instruments apart). */
 export function streamsByInstrument(records: Iterable<DataRecord>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
+  const keyOf = instrumentKeyMemo();
+  // A run of records of one instrument and stream adds its stream name once (no string per bar).
+  let set: Set<string> | undefined;
+  let lastKey = '';
+  let lastStream = '';
+  let lastIv = '';
   for (const r of records) {
-    const k = instrumentKey(r.m, r.i);
-    let s = out.get(k);
-    if (!s) out.set(k, (s = new Set()));
-    s.add(r.s === 'kline' ? `kline:${r.iv}` : r.s);
+    const k = keyOf(r.m, r.i);
+    const iv = r.s === 'kline' ? r.iv : '';
+    if (set !== undefined && k === lastKey && r.s === lastStream && iv === lastIv) continue;
+    set = out.get(k);
+    if (!set) out.set(k, (set = new Set()));
+    set.add(r.s === 'kline' ? `kline:${iv}` : r.s);
+    lastKey = k;
+    lastStream = r.s;
+    lastIv = iv;
   }
   return out;
 }

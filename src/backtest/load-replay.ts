@@ -4,14 +4,14 @@
  * (fill-model-worker.ts), as the sweep's workers do.
  */
 import { ConfigError } from '../core/errors.js';
-import type { DataRecord } from '../marketdata/record/record.js';
+import { instrumentKeyMemo, type DataRecord, type KlineRecord } from '../marketdata/record/record.js';
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
 import { describeStoreSpan, isoMinute } from '../marketdata/store/store-listing.js';
 import type { BacktestConfig } from './backtest-config.js';
 import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from './backtest-data.js';
 import { prepareReplay, replayInstrumentSpecs } from './backtest-runner.js';
-import { CompactRecords } from './compact-records.js';
-import type { ReplayEvent } from './replay-market.js';
+import { ReplayEventList } from './replay-event-list.js';
+import { compileBar, replayScale, type ReplayEvent } from './replay-market.js';
 
 export interface LoadedReplay {
   readonly events: Iterable<ReplayEvent>;
@@ -43,10 +43,15 @@ export function expectedEvents(config: BacktestConfig, records: readonly DataRec
     }
   }
   if (pathKeys.size === 0) return records.length;
+  const keyOf = instrumentKeyMemo();
   let n = 0;
   for (const r of records) {
-    const key = `${r.m}:${r.i}`;
-    n += r.s === 'kline' && pathKeys.has(key) ? steps.get(key)! : 1;
+    if (r.s !== 'kline') {
+      n++;
+      continue;
+    }
+    const key = keyOf(r.m, r.i);
+    n += pathKeys.has(key) ? steps.get(key)! : 1;
   }
   return n;
 }
@@ -78,9 +83,9 @@ export function noRecordsMessage(config: BacktestConfig, inputs: readonly string
 
 /**
  * The config's records, compiled for the replay (prepareReplay) and, for runs with kline-only
- * instruments, held compactly (compact-records.ts): the loaded record objects are dropped here, so
- * the bars do not weigh on the heap for the whole run. (Runs without kline-only instruments keep the
- * array: the replay walks it by index.)
+ * instruments, their bars compiled to ticks and lots and held in columns (replay-event-list.ts): the
+ * loaded record objects are dropped here, so the bars do not weigh on the heap for the whole run. (Runs
+ * without kline-only instruments keep the array: the replay walks it by index.)
  */
 export async function loadReplay(config: BacktestConfig, cwd: string): Promise<LoadedReplay> {
   checkDataSources(config.backtest.data, cwd);
@@ -92,9 +97,18 @@ export async function loadReplay(config: BacktestConfig, cwd: string): Promise<L
   });
   if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
   const prepared = prepareReplay(config, data.records);
-  const paths = replayInstrumentSpecs(config, prepared.streams).some((s) => s.klineOnly);
+  // The bars of kline-only instruments, in ticks and lots once, held in columns (replay-event-list.ts).
+  const pathScales = replayInstrumentSpecs(config, prepared.streams).flatMap((s) => (s.klineOnly ? [replayScale(s)] : []));
+  const barScale = new Map(pathScales.map((s) => [s.key, s]));
+  const keyOf = instrumentKeyMemo();
   return {
-    events: paths ? CompactRecords.of(prepared.events) : prepared.events,
+    events:
+      barScale.size > 0
+        ? ReplayEventList.of(prepared.events, (e) => {
+            const scale = e.s === 'kline' ? barScale.get(keyOf(e.m, e.i)) : undefined;
+            return scale === undefined ? undefined : compileBar(e as KlineRecord, scale);
+          })
+        : prepared.events,
     streams: prepared.streams,
     records: data.records.length,
     perModel: expectedEvents(config, data.records),

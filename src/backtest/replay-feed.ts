@@ -6,13 +6,14 @@
  * A bar's record is stamped with its CLOSE time (no look-ahead: the importers do that), but its path
  * runs from its open time, so records of other streams read before it may belong after some of its
  * points. A reorder heap over a window of the longest bar restores time order (ties keep read order).
- * Without kline-only instruments the feed is a plain pass-through.
+ * Without kline-only instruments the feed is a plain pass-through. A kline-only instrument's bars may
+ * come as kline records or compiled (CompiledBar, in ticks and lots): either gives the same path.
  */
 import { BinaryHeap } from '../core/binary-heap.js';
 import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { DataRecord, KlineRecord } from '../marketdata/record/record.js';
 import { intraBarPath } from './intra-bar-path.js';
-import type { ReplayEvent, ReplayInstrument, ReplayMarket } from './replay-market.js';
+import type { CompiledBar, ReplayEvent, ReplayInstrument, ReplayMarket } from './replay-market.js';
 
 export interface ReplayFeedOptions {
   /** Inclusive start, ms (event time). */
@@ -137,8 +138,13 @@ export function* replayEvents(
     heap.push({ t, seq: seq++, e });
   };
   for (const r of records) {
-    const inst = r.s === 'kline' ? market.byRecordKey(r.m === 'spot' ? `spot:${r.i}` : `contract:${r.i}`) : undefined;
-    if (r.s === 'kline' && inst?.spec.klineOnly) {
+    const inst =
+      r.s === 'kline'
+        ? market.byRecordKey(r.m === 'spot' ? `spot:${r.i}` : `contract:${r.i}`)
+        : r.s === 'bar'
+          ? market.byRecordKey(r.key)
+          : undefined;
+    if ((r.s === 'kline' || r.s === 'bar') && inst?.spec.klineOnly) {
       const want = chosen.get(inst.key);
       if (want === undefined) chosen.set(inst.key, r.iv);
       else if (want !== r.iv) continue;
@@ -162,20 +168,21 @@ export function* replayEvents(
   while (heap.size > 0) yield heap.pop()!.e;
 }
 
-function expandBar(inst: ReplayInstrument, r: KlineRecord, len: number): ReplayEvent[] {
-  return intraBarPath(
-    inst.key,
-    {
-      openTime: r.ot,
-      closeTime: r.ot + len,
-      open: inst.ticks(r.o),
-      high: inst.ticks(r.h),
-      low: inst.ticks(r.l),
-      close: inst.ticks(r.c),
-      volumeLots: inst.lots(r.v),
-    },
-    inst.spec.path,
-  );
+/** A bar's path: a compiled bar is already in ticks and lots (compileBar), a kline record is converted here. */
+function expandBar(inst: ReplayInstrument, r: KlineRecord | CompiledBar, len: number): ReplayEvent[] {
+  const bar =
+    r.s === 'bar'
+      ? { openTime: r.ot, closeTime: r.ot + len, open: r.open, high: r.high, low: r.low, close: r.close, volumeLots: r.volumeLots }
+      : {
+          openTime: r.ot,
+          closeTime: r.ot + len,
+          open: inst.ticks(r.o),
+          high: inst.ticks(r.h),
+          low: inst.ticks(r.l),
+          close: inst.ticks(r.c),
+          volumeLots: inst.lots(r.v),
+        };
+  return intraBarPath(inst.key, bar, inst.spec.path);
 }
 
 const before = (a: Pending, b: Pending): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);

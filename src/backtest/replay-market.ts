@@ -12,7 +12,7 @@
  */
 import type { Decimal } from '../core/decimal.js';
 import { tickOf, stepOf, type Instrument } from '../domain/instrument.js';
-import { instrumentKey, type DataRecord, type RecordLevel, type RecordMarket } from '../marketdata/record/record.js';
+import { instrumentKey, type DataRecord, type KlineRecord, type RecordLevel, type RecordMarket } from '../marketdata/record/record.js';
 import type { ScaledDepth, ScaledTrade, ScaleSpec } from '../marketdata/store/chunk-codec.js';
 import type { KlineInterval } from '../domain/kline-interval.js';
 import { TapeAggregator, type TapeTrade } from '../venue/market/tape-aggregator.js';
@@ -338,11 +338,48 @@ export type CompiledDepth = ScaledDepth;
 export type CompiledTrade = ScaledTrade;
 
 /**
- * What a replay applies: records as read, intra-bar path points, or depth / trade records compiled
- * to integers once (compileEvents) so that replaying them again — once per fill model — parses no
- * decimal strings.
+ * A bar of a kline-only instrument in ticks and lots (compileBar): what the feed expands into the bar's
+ * intra-bar path, the same points its kline record gives (replay-feed.ts), without a decimal string
+ * parsed per replay.
  */
-export type ReplayEvent = DataRecord | PathPoint | CompiledDepth | CompiledTrade;
+export interface CompiledBar {
+  readonly s: 'bar';
+  /** Record instrument key (`contract:BTCUSDT`). */
+  readonly key: string;
+  /** The bar's record time (its close). */
+  readonly et: number;
+  readonly ot: number;
+  readonly iv: KlineInterval;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  readonly volumeLots: number;
+}
+
+/** A kline record in ticks and lots: what ReplayInstrument.ticks / lots make of its strings. */
+export function compileBar(r: KlineRecord, scale: ScaleSpec): CompiledBar {
+  const { key, tick, lotFactor } = scale;
+  return {
+    s: 'bar',
+    key,
+    et: r.et,
+    ot: r.ot,
+    iv: r.iv,
+    open: Math.round(Number(r.o) / tick),
+    high: Math.round(Number(r.h) / tick),
+    low: Math.round(Number(r.l) / tick),
+    close: Math.round(Number(r.c) / tick),
+    volumeLots: Math.round(Number(r.v) * lotFactor),
+  };
+}
+
+/**
+ * What a replay applies: records as read, intra-bar path points, or depth / trade records and bars
+ * compiled to integers once (compile, compileBar) so that replaying them again — once per fill model —
+ * parses no decimal strings.
+ */
+export type ReplayEvent = DataRecord | PathPoint | CompiledDepth | CompiledTrade | CompiledBar;
 
 export const eventTime = (e: ReplayEvent): number => e.et;
 
@@ -414,6 +451,8 @@ export class ReplayMarket {
       } else this.applyDepth(inst, e);
       return;
     }
+    // A bar reaches here only for an instrument that is not kline-only: bars then come from the prints, as for a kline record.
+    if (e.s === 'bar') return;
     const inst = (e.m === 'spot' ? this.spotBySource : this.contractBySource).get(e.i);
     if (!inst) {
       this.stats.skipped++;

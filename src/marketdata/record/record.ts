@@ -173,6 +173,24 @@ export const isDataRecord = (r: MarketRecord): r is DataRecord => r.s !== 'meta'
 /** Instrument key used to route records: `spot:BTCUSDT`, `contract:BTC_USDT`. */
 export const instrumentKey = (m: RecordMarket, symbol: string): string => `${m}:${symbol}`;
 
+/**
+ * instrumentKey that keeps its last answer: records come in long runs of one instrument (a store's
+ * chunks, a file), so a pass over a run's records builds each key string once instead of per record.
+ */
+export function instrumentKeyMemo(): (m: RecordMarket, symbol: string) => string {
+  let lastM: RecordMarket | undefined;
+  let lastSymbol: string | undefined;
+  let key = '';
+  return (m, symbol) => {
+    if (m !== lastM || symbol !== lastSymbol) {
+      lastM = m;
+      lastSymbol = symbol;
+      key = instrumentKey(m, symbol);
+    }
+    return key;
+  };
+}
+
 export const metaRecord = (source?: string, note?: string): MetaRecord => ({
   s: 'meta',
   format: RECORD_FORMAT,
