@@ -4,7 +4,9 @@
  * for the emulator or the runtime.
  */
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { durationFlagSeconds } from '../core/duration.js';
 import { PerpetuaError } from '../core/errors.js';
@@ -302,6 +304,14 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
+  if ((err as Error).name === 'RerunUnbundled') {
+    // Bundled (scripts/bundle-cli.mjs), where this URL is still dist/src/app/cli.js: the command loads
+    // strategy modules from outside, which need the framework as dist holds it; nothing was written yet.
+    const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+      stdio: 'inherit',
+    });
+    process.exit(r.status ?? 1);
+  }
   process.stderr.write(`${describeFailure(err)}\n`);
   process.exit(1);
 });

@@ -96,6 +96,9 @@ export async function loadStrategyModules(
   cwd = process.cwd(),
   configPath = 'strategyModules',
 ): Promise<StrategyClass[]> {
+  // Modules from outside import the framework from dist/: they must meet the same copy of it (its
+  // tokens, classes, inversify) as the runtime, which the bundled CLI is not (scripts/bundle-cli.mjs).
+  if (paths.length > 0 && runningBundled()) throw new RerunUnbundled();
   const named = paths.map((p, i) => ({
     at: `${configPath}[${i}]`,
     shown: p,
@@ -174,4 +177,15 @@ export function testStrategies(paths: readonly string[], cwd = process.cwd(), st
   compileTypeScript(files, 'paths');
   const r = spawnSync(process.execPath, ['--test', ...files.map(compiledPath)], { cwd, stdio });
   return r.status ?? 1;
+}
+
+/** The bundled CLI sets this flag (scripts/bundle-cli.mjs); dist modules never do. */
+const runningBundled = (): boolean => (globalThis as Record<symbol, unknown>)[Symbol.for('perpetua.bundled')] === true;
+
+/** The bundled CLI met strategy modules from outside: cli.ts runs the same command line unbundled. */
+export class RerunUnbundled extends Error {
+  override readonly name = 'RerunUnbundled';
+  constructor() {
+    super('strategy modules from outside the framework load only into the unbundled CLI');
+  }
 }
