@@ -18,6 +18,7 @@ import { importRecordLinesFile } from '../marketdata/import/record-lines-importe
 import { importTradeFile } from '../marketdata/import/trade-csv-importer.js';
 import { instrumentKey, instrumentKeyMemo, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
+import type { ScaledBar, ScaleSpec } from '../marketdata/store/chunk-codec.js';
 import type { BacktestConfig, DataSource } from './backtest-config.js';
 import { FIXED_INTERVAL_MS } from '../domain/kline-interval.js';
 import { replayScale, type ReplayEvent } from './replay-market.js';
@@ -32,8 +33,8 @@ export interface LoadDataOptions {
   readonly instruments?: readonly string[];
 }
 
-export interface LoadedData {
-  readonly records: DataRecord[];
+export interface LoadedData<R extends LoadedRecord = DataRecord> {
+  readonly records: R[];
   /** Files (or store folders) read. */
   readonly inputs: readonly string[];
   readonly stats: ImportStats;
@@ -80,17 +81,48 @@ export function checkDataSources(sources: readonly DataSource[], cwd = process.c
   return inputs;
 }
 
-export async function loadBacktestData(sources: readonly DataSource[], opts: LoadDataOptions = {}): Promise<LoadedData> {
+/** A record as loaded, or a bar a record store decoded straight into ticks and lots (loadReplayData). */
+export type LoadedRecord = DataRecord | ScaledBar;
+
+export function loadBacktestData(sources: readonly DataSource[], opts: LoadDataOptions = {}): Promise<LoadedData> {
+  // Without bar scales every record comes as read.
+  return readData(sources, opts, undefined) as Promise<LoadedData>;
+}
+
+/**
+ * loadBacktestData for a replay: the bars of the instruments in `bars` (record instrument key → scale,
+ * ScaleSpec.bars) come from record stores as ScaledBar, decoded straight into ticks and lots with no
+ * decimal string made; from other sources, and everything else, as records. The same records, cut
+ * and ordered alike.
+ */
+export function loadReplayData(
+  sources: readonly DataSource[],
+  opts: LoadDataOptions & { readonly bars: ReadonlyMap<string, ScaleSpec> },
+): Promise<LoadedData<LoadedRecord>> {
+  return readData(sources, opts, opts.bars.size > 0 ? opts.bars : undefined);
+}
+
+async function readData(
+  sources: readonly DataSource[],
+  opts: LoadDataOptions,
+  bars: ReadonlyMap<string, ScaleSpec> | undefined,
+): Promise<LoadedData<LoadedRecord>> {
   const cwd = opts.cwd ?? process.cwd();
   const inputs = checkDataSources(sources, cwd);
   const stats = new ImportStats();
   const wanted = opts.instruments ? new Set(opts.instruments) : undefined;
   const from = opts.from ?? -Infinity;
   const to = opts.to ?? Infinity;
-  const all: DataRecord[] = [];
+  const all: LoadedRecord[] = [];
   // The funding rate or mark in force at `from` (the span's start) is in a record before it.
   const before = new ContextInForce(opts.from);
-  const keep = (r: MarketRecord): void => {
+  const keep = (r: MarketRecord | ScaledBar): void => {
+    if (r.s === 'bar') {
+      // A bar, as a kline record below: market data, in the run by its open.
+      if ((wanted && !wanted.has(r.key)) || r.et < from || r.ot >= to) return;
+      all.push(r);
+      return;
+    }
     if (!isDataRecord(r)) return;
     if (wanted && !wanted.has(instrumentKey(r.m, r.i))) return;
     if (r.et < from) {
@@ -107,12 +139,12 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
       const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
       try {
         if (opts.from !== undefined) for (const r of contextBefore(reader, opts.from, opts.instruments)) keep(r);
-        for (const r of reader.records({
+        const query = {
           ...(opts.from !== undefined ? { from: opts.from } : {}),
           ...(opts.to !== undefined ? { to: storeQueryEnd(opts.to) } : {}),
           ...(opts.instruments ? { instruments: opts.instruments } : {}),
-        }))
-          keep(r);
+        };
+        for (const r of bars ? reader.scaledRecords(query, bars) : reader.records(query)) keep(r as DataRecord | ScaledBar);
       } finally {
         reader.close();
       }
@@ -165,7 +197,7 @@ export async function loadBacktestData(sources: readonly DataSource[], opts: Loa
  * the market streams (market-span.ts), with the context in force before it (`before`: what came
  * before an explicit `from`) carried to its start.
  */
-export function sortAndTrim(records: DataRecord[], before?: ContextInForce): DataRecord[] {
+export function sortAndTrim<R extends LoadedRecord>(records: R[], before?: ContextInForce): (R | DataRecord)[] {
   // Only a snapshot makes a book of the diffs (Binance's procedure): without one the replay builds
   // the book from bookTicker (issue 13, defect 4), so those are kept.
   const withDepth = new Set<string>();
@@ -178,7 +210,7 @@ export function sortAndTrim(records: DataRecord[], before?: ContextInForce): Dat
 }
 
 /** Which streams each record instrument has (to tell kline-only instruments apart). */
-export function streamsByInstrument(records: Iterable<DataRecord>): Map<string, Set<string>> {
+export function streamsByInstrument(records: Iterable<LoadedRecord>): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const keyOf = instrumentKeyMemo();
   // A run of records of one instrument and stream adds its stream name once (no string per bar).
@@ -187,14 +219,15 @@ export function streamsByInstrument(records: Iterable<DataRecord>): Map<string, 
   let lastStream = '';
   let lastIv = '';
   for (const r of records) {
-    const k = keyOf(r.m, r.i);
-    const iv = r.s === 'kline' ? r.iv : '';
-    if (set !== undefined && k === lastKey && r.s === lastStream && iv === lastIv) continue;
+    const k = r.s === 'bar' ? r.key : keyOf(r.m, r.i);
+    const stream = r.s === 'bar' ? 'kline' : r.s;
+    const iv = r.s === 'kline' || r.s === 'bar' ? r.iv : '';
+    if (set !== undefined && k === lastKey && stream === lastStream && iv === lastIv) continue;
     set = out.get(k);
     if (!set) out.set(k, (set = new Set()));
-    set.add(r.s === 'kline' ? `kline:${iv}` : r.s);
+    set.add(stream === 'kline' ? `kline:${iv}` : stream);
     lastKey = k;
-    lastStream = r.s;
+    lastStream = stream;
     lastIv = iv;
   }
   return out;

@@ -50,7 +50,7 @@ import {
   type RunSample,
 } from './report/backtest-run.js';
 import type { BacktestConfig } from './backtest-config.js';
-import { streamsByInstrument } from './backtest-data.js';
+import { streamsByInstrument, type LoadedRecord } from './backtest-data.js';
 import { backtestModule } from './backtest-module.js';
 import type { FillModel } from './fill-model.js';
 import { ReplayClock } from './replay-clock.js';
@@ -622,7 +622,7 @@ export interface PreparedReplay {
  * Converts the records' prices and sizes once for every run of the same config (the fill-model band,
  * a sweep): replaying compiled events parses no decimal strings.
  */
-export function prepareReplay(config: BacktestConfig, records: readonly DataRecord[]): PreparedReplay {
+export function prepareReplay(config: BacktestConfig, records: readonly LoadedRecord[]): PreparedReplay {
   const market = new ReplayMarket(
     config.instruments.map((bi) => ({ instrument: bi.instrument, source: bi.source, quantityFactor: bi.quantityFactor })),
   );

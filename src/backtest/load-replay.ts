@@ -4,11 +4,12 @@
  * (fill-model-worker.ts), as the sweep's workers do.
  */
 import { ConfigError } from '../core/errors.js';
-import { instrumentKeyMemo, type DataRecord, type KlineRecord } from '../marketdata/record/record.js';
+import { instrumentKey, instrumentKeyMemo, type KlineRecord } from '../marketdata/record/record.js';
+import type { ScaleSpec } from '../marketdata/store/chunk-codec.js';
 import { RecordStoreReader } from '../marketdata/store/record-store-reader.js';
 import { describeStoreSpan, isoMinute } from '../marketdata/store/store-listing.js';
 import type { BacktestConfig } from './backtest-config.js';
-import { checkDataSources, loadBacktestData, resolveDataPath, streamsByInstrument } from './backtest-data.js';
+import { checkDataSources, loadReplayData, resolveDataPath, streamsByInstrument, type LoadedRecord } from './backtest-data.js';
 import { prepareReplay, replayInstrumentSpecs } from './backtest-runner.js';
 import { ReplayEventList } from './replay-event-list.js';
 import { compileBar, replayScale, type ReplayEvent } from './replay-market.js';
@@ -23,7 +24,7 @@ export interface LoadedReplay {
 }
 
 /** Events a replay of `records` applies: records, with each bar of a kline-only instrument as its path. */
-export function expectedEvents(config: BacktestConfig, records: readonly DataRecord[]): number {
+export function expectedEvents(config: BacktestConfig, records: readonly LoadedRecord[]): number {
   const streams = streamsByInstrument(records);
   const pathKeys = new Set<string>();
   const steps = new Map<string, number>();
@@ -46,11 +47,11 @@ export function expectedEvents(config: BacktestConfig, records: readonly DataRec
   const keyOf = instrumentKeyMemo();
   let n = 0;
   for (const r of records) {
-    if (r.s !== 'kline') {
+    if (r.s !== 'kline' && r.s !== 'bar') {
       n++;
       continue;
     }
-    const key = keyOf(r.m, r.i);
+    const key = r.s === 'bar' ? r.key : keyOf(r.m, r.i);
     n += pathKeys.has(key) ? steps.get(key)! : 1;
   }
   return n;
@@ -83,21 +84,23 @@ export function noRecordsMessage(config: BacktestConfig, inputs: readonly string
 
 /**
  * The config's records, compiled for the replay (prepareReplay) and, for runs with kline-only
- * instruments, their bars compiled to ticks and lots and held in columns (replay-event-list.ts): the
- * loaded record objects are dropped here, so the bars do not weigh on the heap for the whole run. (Runs
- * without kline-only instruments keep the array: the replay walks it by index.)
+ * instruments, their bars in ticks and lots held in columns (replay-event-list.ts): the loaded record
+ * objects are dropped here, so the bars do not weigh on the heap for the whole run. (Runs without
+ * kline-only instruments keep the array: the replay walks it by index.) Read from record stores, such
+ * bars are decoded straight into ticks and lots (storeBarScales); from other sources they are loaded as
+ * kline records and converted here (compileBar), to the same numbers.
  */
 export async function loadReplay(config: BacktestConfig, cwd: string): Promise<LoadedReplay> {
   checkDataSources(config.backtest.data, cwd);
-  const data = await loadBacktestData(config.backtest.data, {
+  const data = await loadReplayData(config.backtest.data, {
     cwd,
     ...(config.backtest.from !== undefined ? { from: config.backtest.from } : {}),
     ...(config.backtest.to !== undefined ? { to: config.backtest.to } : {}),
     instruments: config.instruments.map((i) => `${i.source.market}:${i.source.symbol}`),
+    bars: storeBarScales(config, cwd),
   });
   if (data.records.length === 0) throw new ConfigError('backtest.data', noRecordsMessage(config, data.inputs, cwd));
   const prepared = prepareReplay(config, data.records);
-  // The bars of kline-only instruments, in ticks and lots once, held in columns (replay-event-list.ts).
   const pathScales = replayInstrumentSpecs(config, prepared.streams).flatMap((s) => (s.klineOnly ? [replayScale(s)] : []));
   const barScale = new Map(pathScales.map((s) => [s.key, s]));
   const keyOf = instrumentKeyMemo();
@@ -105,6 +108,7 @@ export async function loadReplay(config: BacktestConfig, cwd: string): Promise<L
     events:
       barScale.size > 0
         ? ReplayEventList.of(prepared.events, (e) => {
+            if (e.s === 'bar') return e;
             const scale = e.s === 'kline' ? barScale.get(keyOf(e.m, e.i)) : undefined;
             return scale === undefined ? undefined : compileBar(e as KlineRecord, scale);
           })
@@ -113,4 +117,32 @@ export async function loadReplay(config: BacktestConfig, cwd: string): Promise<L
     records: data.records.length,
     perModel: expectedEvents(config, data.records),
   };
+}
+
+/**
+ * The instruments whose bars the record stores can hand over in ticks and lots: every source is a store
+ * and the instrument is kline-only in all of them together (their indexes: bars, and no book or trades),
+ * so it is kline-only in whatever window the run reads — the rule of replayInstrumentSpecs.
+ */
+function storeBarScales(config: BacktestConfig, cwd: string): Map<string, ScaleSpec> {
+  const out = new Map<string, ScaleSpec>();
+  if (!config.backtest.data.every((d) => d.kind === 'store' && d.path !== undefined)) return out;
+  const streams = new Map<string, Set<string>>();
+  for (const d of config.backtest.data) {
+    const reader = RecordStoreReader.open(resolveDataPath(d.path!, cwd));
+    try {
+      for (const inst of reader.summary().instruments) {
+        const key = instrumentKey(inst.market, inst.symbol);
+        let set = streams.get(key);
+        if (!set) streams.set(key, (set = new Set()));
+        // The index knows streams, not intervals: any bar interval counts as bars here.
+        for (const s of inst.streams) set.add(s.stream === 'kline' ? 'kline:*' : s.stream);
+      }
+    } finally {
+      reader.close();
+    }
+  }
+  for (const spec of replayInstrumentSpecs(config, streams))
+    if (spec.klineOnly) out.set(replayScale(spec).key, { ...replayScale(spec), bars: true });
+  return out;
 }

@@ -15,7 +15,7 @@
  * store read as the replay goes).
  */
 import { instrumentKey, RECORD_STREAMS, type DataRecord, type RecordStream } from '../marketdata/record/record.js';
-import { carriedFrom, type ReplayEvent } from './replay-market.js';
+import { carriedFrom, type CompiledBar, type ReplayEvent } from './replay-market.js';
 
 export const MARKET_STREAMS: ReadonlySet<string> = new Set(['depth.snapshot', 'depth.diff', 'trade', 'bookTicker', 'kline']);
 /** Funding, mark, index and ticker series. */
@@ -27,11 +27,12 @@ export const CONTEXT_LOOKBACK_MS = 31 * 24 * 3_600_000;
 /** A bar's record comes at its close, up to this long after its open: a context record younger than the newest by less may still lie inside the span. */
 const LONGEST_BAR_MS = 31 * 24 * 3_600_000;
 
-/** Market data, as records or as the compiled book and print events of a record store. */
-const isMarket = (r: DataRecord | ReplayEvent): boolean => r.s === 'depth' || r.s === 'print' || r.s === 'path' || MARKET_STREAMS.has(r.s);
+/** Market data, as records or as the compiled book, print and bar events of a record store. */
+const isMarket = (r: DataRecord | ReplayEvent): boolean =>
+  r.s === 'depth' || r.s === 'print' || r.s === 'path' || r.s === 'bar' || MARKET_STREAMS.has(r.s);
 
 /** Where a market record's span starts: a bar at its open. */
-const startOf = (r: DataRecord | ReplayEvent): number => (r.s === 'kline' ? r.ot : r.et);
+const startOf = (r: DataRecord | ReplayEvent): number => (r.s === 'kline' || r.s === 'bar' ? r.ot : r.et);
 
 /** The last context record per instrument and stream, to be carried to the span's start. */
 export class ContextInForce {
@@ -60,26 +61,42 @@ export class ContextInForce {
 }
 
 /** A time-ordered list cut to its market span (see the module comment); unchanged when it has no market data. */
-export function trimToMarketSpan(sorted: readonly DataRecord[], before?: ContextInForce): DataRecord[] {
+export function trimToMarketSpan<R extends DataRecord | CompiledBar>(sorted: readonly R[], before?: ContextInForce): (R | DataRecord)[] {
   // The span starts where the first market record in time order starts (a bar at its open), as the
   // stream form must: it cannot wait to see whether a later bar opened earlier.
   let start = Infinity;
   let end = -Infinity;
   for (const r of sorted) {
-    if (!MARKET_STREAMS.has(r.s)) continue;
+    if (!isMarket(r)) continue;
     if (start === Infinity) start = startOf(r);
     if (r.et > end) end = r.et;
   }
   if (start === Infinity) return [...sorted];
   const inForce = before ?? new ContextInForce();
-  const kept: DataRecord[] = [];
+  const kept: R[] = [];
   for (const r of sorted) {
-    if (MARKET_STREAMS.has(r.s)) kept.push(r);
-    else if (r.et < start) inForce.add(r);
+    if (isMarket(r)) kept.push(r);
+    else if (r.et < start) inForce.add(r as DataRecord);
     else if (r.et <= end) kept.push(r);
   }
   if (inForce.size === 0) return kept;
-  return [...inForce.carriedTo(start), ...kept].sort((a, b) => a.et - b.et);
+  // = [...carried, ...kept] sorted stably by time: `kept` is in time order and the carried records all
+  // stand at `start`, so they go in before the first kept record at or after it (no sort of the run).
+  const carried = inForce.carriedTo(start);
+  const at = firstAtOrAfter(kept, carried[0]!.et);
+  return [...kept.slice(0, at), ...carried, ...kept.slice(at)];
+}
+
+/** The index of the first record of a time-ordered list at or after `t` (binary search). */
+function firstAtOrAfter(list: readonly { readonly et: number }[], t: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.et < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -13,7 +13,7 @@
 import type { Decimal } from '../core/decimal.js';
 import { tickOf, stepOf, type Instrument } from '../domain/instrument.js';
 import { instrumentKey, type DataRecord, type KlineRecord, type RecordLevel, type RecordMarket } from '../marketdata/record/record.js';
-import type { ScaledDepth, ScaledTrade, ScaleSpec } from '../marketdata/store/chunk-codec.js';
+import type { ScaledBar, ScaledDepth, ScaledTrade, ScaleSpec } from '../marketdata/store/chunk-codec.js';
 import type { KlineInterval } from '../domain/kline-interval.js';
 import { TapeAggregator, type TapeTrade } from '../venue/market/tape-aggregator.js';
 
@@ -338,24 +338,11 @@ export type CompiledDepth = ScaledDepth;
 export type CompiledTrade = ScaledTrade;
 
 /**
- * A bar of a kline-only instrument in ticks and lots (compileBar): what the feed expands into the bar's
- * intra-bar path, the same points its kline record gives (replay-feed.ts), without a decimal string
- * parsed per replay.
+ * A bar of a kline-only instrument in ticks and lots (compileBar, or a record store's ScaledBar): what
+ * the feed expands into the bar's intra-bar path, the same points its kline record gives
+ * (replay-feed.ts), without a decimal string parsed per replay.
  */
-export interface CompiledBar {
-  readonly s: 'bar';
-  /** Record instrument key (`contract:BTCUSDT`). */
-  readonly key: string;
-  /** The bar's record time (its close). */
-  readonly et: number;
-  readonly ot: number;
-  readonly iv: KlineInterval;
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  readonly volumeLots: number;
-}
+export type CompiledBar = ScaledBar;
 
 /** A kline record in ticks and lots: what ReplayInstrument.ticks / lots make of its strings. */
 export function compileBar(r: KlineRecord, scale: ScaleSpec): CompiledBar {
@@ -540,11 +527,15 @@ export class ReplayMarket {
 
   /**
    * Depth and trade records of the run's instruments with their prices and sizes converted once.
-   * Everything else (bars, funding, prices, records of other instruments) passes through as is.
+   * Everything else (bars, compiled or not, funding, prices, records of other instruments) passes through as is.
    */
-  compile(records: Iterable<DataRecord>): ReplayEvent[] {
+  compile(records: Iterable<DataRecord | CompiledBar>): ReplayEvent[] {
     const out: ReplayEvent[] = [];
     for (const r of records) {
+      if (r.s === 'bar') {
+        out.push(r);
+        continue;
+      }
       const inst = (r.m === 'spot' ? this.spotBySource : this.contractBySource).get(r.i);
       if (!inst) {
         out.push(r);

@@ -36,6 +36,7 @@ import {
   readOptIntColumn,
   readOptNumberColumn,
   skipIdColumn,
+  skipOptDecimalColumn,
   writeCountColumn,
   writeDecimals,
   writeIdColumn,
@@ -351,6 +352,23 @@ export interface ScaleSpec {
   readonly key: string;
   readonly tick: number;
   readonly lotFactor: number;
+  /** Kline chunks too, as ScaledBar (a kline-only instrument: its bars become intra-bar paths). */
+  readonly bars?: boolean;
+}
+
+/** A bar in ticks and lots: its open, high, low and close ÷ tick, its volume × lotFactor, each rounded. */
+export interface ScaledBar {
+  readonly s: 'bar';
+  readonly key: string;
+  /** The bar's record time (its close). */
+  readonly et: number;
+  readonly ot: number;
+  readonly iv: KlineInterval;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  readonly volumeLots: number;
 }
 
 /** A depth snapshot or diff with its levels as [priceTicks, lots, priceTicks, lots, …]. */
@@ -376,11 +394,12 @@ export interface ScaledTrade {
   readonly takerSide: 'buy' | 'sell';
 }
 
-export type ScaledRecord = ScaledDepth | ScaledTrade;
+export type ScaledRecord = ScaledDepth | ScaledTrade | ScaledBar;
 
 /**
- * decodeChunkView for a replay: depth and trade chunks come out as ScaledDepth / ScaledTrade, their
- * decimal columns read straight into numbers (readDecimalNumbers) — no string is made. Other streams
+ * decodeChunkView for a replay: depth and trade chunks come out as ScaledDepth / ScaledTrade, and
+ * kline chunks as ScaledBar when `scale.bars` says so, their decimal columns read straight into numbers
+ * (readDecimalNumbers, each the Number() of the decimal's string) — no string is made. Other streams
  * decode as usual.
  */
 export function decodeScaledChunkView(
@@ -391,7 +410,8 @@ export function decodeScaledChunkView(
   payload: Uint8Array,
   scale: ScaleSpec,
 ): ChunkView<DataRecord | ScaledRecord> {
-  if (stream !== 'depth.snapshot' && stream !== 'depth.diff' && stream !== 'trade') return decodeChunkView(stream, m, i, firstSeq, payload);
+  if (stream !== 'depth.snapshot' && stream !== 'depth.diff' && stream !== 'trade' && !(stream === 'kline' && scale.bars === true))
+    return decodeChunkView(stream, m, i, firstSeq, payload);
   const r = new ByteReader(payload);
   const n = r.uv();
   const seqs = new Array<number>(n);
@@ -404,7 +424,24 @@ export function decodeScaledChunkView(
   const lt = readIntColumn(r, n);
   const { key, tick, lotFactor } = scale;
   let record: (k: number) => ScaledRecord;
-  if (stream === 'trade') {
+  if (stream === 'kline') {
+    const { iv, ot, o, h, l, c, v } = readBarColumns(r, n, readDecimalNumbers);
+    skipOptDecimalColumn(r, n); // quote volume, trade count, final flag: a path does not use them
+    readOptIntColumn(r, n);
+    readOptBoolColumn(r, n);
+    record = (k) => ({
+      s: 'bar',
+      key,
+      et: et[k]!,
+      ot: ot[k]!,
+      iv: iv[k]!,
+      open: Math.round(o[k]! / tick),
+      high: Math.round(h[k]! / tick),
+      low: Math.round(l[k]! / tick),
+      close: Math.round(c[k]! / tick),
+      volumeLots: Math.round(v[k]! * lotFactor),
+    });
+  } else if (stream === 'trade') {
     skipIdColumn(r, n);
     const p = readDecimalNumbers(r, n);
     const q = readDecimalNumbers(r, n);
@@ -455,6 +492,23 @@ export function decodeScaledChunkView(
   }
   if (!r.done) throw new RangeError(`chunk payload has ${payload.length - r.pos} bytes after its columns`);
   return { n, seqs, et, lt, record };
+}
+
+/** A kline chunk's interval, open time and OHLCV columns, the decimals read by `decimals` (as strings or as numbers). */
+function readBarColumns<T>(
+  r: ByteReader,
+  n: number,
+  decimals: (r: ByteReader, n: number) => T,
+): { iv: KlineInterval[]; ot: number[]; o: T; h: T; l: T; c: T; v: T } {
+  const iv = new Array<KlineInterval>(n);
+  for (let k = 0; k < n; k++) {
+    const code = r.u8();
+    const name = KLINE_INTERVALS[code];
+    if (name === undefined) throw new RangeError(`bad kline interval code ${code}`);
+    iv[k] = name;
+  }
+  const ot = readIntColumn(r, n);
+  return { iv, ot, o: decimals(r, n), h: decimals(r, n), l: decimals(r, n), c: decimals(r, n), v: decimals(r, n) };
 }
 
 export function decodeChunkPayload(stream: RecordStream, m: RecordMarket, i: string, firstSeq: number, payload: Uint8Array): DecodedChunk {
@@ -524,19 +578,7 @@ export function decodeChunkView(stream: RecordStream, m: RecordMarket, i: string
       break;
     }
     case 'kline': {
-      const iv = new Array<KlineInterval>(n);
-      for (let k = 0; k < n; k++) {
-        const c = r.u8();
-        const name = KLINE_INTERVALS[c];
-        if (name === undefined) throw new RangeError(`bad kline interval code ${c}`);
-        iv[k] = name;
-      }
-      const ot = readIntColumn(r, n);
-      const o = readDecimals(r, n);
-      const h = readDecimals(r, n);
-      const l = readDecimals(r, n);
-      const c = readDecimals(r, n);
-      const v = readDecimals(r, n);
+      const { iv, ot, o, h, l, c, v } = readBarColumns(r, n, readDecimals);
       const qv = readOptDecimalColumn(r, n);
       const cnt = readOptIntColumn(r, n);
       const x = readOptBoolColumn(r, n);

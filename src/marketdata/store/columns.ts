@@ -5,7 +5,7 @@
  */
 import { ValidationError } from '../../core/errors.js';
 import type { ByteReader, ByteWriter } from './byte-buffer.js';
-import { readDecimalColumn, writeDecimalColumn } from './decimal-column.js';
+import { readDecimalColumn, readDecimalNumbers, writeDecimalColumn } from './decimal-column.js';
 
 const P_NONE = 0;
 const P_ALL = 1;
@@ -118,6 +118,13 @@ export function readOptDecimalColumn(r: ByteReader, n: number): (string | undefi
   if (map === null) return null;
   const count = map === undefined ? n : map.reduce((a, b) => a + (b ? 1 : 0), 0);
   return spread(n, map, readDecimalColumn(r, count));
+}
+
+/** Passes over an optional decimal column (a replay that does not use it makes no string of it). */
+export function skipOptDecimalColumn(r: ByteReader, n: number): void {
+  const map = readPresence(r, n);
+  if (map === null) return;
+  readDecimalNumbers(r, map === undefined ? n : map.reduce((a, b) => a + (b ? 1 : 0), 0));
 }
 
 const ID_INT = 1;

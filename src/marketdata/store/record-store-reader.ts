@@ -258,8 +258,9 @@ export class RecordStoreReader {
 
   /**
    * records() for a replay: the depth and trade records of the instruments in `scale` (keyed by
-   * `spot:BTCUSDT`-style instrument key) come as ScaledDepth / ScaledTrade, decoded straight into
-   * integer ticks and lots; everything else as records. Same order as records().
+   * `spot:BTCUSDT`-style instrument key) come as ScaledDepth / ScaledTrade, and their bars as ScaledBar
+   * where the spec asks (ScaleSpec.bars), decoded straight into integer ticks and lots; everything else
+   * as records. Same order as records().
    */
   scaledRecords(q: RecordQuery, scale: ReadonlyMap<string, ScaleSpec>): IterableIterator<DataRecord | ScaledRecord> {
     if (q.from !== undefined && q.to !== undefined && q.to < q.from) throw new ValidationError('to', `a time ≥ from (${q.from})`, q.to);
