@@ -4,9 +4,9 @@
  * rebuilt as a CompiledBar when the replay reaches it; every other event (funding, marks, compiled book
  * and trades) stays the object it is. The bars of a long kline run are nearly all its events.
  *
- * It replaces, for these runs, a record store's bars turned into kline records (five decimal strings
- * each), those packed into one string per record (CompactRecords) and unpacked and parsed again on
- * every replay: the bars are converted to ticks and lots once, at load.
+ * It replaces, for these runs, kline records (five decimal strings each) packed into one string per
+ * record (CompactRecords) and unpacked and parsed again on every replay: the bars are in ticks and lots
+ * once, at load (a record store decodes them so directly: load-replay.ts).
  */
 import type { KlineInterval } from '../domain/kline-interval.js';
 import type { CompiledBar, ReplayEvent } from './replay-market.js';
