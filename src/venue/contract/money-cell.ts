@@ -112,7 +112,8 @@ export class MoneyCell {
   addUnits(u: bigint): void {
     if (u === 0n) return;
     if (this.dec === undefined) {
-      this.units += u;
+      // From zero, keep `u` itself: `0n + u` is a new bigint (cells of retained orders survive collections).
+      this.units = this.units === 0n ? u : this.units + u;
       this.cached = undefined;
     } else this.set(this.dec.add(unitsToDecimal(u)));
   }

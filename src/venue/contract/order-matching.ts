@@ -5,7 +5,7 @@
  * touched (LiquidationCheck, wired in by the facade: the engine cancels orders through this module).
  */
 import { Decimal } from '../../core/decimal.js';
-import { accountId as toAccountId, orderId as toOrderId, tradeId as toTradeId } from '../../core/ids.js';
+import { accountId as toAccountId, orderId as toOrderId, tradeId as toTradeId, type PositionId } from '../../core/ids.js';
 import {
   ContractOrderErrorCode,
   ContractOrderState,
@@ -41,6 +41,22 @@ export const LIMIT_LIKE: ReadonlySet<number> = new Set([
   ContractOrderType.MARKET_TO_LIMIT,
 ]);
 export const RESTING: ReadonlySet<number> = LIMIT_LIKE;
+
+/**
+ * One `[positionId]` per position, shared by the fill records that touched only it (most fills).
+ * Why: an account keeps thousands of fill records, each surviving the young generation, and a fresh
+ * one-element array per record was two more objects for the collector to copy (issue 12: retained
+ * history is the cycle's largest cost). Kept here rather than on the position, whose fields the emulator
+ * snapshot writes; not frozen, because a snapshot restore writes into the arrays it finds in place
+ * (readonly by type: no reader changes it).
+ */
+const SINGLE_IDS = new WeakMap<ContractPosition, readonly PositionId[]>();
+
+function idsOf(p: ContractPosition): readonly PositionId[] {
+  let ids = SINGLE_IDS.get(p);
+  if (ids === undefined) SINGLE_IDS.set(p, (ids = [p.positionId]));
+  return ids;
+}
 
 export class OrderMatching {
   constructor(
@@ -232,12 +248,14 @@ export class OrderMatching {
     }
     w.freeCell.addUnits(-fee);
     this.s.addFeeIncome(spec.settleCoin, fee);
-    if (isMaker) o.makerFeeUnits += fee;
-    else o.takerFeeUnits += fee;
+    // `0n + fee` would be a new bigint kept with the order: the first fill's total is the fill's own fee.
+    if (isMaker) o.makerFeeUnits = o.makerFeeUnits === 0n ? fee : o.makerFeeUnits + fee;
+    else o.takerFeeUnits = o.takerFeeUnits === 0n ? fee : o.takerFeeUnits + fee;
     if (w.freeCell.isNegative()) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
 
     o.dealLots += lots;
-    o.dealCost += BigInt(priceTicks) * BigInt(lots);
+    const cost = BigInt(priceTicks) * BigInt(lots);
+    o.dealCost = o.dealCost === 0n ? cost : o.dealCost + cost;
     o.updateTime = now;
     o.positionId = (openPos ?? closePos)?.positionId ?? o.positionId;
     const fillRec: FillRecord = {
@@ -252,7 +270,7 @@ export class OrderMatching {
       profitUnits: profit,
       closeLots,
       openLots,
-      positionIds: touchedPositions.map((p) => p.positionId),
+      positionIds: touchedPositions.length === 1 ? idsOf(touchedPositions[0]!) : touchedPositions.map((p) => p.positionId),
       time: now,
     };
     acct.fills.push(fillRec, this.s.accountHistoryLimit(acct));
