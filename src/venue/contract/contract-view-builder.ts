@@ -5,7 +5,7 @@
  */
 import { Decimal } from '../../core/decimal.js';
 import type { AccountId } from '../../core/ids.js';
-import { OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
+import { ContractOrderState, OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
 import { ContractPosition } from './contract-position.js';
 import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type {
@@ -21,9 +21,17 @@ import { MoneyCell, decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import { PositionChangedEvent } from './lazy-events.js';
+import { LazyOrderView } from './lazy-order-view.js';
 import type { VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
+
+/** A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too). */
+function copyOfOrder(o: OrderState): OrderState {
+  const usedMargin = new MoneyCell();
+  usedMargin.copyFrom(o.usedMargin);
+  return { ...o, usedMargin };
+}
 
 export class ContractViewBuilder {
   constructor(
@@ -71,12 +79,22 @@ export class ContractViewBuilder {
    * and the order may have filled or been cancelled since. Events carry it behind a getter.
    */
   orderViewLater(o: OrderState): () => ContractOrderView {
-    const usedMargin = new MoneyCell();
-    usedMargin.copyFrom(o.usedMargin);
-    const at: OrderState = { ...o, usedMargin };
+    const at = copyOfOrder(o);
     let view: ContractOrderView | undefined;
     return () => (view ??= this.orderView(at));
   }
+
+  /**
+   * The view a placement answers with: the same fields as orderView, built when first read (most
+   * callers read an id and a state, or nothing), showing this moment (lazy-order-view.ts).
+   */
+  placedOrderView(o: OrderState): ContractOrderView {
+    const final =
+      o.state === ContractOrderState.COMPLETED || o.state === ContractOrderState.CANCELLED || o.state === ContractOrderState.INVALID;
+    return new LazyOrderView(final ? o : copyOfOrder(o), this.buildOrderView);
+  }
+
+  private readonly buildOrderView = (o: OrderState): ContractOrderView => this.orderView(o);
 
   /** A fill's view, built when first called (the record does not change once written). */
   fillViewLater(acct: AccountState, f: FillRecord): () => ContractFillView {

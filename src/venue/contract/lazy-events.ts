@@ -103,7 +103,7 @@ export class PositionChangedEvent implements PositionChanged {
 }
 
 /** The getters enumerable, as an object literal's are (for…in and deep equality list them). */
-function enumerable(proto: object, ...names: string[]): void {
+export function enumerable(proto: object, ...names: string[]): void {
   for (const name of names) Object.defineProperty(proto, name, { ...Object.getOwnPropertyDescriptor(proto, name)!, enumerable: true });
 }
 enumerable(OrderAcceptedEvent.prototype, 'order');

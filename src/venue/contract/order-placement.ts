@@ -386,10 +386,10 @@ export class OrderPlacement {
     }
     if (fokUnfilled) {
       this.matching.cancelInternal(draft, 'fok_unfilled');
-      return { ok: true, value: this.views.orderView(draft) };
+      return { ok: true, value: this.views.placedOrderView(draft) };
     }
     this.matching.execute(draft, takes ? limitTicks : null, stp);
-    return { ok: true, value: this.views.orderView(draft) };
+    return { ok: true, value: this.views.placedOrderView(draft) };
   }
 
   private amend(accountIdIn: string, req: ChangeLimitOrderRequest, chase: boolean): VenueResult<ContractOrderView> {
