@@ -40,17 +40,8 @@ export class VenueMoney {
       }
       return r;
     }
-    const r = this.s.feeRatesOf(acct.id, spec.instrument);
-    // Fee schedules hand out the same rates again and again: the last ones per contract are kept.
-    const last = this.lastRates.get(spec);
-    if (last !== undefined && (last.maker === r.maker || last.maker.eq(r.maker)) && (last.taker === r.taker || last.taker.eq(r.taker)))
-      return last;
-    const fresh = specRates(spec, r.maker, r.taker);
-    this.lastRates.set(spec, fresh);
-    return fresh;
+    return recentSpecRates(spec, this.s.feeRatesOf(acct.id, spec.instrument));
   }
-
-  private readonly lastRates = new Map<ContractSpec, SpecRates>();
 
   /** Margin + fee of the taker part, from the previewed tick·lots (what the fills will book at most). Ledger units. */
   takerReserve(spec: ContractSpec, quote: number, leverage: number, rates: SpecRates): bigint {
@@ -276,6 +267,30 @@ export class VenueMoney {
     });
     return { ok: true, value: rec! };
   }
+}
+
+/** How many rate pairs per contract recentSpecRates keeps (fee tiers in play at once: the crowd's zero, ours, a few more). */
+const RECENT_RATES = 8;
+
+/**
+ * The contract's SpecRates made from a (maker, taker) pair handed out before, most recent first. Fee
+ * schedules hand out the same few rates again and again, but from different accounts in turn: keeping
+ * only the last pair (as before) missed every time placements alternated between the crowd's accounts
+ * (no fee) and ours, and each miss turned the rates into ledger units again. Kept in a module WeakMap,
+ * not on VenueMoney, whose fields the emulator's snapshot writes: a cache it need not carry.
+ */
+const recentRates = new WeakMap<ContractSpec, SpecRates[]>();
+
+function recentSpecRates(spec: ContractSpec, r: { readonly maker: Decimal; readonly taker: Decimal }): SpecRates {
+  let list = recentRates.get(spec);
+  if (list === undefined) recentRates.set(spec, (list = []));
+  // The same Decimals first (a schedule's cached answer), then equal values (a fresh quote of the same tier).
+  for (const x of list) if (x.maker === r.maker && x.taker === r.taker) return x;
+  for (const x of list) if (x.maker.eq(r.maker) && x.taker.eq(r.taker)) return x;
+  const fresh = specRates(spec, r.maker, r.taker);
+  list.unshift(fresh);
+  if (list.length > RECENT_RATES) list.pop();
+  return fresh;
 }
 
 /** Rates of one contract with their ledger units per tick·lot; RangeError when a rate is finer than the units can hold. */
