@@ -87,7 +87,7 @@ import {
   isCrowdAccount,
   openContractCrowd,
 } from '../venue/market/crowd-accounts.js';
-import { CONTRACT_VENUE_EVENT_TYPES, type ContractVenueEvent, type ContractVenueEventType } from '../venue/contract/contract-events.js';
+import { type ContractVenueEvent, type ContractVenueEventType } from '../venue/contract/contract-events.js';
 import type { ContractOrderView, ContractPositionView, HeldPositionView } from '../venue/contract/contract-views.js';
 import type { VenueResult } from '../venue/contract/contract-requests.js';
 import type { Side } from './replay-book.js';
@@ -145,12 +145,6 @@ const TYPE_BACK: Readonly<Record<number, { type: OrderType; timeInForce: TimeInF
 
 /** The venue events onVenueEvent reads: only these are built (issue 12, a view per event was most of a fill's cost). */
 const SIM_EVENTS: readonly ContractVenueEventType[] = ['OrderFilled', 'OrderCancelled', 'FundingSettled', 'PositionLiquidated'];
-/**
- * The venue events that can change what positions(), openOrders() and balances() keep between polls:
- * every type but the public tape (a trade of ours comes with its OrderFilled events). A type left out
- * here would leave those answers stale (the property test in contract-sim-venue.test.ts catches it).
- */
-const SEEN_CHANGES: readonly ContractVenueEventType[] = CONTRACT_VENUE_EVENT_TYPES.filter((t) => t !== 'TradeExecuted');
 
 const rejected = (r: { code: number; message: string }, endpoint: string): PerpetuaError =>
   venueRejection('contract', r.code, r.message, endpoint);
@@ -185,13 +179,16 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   /**
    * Our positions and open orders as the last query found them, by symbol ('' for all). The runtime
    * reconciles at every poll (once a bar on klines) and most polls find nothing changed, yet each
-   * query built the venue's views again (Decimal averages, liquidation prices). Every change to our
-   * positions or orders is announced to the venue's listeners, and every event that can change them empties both (SEEN_CHANGES).
+   * query built the venue's views again (Decimal averages, liquidation prices). They hold while the
+   * venue's change count of our account (ContractVenue.accountChanges) stays where it was when they were
+   * read: the crowd's orders and fills do not move it (they emptied these on every event before).
    */
   private readonly positionsSeen = new Map<string, readonly Position[]>();
   private readonly openOrdersSeen = new Map<string, readonly VenueOrder[]>();
   /** Our balances, kept likewise while we hold no position (see balances()). */
   private balancesSeen: Readonly<Record<string, Balance>> | undefined;
+  /** Our account's change count when the answers above were read. */
+  private seenAtChange = -1;
 
   constructor(opts: ContractSimVenueOptions) {
     this.exchange = opts.exchange;
@@ -225,8 +222,6 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     this.venue.openAccount(this.account, PositionMode.ONE_WAY);
     this.protective = new SimProtectiveOrders(this.venue, this.account);
     for (const [asset, amount] of Object.entries(opts.deposits)) this.venue.deposit(this.account, asset, amount);
-    // Forgotten first: onVenueEvent may read them.
-    this.venue.on(() => this.forgetSeen(), SEEN_CHANGES);
     this.venue.on((e) => this.onVenueEvent(e), SIM_EVENTS);
     opts.exchange.attach('contract', this);
   }
@@ -465,6 +460,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   openOrders(symbol?: InstrumentSymbol): VenueOrder[] {
+    this.forgetSeenIfChanged();
     let seen = this.openOrdersSeen.get(symbol ?? '');
     if (seen === undefined) {
       seen = this.venue
@@ -488,6 +484,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   positions(symbol?: InstrumentSymbol): Position[] {
+    this.forgetSeenIfChanged();
     let seen = this.positionsSeen.get(symbol ?? '');
     if (seen === undefined) {
       const out: Position[] = [];
@@ -501,6 +498,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   }
 
   balances(): AccountSnapshot {
+    this.forgetSeenIfChanged();
     let balances = this.balancesSeen;
     if (balances === undefined) {
       const fresh: Record<string, Balance> = {};
@@ -653,6 +651,14 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
         this.closing = false;
       }
     }
+  }
+
+  /** Empties the kept answers when the venue changed our account since they were read. */
+  private forgetSeenIfChanged(): void {
+    const n = this.venue.accountChanges(this.account);
+    if (n === this.seenAtChange) return;
+    this.forgetSeen();
+    this.seenAtChange = n;
   }
 
   private forgetSeen(): void {

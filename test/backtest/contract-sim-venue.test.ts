@@ -138,6 +138,57 @@ describe('simulated perpetual venue', () => {
     );
   });
 
+  it('keeps_our_answers_through_the_crowds_funding_and_renews_them_when_our_account_changes', async () => {
+    // Our answers are kept while the venue's change count of our account stands still (issue 12). We
+    // buy 10 and sell 10 at market (flat again; the crowd accounts that took the other sides now hold
+    // positions), then funding settles: it books the crowd's positions and not ours, so the balances
+    // kept while flat must be handed back as the very same object. Before the count, every venue event
+    // of any account (here FundingSettled and the crowd's PositionChanged) emptied them.
+    const { venue, gateway, apply } = setup();
+    await gateway.setLeverage({ symbol: SYM, leverage: 10, marginMode: 'cross' });
+    for (const [side, n] of [
+      ['buy', 5],
+      ['sell', 6],
+    ] as const)
+      await gateway.placeOrder({
+        clientOrderId: clientOrderId(`pptrend_p_0000000000${n}`),
+        order: { symbol: SYM, kind: 'contract', side, type: 'market', timeInForce: 'ioc', quantity: D(10), marginMode: 'cross' },
+      });
+    expect(venue.positions()).to.deep.equal([]);
+    const kept = venue.balances().balances.USDT!;
+    const count = venue.venue.accountChanges('backtest');
+    apply({ s: 'funding', ...head(2_000), r: '0.001', nt: 28_800_000 });
+    apply({ s: 'funding', ...head(28_800_000), r: '0.0002', nt: 57_600_000 });
+    // The crowd was booked: 0.001 of 10 contracts · 0.0001 BTC · 60000 (fair) = 0.06 USDT to one of its accounts.
+    const crowd = [0, 1, 2, 3, 4, 5].flatMap((k) => venue.venue.fundingRecords(`crowd-cmaker:BTC_USDT:${k}`).resultList);
+    expect(crowd.map((r) => r.funding.abs().toFixed()).sort()).to.deep.equal(['0.06', '0.06']);
+    expect(venue.balances().balances.USDT).to.equal(kept);
+    expect(venue.venue.accountChanges('backtest')).to.equal(count);
+    venue.venue.deposit('backtest', 'USDT', '5');
+    expect(venue.venue.accountChanges('backtest')).to.be.greaterThan(count);
+    const renewed = venue.balances().balances.USDT!;
+    expect(renewed).to.not.equal(kept);
+    expect(renewed.free!.minus(kept.free!).toFixed()).to.equal('5');
+  });
+
+  it('shows_the_order_margin_a_leverage_change_refroze_while_we_hold_no_position', async () => {
+    // Flat with one resting order, balances are kept between polls. A leverage change re-freezes the
+    // order's margin and emits no position event (there is no position), so a cache emptied only by
+    // events kept the old frozen amount. Reference: the venue's own asset view read afresh (the order
+    // margin halves with twice the leverage, so the two figures must differ).
+    const { venue, gateway } = setup();
+    await gateway.setLeverage({ symbol: SYM, leverage: 10, marginMode: 'cross' });
+    venue.place({
+      clientOrderId: clientOrderId('pptrend_p_00000000004'),
+      order: { symbol: SYM, kind: 'contract', side: 'buy', type: 'limit', timeInForce: 'gtc', quantity: D(1), price: D(59000) },
+    });
+    const before = venue.balances().balances.USDT!.locked!.toFixed();
+    await gateway.setLeverage({ symbol: SYM, leverage: 20, marginMode: 'cross' });
+    const after = venue.venue.asset('backtest', 'USDT')!.frozenBalance.toFixed();
+    expect(after).to.not.equal(before);
+    expect(venue.balances().balances.USDT!.locked!.toFixed()).to.equal(after);
+  });
+
   it('refuses_position_tpsl_unless_the_run_simulates_it', async () => {
     const { gateway } = setup();
     let err: unknown;

@@ -29,6 +29,7 @@ import { DeliveryQueue, Listeners } from '../event-queue.js';
 import { LEDGER_SCALE, pow10 } from '../ledger/ledger-units.js';
 import { extKey, posKey, sideKey } from './venue-keys.js';
 import { LiquidationIndex } from './liquidation-index.js';
+import { accountChanged } from './account-changes.js';
 
 export interface FeeRates {
   readonly maker: Decimal;
@@ -244,7 +245,9 @@ export class ContractVenueState {
     return o.state === ContractOrderState.UNCOMPLETED || o.state === ContractOrderState.PENDING;
   }
 
+  /** The fund's wallet, to book into (every caller changes it: its change count moves here). */
   insuranceWallet(currency: string): Wallet {
+    accountChanged(this.insurance);
     return this.insurance.wallet(currency);
   }
 

@@ -108,6 +108,7 @@ import { OrderPlacement } from './order-placement.js';
 import { LiquidationEngine } from './liquidation-engine.js';
 import { FundingSettlement } from './funding-settlement.js';
 import { ContractReadModel } from './contract-read-model.js';
+import { accountChangeCount } from './account-changes.js';
 
 // The venue's public names, where its users have always imported them from.
 export { INSURANCE_ACCOUNT_ID, type ContractVenueOptions, type FeeRates } from './contract-venue-state.js';
@@ -238,6 +239,16 @@ export class ContractVenue extends ContractReadModel {
 
   withdraw(id: string, currency: string, amount: DecimalLike): VenueResult<TransferRecordView> {
     return this.money.withdraw(id, currency, amount);
+  }
+
+  /**
+   * A count that moves whenever the account's open orders, positions or balances change (listened to
+   * or not; 0 for an unknown account): an unchanged count says answers read before still hold, except
+   * what moves with the mark (unrealised PnL and what follows from it).
+   */
+  accountChanges(id: string): number {
+    const acct = this.s.accounts.get(id);
+    return acct === undefined ? 0 : accountChangeCount(acct);
   }
 
   // ─────────────────────────────────────────────── orders (order-placement.ts)

@@ -22,6 +22,7 @@ import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import { PositionChangedEvent } from './lazy-events.js';
 import { LazyOrderView } from './lazy-order-view.js';
+import { accountChanged } from './account-changes.js';
 import type { VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
@@ -285,6 +286,7 @@ export class ContractViewBuilder {
    * events are delivered after the command, so the live position may have moved on by then.
    */
   emitPosition(acct: AccountState, p: ContractPosition): void {
+    accountChanged(acct);
     if (!this.s.wants('PositionChanged')) return;
     const at = this.momentOf(acct, p.copy());
     const time = this.s.clock.now();

@@ -37,6 +37,7 @@ import {
   splitByWeight,
 } from './liquidation-rules.js';
 import { posKey, oppositeType } from './venue-keys.js';
+import { accountChanged } from './account-changes.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -149,6 +150,7 @@ export class LiquidationEngine {
     w.free = w.free.sub(add);
     pos.im = pos.im.add(add);
     pos.updateTime = this.s.clock.now();
+    accountChanged(acct);
     const view = this.views.positionView(acct, pos);
     this.s.emit(() => ({ type: 'MarginAutoAdded', time: pos.updateTime, position: view, amount: add }));
     return true;

@@ -29,6 +29,7 @@ import { feeUnits, marginAndFeeUnits } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
 import { OrderCancelledEvent, OrderFilledEvent } from './lazy-events.js';
 import { posKey, extKey } from './venue-keys.js';
+import { accountChanged } from './account-changes.js';
 import { type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import { marginTerms, rateTerms, type VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -173,6 +174,7 @@ export class OrderMatching {
     const now = this.s.clock.now();
     const w = acct.wallet(spec.settleCoin);
     const rates = this.money.rates(acct, spec);
+    accountChanged(acct);
     // Money in ledger units: tick·lots × unitValueUnits, fees tick·lots × units per tick·lot (exact; margin-units.ts).
     const uv = spec.unitValueUnits;
     const terms = rateTerms(spec, rates, this.s.stepUnits);
@@ -298,6 +300,7 @@ export class OrderMatching {
   /** Cancels an open order: off the book, margin and reserved position lots released. */
   cancelInternal(o: OrderState, reason: CancelReason, alreadyOffBook = false): void {
     if (!this.s.isOpen(o)) return;
+    accountChanged(o.account);
     if (!alreadyOffBook && o.market.book.cancel(o.id) !== undefined) o.market.version++;
     this.money.unfreeze(o);
     if (o.closing && o.reservedPosition) o.reservedPosition.frozenLots -= o.lots - o.dealLots;
@@ -313,6 +316,7 @@ export class OrderMatching {
   }
 
   private complete(o: OrderState): void {
+    accountChanged(o.account);
     this.money.unfreeze(o);
     o.state = ContractOrderState.COMPLETED;
     o.updateTime = this.s.clock.now();
@@ -346,6 +350,7 @@ export class OrderMatching {
       if (pos.holdLots === 0 || excess >= remaining) {
         this.cancelInternal(o, 'reduce_only_trimmed');
       } else {
+        accountChanged(acct);
         o.lots -= excess;
         pos.frozenLots -= excess;
         m.book.reduce(o.id, excess);
@@ -425,6 +430,7 @@ export class OrderMatching {
   }
 
   admit(o: OrderState): void {
+    accountChanged(o.account);
     o.state = ContractOrderState.UNCOMPLETED;
     this.s.orders.set(o.id, o);
     o.account.openOrders.set(o.id, o);

@@ -35,6 +35,7 @@ import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import { LIMIT_LIKE, RESTING, type OrderMatching } from './order-matching.js';
 import { OrderAcceptedEvent } from './lazy-events.js';
+import { accountChanged } from './account-changes.js';
 
 export class OrderPlacement {
   constructor(
@@ -458,6 +459,7 @@ export class OrderPlacement {
       }
     }
     const now = this.s.clock.now();
+    accountChanged(acct);
     if (o.closing) o.reservedPosition!.frozenLots += newRemaining - oldRemaining;
     if (crosses) {
       book.cancel(o.id);

@@ -23,6 +23,7 @@ import { initialMargin, unrealisedPnl } from './margin-math.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import { tierForVol } from './risk-tiers.js';
 import { posKey, sideKey } from './venue-keys.js';
+import { accountChanged } from './account-changes.js';
 import { refuse, type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -241,6 +242,8 @@ export class PositionLedger {
     s.leverage = L;
     s.openType = openType;
     acct.settings.set(key, s);
+    // Open orders' leverage and margin changed even without a position (whose event would say so).
+    accountChanged(acct);
     if (pos) this.views.emitPosition(acct, pos);
     this.risk.checkLiquidations(m, [acct]);
     return { ok: true, value: this.views.leverageRows(acct, m) };
@@ -267,6 +270,7 @@ export class PositionLedger {
       }
       if (acct.positionMode !== mode) {
         acct.positionMode = mode;
+        accountChanged(acct);
         // Settings are keyed per side in hedged mode and per contract in one-way mode; neither
         // carries over. With no position the risk tier is 1, which is the reset the doc asks for.
         acct.settings.clear();

@@ -24,6 +24,7 @@ const EXACT_UNITS = 10n ** 38n;
 const abs = (v: bigint): bigint => (v < 0n ? -v : v);
 import { crossMargin, type CrossMargin } from './liquidation-rules.js';
 import { pushCapped } from './venue-keys.js';
+import { accountChanged } from './account-changes.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type SpecRates } from './contract-venue-state.js';
 
 export class VenueMoney {
@@ -234,6 +235,7 @@ export class VenueMoney {
       updateTime: now,
     };
     pushCapped(acct.transfers, rec, this.s.historyLimit);
+    accountChanged(acct);
     this.s.emit(() => ({ type: 'FundsTransferred', time: now, transfer: rec }));
     return rec;
   }

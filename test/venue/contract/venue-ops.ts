@@ -17,8 +17,12 @@ import { SYMBOL } from './contract-test-kit.js';
 import type { ContractVenue } from '../../../src/venue/contract/contract-venue.js';
 
 /** The venue's public commands and queries (the reference model of the differential test has the same). */
-/** Every public method but heldPositions (not in the reference: the differential test checks it against openPositions). */
-export type Venue = Pick<ContractVenue, Exclude<keyof ContractVenue, 'heldPositions'>>;
+/**
+ * Every public method but heldPositions (not in the reference: the differential test checks it against
+ * openPositions) and accountChanges (a change count for readers that keep answers, not an answer itself;
+ * contract-sim-venue.test.ts holds it to the venue's views).
+ */
+export type Venue = Pick<ContractVenue, Exclude<keyof ContractVenue, 'heldPositions' | 'accountChanges'>>;
 
 export const ACCOUNTS = ['h1', 'h2', 'o1', 'o2'] as const; // h = hedged, o = one-way
 /** Mostly 10x so orders of one side agree; the others exercise the leverage rules. */
