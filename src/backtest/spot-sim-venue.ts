@@ -93,7 +93,6 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   private readonly rules = new Map<string, SpotMarket>();
   private readonly instruments = new Map<string, SpotInstrument>();
   private readonly crowdSeq = new Map<string, number>();
-  private readonly clientIds = new Map<string, ClientOrderId>();
   private readonly exchange: SimulatedExchange;
 
   constructor(opts: SpotSimVenueOptions) {
@@ -206,7 +205,6 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     // Funds were locked (and maybe traded): the cached balances are stale.
     this.balancesCache = undefined;
     const o = r.order;
-    this.clientIds.set(o.orderId, req.clientOrderId);
     if (o.isWorking) this.exchange.orderResting(rinst, o.orderId, side, o.priceTicks, o.origLots - o.executedLots);
     return { clientOrderId: req.clientOrderId, venueOrderId: toOrderId(o.orderId), time: o.time };
   }
@@ -347,6 +345,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
         this.fill(
           taker ? `${t.tradeId}-m` : t.tradeId,
           t.makerOrderId,
+          makerSide!.clientOrderId,
           t.takerSide === 'BUY' ? 'sell' : 'buy',
           'maker',
           makerSide!.commission,
@@ -360,6 +359,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
         this.fill(
           t.tradeId,
           t.takerOrderId,
+          takerSide!.clientOrderId,
           t.takerSide === 'BUY' ? 'buy' : 'sell',
           'taker',
           takerSide!.commission,
@@ -372,17 +372,21 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   private fill(
     id: string,
     venueOrderId: string,
+    /**
+     * The client id the venue holds for the order (ours, sent as newClientOrderId). A map filled after
+     * placeOrderUnits returned gave none to the fills a taker made while being placed.
+     */
+    cid: string | undefined,
     side: 'buy' | 'sell',
     liquidity: 'maker' | 'taker',
     fee: Decimal,
     feeAsset: string,
     base: Pick<Fill, 'symbol' | 'kind' | 'price' | 'quantity' | 'time'>,
   ): Fill {
-    const cid = this.clientIds.get(venueOrderId);
     return {
       tradeId: toTradeId(id),
       venueOrderId: toOrderId(venueOrderId),
-      ...(cid ? { clientOrderId: cid } : {}),
+      ...(cid ? { clientOrderId: toClientOrderId(cid) } : {}),
       ...base,
       side,
       fee,

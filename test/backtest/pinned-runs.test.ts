@@ -28,26 +28,29 @@ import { runFingerprint as runHashes, type RunFingerprint as RunHashes } from '.
  * from the first run of their configs, before any speed work touched them; backtest-target-position
  * likewise when execution algorithms landed (issue 18 item 5), and backtest-perp-trailing when perp-trend
  * gained trailing protection (issue 18 item 4), from its first run; backtest-funding-carry from its
- * first run (the sample gained a week of spot and perpetual bars of the same minutes for it).
+ * first run (the sample gained a week of spot and perpetual bars of the same minutes for it). A second
+ * correctness change moved the fills of backtest-funding-carry and backtest-target-position only: a spot
+ * order's fills taken while it was being placed now carry its client id (they had none); every other
+ * field of every fill, and all orders, funding and equity, are as before.
  */
 const PINNED: Readonly<Record<string, RunHashes>> = {
   'backtest-funding-carry/neutral': {
     orders: '387b50c79db1fbdb0568212a1ded6852',
-    fills: 'd4246c960dc8d2e0ca461df4575bdfa8',
+    fills: '89d79acfe393a65658879d771ab8df0f',
     funding: 'efe0ec897f5a5e267056c379681a691b',
     equity: '82e42428e7e4a4aadd7a1dbc0a30adf8',
     counts: '2 orders, 2 fills, 20 funding, 10081 samples',
   },
   'backtest-funding-carry/optimistic': {
     orders: '91eb05b20c314bb7a9816d51b0ca219c',
-    fills: '3e678cd365e9e6bce310644e07b88dee',
+    fills: '92b020d33f679adcbfde5f883ef70582',
     funding: 'efe0ec897f5a5e267056c379681a691b',
     equity: '82e42428e7e4a4aadd7a1dbc0a30adf8',
     counts: '2 orders, 2 fills, 20 funding, 10081 samples',
   },
   'backtest-funding-carry/pessimistic': {
     orders: '0e355d8f39402b9ef461fad57c81f2a1',
-    fills: '964131b6e40c4558086ceac51fb8722e',
+    fills: '0d010cb56c2e13401f4d1c26759a17e6',
     funding: 'efe0ec897f5a5e267056c379681a691b',
     equity: 'dfc2cacf8d8f4044e2694285114ea6b6',
     counts: '2 orders, 2 fills, 20 funding, 10081 samples',
@@ -173,21 +176,21 @@ const PINNED: Readonly<Record<string, RunHashes>> = {
   },
   'backtest-target-position/neutral': {
     orders: '657070d277dcb058c647100a03e3e8c2',
-    fills: '441088fd7c9f6fec8c207109bf966be9',
+    fills: '821ca5da5d9bd2125200190065f536aa',
     funding: 'e3b0c44298fc1c149afbf4c8996fb924',
     equity: '8f0f15d6e3dc101e3f3da05dbe49cc1e',
     counts: '20 orders, 22 fills, 0 funding, 652 samples',
   },
   'backtest-target-position/optimistic': {
     orders: 'bc10782822cfabfce9c26fe46a54fc1d',
-    fills: 'a1a0e649300b4a6a433bc0ce8c264e70',
+    fills: '1cf7f629f46552675c68c297f62e96d9',
     funding: 'e3b0c44298fc1c149afbf4c8996fb924',
     equity: '8f0f15d6e3dc101e3f3da05dbe49cc1e',
     counts: '20 orders, 22 fills, 0 funding, 652 samples',
   },
   'backtest-target-position/pessimistic': {
     orders: 'aa94ec61cf61835ef336245b59e375fb',
-    fills: '4a19f6e1215f90243f9c07eb4f3aac0f',
+    fills: 'fa7ab4e8313d04c6e8128efa66a0d435',
     funding: 'e3b0c44298fc1c149afbf4c8996fb924',
     equity: 'ddea605baf544cdcdc36db437b4a0009',
     counts: '20 orders, 20 fills, 0 funding, 652 samples',

@@ -151,6 +151,19 @@ describe('simulated exchange: taker orders', () => {
     expect(k.market.instrument('TESTUSDT')!.book.visibleLots('sell', 101)).to.equal(3);
   });
 
+  it('names_our_client_id_on_the_fills_an_order_takes_while_it_is_placed_and_on_later_maker_fills', async () => {
+    // The record a user reads (fills.csv's clientOrderId): a taker's fills used to have none, as the client id
+    // was only noted after the placement had already matched.
+    const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
+    k.at(1_000, book(1_000, 1, [[98, 10]], [[100, 2]]));
+    await k.place('buy', 100, 3, 'gtc', 'pptest_p_taker000001'); // takes 2 at once, rests 1
+    k.at(1_001, trade(1_001, 'sell', 100, 1)); // the rest fills as a maker
+    expect(k.venue.fills.map((f) => [f.liquidity, f.quantity.toNumber(), f.clientOrderId])).to.deep.equal([
+      ['taker', 2, 'pptest_p_taker000001'],
+      ['maker', 1, 'pptest_p_taker000001'],
+    ]);
+  });
+
   it('refuses_a_post_only_order_that_would_take', async () => {
     const k = kit('neutral', { latency: { orderEntryMs: 0, cancelMs: 0, responseMs: 0 } });
     k.at(1_000, book(1_000, 1, [[98, 10]], [[100, 2]]));
