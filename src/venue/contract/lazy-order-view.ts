@@ -13,7 +13,7 @@
  */
 import type { OrderState } from './contract-state.js';
 import type { ContractOrderView } from './contract-views.js';
-import { enumerable } from './lazy-events.js';
+import { enumerableGetters } from './lazy-events.js';
 
 export class LazyOrderView implements ContractOrderView {
   readonly #at: OrderState;
@@ -119,34 +119,4 @@ export class LazyOrderView implements ContractOrderView {
   }
 }
 
-enumerable(
-  LazyOrderView.prototype,
-  'accountId',
-  'orderId',
-  'symbol',
-  'positionId',
-  'price',
-  'vol',
-  'leverage',
-  'side',
-  'category',
-  'orderType',
-  'dealAvgPrice',
-  'dealVol',
-  'orderMargin',
-  'usedMargin',
-  'takerFee',
-  'makerFee',
-  'profit',
-  'feeCurrency',
-  'openType',
-  'state',
-  'externalOid',
-  'errorCode',
-  'createTime',
-  'updateTime',
-  'positionMode',
-  'reduceOnly',
-  'stpMode',
-  'cancelReason',
-);
+enumerableGetters(LazyOrderView.prototype);
