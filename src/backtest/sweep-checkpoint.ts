@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import { canonicalJson } from './report/backtest-run.js';
 import type { RunPruning } from './research/asha.js';
-import { type SweepOutcome, type SweepOutcomeJson, outcomeFromJson, outcomeToJson } from './sweep-outcome.js';
+import { type SweepOutcome, type SweepOutcomeJson, outcomeFromJson, outcomeToJson, runOutcomeExtras } from './sweep-outcome.js';
 
 const VERSION = 1;
 
@@ -39,7 +39,8 @@ export function checkpointKey(document: Readonly<Record<string, unknown>>, fillM
 export class SweepCheckpoint {
   private constructor(
     readonly path: string,
-    private readonly runs: Map<string, SweepOutcomeJson>,
+    /** The outcome of each key: parsed at open, or the line as put (one string: no graph for the GC to walk). */
+    private readonly runs: Map<string, SweepOutcomeJson | string>,
   ) {}
 
   /**
@@ -49,7 +50,7 @@ export class SweepCheckpoint {
   static open(out: string, dataHash: string, resume: boolean): SweepCheckpoint {
     mkdirSync(out, { recursive: true });
     const path = join(out, 'checkpoint.jsonl');
-    const runs = new Map<string, SweepOutcomeJson>();
+    const runs = new Map<string, SweepOutcomeJson | string>();
     if (resume && existsSync(path)) {
       const lines = readFileSync(path, 'utf8').split('\n');
       const header = parseLine<Header>(lines[0] ?? '');
@@ -82,16 +83,29 @@ export class SweepCheckpoint {
 
   get(key: string): SweepOutcome | undefined {
     const j = this.runs.get(key);
-    return j ? outcomeFromJson(j) : undefined;
+    if (j === undefined) return undefined;
+    if (typeof j !== 'string') return outcomeFromJson(j);
+    const { key: _key, ...outcome } = JSON.parse(j) as Line;
+    return outcomeFromJson(outcome);
   }
 
   put(key: string, outcome: SweepOutcome): void {
     if (this.runs.has(key)) return;
-    const json = outcomeToJson(outcome);
+    const line = checkpointLine(key, outcome);
     // Synchronous: once the run is counted it is on disk, whatever signal comes next.
-    appendFileSync(this.path, `${JSON.stringify({ key, ...json } satisfies Line)}\n`);
-    this.runs.set(key, json);
+    appendFileSync(this.path, `${line}\n`);
+    this.runs.set(key, line);
   }
+}
+
+/**
+ * The line of one outcome: `JSON.stringify({ key, ...outcomeToJson(outcome) })`, the same bytes, with a
+ * run that came as text (`runText`) spliced in rather than encoded again.
+ */
+export function checkpointLine(key: string, outcome: SweepOutcome): string {
+  if (outcome.kind !== 'run' || outcome.runText === undefined) return JSON.stringify({ key, ...outcomeToJson(outcome) } satisfies Line);
+  const extras = JSON.stringify(runOutcomeExtras(outcome));
+  return `{"key":${JSON.stringify(key)},"run":${outcome.runText}${extras === '{}' ? '' : `,${extras.slice(1, -1)}`}}`;
 }
 
 /** A line of JSON, or undefined for a torn or foreign one. */

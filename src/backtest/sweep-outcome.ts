@@ -14,6 +14,11 @@ export type SweepOutcome =
       readonly rungValues: readonly number[];
       /** The rung at which pruning stopped the run. */
       readonly prunedAt?: number;
+      /**
+       * `JSON.stringify(runToJson(run))` when the run arrived as that text (a sweep worker thread): the
+       * checkpoint writes it as is rather than encoding the run again on the main thread.
+       */
+      readonly runText?: string;
     }
   | { readonly kind: 'infeasible'; readonly reason: string };
 
@@ -21,8 +26,12 @@ export type SweepOutcomeJson = { run: BacktestRunJson; rungValues?: (number | nu
 
 export function outcomeToJson(o: SweepOutcome): SweepOutcomeJson {
   if (o.kind === 'infeasible') return { infeasible: o.reason };
+  return { run: runToJson(o.run), ...runOutcomeExtras(o) };
+}
+
+/** What a run's outcome holds besides the run: the rungs it reached and where pruning stopped it. */
+export function runOutcomeExtras(o: Extract<SweepOutcome, { kind: 'run' }>): { rungValues?: (number | null)[]; prunedAt?: number } {
   return {
-    run: runToJson(o.run),
     ...(o.rungValues.length > 0 ? { rungValues: valuesToJson(o.rungValues) } : {}),
     ...(o.prunedAt !== undefined ? { prunedAt: o.prunedAt } : {}),
   };

@@ -1,9 +1,11 @@
 /**
  * One worker thread of a sweep: loads the config's data once, then runs the grid points it is sent
- * and posts each run back as plain JSON (Decimals do not survive structured cloning; the main thread
- * rebuilds them with runFromJson).
+ * and posts each run back as JSON text (Decimals do not survive structured cloning; the main thread
+ * rebuilds them with runFromJson). Text, not the JSON object: a string crosses threads as one copy
+ * where an object graph is serialised field by field, and the main thread appends that very text to
+ * the sweep's checkpoint instead of encoding the run a second time (runText in sweep-outcome.ts).
  *
- *   in:  { id, point, fillModel, pruning? }   out: { id, run, rungValues, stoppedAt? } | { id, error, infeasible? }
+ *   in:  { id, point, fillModel, pruning? }   out: { id, runText, rungValues, stoppedAt? } | { id, error, infeasible? }
  */
 import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -31,7 +33,8 @@ export interface SweepJob {
 export type SweepAnswer =
   | {
       readonly id: number;
-      readonly run: ReturnType<typeof runToJson>;
+      /** `JSON.stringify(runToJson(run))`. */
+      readonly runText: string;
       readonly events: number;
       readonly rungValues: (number | null)[];
       readonly stoppedAt?: number;
@@ -67,7 +70,7 @@ async function main(): Promise<void> {
         const stopped = r.stoppedAt !== undefined ? { stoppedAt: r.stoppedAt } : {};
         port.postMessage({
           id: job.id,
-          run: runToJson(r.run),
+          runText: JSON.stringify(runToJson(r.run)),
           events: r.stats.events,
           rungValues: valuesToJson(r.rungValues),
           ...stopped,

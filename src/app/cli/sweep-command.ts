@@ -18,7 +18,7 @@ import { ConfigError } from '../../core/errors.js';
 import { strategyCatalog } from '../../runtime/container/strategy-module.js';
 import { loadConfigFileStrategies } from '../../runtime/plugins/strategy-plugins.js';
 import { computeMetrics, type Metrics } from '../../backtest/report/metrics.js';
-import { runFromJson } from '../../backtest/report/run-codec.js';
+import { type BacktestRunJson, runFromJson } from '../../backtest/report/run-codec.js';
 import type { BacktestRun } from '../../backtest/report/backtest-run.js';
 import {
   rankSweepResults,
@@ -165,7 +165,8 @@ class WorkerPool implements RunExecutor {
         } else
           p.resolve({
             kind: 'run',
-            run: runFromJson(m.run),
+            run: runFromJson(JSON.parse(m.runText) as BacktestRunJson),
+            runText: m.runText,
             rungValues: valuesFromJson(m.rungValues),
             ...(m.stoppedAt !== undefined ? { prunedAt: m.stoppedAt } : {}),
           });
