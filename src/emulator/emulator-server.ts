@@ -23,7 +23,7 @@ import { authenticateContract } from './auth/contract-authenticator.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import type { FaultInjector } from './faults/fault-injector.js';
 import type { FaultRule, TransportLimits } from './emulator-config.js';
-import { readBody, type BodyResult } from './http/body-reader.js';
+import { bodyPending, readBody, type BodyResult } from './http/body-reader.js';
 import { fastContractOrderParams } from './http/fast-contract-order-params.js';
 import { fastOrderParams } from './http/fast-order-params.js';
 import { CONTRACT_FORM_ERRORS, mergeQueryAndBody, parseForm, SPOT_FORM_ERRORS } from './http/form-params.js';
@@ -179,9 +179,9 @@ export class EmulatorServer {
   }
 
   /**
-   * Synchronous on the usual request (a signed placement whose body, if any, has arrived, and a
-   * synchronous handler): it goes on in a Promise only where it has to wait — an injected delay, a body
-   * still arriving, a handler that returned a Promise — and every failure, thrown now or later, ends in
+   * Synchronous on the usual request (a signed placement without a body, or whose body the parser has
+   * read by the next tick, and a synchronous handler): it goes on in a Promise only where it has to wait
+   * — an injected delay, a body still arriving, a handler that returned a Promise — and every failure, thrown now or later, ends in
    * fail(). Every hop through the microtask queue, and the Promise an async function makes per call,
    * showed in the profile; the answer is the same whether it is written now or a tick later.
    */
@@ -216,18 +216,50 @@ export class EmulatorServer {
       }
       const found = { route, fault: this.deps.faults.pick({ method, path, endpointId: route.def.id }), method, rawQuery };
       def = route.def;
-      const going =
-        found.fault?.kind === 'delay' && found.fault.delayMs > 0
-          ? this.deps.latencyClock.sleep(found.fault.delayMs).then(() => this.admitted(req, res, found))
-          : this.admitted(req, res, found);
-      if (going) {
+      if (found.fault?.kind === 'delay' && found.fault.delayMs > 0) {
         const d = def;
         this.behind.set(socket, []);
-        void going.catch((e: unknown) => this.fail(res, e, d, api)).finally(() => this.release(socket));
+        this.settle(
+          this.deps.latencyClock.sleep(found.fault.delayMs).then(() => this.admitted(req, res, found)),
+          req,
+          res,
+          d,
+          api,
+        );
+      } else if (bodyPending(req)) {
+        // The parser hands the body over after this event, in the same read: at the next tick it is
+        // usually there whole (body-reader.ts bodyPending), which saves the listeners, the stream's
+        // flowing mode and the Promise of the waiting path (the contract placement's JSON body).
+        this.behind.set(socket, []);
+        process.nextTick(() => this.afterParse(req, res, found, api));
+      } else {
+        const going = this.admitted(req, res, found);
+        if (going) {
+          this.behind.set(socket, []);
+          this.settle(going, req, res, def, api);
+        }
       }
     } catch (e) {
       this.fail(res, e, def, api);
     }
+  }
+
+  /** A request put off to the tick after its 'request' event; its connection's queue is already held. */
+  private afterParse(req: IncomingMessage, res: ServerResponse, found: Routed, api: WireApi): void {
+    let going: Promise<void> | undefined;
+    try {
+      going = this.admitted(req, res, found);
+    } catch (e) {
+      this.fail(res, e, found.route.def, api);
+    }
+    if (going) this.settle(going, req, res, found.route.def, api);
+    else this.release(req.socket);
+  }
+
+  /** Answers a request that went on in a Promise, then lets its connection's next requests run. */
+  private settle(going: Promise<void>, req: IncomingMessage, res: ServerResponse, def: EndpointDef, api: WireApi): void {
+    const socket = req.socket;
+    void going.catch((e: unknown) => this.fail(res, e, def, api)).finally(() => this.release(socket));
   }
 
   /**

@@ -210,6 +210,22 @@ describe('emulator HTTP framing: answers do not depend on how requests arrive', 
     expect(got).to.deep.equal(reference);
   });
 
+  it('answers_a_json_body_sent_chunked_as_it_answers_the_same_body_sent_with_a_length', async () => {
+    // The body is taken at the tick after the request when its Content-Length is buffered; a chunked
+    // body has no length, so it goes the waiting path: both must answer alike, whole or in pieces.
+    const body = '{"symbol":"BTC_USDT","price":87500,"vol":1,"leverage":10,"side":1,"type":1,"openType":1}';
+    const sized = contractPost('/api/v1/private/order/create', body);
+    const head = sized.text.slice(0, sized.text.indexOf('\r\n\r\n')).replace(/\r\nContent-Length: \d+/, '');
+    const half = Math.floor(body.length / 2);
+    const chunk = (s: string): string => `${s.length.toString(16)}\r\n${s}\r\n`;
+    const chunked = `${head}\r\nTransfer-Encoding: chunked\r\n\r\n${chunk(body.slice(0, half))}${chunk(body.slice(half))}0\r\n\r\n`;
+    const expected = await exchange((await fresh()).port, [sized.text], 1);
+    expect(expected[0]!.status).to.equal(200);
+    expect(await exchange((await fresh()).port, [chunked], 1)).to.deep.equal(expected);
+    const cut = chunked.indexOf('\r\n\r\n') + 10;
+    expect(await exchange((await fresh()).port, [chunked.slice(0, cut), 30, chunked.slice(cut)], 1)).to.deep.equal(expected);
+  });
+
   it('answers_sixteen_concurrent_connections_each_in_its_own_order', async () => {
     // 96 placements at once: far above the 12/s order limit, which is not what this case is about.
     const emu = await fresh({ rateLimits: { enabled: false } });

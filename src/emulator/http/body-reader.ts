@@ -45,16 +45,49 @@ const TOO_LARGE: BodyResult = { ok: false, reason: 'too-large' };
 const NO_BODY: BodyResult = { ok: true, body: EMPTY };
 
 /**
+ * A body is announced and not all of it has been parsed yet. When node:http hands a request over, its
+ * body has not been parsed even if it came in the same packet as the headers: the parser goes on to it
+ * after the 'request' event, in the same read, and the next tick runs once the parser has pushed it
+ * (on a socket, before the parser has marked the message complete). A caller that waits for that tick
+ * usually finds the whole body buffered, and readBody then takes it without listeners or a Promise.
+ */
+export function bodyPending(req: IncomingMessage): boolean {
+  return !req.complete && !noBodyAnnounced(req);
+}
+
+/**
+ * Every byte of the body is in the stream's buffer: the message is complete, or its Content-Length
+ * (the framing when there is no Transfer-Encoding) is buffered — the bytes after it are the next request's.
+ */
+function wholeBodyBuffered(req: IncomingMessage, declared: string | undefined): boolean {
+  if (req.complete) return true;
+  return declared !== undefined && req.headers['transfer-encoding'] === undefined && req.readableLength === Number(declared);
+}
+
+/** No length and no chunked encoding: HTTP/1.1 says there is no body, so there is nothing to wait for. */
+function noBodyAnnounced(req: IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return declared === '0' || (declared === undefined && req.headers['transfer-encoding'] === undefined);
+}
+
+/**
  * The body, or a Promise of it when it has to be waited for: a request without a body (the usual signed
- * GET, DELETE and query-string POST) is answered without a trip through the microtask queue.
+ * GET, DELETE and query-string POST), and one whose body has been parsed whole (see bodyPending), are
+ * answered without a trip through the microtask queue.
  */
 export function readBody(req: IncomingMessage, maxBytes: number, idle?: BodyIdleLimit): BodyResult | Promise<BodyResult> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > maxBytes) return TOO_LARGE;
-  // No length and no chunked encoding: HTTP/1.1 says there is no body, so there is nothing to wait for.
-  if (declared === '0' || (declared === undefined && req.headers['transfer-encoding'] === undefined)) {
+  if (noBodyAnnounced(req)) {
     req.resume();
     return NO_BODY;
+  }
+  if (wholeBodyBuffered(req, declared)) {
+    // read() returns the buffer as one Buffer (null when it is empty); resume() lets the stream end
+    // when the parser marks the message complete, as it does on the path below.
+    const body = (req.read() as Buffer | null) ?? EMPTY;
+    if (!req.complete) req.resume();
+    return body.length > maxBytes ? TOO_LARGE : { ok: true, body };
   }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
