@@ -226,6 +226,65 @@ describe('emulator HTTP framing: answers do not depend on how requests arrive', 
     expect(await exchange((await fresh()).port, [chunked.slice(0, cut), 30, chunked.slice(cut)], 1)).to.deep.equal(expected);
   });
 
+  it('answers_contract_placements_and_their_refusals_alike_whether_the_body_is_taken_at_once_or_waited_for', async () => {
+    // A body that arrives with its headers is taken at the next tick; one cut in pieces or chunked is
+    // waited for. Every answer — the placement, a bad signature, a missing or bad field, a body that is
+    // not JSON or too large — must be the same bytes either way, in the same order on one connection.
+    const order = (extra: Record<string, unknown>): string =>
+      JSON.stringify({ symbol: 'BTC_USDT', price: 87500, vol: 1, leverage: 10, side: 1, type: 1, openType: 1, ...extra });
+    const { vol: _vol, ...noVol } = JSON.parse(order({})) as Record<string, unknown>;
+    const withSignature = (body: string, signature: string): Req => {
+      const r = contractPost('/api/v1/private/order/create', body);
+      return { ...r, text: r.text.replace(/Signature: [0-9a-f]{64}/, `Signature: ${signature}`) };
+    };
+    const cases: readonly Req[] = [
+      contractPost('/api/v1/private/order/create', order({})),
+      withSignature(order({ side: 3 }), 'f'.repeat(64)),
+      contractPost('/api/v1/private/order/create', JSON.stringify(noVol)),
+      contractPost('/api/v1/private/order/create', order({ side: 9 })),
+      contractPost('/api/v1/private/order/create', order({ price: '87,500' })),
+      contractPost('/api/v1/private/order/create', '{"symbol":"BTC_USDT",'),
+      contractPost('/api/v1/private/order/create', order({ externalOid: 'x'.repeat(300_000) })),
+      contractPost('/api/v1/private/order/create', order({ side: 3 })),
+    ];
+    const chunkedOf = (r: Req): string => {
+      const at = r.text.indexOf('\r\n\r\n');
+      const body = r.text.slice(at + 4);
+      const head = r.text.slice(0, at).replace(/\r\nContent-Length: \d+/, '');
+      return `${head}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+    };
+    // Whole, one request per connection (the body is taken at once).
+    const atOnce: Answer[] = [];
+    const first = await fresh();
+    for (const r of cases) atOnce.push(...(await exchange(first.port, [r.text], 1)));
+    expect(atOnce.map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200, 413, 200]);
+    const bodies = atOnce.map((a) => JSON.parse(a.body) as { success: boolean; code: number; message?: string });
+    expect(bodies[0]).to.include({ success: true, code: 0 });
+    expect(bodies[1]).to.deep.equal({ success: false, code: 602, message: 'Signature verification failed!' });
+    expect(bodies[2]!.message).to.equal('Param error! vol: expected a decimal number > 0 with at most 15 significant digits');
+    expect(bodies[3]!.message).to.equal(
+      'Param error! side: expected 1, 2, 3 or 4 (1 open long, 2 close short, 3 open short, 4 close long)',
+    );
+    expect(bodies[4]!.message).to.equal('Param error! price: expected a decimal number >= 0 with at most 15 significant digits');
+    expect(bodies[5]).to.deep.equal({ success: false, code: 600, message: 'Param error! the body is not valid JSON' });
+    expect(bodies[6]).to.deep.equal({ success: false, code: 413, message: 'Request body larger than 262144 bytes' });
+    expect(bodies[7]).to.include({ success: true, code: 0 });
+    // The same list on fresh emulators: pipelined on one connection, in pieces (waited for), chunked.
+    const open = cases.filter((_, i) => i !== 6); // a 413 closes its connection
+    const expected = atOnce.filter((_, i) => i !== 6);
+    expect(await exchange((await fresh()).port, [open.map((r) => r.text).join('')], open.length)).to.deep.equal(expected);
+    expect(
+      await exchange(
+        (await fresh()).port,
+        open.flatMap((r) => pieces(r, 20)),
+        open.length,
+      ),
+    ).to.deep.equal(expected);
+    expect(await exchange((await fresh()).port, [open.map(chunkedOf).join('')], open.length)).to.deep.equal(expected);
+    const tooLarge = cases[6]!;
+    expect(await exchange((await fresh()).port, [chunkedOf(tooLarge)], 1)).to.deep.equal([atOnce[6]]);
+  });
+
   it('answers_sixteen_concurrent_connections_each_in_its_own_order', async () => {
     // 96 placements at once: far above the 12/s order limit, which is not what this case is about.
     const emu = await fresh({ rateLimits: { enabled: false } });
