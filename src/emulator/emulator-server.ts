@@ -31,6 +31,7 @@ import { ResponseBatch } from './http/response-batch.js';
 import { NO_PATH_PARAMS, type RouteMatch, type RouteTable } from './http/route-table.js';
 import { ContractError, errorBody, SpotError, WireError, type WireApi } from './http/wire-error.js';
 import { NO_DATA, SpotWrapped, type ApiCall, type HandlerTable } from './handlers/handler.js';
+import { JsonText } from './handlers/json-text.js';
 
 export interface EmulatorServerDeps {
   /** The venue's clock (system or virtual): server time, auth windows, rate-limit windows. */
@@ -417,13 +418,14 @@ export class EmulatorServer {
 
   private spotAnswer(def: EndpointDef, result: unknown): Answer {
     if (def.envelope === 'spot-wrapped') {
+      // Only bare answers come as JsonText (the placement); a wrapped one carries the value itself.
       const w = result instanceof SpotWrapped ? result : new SpotWrapped(result);
       const env: Record<string, unknown> = { code: w.code, msg: w.msg };
       if (!w.omitData) env.data = w.data;
       env.timestamp = this.deps.clock.now();
       return { status: 200, body: JSON.stringify(env) };
     }
-    return { status: 200, body: JSON.stringify(result ?? {}) };
+    return { status: 200, body: result instanceof JsonText ? result.text : JSON.stringify(result ?? {}) };
   }
 
   // ---------- contract ----------
@@ -532,6 +534,7 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 }
 
 function contractAnswer(result: unknown): Answer {
+  if (result instanceof JsonText) return { status: 200, body: `{"success":true,"code":0,"data":${result.text}}` };
   const env: Record<string, unknown> = { success: true, code: 0 };
   if (result !== NO_DATA && result !== undefined) env.data = result;
   return { status: 200, body: stringifyContract(env) };

@@ -24,6 +24,7 @@ import type { ContractEngine } from '../engine/contract-engine.js';
 import { contractInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import { ContractError, contractRefusal, contractWireText, type WireError } from '../http/wire-error.js';
 import { NO_DATA, type ApiCall, type EndpointHandler } from './handler.js';
+import { JsonText, jsonFinite, jsonVerbatim } from './json-text.js';
 import { assetWire, idValue, n, orderWire, pageWire, positionWire } from './contract-wire.js';
 
 const refused = (r: Rejected): WireError => contractRefusal(r.code, r.message);
@@ -66,6 +67,14 @@ function leverageWire(v: LeverageView): Record<string, unknown> {
     currentMmr: n(v.currentMmr),
     maxLeverageView: v.maxLeverageView,
   };
+}
+
+/**
+ * The order/create answer's data: as JSON text when the template gives JSON.stringify's bytes
+ * (handlers/json-text.ts), else the object. test/emulator/handlers/json-text.test.ts compares the two.
+ */
+export function createdOrder(orderId: string, ts: number): JsonText | { orderId: string; ts: number } {
+  return jsonVerbatim(orderId) && jsonFinite(ts) ? new JsonText(`{"orderId":"${orderId}","ts":${ts}}`) : { orderId, ts };
 }
 
 export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngine): Record<string, EndpointHandler> {
@@ -292,7 +301,7 @@ export function contractTradeHandlers(ctx: EmulatorContext, engine: ContractEngi
       contractInstrumentOf(ctx, c.params.symbol);
       const r = venue.placeOrder(c.account!.id, placeRequest(c.params));
       if (!r.ok) throw refused(r);
-      return { orderId: r.value.orderId, ts: r.value.createTime };
+      return createdOrder(r.value.orderId, r.value.createTime);
     },
     'contract.submitBatch': (c: ApiCall<CreateParams[]>) => {
       mayTrade(c);

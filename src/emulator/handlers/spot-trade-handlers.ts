@@ -13,6 +13,7 @@ import type { SpotEngine } from '../engine/spot-engine.js';
 import { spotInstrumentOf, type EmulatorContext } from '../emulator-context.js';
 import { WireError } from '../http/wire-error.js';
 import type { ApiCall, EndpointHandler } from './handler.js';
+import { JsonText, jsonFinite, jsonVerbatim } from './json-text.js';
 
 interface OrderParams {
   symbol: string;
@@ -76,6 +77,41 @@ function cancelledWire(v: SpotOrderView, newClientOrderId?: string): Record<stri
     orderListId: -1,
     stpMode: v.stpMode,
   };
+}
+
+/** The newOrder answer's fields, in the answer's order. */
+interface OrderAck {
+  readonly symbol: string;
+  readonly orderId: string;
+  readonly price: string;
+  readonly origQty: string;
+  readonly type: string;
+  readonly side: string;
+  readonly stpMode: string;
+  readonly time: number;
+}
+
+/**
+ * The newOrder answer: as JSON text when the template gives JSON.stringify's bytes (handlers/json-text.ts),
+ * else the object. test/emulator/handlers/json-text.test.ts compares the two over any field values.
+ */
+export function orderAck(o: OrderAck): JsonText | Record<string, unknown> {
+  const { symbol, orderId, price, origQty, type, side, stpMode, time } = o;
+  if (
+    jsonVerbatim(symbol) &&
+    jsonVerbatim(orderId) &&
+    jsonVerbatim(price) &&
+    jsonVerbatim(origQty) &&
+    jsonVerbatim(type) &&
+    jsonVerbatim(side) &&
+    jsonVerbatim(stpMode) &&
+    jsonFinite(time)
+  ) {
+    return new JsonText(
+      `{"symbol":"${symbol}","orderId":"${orderId}","orderListId":-1,"price":"${price}","origQty":"${origQty}","type":"${type}","side":"${side}","stpMode":"${stpMode}","transactTime":${time}}`,
+    );
+  }
+  return { symbol, orderId, orderListId: -1, price, origQty, type, side, stpMode, transactTime: time };
 }
 
 export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Record<string, EndpointHandler> {
@@ -185,18 +221,7 @@ export function spotTradeHandlers(ctx: EmulatorContext, engine: SpotEngine): Rec
     'spot.newOrder': (c: ApiCall<OrderParams>) => {
       const r = place(c.account!.id, c.params);
       if (!r.ok) throw refused(r);
-      const o = r.order;
-      return {
-        symbol: o.symbol,
-        orderId: o.orderId,
-        orderListId: -1,
-        price: o.price,
-        origQty: o.origQty,
-        type: o.type,
-        side: o.side,
-        stpMode: o.stpMode,
-        transactTime: o.time,
-      };
+      return orderAck(r.order);
     },
     'spot.testNewOrder': (c: ApiCall<OrderParams>) => {
       const r = reader.testOrder(request(c.account!.id, c.params));
