@@ -396,7 +396,10 @@ export class EmulatorServer {
       params = mergeQueryAndBody(query, parseForm(bodyText, SPOT_FORM_ERRORS));
     }
     const business: Record<string, unknown> = {};
-    for (const [k, v] of params) if (!isSpotTransport(k)) business[k] = v;
+    // forEach rather than for…of: no iterator result and [key, value] pair per parameter.
+    params.forEach((v, k) => {
+      if (!isSpotTransport(k)) business[k] = v;
+    });
 
     this.deps.limits.checkIp(def, business, ip);
     let account: EmulatorAccount | undefined;
