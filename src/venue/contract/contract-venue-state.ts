@@ -352,6 +352,23 @@ export class ContractVenueState {
     return out as T;
   }
 
+  /**
+   * `run` spelled out for the hottest command (placement), without a closure per call:
+   * `enter(); try { … } finally { exit(); } deliver();` — the same nesting and the same delivery.
+   */
+  enter(): void {
+    this.nesting++;
+  }
+
+  exit(): void {
+    this.nesting--;
+  }
+
+  /** Delivers what the commands queued, once the outermost has returned. */
+  deliver(): void {
+    if (this.nesting === 0) this.queue.flush();
+  }
+
   /** Runs a command and then delivers its events (a command started by a listener nests). */
   run(fn: () => void): void {
     this.nesting++;

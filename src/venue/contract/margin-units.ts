@@ -91,5 +91,14 @@ export function feeUnits(ticks: number, lots: number, per: bigint, perNumber: nu
   return BigInt(ticks) * BigInt(lots) * per;
 }
 
+/**
+ * ticks·lots as a bigint: one BigInt of the double product while that is a safe integer (exact), the
+ * bigint product past it. `BigInt(ticks) * BigInt(lots)` is three bigint allocations; a fill makes several.
+ */
+export function tickLotsOf(ticks: number, lots: number): bigint {
+  const n = ticks * lots;
+  return Number.isSafeInteger(n) ? BigInt(n) : BigInt(ticks) * BigInt(lots);
+}
+
 /** `per` as a safe double, or undefined (feeUnits then multiplies bigints). */
 export const perNumberOf = safeNumber;

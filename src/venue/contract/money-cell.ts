@@ -118,6 +118,18 @@ export class MoneyCell {
     } else this.set(this.dec.add(unitsToDecimal(u)));
   }
 
+  /**
+   * Subtracts `u` ledger units: `addUnits(-u)` without the negated bigint (each bigint operation
+   * allocates; a fill subtracts its margin and fee from the wallet). The Decimal branch is addUnits's.
+   */
+  subUnits(u: bigint): void {
+    if (u === 0n) return;
+    if (this.dec === undefined) {
+      this.units -= u;
+      this.cached = undefined;
+    } else this.addUnits(-u);
+  }
+
   /** Adds another cell's amount. */
   addCell(c: MoneyCell): void {
     if (c.dec === undefined) this.addUnits(c.units);

@@ -25,7 +25,7 @@ import { ContractPosition } from './contract-position.js';
 import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
 import { AccountState, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
-import { feeUnits, marginAndFeeUnits } from './margin-units.js';
+import { feeUnits, marginAndFeeUnits, tickLotsOf } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
 import { OrderCancelledEvent, OrderFilledEvent } from './lazy-events.js';
 import { posKey, extKey } from './venue-keys.js';
@@ -109,7 +109,7 @@ export class OrderMatching {
     if (!o.closing) {
       const w = o.account.wallet(o.market.spec.settleCoin);
       const need = this.money.orderMargin(o, remaining);
-      w.freeCell.addUnits(-need);
+      w.freeCell.subUnits(need);
       w.frozenUnits += need;
       o.frozenUnits = need;
       if (w.freeCell.isNegative()) this.money.coverShortfall(o.account, w, undefined, undefined);
@@ -182,8 +182,9 @@ export class OrderMatching {
 
     if (o.frozenUnits > 0n) {
       const after = remainingBefore - lots > 0 ? this.money.orderMargin(o, remainingBefore - lots) : 0n;
-      const release = o.frozenUnits - after;
-      w.frozenUnits -= release;
+      // The last fill releases the whole reservation: no subtraction (each bigint operation allocates).
+      const release = after === 0n ? o.frozenUnits : o.frozenUnits - after;
+      w.frozenUnits = w.frozenUnits === release ? 0n : w.frozenUnits - release;
       w.freeCell.addUnits(release);
       o.frozenUnits = after;
     }
@@ -236,7 +237,7 @@ export class OrderMatching {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
       openPos = this.ledger.positionFor(acct, m, direction, o.openType, o.leverage);
       const im = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
-      w.freeCell.addUnits(-im);
+      w.freeCell.subUnits(im);
       openPos.addImUnits(im);
       openPos.oimCell.addUnits(im);
       openPos.marginBookedCell.addUnits(im);
@@ -248,7 +249,7 @@ export class OrderMatching {
       this.ledger.journal(openPos, openLots, 0);
       touchedPositions.push(openPos);
     }
-    w.freeCell.addUnits(-fee);
+    w.freeCell.subUnits(fee);
     this.s.addFeeIncome(spec.settleCoin, fee);
     // `0n + fee` would be a new bigint kept with the order: the first fill's total is the fill's own fee.
     if (isMaker) o.makerFeeUnits = o.makerFeeUnits === 0n ? fee : o.makerFeeUnits + fee;
@@ -256,7 +257,7 @@ export class OrderMatching {
     if (w.freeCell.isNegative()) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
 
     o.dealLots += lots;
-    const cost = BigInt(priceTicks) * BigInt(lots);
+    const cost = tickLotsOf(priceTicks, lots);
     o.dealCost = o.dealCost === 0n ? cost : o.dealCost + cost;
     o.updateTime = now;
     o.positionId = (openPos ?? closePos)?.positionId ?? o.positionId;

@@ -37,6 +37,9 @@ import { LIMIT_LIKE, RESTING, type OrderMatching } from './order-matching.js';
 import { OrderAcceptedEvent } from './lazy-events.js';
 import { accountChanged } from './account-changes.js';
 
+/** a + b, without a bigint operation when one is zero (an order that only rests or only takes: most). */
+const sumUnits = (a: bigint, b: bigint): bigint => (a === 0n ? b : b === 0n ? a : a + b);
+
 export class OrderPlacement {
   constructor(
     private readonly s: ContractVenueState,
@@ -47,17 +50,21 @@ export class OrderPlacement {
 
   /** POST order/create; a take-profit / stop-loss it carries becomes a stop order that follows its fills. */
   placeOrder(accountIdIn: string, req: PlaceOrderRequest): VenueResult<ContractOrderView> {
-    let result: VenueResult<ContractOrderView> | undefined;
-    this.s.run(() => {
+    let result: VenueResult<ContractOrderView>;
+    // this.s.run without the closure (two per maker+taker cycle).
+    this.s.enter();
+    try {
       const tpsl = this.s.triggers.stops.prepareAttached(accountIdIn, req);
-      if (tpsl !== undefined && !tpsl.ok) {
-        result = this.matching.reject(accountIdIn, tpsl.code, tpsl.message);
-        return;
+      if (tpsl !== undefined && !tpsl.ok) result = this.matching.reject(accountIdIn, tpsl.code, tpsl.message);
+      else {
+        result = this.place(accountIdIn, req, OrderCategory.LIMIT);
+        if (tpsl !== undefined && result.ok) this.s.triggers.stops.attach(toAccountId(accountIdIn), result.value, tpsl.value);
       }
-      result = this.place(accountIdIn, req, OrderCategory.LIMIT);
-      if (tpsl !== undefined && result.ok) this.s.triggers.stops.attach(toAccountId(accountIdIn), result.value, tpsl.value);
-    });
-    return result!;
+    } finally {
+      this.s.exit();
+    }
+    this.s.deliver();
+    return result;
   }
 
   /** POST order/change_limit_order: new price and total vol; margin and position re-checked. */
@@ -346,9 +353,10 @@ export class OrderPlacement {
     if (!closing && !fokUnfilled) {
       const rates = this.money.rates(acct, spec);
       const restLots = RESTING.has(type) ? lots - preview.lots : 0;
-      const need =
-        this.money.takerReserve(spec, preview.quote, leverage, rates) +
-        this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates);
+      const need = sumUnits(
+        this.money.takerReserve(spec, preview.quote, leverage, rates),
+        this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates),
+      );
       if (this.money.exceedsAvailable(acct, spec.settleCoin, need))
         return this.matching.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
       const fair = m.fairPrice;

@@ -75,9 +75,9 @@ export class VenueMoney {
     const w = acct.wallets.get(currency);
     const cross = w === undefined || w.freeCell.dec !== undefined ? undefined : this.crossUnrealisedUnits(acct, currency);
     if (w !== undefined && cross !== undefined) {
-      let avail = w.freeCell.units + (cross < 0n ? cross : 0n);
+      let avail = cross < 0n ? w.freeCell.units + cross : w.freeCell.units;
       if (avail < 0n) avail = 0n;
-      return needUnits > avail + extraUnits;
+      return needUnits > (extraUnits === 0n ? avail : avail + extraUnits);
     }
     return unitsToDecimal(needUnits).gt(this.availableOpen(acct, currency).add(unitsToDecimal(extraUnits)));
   }
@@ -85,6 +85,10 @@ export class VenueMoney {
   /** Σ unrealised PnL of the cross positions in ledger units; undefined when a mark is off the tick. */
   private crossUnrealisedUnits(acct: AccountState, currency: string): bigint | undefined {
     let sum = 0n;
+    // Σ ±(value − cost) in tick·lots per contract, in doubles while exact (one position per side is the
+    // usual case): the bigints are made once per contract instead of five times per position.
+    let spec: ContractSpec | undefined;
+    let tickLots = 0;
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
       const m = this.s.markets.get(p.spec.symbol)!;
@@ -96,9 +100,25 @@ export class VenueMoney {
         ticks = this.fairTicks(m);
         if (ticks === undefined) return undefined;
       }
-      const value = BigInt(ticks) * BigInt(p.holdLots);
-      sum += (p.isLong ? value - p.holdCost : p.holdCost - value) * p.spec.unitValueUnits;
+      const value = ticks * p.holdLots;
+      const cost = Number(p.holdCost);
+      const diff = p.isLong ? value - cost : cost - value;
+      if (Number.isSafeInteger(value) && Number.isSafeInteger(cost) && Number.isSafeInteger(diff)) {
+        if (spec !== p.spec) {
+          if (spec !== undefined && tickLots !== 0) sum += BigInt(tickLots) * spec.unitValueUnits;
+          spec = p.spec;
+          tickLots = 0;
+        }
+        const next = tickLots + diff;
+        if (Number.isSafeInteger(next)) {
+          tickLots = next;
+          continue;
+        }
+      }
+      const v = BigInt(ticks) * BigInt(p.holdLots);
+      sum += (p.isLong ? v - p.holdCost : p.holdCost - v) * p.spec.unitValueUnits;
     }
+    if (spec !== undefined && tickLots !== 0) sum += BigInt(tickLots) * spec.unitValueUnits;
     return sum;
   }
 
