@@ -186,19 +186,26 @@ export type OrderBookView<T = unknown, Id extends BookOrderId = string> = Pick<
 
 const NO_STOP = 0;
 
+/** Entries of one of the book's maps but its filler (see the maps). */
+const sizeWithoutFiller = (map: ReadonlyMap<unknown, unknown>): number => map.size - (map.has(null) ? 1 : 0);
+
 export class OrderBook<T = unknown, Id extends BookOrderId = string> {
   /** Sorted by price ascending: best bid last. */
   private readonly bidLevels: BookLevel<T, Id>[] = [];
   /** Sorted by price descending: best ask last. */
   private readonly askLevels: BookLevel<T, Id>[] = [];
-  private readonly bidMap = new Map<number, BookLevel<T, Id>>();
-  private readonly askMap = new Map<number, BookLevel<T, Id>>();
-  private readonly byId = new Map<Id, BookOrder<T, Id>>();
+  // Each map holds one filler entry (key null, value undefined) so that it never empties: a Map that a
+  // delete leaves empty is shrunk — a call into the runtime and a new table — on every such delete, and
+  // a book that fills each order it rests (a maker+taker cycle) empties its id map and a level map each
+  // time. Nothing relies on the filler being there (a book restored from an older snapshot has none).
+  private readonly bidMap = new Map<number | null, BookLevel<T, Id> | undefined>([[null, undefined]]);
+  private readonly askMap = new Map<number | null, BookLevel<T, Id> | undefined>([[null, undefined]]);
+  private readonly byId = new Map<Id | null, BookOrder<T, Id> | undefined>([[null, undefined]]);
   private seqCounter = 0;
   private changes = 0;
 
   get size(): number {
-    return this.byId.size;
+    return sizeWithoutFiller(this.byId);
   }
 
   get version(): number {
@@ -551,14 +558,18 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
   clear(): void {
     this.changes++;
     for (const o of this.byId.values()) {
+      if (o === undefined) continue;
       o.prev = o.next = null;
       o.level = null;
     }
     this.byId.clear();
+    this.byId.set(null, undefined);
     this.bidLevels.length = 0;
     this.askLevels.length = 0;
     this.bidMap.clear();
     this.askMap.clear();
+    this.bidMap.set(null, undefined);
+    this.askMap.set(null, undefined);
   }
 
   /** Structural self-check for tests; returns the problems found (empty = consistent). */
@@ -568,7 +579,7 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
     for (const side of ['BUY', 'SELL'] as const) {
       const arr = side === 'BUY' ? this.bidLevels : this.askLevels;
       const map = side === 'BUY' ? this.bidMap : this.askMap;
-      if (arr.length !== map.size) problems.push(`${side}: ${arr.length} levels but ${map.size} in the map`);
+      if (arr.length !== sizeWithoutFiller(map)) problems.push(`${side}: ${arr.length} levels but ${sizeWithoutFiller(map)} in the map`);
       for (let i = 0; i < arr.length; i++) {
         const l = arr[i]!;
         if (map.get(l.priceTicks) !== l) problems.push(`${side}: level ${l.priceTicks} missing from the map`);
@@ -600,7 +611,7 @@ export class OrderBook<T = unknown, Id extends BookOrderId = string> {
         counted += count;
       }
     }
-    if (counted !== this.byId.size) problems.push(`${counted} orders on levels but ${this.byId.size} in the id map`);
+    if (counted !== this.size) problems.push(`${counted} orders on levels but ${this.size} in the id map`);
     const bb = this.bestBid();
     const ba = this.bestAsk();
     if (bb !== undefined && ba !== undefined && bb >= ba) problems.push(`crossed book: bid ${bb} >= ask ${ba}`);

@@ -165,6 +165,52 @@ export class OrderIndex {
   }
 }
 
+/** The key of OpenOrders' filler entry: no order id is empty. */
+const FILLER = '';
+
+/**
+ * An account's open orders by id, in placement order: the get / set / has / delete / values / size of
+ * the `Map<string, OrderState>` it replaced, over a Map that always holds one filler entry.
+ *
+ * Why: most accounts hold no open order between commands, and a Map that a delete leaves empty is
+ * shrunk — a call into the runtime and a new table — on every such delete (a maker+taker cycle
+ * empties both accounts' maps); with the filler it never empties. A snapshot written before this
+ * class holds a plain Map here, which answers the same calls the same way, so it still restores; and
+ * this class never relies on the filler being there.
+ */
+export class OpenOrders {
+  private readonly map = new Map<string, OrderState | undefined>([[FILLER, undefined]]);
+
+  get size(): number {
+    return this.map.size - (this.map.has(FILLER) ? 1 : 0);
+  }
+
+  get(id: string): OrderState | undefined {
+    return this.map.get(id);
+  }
+
+  has(id: string): boolean {
+    return id !== FILLER && this.map.has(id);
+  }
+
+  set(id: string, o: OrderState): this {
+    if (id === FILLER) throw new RangeError('an open order needs an id');
+    this.map.set(id, o);
+    return this;
+  }
+
+  delete(id: string): boolean {
+    return id !== FILLER && this.map.delete(id);
+  }
+
+  /** The open orders in placement order: the map's own iterator past the filler (made first, never deleted). */
+  values(): IterableIterator<OrderState> {
+    const it = this.map.values();
+    if (this.map.has(FILLER)) it.next();
+    return it as IterableIterator<OrderState>;
+  }
+}
+
 export interface OrderState {
   readonly id: OrderId;
   readonly seq: number;
@@ -236,7 +282,7 @@ export class AccountState {
   /** Open positions keyed `${symbol}:${positionType}`. */
   readonly positions = new Map<string, ContractPosition>();
   /** Open orders by id, in placement order. */
-  readonly openOrders = new Map<string, OrderState>();
+  readonly openOrders = new OpenOrders();
   /** Open orders by `${symbol}\u0000${externalOid}`. */
   readonly openByExternal = new Map<string, OrderState>();
   /** Final orders, oldest first. */

@@ -350,7 +350,13 @@ export interface RateTerms {
 const rateTermsOf = new WeakMap<SpecRates, RateTerms>();
 const marginTermsOf = new WeakMap<ContractSpec, UnitTerms>();
 
+/** The last answer of rateTerms: a fill and a placement ask for the same rates several times in a row. */
+let lastRates: SpecRates | undefined;
+let lastTerms: RateTerms | undefined;
+
 export function rateTerms(spec: ContractSpec, rates: SpecRates, stepUnits: bigint): RateTerms {
+  const last = lastTerms;
+  if (rates === lastRates && last !== undefined && last.stepUnits === stepUnits && last.unitValueUnits === spec.unitValueUnits) return last;
   let t = rateTermsOf.get(rates);
   if (t === undefined || t.stepUnits !== stepUnits || t.unitValueUnits !== spec.unitValueUnits) {
     const uv = spec.unitValueUnits;
@@ -364,6 +370,8 @@ export function rateTerms(spec: ContractSpec, rates: SpecRates, stepUnits: bigin
     };
     rateTermsOf.set(rates, t);
   }
+  lastRates = rates;
+  lastTerms = t;
   return t;
 }
 
