@@ -165,7 +165,7 @@ export class OrderIndex {
   }
 }
 
-/** The key of OpenOrders' filler entry: no order id is empty. */
+/** The key of ContractOpenOrders' filler entry: no order id is empty. */
 const FILLER = '';
 
 /**
@@ -178,7 +178,7 @@ const FILLER = '';
  * class holds a plain Map here, which answers the same calls the same way, so it still restores; and
  * this class never relies on the filler being there.
  */
-export class OpenOrders {
+export class ContractOpenOrders {
   private readonly map = new Map<string, OrderState | undefined>([[FILLER, undefined]]);
 
   get size(): number {
@@ -282,7 +282,7 @@ export class AccountState {
   /** Open positions keyed `${symbol}:${positionType}`. */
   readonly positions = new Map<string, ContractPosition>();
   /** Open orders by id, in placement order. */
-  readonly openOrders = new OpenOrders();
+  readonly openOrders = new ContractOpenOrders();
   /** Open orders by `${symbol}\u0000${externalOid}`. */
   readonly openByExternal = new Map<string, OrderState>();
   /** Final orders, oldest first. */
