@@ -21,7 +21,14 @@ import { exactUnits, requireUnits } from './money-cell.js';
 /** Below this many ledger units (38 digits) a sum of whole units is exact in decimal.js's 40 digits too. */
 const EXACT_UNITS = 10n ** 38n;
 
-const abs = (v: bigint): bigint => (v < 0n ? -v : v);
+/**
+ * crossUnits' bound on Σ|terms| (below EXACT_UNITS), summed in doubles: each Number() of a bigint and
+ * each product or sum of them is off by at most 2^-53 relatively, so over fewer than a million positions
+ * the double sum is within 10^-9 of the exact one, and a double sum below this shows an exact one below
+ * 10^38. Above it crossOf's Decimals decide, with the same values.
+ */
+const SIZE_LIMIT = Number(EXACT_UNITS) * (1 - 1e-9);
+const MAX_SUMMED_POSITIONS = 1_000_000;
 import { crossMargin, type CrossMargin } from './liquidation-rules.js';
 import { pushCapped } from './venue-keys.js';
 import { accountChanged } from './account-changes.js';
@@ -197,25 +204,42 @@ export class VenueMoney {
     if (w !== undefined && w.freeCell.dec !== undefined) return undefined;
     const free = w === undefined ? 0n : w.freeCell.units;
     const frozen = w === undefined ? 0n : w.frozenUnits;
-    let equity = free + frozen;
+    let equity = frozen === 0n ? free : free + frozen;
     let maintenance = 0n;
-    let size = abs(free) + abs(frozen);
+    // Σ|terms| in doubles (each bigint operation allocates, and this runs for each position view after
+    // each fill): see SIZE_LIMIT.
+    let size = Math.abs(Number(free)) + Math.abs(Number(frozen));
+    let summed = 0;
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
+      if (++summed >= MAX_SUMMED_POSITIONS) return undefined;
       const m = this.s.markets.get(p.spec.symbol)!;
       const ticks = m.fairPrice === undefined ? m.lastTicks : this.fairTicks(m);
       const perTickLot = this.maintenancePerTickLot(p.spec, this.s.tierOf(p.spec, p.holdLots).mmr);
       if (ticks === undefined || perTickLot === undefined || p.imCell.dec !== undefined) return undefined;
-      const tickLots = BigInt(ticks) * BigInt(p.holdLots);
-      const value = tickLots * p.spec.unitValueUnits;
-      const cost = p.holdCost * p.spec.unitValueUnits;
-      const unrealised = p.isLong ? value - cost : cost - value;
+      const uv = p.spec.unitValueUnits;
+      const valueTickLots = ticks * p.holdLots;
+      const costTickLots = Number(p.holdCost);
+      let tickLots: bigint;
+      let unrealised: bigint;
+      if (Number.isSafeInteger(valueTickLots) && Number.isSafeInteger(costTickLots)) {
+        // (value − cost) · unitValueUnits: the same integer, two bigint operations instead of six.
+        tickLots = BigInt(valueTickLots);
+        unrealised = BigInt(p.isLong ? valueTickLots - costTickLots : costTickLots - valueTickLots) * uv;
+      } else {
+        tickLots = BigInt(ticks) * BigInt(p.holdLots);
+        const value = tickLots * uv;
+        const cost = p.holdCost * uv;
+        unrealised = p.isLong ? value - cost : cost - value;
+      }
       const mm = tickLots * perTickLot;
-      equity += p.imCell.units + unrealised;
-      maintenance += mm;
-      size += abs(p.imCell.units) + abs(value) + abs(cost) + abs(mm);
+      const im = p.imCell.units;
+      equity = equity + im + unrealised;
+      maintenance = maintenance === 0n ? mm : maintenance + mm;
+      const uvNumber = Number(uv);
+      size += Math.abs(Number(im)) + Number(tickLots) * uvNumber + Math.abs(costTickLots) * uvNumber + Math.abs(Number(mm));
     }
-    return size < EXACT_UNITS ? { equity, maintenance } : undefined;
+    return size < SIZE_LIMIT ? { equity, maintenance } : undefined;
   }
 
   /** Ledger units of maintenance per tick·lot at rate `mmr` (unitValue · mmr), undefined when finer than the units. */
