@@ -137,8 +137,9 @@ export class OrderMatching {
         : makerOpened === 0 && takerOpened === 0
           ? DealOpenFlag.NEITHER_OPENS
           : DealOpenFlag.OTHER;
-    const self = this.s.sameGroup(taker.account.id, maker.account.id);
-    if (this.s.wants('TradeExecuted'))
+    if (this.s.wants('TradeExecuted')) {
+      // Only the event shows it: asked only when someone listens (at the same moment as before).
+      const self = this.s.sameGroup(taker.account.id, maker.account.id);
       this.s.emit(() => {
         const trade: ContractTradeView = {
           tradeId,
@@ -158,6 +159,7 @@ export class OrderMatching {
         };
         return { type: 'TradeExecuted', time: now, trade };
       });
+    }
     if (this.s.watchers.size > 0)
       this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
     if (maker.dealLots === maker.lots && this.s.isOpen(maker)) this.complete(maker);
