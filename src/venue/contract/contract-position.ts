@@ -180,10 +180,16 @@ export class ContractPosition {
       this.watch?.touched(this);
       return out;
     }
-    out.addUnits(floorShare(this.imCell, lots, this.holdLots, scale));
-    this.imCell.subUnits(out.units);
+    const imShare = floorShare(this.imCell, lots, this.holdLots, scale);
+    // oim moves with im until a margin change: while the two are equal, so are their shares.
+    const im = this.imCell;
+    const oim = this.oimCell;
+    const oimShare =
+      im.dec === undefined && oim.dec === undefined && im.units === oim.units ? imShare : floorShare(oim, lots, this.holdLots, scale);
+    out.addUnits(imShare);
+    im.subUnits(imShare);
     this.watch?.touched(this);
-    this.oimCell.subUnits(floorShare(this.oimCell, lots, this.holdLots, scale));
+    oim.subUnits(oimShare);
     return out;
   }
 

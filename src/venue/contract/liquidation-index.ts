@@ -20,6 +20,17 @@ import type { AccountState } from './contract-state.js';
 import { edgeOf } from './liquidation-screen.js';
 import { PriceLadder } from './price-ladder.js';
 
+/**
+ * On a position: whether its slot here is that of a counted open cross position (what rekey leaves as
+ * it is). Under a symbol, so the emulator's snapshot (string keys) neither writes nor deletes it: a
+ * restored position has none and goes through rekey once, which sets it.
+ */
+const COUNTED_CROSS = Symbol('counted cross position');
+
+interface Counted {
+  [COUNTED_CROSS]?: boolean;
+}
+
 /** What most updates select: nothing (shared, never written). */
 const NONE: ReadonlySet<ContractPosition> = new Set();
 
@@ -44,6 +55,9 @@ export class LiquidationIndex implements PositionWatch {
   private readonly crossBySettleCoin = new Map<string, number>();
 
   touched(p: ContractPosition): void {
+    // An open cross position already counted is left as it is by rekey, whatever its lots and margin:
+    // the usual fill of a cross account tells this several times per position (a set insertion each).
+    if ((p as Counted)[COUNTED_CROSS] === true && p.state === PositionState.HOLDING && p.openType === OpenType.CROSS) return;
     this.touchedPositions.add(p);
   }
 
@@ -109,17 +123,22 @@ export class LiquidationIndex implements PositionWatch {
     for (const p of this.touchedPositions) {
       const old = this.slots.get(p);
       // An open cross position stays counted whatever its lots and margin (the usual fill of a cross account).
-      if (old !== undefined && old.cross && p.state === PositionState.HOLDING && p.openType === OpenType.CROSS) continue;
+      if (old !== undefined && old.cross && p.state === PositionState.HOLDING && p.openType === OpenType.CROSS) {
+        (p as Counted)[COUNTED_CROSS] = true;
+        continue;
+      }
       if (old !== undefined) {
         old.ladder?.remove(old.key, p);
         if (old.cross) this.countCross(p.spec.settleCoin, -1);
         this.slots.delete(p);
+        (p as Counted)[COUNTED_CROSS] = false;
       }
       if (p.state !== PositionState.HOLDING) continue;
       // Any open cross position counts (the engine's per-account test does not look at its lots).
       if (p.openType === OpenType.CROSS) {
         this.countCross(p.spec.settleCoin, 1);
         this.slots.set(p, { ladder: undefined, key: 0, cross: true });
+        (p as Counted)[COUNTED_CROSS] = true;
         continue;
       }
       if (p.holdLots === 0) continue;
