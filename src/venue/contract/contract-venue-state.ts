@@ -334,7 +334,9 @@ export class ContractVenueState {
 
   /** Whether a listener takes events of `type`: hot paths test it before making the event's builder. */
   wants(type: ContractVenueEventType): boolean {
-    return this.takers.of[type] > 0;
+    // No listener at all first: the hot paths ask this about eight times per maker+taker cycle, and the
+    // lookup by a type name that varies at this (not inlined) call was 2 % of the cycle's profile.
+    return this.listeners.size !== 0 && this.takers.of[type] > 0;
   }
 
   /** Queues an event; the builder runs now (views are snapshots of this moment) only if someone listens, and the event only if taken. */
