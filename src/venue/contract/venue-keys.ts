@@ -16,13 +16,20 @@ interface SymbolKeys {
 
 const keysBySymbol = new Map<string, SymbolKeys>();
 
+/** The last symbol asked and its keys: a maker+taker cycle asks for one contract's keys several times in a row. */
+let lastSymbol: string | undefined;
+let lastKeys: SymbolKeys | undefined;
+
 function keysOf(symbol: string): SymbolKeys {
+  if (symbol === lastSymbol) return lastKeys!;
   let k = keysBySymbol.get(symbol);
   if (k === undefined) {
     if (keysBySymbol.size >= 1024) keysBySymbol.clear(); // a bound, should callers ever pass arbitrary symbols
     k = { long: `${symbol}:${PositionType.LONG}`, short: `${symbol}:${PositionType.SHORT}`, oneWay: `${symbol}:*` };
     keysBySymbol.set(symbol, k);
   }
+  lastSymbol = symbol;
+  lastKeys = k;
   return k;
 }
 
