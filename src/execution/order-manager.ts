@@ -54,7 +54,7 @@ import type {
   Intent,
   PlaceProtectiveOrder,
 } from '../domain/intent.js';
-import { createOrder, isLive, isTerminal, type Order, type OrderSpec, transitionOrder } from '../domain/order.js';
+import { createOrder, isLive, isTerminal, type Order, type OrderSpec, transitionOrder, type VenueOrder } from '../domain/order.js';
 import type { Position } from '../domain/position.js';
 import type { MarketSnapshot } from '../domain/snapshot.js';
 import { type AlgoGate, AlgoExecutor } from './algo/algo-executor.js';
@@ -264,6 +264,7 @@ export class OrderManager {
   attributeVenueFills(ownerOf: NonNullable<ReconcileOptions['ownerOf']>, since = 0): void {
     this.ownerOf = ownerOf;
     this.foreignSince = since;
+    this.passOptions = undefined;
   }
 
   /**
@@ -1037,41 +1038,48 @@ export class OrderManager {
   ): Promise<ExecutionEvent[]> {
     return this.collect(async () => {
       const now = this.clock.now();
-      const openOrders = [];
-      const fills = [];
-      const positions: Position[] = [];
+      // A pass a minute (a bar, in a backtest) mostly finds nothing listed and no new fill: the lists
+      // are the venue's own answers when there is one symbol, copied only to join several.
+      let openOrders: readonly VenueOrder[] = NONE;
+      let fills: readonly Fill[] = NONE;
+      let positions: readonly Position[] = NONE;
       for (const s of symbols) {
-        openOrders.push(...(await this.gateway.openOrders(s)));
-        fills.push(...(await this.gateway.fillsSince(s, this.fillsFrom(s, now))));
-        if (opts.positions) positions.push(...(await this.gateway.positions(s)));
+        openOrders = joined(openOrders, await this.gateway.openOrders(s));
+        fills = joined(fills, await this.gateway.fillsSince(s, this.fillsFrom(s, now)));
+        if (opts.positions) positions = joined(positions, await this.gateway.positions(s));
       }
-      const listed = new Set(openOrders.map((v) => v.clientOrderId ?? `#${v.venueOrderId}`));
-      const listedIds = new Set(openOrders.map((v) => v.venueOrderId));
-      const queriedOrders = [];
+      let listed: Set<string> | undefined;
+      let listedIds: Set<string> | undefined;
+      const queriedOrders: VenueOrder[] = [];
       const notFound: ClientOrderId[] = [];
       const scope = new Set<string>(symbols);
       for (const o of this.store.live()) {
-        if (!scope.has(o.symbol) || listed.has(o.clientOrderId) || (o.venueOrderId && listedIds.has(o.venueOrderId))) continue;
+        if (!scope.has(o.symbol)) continue;
+        listed ??= new Set(openOrders.map((v) => v.clientOrderId ?? `#${v.venueOrderId}`));
+        listedIds ??= new Set(openOrders.map((v) => v.venueOrderId));
+        if (listed.has(o.clientOrderId) || (o.venueOrderId && listedIds.has(o.venueOrderId))) continue;
         const v = await this.gateway.queryOrder(o.symbol, o.clientOrderId);
         if (v) queriedOrders.push(v);
         else notFound.push(o.clientOrderId);
       }
       const report: VenueReport = { symbols, openOrders, queriedOrders, notFound, fills, ...(opts.positions ? { positions } : {}) };
-      const events = reconcilePure(this.store.view(), report, now, {
-        ...this.reconcileOptions(),
-        ...(opts.localPositions ? { localPositions: opts.localPositions } : {}),
-      });
+      const events = reconcilePure(
+        this.store.view(),
+        report,
+        now,
+        opts.localPositions ? { ...this.reconcileOptions(), localPositions: opts.localPositions } : this.reconcileOptions(),
+      );
       await this.applyReconcile(events);
       for (const s of symbols) {
-        const newest = fills
-          .filter((f) => f.symbol === s)
-          .reduce((m, f) => Math.max(m, f.time), this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0);
+        let newest = this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0;
+        for (const f of fills) if (f.symbol === s && f.time > newest) newest = f.time;
         if (newest > 0) this.fillWatermark.set(s, newest);
       }
-      for (const cid of [...this.unknown]) {
-        const o = this.store.get(cid);
-        if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
-      }
+      if (this.unknown.size > 0)
+        for (const cid of [...this.unknown]) {
+          const o = this.store.get(cid);
+          if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
+        }
       await this.algo.afterReconcile();
       // A trade id is kept while the next fills query can still return its fill (from the watermark less
       // the overlap): a fill that stays among the newest for longer than retainClosedMs (a trailing
@@ -1110,13 +1118,16 @@ export class OrderManager {
     this.warnings.next({ message: `${what}; asked again on the next pass`, error: reasonOf(e) });
   }
 
-  private reconcileOptions() {
-    return {
+  /** The options of every pass, made once until attributeVenueFills changes them (foreignFilled is read live). */
+  private reconcileOptions(): ReconcileOptions {
+    return (this.passOptions ??= {
       attribute: (cid: string) => this.codec.strategyOf(cid),
       unknownGraceMs: this.config.unknownGraceMs,
       ...(this.ownerOf ? { ownerOf: this.ownerOf, foreignFilled: this.foreignFilled, foreignSince: this.foreignSince } : {}),
-    };
+    });
   }
+
+  private passOptions: ReconcileOptions | undefined;
 
   private countForeign(f: Fill): void {
     const key = f.venueOrderId ?? f.tradeId;
@@ -1178,6 +1189,17 @@ export class OrderManager {
     for (const p of this.chases.values()) if (p.symbol === symbol) return true;
     return false;
   }
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * `a` followed by the venue's answer `b`, as a list of our own (the answer is copied: a gateway may
+ * keep the array it answered with); NONE while both are empty, the common case.
+ */
+function joined<T>(a: readonly T[], b: readonly T[]): readonly T[] {
+  if (b.length === 0) return a;
+  return a.length === 0 ? b.slice() : [...a, ...b];
 }
 
 function specOf(o: Order): OrderSpec {

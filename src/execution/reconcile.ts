@@ -84,6 +84,7 @@ export function addForeignFill(before: ForeignFilled, f: Fill): ForeignFilled {
 }
 
 export function reconcile(local: LocalOrderState, venue: VenueReport, now: number, opts: ReconcileOptions): ExecutionEvent[] {
+  if (nothingToJudge(local, venue, opts)) return [];
   const events: ExecutionEvent[] = [];
   const inScope = new Set<string>(venue.symbols);
   // Built on first use: most passes find every order by client id (or have nothing to look up), and
@@ -341,6 +342,18 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     }
   }
   return events;
+}
+
+/**
+ * The pass of a quiet venue, the common one (a runtime reconciles every minute or so; a backtest on
+ * bars does it at every bar): no order listed or looked up, no fill it has not seen (in scope), no
+ * positions to compare. Every step below then finds nothing: the pass makes no event.
+ */
+function nothingToJudge(local: LocalOrderState, venue: VenueReport, opts: ReconcileOptions): boolean {
+  if (venue.openOrders.length > 0 || venue.queriedOrders.length > 0 || venue.notFound.length > 0) return false;
+  if (venue.positions && opts.localPositions) return false;
+  for (const f of venue.fills) if (!local.seenTradeIds.has(f.tradeId) && venue.symbols.includes(f.symbol)) return false;
+  return true;
 }
 
 /**

@@ -13,6 +13,9 @@ export class DriftWatch {
 
   /** Compares; returns the differences seen for the second pass in a row. */
   check(local: readonly Position[], venue: readonly Position[], now: number): PositionDrift[] {
+    // The pass of every reconciliation tick: nothing differs now and nothing differed last time, so
+    // nothing is confirmed and nothing is remembered (what the general pass below would find).
+    if (this.previous.size === 0 && agree(local, venue)) return [];
     const mine = new Map(local.map((p) => [positionKey(p.symbol, p.leg), p]));
     const theirs = new Map(venue.map((p) => [positionKey(p.symbol, p.leg), p]));
     const seen = new Map<string, string>();
@@ -34,4 +37,18 @@ export class DriftWatch {
     this.previous = seen;
     return out;
   }
+}
+
+/**
+ * Whether every position key has the same quantity in both lists (a key missing on one side counts
+ * as zero there; with a key listed twice, the later entry counts, as in the maps of check()).
+ */
+function agree(local: readonly Position[], venue: readonly Position[]): boolean {
+  const quantityOf = (list: readonly Position[], p: Position) => {
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.symbol === p.symbol && list[i]!.leg === p.leg) return list[i]!.quantity;
+    return ZERO;
+  };
+  for (const p of local) if (!quantityOf(local, p).eq(quantityOf(venue, p))) return false;
+  for (const q of venue) if (!quantityOf(venue, q).eq(quantityOf(local, q))) return false;
+  return true;
 }

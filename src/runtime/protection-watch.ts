@@ -55,6 +55,8 @@ export class ProtectionWatch {
    */
   async check(): Promise<ProtectionMissing[]> {
     const out: ProtectionMissing[] = [];
+    // No strategy has put protection on anything (checked at every tick): nobody to ask about.
+    if (this.tpslUsers.size === 0) return out;
     const v = venueOfKind(this.o, 'contract');
     const stops = v?.gateway.protectiveStops?.bind(v.gateway);
     if (!v || !stops) return out;

@@ -18,6 +18,9 @@ import type { TradingState } from './trading-state.js';
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
 
+/** No position to adopt (the pass of nearly every tick: no confirmed drift). */
+const NO_KEYS: ReadonlySet<string> = new Set();
+
 export class VenueReconciler {
   private readonly drifts = new DriftWatch();
   /** Funding payments booked (contract venues that list them). */
@@ -68,7 +71,7 @@ export class VenueReconciler {
         } else {
           const drifts = this.drifts.check(this.state.accountBook('contract').positions(), venuePositions, this.o.clock.now());
           for (const d of drifts) this.events.publishLocal(d);
-          const keys = new Set(drifts.map((d) => positionKey(d.symbol, d.leg)));
+          const keys = drifts.length === 0 ? NO_KEYS : new Set(drifts.map((d) => positionKey(d.symbol, d.leg)));
           this.state.setVenuePositions('contract', venuePositions, keys);
           if (keys.size > 0) this.alignOwners(venuePositions, symbols, UNEXPLAINED_DRIFT, keys);
         }

@@ -1,11 +1,16 @@
 import { expect } from 'chai';
-import { D } from '../../src/core/decimal.js';
-import { clientOrderId } from '../../src/core/ids.js';
+import { D, ZERO } from '../../src/core/decimal.js';
+import { clientOrderId, contractSymbol } from '../../src/core/ids.js';
+import { type Position, positionKey } from '../../src/domain/position.js';
+import type { PositionDrift } from '../../src/domain/execution-event.js';
 import { DriftWatch } from '../../src/runtime/drift-watch.js';
 import { KindJournal } from '../../src/runtime/kind-journal.js';
 import { RunStats } from '../../src/runtime/run-stats.js';
 import { MemoryOrderJournal } from '../../src/execution/order-journal.js';
 import { BTC_USDT, BTCUSDT, fill, order, position, S1 } from '../domain/support/builders.js';
+import fc from 'fast-check';
+
+const ETH_USDT = contractSymbol('ETH_USDT');
 
 describe('runtime parts', () => {
   describe('DriftWatch', () => {
@@ -25,6 +30,49 @@ describe('runtime parts', () => {
       w.check([], venue, 1);
       expect(w.check([position(BTC_USDT, 20, 100)], venue, 2)).to.deep.equal([]);
       expect(w.check([], venue, 3)).to.deep.equal([]);
+    });
+
+    it('confirms_the_same_drifts_as_the_general_pass_over_random_sequences', () => {
+      // check() skips its maps when nothing differs now or last time: the reference below is the
+      // general pass alone (the code before that shortcut), run side by side on random passes.
+      const reference = (): ((local: readonly Position[], venue: readonly Position[], now: number) => PositionDrift[]) => {
+        let previous = new Map<string, string>();
+        return (local, venue, now) => {
+          const mine = new Map(local.map((p) => [positionKey(p.symbol, p.leg), p]));
+          const theirs = new Map(venue.map((p) => [positionKey(p.symbol, p.leg), p]));
+          const seen = new Map<string, string>();
+          const out: PositionDrift[] = [];
+          for (const key of [...new Set([...mine.keys(), ...theirs.keys()])].sort()) {
+            const a = mine.get(key);
+            const b = theirs.get(key);
+            const lq = a?.quantity ?? ZERO;
+            const vq = b?.quantity ?? ZERO;
+            if (lq.eq(vq)) continue;
+            const signature = `${lq.toFixed()}|${vq.toFixed()}`;
+            seen.set(key, signature);
+            if (previous.get(key) === signature) {
+              const p = (a ?? b)!;
+              out.push({ type: 'PositionDrift', ts: now, symbol: p.symbol, leg: p.leg, localQuantity: lq, venueQuantity: vq });
+              seen.delete(key);
+            }
+          }
+          previous = seen;
+          return out;
+        };
+      };
+      const legs = ['net', 'long', 'short'] as const;
+      const pos = fc
+        .record({ symbol: fc.constantFrom(BTC_USDT, ETH_USDT), leg: fc.constantFrom(...legs), qty: fc.integer({ min: -2, max: 2 }) })
+        .map((x) => position(x.symbol, x.qty, 100, x.leg));
+      const pass = fc.record({ local: fc.array(pos, { maxLength: 4 }), venue: fc.array(pos, { maxLength: 4 }) });
+      fc.assert(
+        fc.property(fc.array(pass, { minLength: 1, maxLength: 12 }), (passes) => {
+          const w = new DriftWatch();
+          const ref = reference();
+          passes.forEach(({ local, venue }, t) => expect(w.check(local, venue, t)).to.deep.equal(ref(local, venue, t)));
+        }),
+        { numRuns: 300 },
+      );
     });
   });
 
