@@ -254,7 +254,7 @@ export class ReplaySnapshotSource implements MarketDataSource {
     for (const s of p.poll.streams) {
       const last = p.lastFetched.get(s.name);
       if (last !== undefined && scheduledAt - last < s.everyMs) continue;
-      Object.assign(fresh, this.fetch(p, s, now));
+      this.fetch(fresh, p, s, now);
       p.lastFetched.set(s.name, scheduledAt);
     }
     p.pending = { deliverAt: scheduledAt + this.latency, scheduledAt, records: fresh };
@@ -267,11 +267,14 @@ export class ReplaySnapshotSource implements MarketDataSource {
     const pollTime = pending.deliverAt;
     p.nextCycle = Math.max(pending.scheduledAt + p.poll.cycleMs, pollTime);
     const r = p.records;
-    let exchangeTime: number | undefined;
-    for (const rec of [r.book, r.bookTicker, r.ticker24h, r.fundingRate, r.fairPrice, r.indexPrice, r.contractTicker]) {
-      const t = rec?.exchangeTime;
-      if (t !== undefined && (exchangeTime === undefined || t > exchangeTime)) exchangeTime = t;
-    }
+    // The newest exchange time among the records that carry one (no list of them made per poll).
+    let exchangeTime = newer(undefined, r.book?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.bookTicker?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.ticker24h?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.fundingRate?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.fairPrice?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.indexPrice?.exchangeTime);
+    exchangeTime = newer(exchangeTime, r.contractTicker?.exchangeTime);
     const snapshot: PolledSnapshot = {
       symbol: p.poll.symbol,
       kind: p.poll.kind,
@@ -286,44 +289,55 @@ export class ReplaySnapshotSource implements MarketDataSource {
 
   // ------------------------------------------------------------------ records, as the fetchers would map them
 
-  private fetch(p: PollState, s: ResolvedStream, now: number): Records {
+  /** Adds the stream's records to `out` (in the order the fetchers would map them). */
+  private fetch(out: Records, p: PollState, s: ResolvedStream, now: number): void {
     const inst = p.inst;
     const params = s.requests[0]!.params;
     switch (s.name) {
       case 'depth':
-        return { book: this.depth(p, params.limit as number) };
+        out.book = this.depth(p, params.limit as number);
+        return;
       case 'bookTicker':
-        return { bookTicker: this.bookTicker(inst) };
+        out.bookTicker = this.bookTicker(inst);
+        return;
       case 'trades':
       case 'deals':
-        return { trades: this.trades(p, params.limit as number) };
+        out.trades = this.trades(p, params.limit as number);
+        return;
       case 'klines': {
-        const out: Record<string, readonly Kline[]> = {};
+        const bars: Record<string, readonly Kline[]> = {};
         for (const r of s.requests) {
           const name = r.params.interval as string;
-          out[name] = this.klines(p, name, r.params.limit as number, now);
+          bars[name] = this.klines(p, name, r.params.limit as number, now);
         }
-        return { klines: out };
+        out.klines = bars;
+        return;
       }
       case 'ticker24h':
-        return { ticker24h: this.ticker24h(inst, now) };
+        out.ticker24h = this.ticker24h(inst, now);
+        return;
       case 'avgPrice': {
         const a = inst.tape.avgPrice(now);
-        return a ? { avgPrice: { price: a.price, windowMinutes: a.mins } satisfies AveragePrice } : {};
+        if (a) out.avgPrice = { price: a.price, windowMinutes: a.mins } satisfies AveragePrice;
+        return;
       }
       case 'ticker':
-        return { contractTicker: this.contractTicker(inst, now) };
+        out.contractTicker = this.contractTicker(inst, now);
+        return;
       case 'fundingRate': {
         const f = this.funding(inst);
-        return f ? { fundingRate: f } : {};
+        if (f) out.fundingRate = f;
+        return;
       }
       case 'fairPrice': {
         const f = this.fair(inst);
-        return f ? { fairPrice: f } : {};
+        if (f) out.fairPrice = f;
+        return;
       }
       case 'indexPrice': {
         const x = inst.index ? { price: this.parsed(inst.index.price), exchangeTime: inst.index.time } : this.fair(inst);
-        return x ? { indexPrice: x } : {};
+        if (x) out.indexPrice = x;
+        return;
       }
     }
   }
@@ -505,15 +519,18 @@ export class ReplaySnapshotSource implements MarketDataSource {
     const fair = this.fair(inst);
     const f = inst.funding;
     const index = inst.index ? this.parsed(inst.index.price) : fair?.price;
-    return new TickContractTicker(inst, t.volumeLots, t.quoteUnits, {
-      lastPrice: lastTicks !== undefined ? inst.price(lastTicks) : D(0),
-      ...(b !== undefined ? { bid1: inst.price(b) } : {}),
-      ...(a !== undefined ? { ask1: inst.price(a) } : {}),
-      ...(fair ? { fairPrice: fair.price } : {}),
-      ...(index !== undefined ? { indexPrice: index } : {}),
-      ...(f ? { fundingRate: this.parsed(f.rate) } : {}),
-      exchangeTime: now,
-    });
+    return new TickContractTicker(
+      inst,
+      t.volumeLots,
+      t.quoteUnits,
+      lastTicks !== undefined ? inst.price(lastTicks) : D(0),
+      b !== undefined ? inst.price(b) : undefined,
+      a !== undefined ? inst.price(a) : undefined,
+      fair?.price,
+      index,
+      f ? this.parsed(f.rate) : undefined,
+      now,
+    );
   }
 
   /**
@@ -531,6 +548,9 @@ export class ReplaySnapshotSource implements MarketDataSource {
 
   private readonly parsedStrings = new Map<string, Decimal>();
 }
+
+/** The later of two exchange times, either possibly unknown. */
+const newer = (a: number | undefined, t: number | undefined): number | undefined => (t !== undefined && (a === undefined || t > a) ? t : a);
 
 /** Recorded strings kept parsed (ReplaySnapshotSource.parsed) before the memo starts over. */
 const PARSED_MEMO = 1024;
@@ -706,8 +726,26 @@ class TickContractTicker implements ContractTicker {
   #volume24: Decimal | undefined;
   #amount24: Decimal | undefined;
 
-  constructor(inst: ReplayInstrument, volumeLots: number, quoteUnits: number, record: Omit<ContractTicker, 'volume24' | 'amount24'>) {
-    Object.assign(this, record);
+  /** The fields given are own properties in the record's order; an undefined one is left out, as on the record. */
+  constructor(
+    inst: ReplayInstrument,
+    volumeLots: number,
+    quoteUnits: number,
+    lastPrice: Decimal,
+    bid1: Decimal | undefined,
+    ask1: Decimal | undefined,
+    fairPrice: Decimal | undefined,
+    indexPrice: Decimal | undefined,
+    fundingRate: Decimal | undefined,
+    exchangeTime: number,
+  ) {
+    this.lastPrice = lastPrice;
+    if (bid1 !== undefined) this.bid1 = bid1;
+    if (ask1 !== undefined) this.ask1 = ask1;
+    if (fairPrice !== undefined) this.fairPrice = fairPrice;
+    if (indexPrice !== undefined) this.indexPrice = indexPrice;
+    if (fundingRate !== undefined) this.fundingRate = fundingRate;
+    this.exchangeTime = exchangeTime;
     this.#inst = inst;
     this.#lots = volumeLots;
     this.#quoteUnits = quoteUnits;

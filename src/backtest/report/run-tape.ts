@@ -16,6 +16,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Decimal } from '../../core/decimal.js';
 import { type RunFill, type RunFunding, type RunOrder, type RunSample, fillToJson, fundingToJson, orderToJson } from './backtest-run.js';
 
 export const TAPE_DIR = 'tape';
@@ -41,7 +42,11 @@ class CsvFile {
     this.buf = `${header.map(field).join(',')}\n`;
   }
   row(values: readonly (string | number | boolean | null)[]): void {
-    this.buf += `${values.map(field).join(',')}\n`;
+    this.line(values.map(field).join(','));
+  }
+  /** A row already joined, its fields needing no quotes (numbers and plain decimals). */
+  line(text: string): void {
+    this.buf += `${text}\n`;
     this.rows++;
     if (this.buf.length >= FLUSH_BYTES) this.flush();
   }
@@ -52,6 +57,19 @@ class CsvFile {
   close(): void {
     this.flush();
     closeSync(this.fd);
+  }
+}
+
+/** The plain text of the last Decimal asked for, kept while the same (immutable) Decimal comes again. */
+class LastText {
+  private last: Decimal | undefined;
+  private text = '';
+  of(d: Decimal): string {
+    if (d !== this.last) {
+      this.last = d;
+      this.text = d.toFixed();
+    }
+    return this.text;
   }
 }
 
@@ -99,6 +117,8 @@ export class RunTape {
     private readonly keepOrders: number,
   ) {
     mkdirSync(dir, { recursive: true });
+    this.positionText = symbols.map(() => new LastText());
+    this.markText = symbols.map(() => new LastText());
     this.equity = new CsvFile(join(dir, 'equity.csv'), [
       'time',
       'equity',
@@ -116,15 +136,28 @@ export class RunTape {
     });
   }
 
+  /**
+   * One equity row. Its fields are a time and plain decimals (no comma, quote or line break: nothing to
+   * quote), joined directly; a value that is the same Decimal as in the last row (the cash and the
+   * positions between fills, a mark the market did not move) reuses its text.
+   */
   sample(s: RunSample): void {
-    this.equity.row([
-      s.time,
-      s.equity.toFixed(),
-      s.cash.toFixed(),
-      ...this.symbols.map((x) => s.positions[x]?.toFixed() ?? '0'),
-      ...this.symbols.map((x) => s.marks[x]?.toFixed() ?? null),
-    ]);
+    let text = `${s.time},${s.equity.toFixed()},${this.cashText.of(s.cash)}`;
+    const symbols = this.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const p = s.positions[symbols[i]!];
+      text += `,${p === undefined ? '0' : this.positionText[i]!.of(p)}`;
+    }
+    for (let i = 0; i < symbols.length; i++) {
+      const m = s.marks[symbols[i]!];
+      text += `,${m === undefined ? '' : this.markText[i]!.of(m)}`;
+    }
+    this.equity.line(text);
   }
+
+  private readonly cashText = new LastText();
+  private readonly positionText: LastText[];
+  private readonly markText: LastText[];
 
   /** The order numbered `index` in creation order (0, 1, …) reached its final state. */
   orderDone(index: number, o: RunOrder): void {
