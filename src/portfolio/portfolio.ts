@@ -96,8 +96,19 @@ export class Portfolio {
 
   /** Takes the venue's balances as the truth (start-up, periodic balance reconciliation). */
   adoptBalances(account: AccountSnapshot): void {
+    // A backtest's venue answers every reconciliation with the same snapshot while our account did not
+    // move; taken again with no balance changed since, it would set the very same totals.
+    if (account === this.adopted && this.balanceChanges === this.adoptedAt) return;
     for (const b of Object.values(account.balances)) this.balanceByAsset.set(b.asset, totalOf(b));
+    this.adopted = account;
+    this.adoptedAt = ++this.balanceChanges;
   }
+
+  /** The snapshot adoptBalances took last, and the count of balance changes right after it. */
+  private adopted: AccountSnapshot | undefined;
+  private adoptedAt = -1;
+  /** Counts every change of balanceByAsset. */
+  private balanceChanges = 0;
 
   /** Takes the venue's position quantity (after a PositionDrift); the entry price comes with it. */
   adoptPosition(venue: Position): void {
@@ -110,6 +121,7 @@ export class Portfolio {
   }
 
   setBalance(asset: string, amount: Decimal): void {
+    this.balanceChanges++;
     this.balanceByAsset.set(asset, amount);
   }
 
@@ -248,6 +260,7 @@ export class Portfolio {
   private readonly valuationSymbols = new Map<string, InstrumentSymbol | undefined>();
 
   private add(asset: string, amount: Decimal): void {
+    this.balanceChanges++;
     this.balanceByAsset.set(asset, (this.balanceByAsset.get(asset) ?? ZERO).plus(amount));
   }
 }

@@ -99,6 +99,27 @@ describe('Portfolio', () => {
     expect(p.position(BTC_USDT)!.quantity.toFixed()).to.equal('-5');
   });
 
+  it('takes_the_same_venue_snapshot_again_after_a_fill_or_funding_moved_a_balance', () => {
+    // adoptBalances skips a snapshot it took last when no balance changed since: any change must end that.
+    const p = new Portfolio(instruments);
+    const venue = account('spot', balance('USDT', '70', '30'), balance('BTC', '1', '0'));
+    p.adoptBalances(venue);
+    p.adoptBalances(venue);
+    expect(p.balance('USDT').toFixed()).to.equal('100');
+    const o = order();
+    p.applyFill(fill(o, '1', '100'));
+    expect(p.balance('BTC').toFixed()).to.not.equal('1');
+    p.adoptBalances(venue);
+    expect([p.balance('USDT').toFixed(), p.balance('BTC').toFixed()]).to.deep.equal(['100', '1']);
+    p.applyFunding(BTC_USDT, 'net', D('-2'), 'USDT', 5);
+    expect(p.balance('USDT').toFixed()).to.equal('98');
+    p.adoptBalances(venue);
+    expect(p.balance('USDT').toFixed()).to.equal('100');
+    p.setBalance('USDT', D('7'));
+    p.adoptBalances(venue);
+    expect(p.balance('USDT').toFixed()).to.equal('100');
+  });
+
   it('applies_money_events_and_ignores_the_rest', () => {
     const p = new Portfolio(instruments);
     const o = order();
