@@ -7,7 +7,7 @@
  *
  * It is the TradingStateView strategies read and the source of each intent's RiskState.
  */
-import { type Decimal, ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO, withinPrecision } from '../core/decimal.js';
 import type { ClientOrderId, InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { AccountSnapshot, Balance } from '../domain/balance.js';
 import type { AlgoParent } from '../domain/algo-parent.js';
@@ -135,16 +135,18 @@ export class TradingState implements TradingStateView {
 
   /** Values every account book at the latest marks and feeds the equity tracker; undefined when a mark is missing. */
   updateEquity(now: number): Decimal | undefined {
-    let total = ZERO;
+    // Valued at every snapshot: the first book's equity is taken as it is when adding it to zero could
+    // not round it (withinPrecision) and it is not zero (0 + −0 is +0).
+    let total: Decimal | undefined;
     for (const book of this.accountBooks.values()) {
       const e = book.equity(this.mark);
       if (e === undefined) {
         this.equity.unknown(unvaluedReason(book.unvalued(this.mark), book.valuationAsset));
         return undefined;
       }
-      total = total.plus(e);
+      total = total !== undefined ? total.plus(e) : !e.isZero() && withinPrecision(e) ? e : ZERO.plus(e);
     }
-    if (this.accountBooks.size === 0) return undefined;
+    if (total === undefined) return undefined;
     this.equity.update(now, total);
     return total;
   }
