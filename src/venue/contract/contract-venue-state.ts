@@ -373,12 +373,12 @@ export class ContractVenueState {
 
   /** Runs a command and then delivers its events (a command started by a listener nests). */
   run(fn: () => void): void {
-    this.nesting++;
+    this.enter();
     try {
       fn();
     } finally {
-      this.nesting--;
+      this.exit();
     }
-    if (this.nesting === 0) this.queue.flush();
+    this.deliver();
   }
 }
