@@ -211,6 +211,9 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
       // The crowd's final orders and fills are never read (crowdRemaining takes a done order for 0 lots):
       // kept, they were ~2 records per placement of ours retained for the whole run, as in the emulator.
       historyLimitOf: (id) => (isCrowdAccount(id) ? 0 : undefined),
+      // The crowd stands for the rest of the market and holds far more than it can lose: no fair-price
+      // move (three a bar) screens its cross positions for a breach (never-liquidated.ts).
+      neverLiquidated: isCrowdAccount,
     });
     const coins = [...new Set(opts.instruments.map((i) => i.settleCoin))];
     for (const i of opts.instruments) this.instruments.set(i.symbol, i);

@@ -20,6 +20,7 @@ import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type { AccountState, MarketState, OrderState } from './contract-state.js';
 import { crossMargin, isCrossBreached } from './liquidation-rules.js';
 import { isBreached, unrealisedPnl } from './margin-math.js';
+import { isLiquidatable } from './never-liquidated.js';
 
 export interface InvariantProbe {
   readonly markets: readonly MarketState[];
@@ -120,12 +121,12 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
         problems.push(`${a.id}: position ${pos.positionId} frozenVol ${pos.frozenLots} > holdVol ${pos.holdLots}`);
       const map = pos.positionType === PositionType.LONG ? longLots : shortLots;
       map.set(spec.symbol, (map.get(spec.symbol) ?? 0) + pos.holdLots);
-      if (!a.exempt && mark) {
+      if (isLiquidatable(a) && mark) {
         const mmr = spec.tierOfLots(pos.holdLots).mmr;
         if (pos.openType === OpenType.ISOLATED && isBreached(fig, mark, mmr))
           problems.push(`${a.id}: isolated position ${pos.positionId} left in breach at ${mark.toString()}`);
       }
-      if (pos.openType === OpenType.CROSS && !a.exempt) crossCoins.add(coin);
+      if (pos.openType === OpenType.CROSS && isLiquidatable(a)) crossCoins.add(coin);
     }
     for (const [posId, n] of reservedByPosition) {
       if (![...a.positions.values()].some((x) => x.positionId === posId))

@@ -30,6 +30,7 @@ import { LEDGER_SCALE, pow10 } from '../ledger/ledger-units.js';
 import { extKey, posKey, sideKey } from './venue-keys.js';
 import { LiquidationIndex } from './liquidation-index.js';
 import { accountChanged } from './account-changes.js';
+import { markNeverLiquidated } from './never-liquidated.js';
 
 export interface FeeRates {
   readonly maker: Decimal;
@@ -80,6 +81,11 @@ export interface ContractVenueOptions {
    * crowd, whose history no one can read, keeps none so the venue's state does not grow with time).
    */
   readonly historyLimitOf?: (accountId: string) => number | undefined;
+  /**
+   * Accounts no price move liquidates, their margin booked as any account's (never-liquidated.ts): a
+   * backtest's crowd. Default: none.
+   */
+  readonly neverLiquidated?: (accountId: string) => boolean;
   /** First order / position id is idBase + 1 (default 0). */
   readonly idBase?: number;
   /** First stop / plan / trailing order id is triggerIdBase + 1 (default idBase + 500000000, apart from order ids). */
@@ -211,6 +217,7 @@ export class ContractVenueState {
     let a = this.accounts.get(id);
     if (a === undefined) {
       a = new AccountState(toAccountId(id), positionMode ?? this.defaultPositionMode, false);
+      if (this.options.neverLiquidated?.(id) === true) markNeverLiquidated(a);
       this.accounts.set(id, a);
     }
     return a;

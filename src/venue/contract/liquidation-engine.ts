@@ -38,6 +38,7 @@ import {
 } from './liquidation-rules.js';
 import { posKey, oppositeType } from './venue-keys.js';
 import { accountChanged } from './account-changes.js';
+import { isLiquidatable } from './never-liquidated.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
@@ -96,7 +97,7 @@ export class LiquidationEngine {
     const accounts = only ? only.filter((a) => m.holders.has(a)) : [...m.holders];
     const keys = this.positionKeysOf(m);
     for (const acct of accounts) {
-      if (acct.exempt) continue;
+      if (!isLiquidatable(acct)) continue;
       for (const key of keys) {
         const pos = acct.positions.get(key);
         if (pos === undefined || pos.openType !== OpenType.ISOLATED || pos.holdLots === 0) continue;
@@ -120,7 +121,7 @@ export class LiquidationEngine {
    */
   private crossHoldersSurelySafe(m: MarketState, fair: number): boolean {
     const coin = m.spec.settleCoin;
-    for (const acct of m.holders) if (!acct.exempt && hasCross(acct, coin) && !this.crossSurelySafe(acct, m, fair)) return false;
+    for (const acct of m.holders) if (isLiquidatable(acct) && hasCross(acct, coin) && !this.crossSurelySafe(acct, m, fair)) return false;
     return true;
   }
 

@@ -8,7 +8,7 @@
  * sent to the exact test, and the exact Decimal test (margin-math `isBreached`) still decides.
  *
  * Keys follow the figures the edge depends on (lots, cost, margin; the tier rate follows the lots):
- * a position of a non-exempt account carries this index as its `watch` and reports every change of
+ * a position of an account liquidation watches (never-liquidated.ts) carries this index as its `watch` and reports every change of
  * them (ContractPosition's open, close, releaseMargin and im setter; the ledger reports its creation
  * and its closing), and the touched positions are
  * re-keyed in one pass before the next selection. The index also counts the open cross positions per
@@ -19,6 +19,7 @@ import type { ContractPosition, PositionWatch } from './contract-position.js';
 import type { AccountState } from './contract-state.js';
 import { edgeOf } from './liquidation-screen.js';
 import { PriceLadder } from './price-ladder.js';
+import { isLiquidatable } from './never-liquidated.js';
 
 /**
  * On a position: whether its slot here is that of a counted open cross position (what rekey leaves as
@@ -61,7 +62,7 @@ export class LiquidationIndex implements PositionWatch {
     this.touchedPositions.add(p);
   }
 
-  /** Whether a non-exempt account holds an open cross position settled in `currency`. */
+  /** Whether an account liquidation watches holds an open cross position settled in `currency`. */
   hasCross(currency: string): boolean {
     this.rekey();
     return (this.crossBySettleCoin.get(currency) ?? 0) > 0;
@@ -82,7 +83,7 @@ export class LiquidationIndex implements PositionWatch {
 
   /**
    * The index's consistency (one line per problem), for the venue's invariant checks: every open
-   * isolated position with lots of a non-exempt account sits in its contract's ladder of its side at
+   * isolated position with lots of an account liquidation watches sits in its contract's ladder of its side at
    * its current edge, nothing else does, and the cross counts are those of a scan.
    */
   problems(accounts: Iterable<AccountState>): string[] {
@@ -91,7 +92,7 @@ export class LiquidationIndex implements PositionWatch {
     const cross = new Map<string, number>();
     let isolated = 0;
     for (const acct of accounts) {
-      if (acct.exempt) continue;
+      if (!isLiquidatable(acct)) continue;
       for (const p of acct.positions.values()) {
         if (p.state !== PositionState.HOLDING) continue;
         if (p.openType === OpenType.CROSS) {

@@ -27,6 +27,7 @@ import { accountChanged } from './account-changes.js';
 import { refuse, type ContractVenueState, type LiquidationCheck } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
+import { isLiquidatable } from './never-liquidated.js';
 
 export class PositionLedger {
   constructor(
@@ -46,7 +47,7 @@ export class PositionLedger {
       this.s.positionsById.set(id, { account: acct, position: p });
       this.s.positionFills.set(id, { opened: 0, closed: 0 });
       m.holders.add(acct);
-      if (!acct.exempt) {
+      if (isLiquidatable(acct)) {
         p.watch = this.s.liquidationIndex;
         p.watch.touched(p);
       }

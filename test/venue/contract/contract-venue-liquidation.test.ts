@@ -203,3 +203,38 @@ describe('ContractVenue liquidation', () => {
     assertClean(kit);
   });
 });
+
+describe('ContractVenue neverLiquidated accounts (a backtest crowd)', () => {
+  /** mm sells 1000 lots (0.1 BTC) at 50000 at 5× cross with 2000 USDT; the fair price then rises to 80000 (a loss of 3000). */
+  function crowdShortThroughItsEquity(neverLiquidated?: (id: string) => boolean): Kit {
+    const kit = makeKit(neverLiquidated ? { neverLiquidated } : {});
+    const { venue } = kit;
+    venue.deposit('alice', 'USDT', 10000);
+    venue.deposit('mm', 'USDT', 2000);
+    venue.setFairPrice(SYMBOL, 50000);
+    placed(venue, 'mm', { side: S.OPEN_SHORT, vol: 1000, price: 50000, leverage: 5, openType: OpenType.CROSS });
+    placed(venue, 'alice', { side: S.OPEN_LONG, vol: 1000, price: 50000, leverage: 10, openType: OpenType.ISOLATED });
+    venue.setFairPrice(SYMBOL, 80000);
+    return kit;
+  }
+
+  it('keeps_a_never_liquidated_account_through_a_breach_with_its_margin_booked_as_any_account', () => {
+    const kit = crowdShortThroughItsEquity((id) => id === 'mm');
+    const [short] = kit.venue.openPositions('mm');
+    expect(short!.positionType).to.equal(PositionType.SHORT);
+    expect(short!.holdVol.toString()).to.equal('1000');
+    // 5000 / 5: margin booked as for any account (the insurance fund's positions carry none)
+    expect(short!.leverage).to.equal(5);
+    expect(short!.im.toString()).to.equal('1000');
+    expect(liquidations(kit)).to.deep.equal([]);
+    expect(kit.venue.asset('mm', 'USDT')!.unrealized.toString()).to.equal('-3000');
+    assertClean(kit);
+  });
+
+  it('liquidates_the_same_account_when_it_is_not_marked', () => {
+    const kit = crowdShortThroughItsEquity();
+    expect(kit.venue.openPositions('mm')).to.deep.equal([]);
+    expect(liquidations(kit).map((e) => e.liquidation.accountId)).to.deep.equal(['mm']);
+    assertClean(kit);
+  });
+});
