@@ -7,7 +7,8 @@
  * we see (visibleLots) until the recording next reports that level (a diff naming it, or a snapshot),
  * which is the venue telling us its real size again.
  *
- * Every change of a level's recorded size goes to `onLevel` (queue positions follow it).
+ * Every change of a level's recorded size at a price `onLevel` listens to (listenRange) goes to it
+ * (queue positions follow it).
  *
  * Layout (the replay's hottest code: a Binance diff carries ≈46 levels on a book of 2–3 thousand): each
  * side keeps the levels within a window of 2^19 ticks around the touch in a dense array of 32-bit lots
@@ -209,6 +210,9 @@ class BookSide {
   private misses = 0;
   /** Levels on this side. */
   size = 0;
+  /** Prices whose changes the level listener hears (ReplayBook.listenRange): all by default. */
+  listenLo = -Infinity;
+  listenHi = Infinity;
   /** Window length in ticks, its words of 32 ticks, and the words of the word bitset. */
   private readonly W: number;
   private readonly NW: number;
@@ -294,21 +298,38 @@ class BookSide {
   }
 
   /**
-   * set() for each [price, lots] pair of a flat list, telling `listener` of each change: the replay's
-   * inner loop (a diff's levels), with the window's arrays in locals.
+   * set() for each [price, lots] pair of a flat list, telling `listener` of each change of a price in
+   * [listenLo, listenHi]: the replay's inner loop (a diff's levels), with the window's arrays in locals.
+   * Only the levels inside the listened range or the range of consumed prices need more than a store
+   * (the previous size, forgetting what was consumed): the fill model listens at the few prices our
+   * orders rest at, while a diff's ≈46 levels lie mostly hundreds of ticks away. Telling the listener
+   * of every level doubled the cost of a level (52 ns against 25 ns on the 11-minute BTCUSDT diffs).
    */
   setFlat(flat: readonly number[], side: Side, listener: LevelListener | undefined): void {
-    if (listener === undefined && this.consumed.size === 0 && this.lots !== undefined) this.setFlatQuiet(flat);
-    else this.setFlatFull(flat, side, listener);
+    if (this.lots === undefined) {
+      this.setFlatFirst(flat, side, listener);
+      return;
+    }
+    let lo = Infinity;
+    let hi = -Infinity;
+    if (this.consumed.size !== 0) {
+      lo = this.consumedLo;
+      hi = this.consumedHi;
+    }
+    if (listener !== undefined) {
+      if (this.listenLo < lo) lo = this.listenLo;
+      if (this.listenHi > hi) hi = this.listenHi;
+    }
+    this.setFlatWindow(flat, side, listener, lo, hi);
   }
 
   /**
-   * setFlat() in the common case — nobody listens, nothing consumed: a level inside the window with a
-   * 32-bit size is a store and an occupancy count; anything else (a size kept aside in `big`, a level
-   * outside the window) goes through put(). A recorded book almost always holds a few sizes kept
-   * aside (a quantity finer than the step), so their presence must not send every diff elsewhere.
+   * setFlat() with the window in place. A level outside [lo, hi] inside the window with a 32-bit size
+   * is a store and an occupancy count; anything else (a price in the range, a size kept aside in `big`,
+   * a level outside the window) goes through set(). A recorded book almost always holds a few sizes
+   * kept aside (a quantity finer than the step), so their presence must not send every diff elsewhere.
    */
-  private setFlatQuiet(flat: readonly number[]): void {
+  private setFlatWindow(flat: readonly number[], side: Side, listener: LevelListener | undefined, lo: number, hi: number): void {
     let dl = this.lots!;
     let words = this.words!;
     let blocks = this.blocks!;
@@ -321,7 +342,7 @@ class BookSide {
       const p = flat[k]!;
       const q = flat[k + 1]!;
       const i = p - base;
-      if (i >>> 0 === i && i < W && q >>> 0 === q && q !== BIG) {
+      if ((p < lo || p > hi) && i >>> 0 === i && i < W && q >>> 0 === q && q !== BIG) {
         const raw = dl[i]!;
         if (raw !== BIG) {
           dl[i] = q;
@@ -346,7 +367,7 @@ class BookSide {
       }
       this.denseBest = best;
       this.size = size;
-      this.put(p, q);
+      this.setOne(p, q, side, listener);
       // put() may have moved the window, or kept a size aside.
       dl = this.lots!;
       words = this.words!;
@@ -359,71 +380,15 @@ class BookSide {
     this.size = size;
   }
 
-  private setFlatFull(flat: readonly number[], side: Side, listener: LevelListener | undefined): void {
-    const consumed = this.consumed.size !== 0;
-    // The window's state in locals for the loop (written back before anything else may read it).
-    let dl = this.lots;
-    let words = this.words;
-    let base = this.base;
-    let best = this.denseBest;
-    let size = this.size;
-    const W = this.W;
-    const bid = this.isBid;
-    for (let k = 0; k < flat.length; k += 2) {
-      const p = flat[k]!;
-      const q = flat[k + 1]!;
-      if (consumed) this.unconsume(p);
-      let prev: number;
-      const i = p - base;
-      if (dl !== undefined && i >>> 0 === i && i < W) {
-        const raw = dl[i]!;
-        prev = raw;
-        if (raw === BIG) {
-          prev = this.big.get(i)!;
-          this.big.delete(i);
-        }
-        if (!(q <= 0)) {
-          if (q >>> 0 === q && q !== BIG) dl[i] = q;
-          else {
-            dl[i] = BIG;
-            this.big.set(i, q);
-          }
-          if (raw === 0) {
-            const w = i >>> 5;
-            const m = words![w]!;
-            if (m === 0) this.blocks![w >>> 5]! |= 1 << (w & 31);
-            words![w] = m | (1 << (i & 31));
-            size++;
-            if (best < 0 || (bid ? i > best : i < best)) best = i;
-          }
-        } else if (raw !== 0) {
-          dl[i] = 0;
-          const w = i >>> 5;
-          const m = words![w]! & ~(1 << (i & 31));
-          words![w] = m;
-          if (m === 0) this.blocks![w >>> 5]! &= ~(1 << (w & 31));
-          size--;
-          if (i === best) best = this.nextWorse(i);
-        }
-      } else {
-        this.denseBest = best;
-        this.size = size;
-        prev = this.put(p, q);
-        // put() may have made or moved the window.
-        dl = this.lots;
-        words = this.words;
-        base = this.base;
-        best = this.denseBest;
-        size = this.size;
-      }
-      if (prev !== q && listener !== undefined) {
-        this.denseBest = best;
-        this.size = size;
-        listener(side, p, prev, Math.max(0, q));
-      }
-    }
-    this.denseBest = best;
-    this.size = size;
+  /** setFlat() before the side has a window (its first levels): set() level by level. */
+  private setFlatFirst(flat: readonly number[], side: Side, listener: LevelListener | undefined): void {
+    for (let k = 0; k < flat.length; k += 2) this.setOne(flat[k]!, flat[k + 1]!, side, listener);
+  }
+
+  /** set() of one level, telling `listener` of a change at a price it listens to. */
+  private setOne(p: number, q: number, side: Side, listener: LevelListener | undefined): void {
+    const prev = this.set(p, q);
+    if (prev !== q && listener !== undefined && p >= this.listenLo && p <= this.listenHi) listener(side, p, prev, Math.max(0, q));
   }
 
   /** Marks window index i occupied (its lots already written). */
@@ -762,7 +727,10 @@ export class ReplayBook {
    */
   #later: (() => void) | undefined;
 
-  /** Hears every level change (a fill model's queues); set while a synthetic book waits, that book is laid first. */
+  /**
+   * Hears the level changes at the prices it listens to (listenRange: every price until narrowed); a
+   * fill model's queues. Set while a synthetic book waits, that book is laid first.
+   */
   get onLevel(): LevelListener | undefined {
     return this.#onLevel;
   }
@@ -778,6 +746,16 @@ export class ReplayBook {
     const misses = opts.missesPerCheck ?? MISSES_PER_CHECK;
     this.bids = new BookSide(true, bits, misses);
     this.asks = new BookSide(false, bits, misses);
+  }
+
+  /**
+   * The level listener hears only changes of prices in [loTicks, hiTicks] on `side` from now on (an
+   * empty range when lo > hi); what it does not hear changes the book as before.
+   */
+  listenRange(side: Side, loTicks: number, hiTicks: number): void {
+    const s = side === 'buy' ? this.bids : this.asks;
+    s.listenLo = loTicks;
+    s.listenHi = hiTicks;
   }
 
   private side(s: Side): BookSide {
@@ -828,13 +806,15 @@ export class ReplayBook {
     this.asks.recentreIfNeeded();
     if (!listener || !old) return;
     for (const [s, before, side, given] of [['buy', old.b, this.bids, seenB!] as const, ['sell', old.a, this.asks, seenA!] as const]) {
+      const lo = side.listenLo;
+      const hi = side.listenHi;
       for (const [p, q] of before) {
         const now = side.get(p);
-        if (now !== q) listener(s, p, q, now);
+        if (now !== q && p >= lo && p <= hi) listener(s, p, q, now);
       }
       // In the order the snapshot gave them; a price given twice is reported once.
       for (const p of given.keys()) {
-        if (before.has(p)) continue;
+        if (before.has(p) || p < lo || p > hi) continue;
         const now = side.get(p);
         if (now > 0) listener(s, p, 0, now);
       }
@@ -861,8 +841,10 @@ export class ReplayBook {
 
   /** Sets one level's recorded size (0 removes it). */
   setLevel(side: Side, priceTicks: number, lots: number): void {
-    const prev = this.side(side).set(priceTicks, lots);
-    if (prev !== lots && this.#onLevel) this.#onLevel(side, priceTicks, prev, Math.max(0, lots));
+    const s = this.side(side);
+    const prev = s.set(priceTicks, lots);
+    if (prev !== lots && this.#onLevel && priceTicks >= s.listenLo && priceTicks <= s.listenHi)
+      this.#onLevel(side, priceTicks, prev, Math.max(0, lots));
   }
 
   /** setLevel for a flat list [price, lots, price, lots, …] (a compiled depth diff). */

@@ -27,7 +27,7 @@ import { ReplayBook, type Side } from './replay-book.js';
 /** What the replay feeds into (the fill model). */
 export interface MarketListener {
   onTrade(inst: ReplayInstrument, takerSide: Side, priceTicks: number, lots: number, time: number): void;
-  /** Only for instruments it watches (ReplayMarket.watchLevels). */
+  /** Only for instruments it watches (ReplayMarket.watchLevels), at the prices their books listen to (ReplayBook.listenRange). */
   onLevel(inst: ReplayInstrument, side: Side, priceTicks: number, prevLots: number, newLots: number): void;
   /** After a depth / bookTicker / path record changed the book. */
   onBook(inst: ReplayInstrument): void;

@@ -280,6 +280,7 @@ export class SimulatedExchange implements MarketListener {
     let level = sb.byPrice.get(priceTicks);
     if (!level) sb.byPrice.set(priceTicks, (level = []));
     level.push(o);
+    this.listenAt(inst, side, sb);
     const io = this.perInstrument.get(inst)!;
     if (io.buy.orders.length + io.sell.orders.length === 1) this.market.watchLevels(inst, true);
     // An order placed into a book that already crosses it fills at once.
@@ -319,8 +320,25 @@ export class SimulatedExchange implements MarketListener {
       if (j >= 0) level.splice(j, 1);
       if (level.length === 0) sb.byPrice.delete(o.priceTicks);
     }
+    this.listenAt(o.inst, o.side, sb);
     const io = this.perInstrument.get(o.inst)!;
     if (io.buy.orders.length + io.sell.orders.length === 0) this.market.watchLevels(o.inst, false);
+  }
+
+  /**
+   * The recorded book tells onLevel only of the prices between the best and the worst of our orders on
+   * `side`: a change elsewhere moves no queue of ours (onLevel finds no order there), and hearing every
+   * level of every diff doubled the book's cost per level while an order of ours rested.
+   */
+  private listenAt(inst: ReplayInstrument, side: Side, sb: SideBook): void {
+    const n = sb.orders.length;
+    if (n === 0) {
+      inst.book.listenRange(side, Infinity, -Infinity);
+      return;
+    }
+    const a = sb.orders[0]!.priceTicks;
+    const b = sb.orders[n - 1]!.priceTicks;
+    inst.book.listenRange(side, Math.min(a, b), Math.max(a, b));
   }
 
   private sideBook(inst: ReplayInstrument, side: Side): SideBook {

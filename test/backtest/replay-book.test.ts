@@ -249,6 +249,126 @@ describe('replay book', () => {
     );
   });
 
+  it('tells_its_listener_exactly_the_changes_inside_the_range_it_listens_to', () => {
+    // listenRange (the fill model listens only where our orders rest) through diffs (setLevels: levels
+    // near and far, sizes beyond 32 bits), single levels, takes, snapshots and range changes, with
+    // small windows too, against the naive map: after every step the book holds the model's levels
+    // minus what was taken, and the listener heard exactly the model's changes at prices inside the
+    // range at that step (old and new size, in order).
+    type Op =
+      | { kind: 'diff'; bid: boolean; levels: [number, number][] }
+      | { kind: 'set'; bid: boolean; d: number; q: number }
+      | { kind: 'consume'; bid: boolean; d: number; q: number }
+      | { kind: 'snapshot'; bids: [number, number][]; asks: [number, number][] }
+      | { kind: 'range'; bid: boolean; lo: number; width: number };
+    const size = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.constant(5_000_000_000));
+    const distance = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 3_000 }));
+    const levels = fc.array(fc.tuple(distance, size), { maxLength: 30 });
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { arbitrary: fc.record({ kind: fc.constant('diff' as const), bid: fc.boolean(), levels }), weight: 4 },
+      fc.record({ kind: fc.constant('set' as const), bid: fc.boolean(), d: distance, q: fc.integer({ min: 0, max: 4 }) }),
+      {
+        arbitrary: fc.record({
+          kind: fc.constant('consume' as const),
+          bid: fc.boolean(),
+          d: fc.integer({ min: 0, max: 40 }),
+          q: fc.integer({ min: 1, max: 4 }),
+        }),
+        weight: 2,
+      },
+      fc.record({ kind: fc.constant('snapshot' as const), bids: levels, asks: levels }),
+      {
+        arbitrary: fc.record({
+          kind: fc.constant('range' as const),
+          bid: fc.boolean(),
+          lo: fc.integer({ min: -5, max: 45 }),
+          width: fc.integer({ min: -2, max: 10 }),
+        }),
+        weight: 2,
+      },
+    );
+    const touch = 1_000_000;
+    const priceOf = (bid: boolean, d: number): number => (bid ? touch - d : touch + 1 + d);
+    fc.assert(
+      fc.property(
+        fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
+        fc.array(op, { minLength: 1, maxLength: 150 }),
+        (opts, ops) => {
+          const book = new ReplayBook(opts);
+          const naive = new NaiveBook();
+          const taken = { buy: new Map<number, number>(), sell: new Map<number, number>() };
+          const heard: [Side, number, number, number][] = [];
+          const expected: [Side, number, number, number][] = [];
+          book.onLevel = (...x) => heard.push(x);
+          const range = { buy: [-Infinity, Infinity], sell: [-Infinity, Infinity] };
+          const inRange = (side: Side, p: number): boolean => p >= range[side][0]! && p <= range[side][1]!;
+          const set = (side: Side, p: number, q: number): void => {
+            const prev = naive.sides[side].get(p) ?? 0;
+            if (prev !== q && inRange(side, p)) expected.push([side, p, prev, Math.max(0, q)]);
+            naive.set(side, p, q);
+            taken[side].delete(p);
+          };
+          for (const o of ops) {
+            heard.length = 0;
+            expected.length = 0;
+            if (o.kind === 'diff') {
+              const side: Side = o.bid ? 'buy' : 'sell';
+              const flat = o.levels.flatMap(([d, q]) => [priceOf(o.bid, d), q]);
+              book.setLevels(side, flat);
+              for (let k = 0; k < flat.length; k += 2) set(side, flat[k]!, flat[k + 1]!);
+            } else if (o.kind === 'set') {
+              const side: Side = o.bid ? 'buy' : 'sell';
+              book.setLevel(side, priceOf(o.bid, o.d), o.q);
+              set(side, priceOf(o.bid, o.d), o.q);
+            } else if (o.kind === 'consume') {
+              const side: Side = o.bid ? 'buy' : 'sell';
+              const p = priceOf(o.bid, o.d);
+              book.consume(side, p, o.q);
+              if ((naive.sides[side].get(p) ?? 0) > 0) taken[side].set(p, (taken[side].get(p) ?? 0) + o.q);
+            } else if (o.kind === 'snapshot') {
+              const given = {
+                buy: o.bids.map(([d, q]): [number, number] => [priceOf(true, d), q]),
+                sell: o.asks.map(([d, q]): [number, number] => [priceOf(false, d), q]),
+              };
+              book.replace(given.buy, given.sell);
+              for (const side of ['buy', 'sell'] as const) {
+                // Old levels from the best whose size changed, then new prices in the order first given.
+                const before = new Map(naive.top(side, 100_000));
+                naive.sides[side].clear();
+                taken[side].clear();
+                for (const [p, q] of given[side]) naive.set(side, p, q);
+                for (const [p, q] of before) {
+                  const now = naive.sides[side].get(p) ?? 0;
+                  if (now !== q && inRange(side, p)) expected.push([side, p, q, now]);
+                }
+                for (const p of new Set(given[side].map(([x]) => x))) {
+                  const now = naive.sides[side].get(p) ?? 0;
+                  if (!before.has(p) && now > 0 && inRange(side, p)) expected.push([side, p, 0, now]);
+                }
+              }
+            } else {
+              const side: Side = o.bid ? 'buy' : 'sell';
+              const a = priceOf(o.bid, o.lo);
+              const b = priceOf(o.bid, o.lo + o.width);
+              range[side] = [Math.min(a, b), o.width < 0 ? Math.min(a, b) - 1 : Math.max(a, b)];
+              book.listenRange(side, range[side][0]!, range[side][1]!);
+            }
+            expect(heard).to.deep.equal(expected);
+            for (const side of ['buy', 'sell'] as const) {
+              const visible = naive
+                .top(side, 100_000)
+                .map(([p, l]): [number, number] => [p, Math.max(0, l - (taken[side].get(p) ?? 0))])
+                .filter(([, v]) => v > 0);
+              expect(book.top(side, 100_000)).to.deep.equal(visible);
+              expect(book.levelCount(side)).to.equal(naive.sides[side].size);
+            }
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('hides_consumed_lots_in_every_view_until_the_level_is_reported_again', () => {
     // Random sets, takes (consume) at the touch and deep, with small windows: top(), visibleTop(),
     // bestVisible() and visibleLots() against a model that subtracts what was taken until the
