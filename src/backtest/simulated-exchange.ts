@@ -358,6 +358,10 @@ export class SimulatedExchange implements MarketListener {
     const makerSide: Side = takerSide === 'buy' ? 'sell' : 'buy';
     const orders = this.sideBook(inst, makerSide).orders;
     if (orders.length === 0) return;
+    // Our best order on that side (the orders are best first) neither reached nor passed: none is. Most
+    // prints of a run end here, before the closure and the list below are made.
+    const bestTicks = orders[0]!.priceTicks;
+    if (makerSide === 'buy' ? bestTicks < priceTicks : bestTicks > priceTicks) return;
     const through = makerSide === 'buy' ? (p: number) => p > priceTicks : (p: number) => p < priceTicks;
     const fills: [OurRestingOrder, number][] = [];
     let left = lots;
