@@ -142,14 +142,25 @@ function bookCycle(): () => number {
   };
 }
 
+/**
+ * Untimed cycles for `ms` before a row's window. Why: without them each 2 s window measured the JIT
+ * compiling the venue and the first 10,000 cycles per account, whose history is still filling (no
+ * order or fill dropped yet, a younger heap); rows varied by ±50 % between runs on a shared machine.
+ * 0.5 s is past both (about 45,000 cycles at the ~90,000 cycles/s measured before this change).
+ */
+function warmed(cycle: () => number, ms = 500): () => number {
+  measure(cycle, ms);
+  return cycle;
+}
+
 export const suite: BenchSuite = {
   title: 'contract venue',
   async run(): Promise<BenchRow[]> {
-    const baseline = measure(bookCycle(), 1000).opsPerSec;
-    const spot = measure(spotCycle(), 2000).opsPerSec;
-    const quiet = measure(venueCycle('none'), 2000).opsPerSec;
-    const listened = measure(venueCycle('all'), 2000).opsPerSec;
-    const fills = measure(venueCycle('fills'), 2000).opsPerSec;
+    const baseline = measure(warmed(bookCycle()), 1000).opsPerSec;
+    const spot = measure(warmed(spotCycle()), 2000).opsPerSec;
+    const quiet = measure(warmed(venueCycle('none')), 2000).opsPerSec;
+    const listened = measure(warmed(venueCycle('all')), 2000).opsPerSec;
+    const fills = measure(warmed(venueCycle('fills')), 2000).opsPerSec;
     return [
       {
         name: 'maker+taker cycles/s (place, match, margin, fee, position)',
