@@ -133,8 +133,9 @@ export class ContractPosition {
     const units = tickLotsOf(priceTicks, lots);
     this.holdLots += lots;
     this.openedLots += lots;
-    this.holdCost += units;
-    this.openCost += units;
+    // From zero (a new position) keep `units` itself: `0n + units` is one more bigint allocation.
+    this.holdCost = this.holdCost === 0n ? units : this.holdCost + units;
+    this.openCost = this.openCost === 0n ? units : this.openCost + units;
     this.watch?.touched(this);
   }
 

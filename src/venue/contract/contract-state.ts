@@ -149,6 +149,29 @@ export class OrderIndex {
     return this;
   }
 
+  /**
+   * delete(o.id) for an order that may be in the index, found by its sequence number and identity
+   * instead of by its id: the venue drops an account's oldest final order (thousands of orders ago) on
+   * every order it finalises once the history is full, and delete(id) reads that order's id string,
+   * parses it, and reads the slot's order again to compare ids.
+   */
+  drop(o: OrderState): void {
+    const seq = o.seq;
+    if (Number.isSafeInteger(seq) && seq >= 0) {
+      const n = Math.floor(seq / ORDER_PAGE);
+      const page = this.pages.get(n);
+      const at = seq % ORDER_PAGE;
+      // set() puts an order in its page's slot only under its own id and sequence number, so the slot
+      // holding `o` itself is what delete(o.id) would find and clear.
+      if (page !== undefined && page.slots[at] === o) {
+        page.slots[at] = undefined;
+        if (--page.live === 0) this.pages.delete(n);
+        return;
+      }
+    }
+    this.delete(o.id);
+  }
+
   delete(id: string): boolean {
     const seq = Number(id) - this.idBase;
     if (Number.isSafeInteger(seq) && seq >= 0) {
@@ -178,6 +201,15 @@ const FILLER = '';
  * class holds a plain Map here, which answers the same calls the same way, so it still restores; and
  * this class never relies on the filler being there.
  */
+/**
+ * Forgets an order dropped from an account's history: OrderIndex.drop, or delete by id in the Map a
+ * snapshot written before OrderIndex holds in its place.
+ */
+export function dropOrder(orders: OrderIndex, o: OrderState): void {
+  if (orders instanceof OrderIndex) orders.drop(o);
+  else (orders as Map<string, OrderState>).delete(o.id);
+}
+
 export class ContractOpenOrders {
   private readonly map = new Map<string, OrderState | undefined>([[FILLER, undefined]]);
 

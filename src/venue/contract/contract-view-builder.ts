@@ -27,11 +27,50 @@ import type { VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
 
-/** A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too). */
+/**
+ * A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too).
+ * Field by field rather than `{ ...o, usedMargin }`: the spread ran through the runtime's object-clone
+ * path on every resting placement (about 600 instructions of a maker+taker cycle in callgrind), a
+ * literal is allocated inline; the type checker holds it to OrderState's fields.
+ */
 function copyOfOrder(o: OrderState): OrderState {
   const usedMargin = new MoneyCell();
   usedMargin.copyFrom(o.usedMargin);
-  return { ...o, usedMargin };
+  return {
+    id: o.id,
+    seq: o.seq,
+    account: o.account,
+    market: o.market,
+    side: o.side,
+    type: o.type,
+    category: o.category,
+    openType: o.openType,
+    leverage: o.leverage,
+    positionMode: o.positionMode,
+    reduceOnly: o.reduceOnly,
+    stpMode: o.stpMode,
+    externalOid: o.externalOid,
+    isBuy: o.isBuy,
+    bookSide: o.bookSide,
+    closing: o.closing,
+    displayPrice: o.displayPrice,
+    priceTicks: o.priceTicks,
+    lots: o.lots,
+    dealLots: o.dealLots,
+    dealCost: o.dealCost,
+    frozenUnits: o.frozenUnits,
+    reservedPosition: o.reservedPosition,
+    usedMargin,
+    takerFeeUnits: o.takerFeeUnits,
+    makerFeeUnits: o.makerFeeUnits,
+    profitUnits: o.profitUnits,
+    state: o.state,
+    errorCode: o.errorCode,
+    positionId: o.positionId,
+    createTime: o.createTime,
+    updateTime: o.updateTime,
+    cancelReason: o.cancelReason,
+  };
 }
 
 export class ContractViewBuilder {

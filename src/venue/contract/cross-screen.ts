@@ -116,10 +116,17 @@ function unchanged(
 
 const asNumbers = new WeakMap<Decimal, number>();
 
+/** The rate asked last and its double: the positions of one contract share a tier's rate, asked after every fill. */
+let lastRate: Decimal | undefined;
+let lastRateNumber = 0;
+
 /** A tier's rate as a double (the rates are a few long-lived Decimals). */
 function numberOf(v: Decimal): number {
+  if (v === lastRate) return lastRateNumber;
   let n = asNumbers.get(v);
   if (n === undefined) asNumbers.set(v, (n = v.toNumber()));
+  lastRate = v;
+  lastRateNumber = n;
   return n;
 }
 

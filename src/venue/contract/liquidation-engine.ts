@@ -21,7 +21,7 @@ import {
   PositionType,
 } from '../../domain/contract-enums.js';
 import { ContractPosition } from './contract-position.js';
-import { AccountState, ZERO, type MarketState, type OrderState } from './contract-state.js';
+import { AccountState, ZERO, dropOrder, type MarketState, type OrderState } from './contract-state.js';
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
 import { LiquidationScreen } from './liquidation-screen.js';
@@ -342,7 +342,7 @@ export class LiquidationEngine {
     };
     this.s.orders.set(o.id, o);
     const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) this.s.orders.delete(dropped.id);
+    if (dropped) dropOrder(this.s.orders, dropped);
     return o;
   }
 

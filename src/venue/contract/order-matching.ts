@@ -23,7 +23,7 @@ import { type BookOrder, type SelfTradeCheck } from '../book/order-book.js';
 import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contract-codes.js';
 import { ContractPosition } from './contract-position.js';
 import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
-import { AccountState, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
+import { AccountState, dropOrder, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
 import { feeUnits, marginAndFeeUnits, tickLotsOf } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
@@ -35,13 +35,13 @@ import { marginTerms, rateTerms, type VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import type { PositionLedger } from './position-ledger.js';
 
-/** Order types that rest on the book (the rest fill-or-cancel at once). */
-export const LIMIT_LIKE: ReadonlySet<number> = new Set([
-  ContractOrderType.LIMIT,
-  ContractOrderType.POST_ONLY,
-  ContractOrderType.MARKET_TO_LIMIT,
-]);
-export const RESTING: ReadonlySet<number> = LIMIT_LIKE;
+/**
+ * Order types that rest on the book (the rest fill-or-cancel at once); the only limit orders a client
+ * may amend. Comparisons rather than a Set: asked three times per placement, the Set's hash lookups
+ * were about 225 of a maker+taker cycle's ~75,000 instructions (callgrind).
+ */
+export const isResting = (type: ContractOrderType): boolean =>
+  type === ContractOrderType.LIMIT || type === ContractOrderType.POST_ONLY || type === ContractOrderType.MARKET_TO_LIMIT;
 
 /**
  * One `[positionId]` per position, shared by the fill records that touched only it (most fills).
@@ -93,7 +93,7 @@ export class OrderMatching {
       const remaining = o.lots - o.dealLots;
       if (remaining === 0) this.complete(o);
       else if (stopped) this.cancelInternal(o, 'stp_taker');
-      else if (RESTING.has(o.type)) this.rest(o);
+      else if (isResting(o.type)) this.rest(o);
       else
         this.cancelInternal(
           o,
@@ -334,7 +334,7 @@ export class OrderMatching {
       if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
     }
     const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) this.s.orders.delete(dropped.id);
+    if (dropped) dropOrder(this.s.orders, dropped);
     this.s.triggers.onOrderFinal(acct.id, o.id);
   }
 
@@ -446,7 +446,7 @@ export class OrderMatching {
     o.errorCode = errorCode;
     this.s.orders.set(o.id, o);
     const dropped = o.account.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) this.s.orders.delete(dropped.id);
+    if (dropped) dropOrder(this.s.orders, dropped);
     const code = CODE_OF_ORDER_ERROR[errorCode];
     const view = this.views.orderView(o);
     this.s.emit(() => ({ type: 'OrderRejected', time: o.createTime, accountId: o.account.id, code, errorCode, message, order: view }));

@@ -33,7 +33,7 @@ import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
 import type { VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
-import { LIMIT_LIKE, RESTING, type OrderMatching } from './order-matching.js';
+import { isResting, type OrderMatching } from './order-matching.js';
 import { OrderAcceptedEvent } from './lazy-events.js';
 import { accountChanged } from './account-changes.js';
 
@@ -240,7 +240,7 @@ export class OrderPlacement {
     }
     const oneWay = mode === PositionMode.ONE_WAY;
     // Only orders that can rest count against the limit (IOC, FOK and market orders never stay open).
-    if (category === OrderCategory.LIMIT && RESTING.has(type) && this.s.openCount(acct, spec.symbol) >= spec.maxNumOrders(oneWay)) {
+    if (category === OrderCategory.LIMIT && isResting(type) && this.s.openCount(acct, spec.symbol) >= spec.maxNumOrders(oneWay)) {
       return this.matching.reject(
         acct.id,
         ContractVenueCode.PARAMETER,
@@ -352,7 +352,7 @@ export class OrderPlacement {
 
     if (!closing && !fokUnfilled) {
       const rates = this.money.rates(acct, spec);
-      const restLots = RESTING.has(type) ? lots - preview.lots : 0;
+      const restLots = isResting(type) ? lots - preview.lots : 0;
       const need = sumUnits(
         this.money.takerReserve(spec, preview.quote, leverage, rates),
         this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates),
@@ -407,7 +407,7 @@ export class OrderPlacement {
     if (acct === undefined || o === undefined || o.account !== acct) return refuse(ContractVenueCode.ORDER_NOT_EXIST, 'order not exist');
     if (!this.s.isOpen(o) || !o.market.book.has(o.id))
       return refuse(ContractVenueCode.ORDER_NOT_CANCELLABLE, 'order state does not allow changes');
-    if (!LIMIT_LIKE.has(o.type)) return refuse(ContractVenueCode.PARAMETER, 'only limit orders can be changed');
+    if (!isResting(o.type)) return refuse(ContractVenueCode.PARAMETER, 'only limit orders can be changed');
     const m = o.market;
     const spec = m.spec;
     const ticks = parseTicks(spec, req.price);

@@ -34,6 +34,9 @@ import { pushCapped } from './venue-keys.js';
 import { accountChanged } from './account-changes.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type SpecRates } from './contract-venue-state.js';
 
+/** a + b, without the bigint operation (an allocation) when a is zero: one contract's sum is the usual case. */
+const addUnits = (a: bigint, b: bigint): bigint => (a === 0n ? b : a + b);
+
 export class VenueMoney {
   constructor(private readonly s: ContractVenueState) {}
 
@@ -112,7 +115,7 @@ export class VenueMoney {
       const diff = p.isLong ? value - cost : cost - value;
       if (Number.isSafeInteger(value) && Number.isSafeInteger(cost) && Number.isSafeInteger(diff)) {
         if (spec !== p.spec) {
-          if (spec !== undefined && tickLots !== 0) sum += BigInt(tickLots) * spec.unitValueUnits;
+          if (spec !== undefined && tickLots !== 0) sum = addUnits(sum, BigInt(tickLots) * spec.unitValueUnits);
           spec = p.spec;
           tickLots = 0;
         }
@@ -123,9 +126,9 @@ export class VenueMoney {
         }
       }
       const v = BigInt(ticks) * BigInt(p.holdLots);
-      sum += (p.isLong ? v - p.holdCost : p.holdCost - v) * p.spec.unitValueUnits;
+      sum = addUnits(sum, (p.isLong ? v - p.holdCost : p.holdCost - v) * p.spec.unitValueUnits);
     }
-    if (spec !== undefined && tickLots !== 0) sum += BigInt(tickLots) * spec.unitValueUnits;
+    if (spec !== undefined && tickLots !== 0) sum = addUnits(sum, BigInt(tickLots) * spec.unitValueUnits);
     return sum;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The venue's index of retained orders (contract-state.ts OrderIndex) answers get / set / delete as the
  * Map<string, OrderState> it replaced: checked against a Map over random command streams whose ids are
- * the venue's (idBase + seq) and ids of other forms ("0123", "1e3", " 7", "x"), across page boundaries.
+ * the venue's (idBase + seq) and ids of other forms ("0123", "1e3", " 7", "x"), across page boundaries;
+ * drop(o), which the venue calls for an order leaving an account's history, does what delete(o.id) does.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -21,19 +22,28 @@ describe('OrderIndex (retained orders by id)', () => {
       fc.record({ kind: fc.constant('setOdd' as const), id: oddId, seq }),
       fc.record({ kind: fc.constant('deleteVenue' as const), seq }),
       fc.record({ kind: fc.constant('deleteOdd' as const), id: oddId }),
+      // An order set before (by its place in the list of made ones), or a new record with a venue id never set.
+      fc.record({ kind: fc.constant('drop' as const), pick: fc.nat(), seq }),
     );
     fc.assert(
       fc.property(idBase, fc.array(op, { maxLength: 300 }), (base, ops) => {
         const index = new OrderIndex(base);
         const map = new Map<string, OrderState>();
         const asked = new Set<string>();
+        const made: OrderState[] = [];
         for (const o of ops) {
           if (o.kind === 'setVenue' || o.kind === 'setOdd') {
             const id = o.kind === 'setVenue' ? String(base + o.seq) : o.id;
             const order = orderOf(id, o.seq);
             expect(index.set(id, order)).to.equal(index);
             map.set(id, order);
+            made.push(order);
             asked.add(id);
+          } else if (o.kind === 'drop') {
+            const order = o.pick % 4 !== 0 && made.length > 0 ? made[o.pick % made.length]! : orderOf(String(base + o.seq), o.seq);
+            index.drop(order);
+            map.delete(order.id);
+            asked.add(order.id);
           } else {
             const id = o.kind === 'deleteVenue' ? String(base + o.seq) : o.id;
             expect(index.delete(id), `delete ${id}`).to.equal(map.delete(id));
