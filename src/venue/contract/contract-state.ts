@@ -212,9 +212,16 @@ export function dropOrder(orders: OrderIndex, o: OrderState): void {
 
 export class ContractOpenOrders {
   private readonly map = new Map<string, OrderState | undefined>([[FILLER, undefined]]);
+  /**
+   * The map holds the filler (it always does once made: nothing deletes it). Kept so values() need not
+   * ask the map: a placement walks an account's open orders three times, and those hash lookups were
+   * about 6 of a maker+taker cycle's 73 collection lookups. An instance restored from a snapshot
+   * written before this field has none, and the map is asked as before.
+   */
+  private readonly filled: boolean | undefined = true;
 
   get size(): number {
-    return this.map.size - (this.map.has(FILLER) ? 1 : 0);
+    return this.map.size - ((this.filled ?? this.map.has(FILLER)) ? 1 : 0);
   }
 
   get(id: string): OrderState | undefined {
@@ -238,7 +245,7 @@ export class ContractOpenOrders {
   /** The open orders in placement order: the map's own iterator past the filler (made first, never deleted). */
   values(): IterableIterator<OrderState> {
     const it = this.map.values();
-    if (this.map.has(FILLER)) it.next();
+    if (this.filled ?? this.map.has(FILLER)) it.next();
     return it as IterableIterator<OrderState>;
   }
 }

@@ -44,6 +44,26 @@ describe("ContractOpenOrders (an account's open orders by id)", () => {
     );
   });
 
+  it('restored_from_a_snapshot_written_before_its_filled_field_lists_the_same_orders', () => {
+    // The emulator's snapshot restores an instance's own fields without its constructor: one written
+    // before `filled` existed has only the map (with its filler), and values() and size must skip it.
+    const open = new ContractOpenOrders();
+    const a = orderOf('1');
+    const b = orderOf('2');
+    open.set('1', a);
+    open.set('2', b);
+    open.delete('1');
+    const fields = open as unknown as Record<string, unknown>;
+    expect(fields.filled).to.equal(true);
+    const old = Object.create(ContractOpenOrders.prototype) as ContractOpenOrders;
+    (old as unknown as Record<string, unknown>).map = fields.map;
+    expect([...old.values()]).to.deep.equal([b]);
+    expect(old.size).to.equal(1);
+    old.set('1', a);
+    expect([...old.values()]).to.deep.equal([b, a]);
+    expect([...open.values()]).to.deep.equal([b, a]);
+  });
+
   it('lists_its_orders_in_placement_order_after_being_emptied', () => {
     const open = new ContractOpenOrders();
     const a = orderOf('1');
