@@ -24,6 +24,32 @@ describe('EventQueue (both venues)', () => {
     expect(seen).to.have.length(4);
   });
 
+  it('delivers_each_item_once_in_order_over_flushes_of_every_size_and_forgets_what_it_delivered', () => {
+    // Batches of 0..9 items (a listener re-queues every 7th once), flushed one after another: the queue
+    // reuses its slots, so a stale count or slot would repeat or lose an item here.
+    const q = new DeliveryQueue<{ n: number }>((item) => {
+      seen.push(item.n);
+      if (item.n % 7 === 0 && item.n < 1000) q.push({ n: item.n + 1000 });
+    });
+    const seen: number[] = [];
+    const expected: number[] = [];
+    let next = 1;
+    for (let batch = 0; batch < 40; batch++) {
+      const size = (batch * 5) % 10;
+      for (let k = 0; k < size; k++) {
+        const n = next++;
+        q.push({ n });
+        expected.push(n);
+      }
+      for (const n of expected.slice(expected.length - size)) if (n % 7 === 0) expected.push(n + 1000);
+      q.flush();
+      expect(seen).to.deep.equal(expected);
+    }
+    // No delivered item is still held by the queue's slots.
+    const slots = (q as unknown as { items: unknown[] }).items;
+    expect(slots.every((x) => x === undefined)).to.equal(true);
+  });
+
   it('keeps_delivering_past_a_throwing_listener_and_rethrows_the_first_error_once_empty', () => {
     const q = new EventQueue<number>();
     const seen: string[] = [];
