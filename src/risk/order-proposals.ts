@@ -11,6 +11,7 @@ import { isLive, type Order, type OrderSpec, remainingQty } from '../domain/orde
 import { parentOfClientId } from '../domain/client-id-codec.js';
 import { bestAsk, bestBid, type MarketSnapshot } from '../domain/snapshot.js';
 import type { RiskState } from './risk-rule.js';
+import { approxNumber } from './approx-number.js';
 
 export interface ProposedOrder {
   readonly spec: OrderSpec;
@@ -27,6 +28,11 @@ export interface ProposedOrder {
    */
   readonly priceTicks?: number;
   readonly qtyLots?: number;
+  /**
+   * proposalRemaining() as a double (approxNumber), made once per proposal: the free-balance and the
+   * leverage screens each converted it for every proposal.
+   */
+  readonly remainingApprox: number;
 }
 
 export function quoteSpec(intent: { symbol: OrderSpec['symbol'] }, q: DesiredQuote, kind: OrderSpec['kind']): OrderSpec {
@@ -70,12 +76,13 @@ function computeProposals(intent: Intent, instrument: Instrument | undefined, st
   const tp = instrument ? placesOf(tickOf(instrument)) : null;
   const sp = instrument ? placesOf(stepOf(instrument)) : null;
   const proposal = (spec: OrderSpec, filledQty: Decimal, slot?: string, replaces?: Order): ProposedOrder => {
-    const p: { -readonly [K in keyof ProposedOrder]: ProposedOrder[K] } = { spec, filledQty };
+    const p: { -readonly [K in keyof ProposedOrder]?: ProposedOrder[K] } & Pick<ProposedOrder, 'spec' | 'filledQty'> = { spec, filledQty };
     if (slot !== undefined) p.slot = slot;
     if (replaces !== undefined) p.replaces = replaces;
     p.priceTicks = spec.price && tp !== null ? unitsOf(spec.price, tp) : NaN;
     p.qtyLots = spec.quantity && sp !== null ? unitsOf(spec.quantity, sp) : NaN;
-    return p;
+    p.remainingApprox = approxNumber(proposalRemaining(p as ProposedOrder));
+    return p as ProposedOrder;
   };
   switch (intent.kind) {
     case 'place':

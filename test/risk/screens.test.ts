@@ -10,7 +10,8 @@ import type { RiskState } from '../../src/risk/risk-rule.js';
 import type { QuoteInput } from '../../src/strategy/intent-factory.js';
 import { clearlyCovered, freeBalanceRule } from '../../src/risk/rules/free-balance-rule.js';
 import { clearlyWithinTiers, leverageRule } from '../../src/risk/rules/leverage-rule.js';
-import { account, balance, BTC_USDT, contractInstrument, order, position, S2 } from '../domain/support/builders.js';
+import { clearlyWithinPriceLimits, contractPriceLimitRule } from '../../src/risk/rules/contract-price-limit-rule.js';
+import { account, balance, BTC_USDT, contractInstrument, order, position, S2, snapshot } from '../domain/support/builders.js';
 import { contractState, quotes } from './support.js';
 
 /**
@@ -185,6 +186,71 @@ describe('risk screens in doubles', function () {
           if (screen) {
             screened++;
             expect(allowed, `screen allowed long ${longSize.toFixed()} lev ${lev}`).to.equal(true);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(screened).to.be.greaterThan(100);
+  });
+
+  it('contract_price_limit_allows_exactly_where_fair_times_the_rate_allows_and_the_screen_never_allows_more', () => {
+    let screened = 0;
+    fc.assert(
+      fc.property(
+        // Fair prices from 0.1 to 10^12; rates with digits a double cannot hold; a quote on its bound, one tick
+        // either side, 1e-30 either side, or anywhere between half and twice the fair price.
+        fc.oneof(fc.bigInt({ min: 1n, max: 1_000_000n }), fc.bigInt({ min: 1n, max: 10n ** 13n })),
+        fc.constantFrom('0.1', '0.05', '0.0333333333333333333333', '0.2', '0.00001'),
+        fc.constantFrom('0.1', '0.05', '0.0666666666666666666667', '0.3', '0.00001'),
+        fc.array(
+          fc.record({
+            buy: fc.boolean(),
+            at: fc.constantFrom('bound', 'tick-in', 'tick-out', 'in-1e-30', 'out-1e-30', 'anywhere'),
+            anywhere: fc.integer({ min: 500, max: 2000 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (fairTicks, bidRate, askRate, spots) => {
+          const inst = contractInstrument({ bidLimitPriceRate: D(bidRate), askLimitPriceRate: D(askRate) });
+          const fair = D(fairTicks.toString()).div(10);
+          const cap = fair.mul(D(1).plus(bidRate));
+          const floor = fair.mul(D(1).minus(askRate));
+          const qs: QuoteInput[] = spots.map((q, i) => {
+            const bound = q.buy ? cap : floor;
+            // "in" is below the cap for a buy and above the floor for a sell.
+            const inward = q.buy ? -1 : 1;
+            const price =
+              q.at === 'bound'
+                ? bound
+                : q.at === 'tick-in'
+                  ? bound.plus(D('0.1').mul(inward))
+                  : q.at === 'tick-out'
+                    ? bound.minus(D('0.1').mul(inward))
+                    : q.at === 'in-1e-30'
+                      ? bound.plus(D('1e-30').mul(inward))
+                      : q.at === 'out-1e-30'
+                        ? bound.minus(D('1e-30').mul(inward))
+                        : fair.mul(q.anywhere).div(1000);
+            return { slot: `${q.buy ? 'b' : 'a'}${i}`, side: q.buy ? 'buy' : 'sell', price, quantity: '1', leverage: 10 };
+          });
+          if (qs.some((q) => D(q.price).lte(0))) return;
+          const intent = quotes(BTC_USDT, qs);
+          const s = snapshot(BTC_USDT, {
+            bids: [['99.9', '500']],
+            asks: [['100.1', '500']],
+            last: '100',
+            fair: fair.toFixed(),
+            pollTime: 1,
+          });
+          const state = contractState({ snapshot: s });
+          // The Decimal formula: a buy at most fair·(1 + bidLimitPriceRate), a sell at least fair·(1 − askLimitPriceRate).
+          const allowed = qs.every((q) => (q.side === 'buy' ? D(q.price).lte(cap) : D(q.price).gte(floor)));
+          const d = contractPriceLimitRule(intent, inst, state);
+          expect(d === undefined, `fair ${fair.toFixed()} → ${d?.reason}`).to.equal(allowed);
+          if (clearlyWithinPriceLimits(proposedOrders(intent, inst, state), fair, inst)) {
+            screened++;
+            expect(allowed, `screen allowed at fair ${fair.toFixed()}`).to.equal(true);
           }
         },
       ),

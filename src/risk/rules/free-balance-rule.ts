@@ -159,14 +159,25 @@ function approxReservationOf(
   if (!isOpening(spec)) return { asset: instrument.settleCoin, amount: 0, magnitude: 0 };
   const lev = spec.leverage ?? leverage[positionKey(instrument.symbol, legOf(spec))];
   if (!spec.price || !lev) return undefined;
-  const scale = approxNumber(spec.price) * approxNumber(instrument.contractSize);
-  const fee = approxNumber(instrument.takerFeeRate);
+  const { contractSize, takerFee: fee } = contractDoubles(instrument);
+  const scale = approxNumber(spec.price) * contractSize;
   const notional = scale * remaining;
   return {
     asset: instrument.settleCoin,
     amount: notional / lev + notional * fee,
     magnitude: Math.abs(scale) * remainingMagnitude * (1 / Math.abs(lev) + Math.abs(fee)),
   };
+}
+
+/**
+ * An instrument's contract size and taker fee rate as doubles, kept for the last instrument asked about
+ * (instruments are immutable values): the screen converted both for every proposal and every order.
+ */
+let doublesOf: { readonly instrument: Instrument; readonly contractSize: number; readonly takerFee: number } | undefined;
+function contractDoubles(instrument: Instrument & { kind: 'contract' }): { readonly contractSize: number; readonly takerFee: number } {
+  if (doublesOf === undefined || doublesOf.instrument !== instrument)
+    doublesOf = { instrument, contractSize: approxNumber(instrument.contractSize), takerFee: approxNumber(instrument.takerFeeRate) };
+  return doublesOf;
 }
 
 /** What our live orders hold in `asset`; a string naming an order that cannot be valued (fail closed). */
@@ -284,7 +295,7 @@ export function clearlyCovered(
   for (const p of proposals) {
     const spec = p.spec;
     if (spec.type !== 'limit' || (spec.quoteQuantity && !spec.quantity)) return false;
-    const remaining = approxNumber(proposalRemaining(p));
+    const remaining = p.remainingApprox;
     const r = approxReservationOf(spec, remaining, Math.abs(remaining), instrument, state.leverage);
     if (!r) return false;
     // A closing contract order holds nothing: the exact rule skips it too.

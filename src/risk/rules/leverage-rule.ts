@@ -5,7 +5,7 @@ import { cumulativeExposures, directionOf, legOf, worstCaseExposure } from '../e
 import { approxNumber, SCREEN_MARGIN } from '../approx-number.js';
 import type { OrderSpec, PositionSide } from '../../domain/order.js';
 import type { PositionLeg } from '../../domain/position.js';
-import { fmt, isOpening, orderRemaining, proposalRemaining, type ProposedOrder, proposedOrders, releasedIds } from '../order-proposals.js';
+import { fmt, isOpening, orderRemaining, type ProposedOrder, proposedOrders, releasedIds } from '../order-proposals.js';
 import type { Denial, RiskRule, RiskState } from '../risk-rule.js';
 
 const RULE = 'leverage';
@@ -15,16 +15,26 @@ export function tierFor(instrument: ContractInstrument, size: Decimal): RiskTier
   return tiersByMaxVol(instrument.riskTiers).find((t) => size.lte(t.maxVol));
 }
 
-/** Tiers sorted by maxVol, once per tier list (instruments are immutable): the sort ran for every proposal. */
-const sortedTiers = new WeakMap<readonly RiskTier[], readonly RiskTier[]>();
-function tiersByMaxVol(tiers: readonly RiskTier[]): readonly RiskTier[] {
+/**
+ * Tiers sorted by maxVol, and their maxVol as doubles for the screen, once per tier list (instruments are
+ * immutable): the sort ran for every proposal, and the screen converted every tier bound for every
+ * proposal (a third of the conversions of a 10-quote check).
+ */
+interface SortedTiers {
+  readonly tiers: readonly RiskTier[];
+  readonly maxVols: readonly number[];
+}
+const sortedTiers = new WeakMap<readonly RiskTier[], SortedTiers>();
+function sortedTiersOf(tiers: readonly RiskTier[]): SortedTiers {
   let sorted = sortedTiers.get(tiers);
   if (sorted === undefined) {
-    sorted = [...tiers].sort((a, b) => a.maxVol.comparedTo(b.maxVol));
+    const byMaxVol = [...tiers].sort((a, b) => a.maxVol.comparedTo(b.maxVol));
+    sorted = { tiers: byMaxVol, maxVols: byMaxVol.map((t) => approxNumber(t.maxVol)) };
     sortedTiers.set(tiers, sorted);
   }
   return sorted;
 }
+const tiersByMaxVol = (tiers: readonly RiskTier[]): readonly RiskTier[] => sortedTiersOf(tiers).tiers;
 
 function checkLeverage(
   instrument: ContractInstrument,
@@ -147,11 +157,11 @@ export function clearlyWithinTiers(
   for (const p of proposals) {
     const t = totalOf(p.spec);
     if (!t) continue;
-    const q = approxNumber(proposalRemaining(p));
+    const q = p.remainingApprox;
     t.size += q;
     t.magnitude += Math.abs(q);
   }
-  const tiers = tiersByMaxVol(instrument.riskTiers);
+  const { tiers, maxVols } = sortedTiersOf(instrument.riskTiers);
   for (const p of proposals) {
     if (!isOpening(p.spec)) continue;
     const lev = p.spec.leverage ?? state.leverage[positionKey(symbol, legOf(p.spec))];
@@ -162,12 +172,12 @@ export function clearlyWithinTiers(
     const magnitude = t ? t.magnitude : 0;
     let i = 0;
     for (; i < tiers.length; i++) {
-      const maxVol = approxNumber(tiers[i]!.maxVol);
+      const maxVol = maxVols[i]!;
       if (size + (magnitude + Math.abs(maxVol)) * SCREEN_MARGIN < maxVol) break;
     }
     if (i === tiers.length || lev > tiers[i]!.maxLeverage) return false;
     if (i > 0) {
-      const below = approxNumber(tiers[i - 1]!.maxVol);
+      const below = maxVols[i - 1]!;
       if (!(below < size - (magnitude + Math.abs(below)) * SCREEN_MARGIN)) return false;
     }
   }
