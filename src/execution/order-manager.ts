@@ -162,7 +162,8 @@ export class OrderManager {
     },
     cancel: (orders) => this.cancelMany(orders),
     query: (symbol, cid) => this.gateway.queryOrder(symbol, cid),
-    publish: (e) => this.publish(e),
+    // The port's promise, settled as the async publish's was when the journal records synchronously.
+    publish: (e) => this.publish(e) ?? Promise.resolve(),
   });
 
   constructor(
@@ -1138,19 +1139,52 @@ export class OrderManager {
     return { symbol: o.symbol, clientOrderId: o.clientOrderId, ...(o.venueOrderId ? { venueOrderId: o.venueOrderId } : {}) };
   }
 
-  /** Cache first (store), then the journal, then subscribers. */
-  private async publish(e: ExecutionEvent): Promise<void> {
-    if (e.type === 'VenueFill' && !this.store.hasSeenTrade(e.fill.tradeId)) this.countForeign(e.fill);
-    this.store.apply(e);
-    // Every journal records synchronously: awaiting its undefined cost two microtask hops per event.
-    const recorded = this.journal.recordEvent(e);
-    if (recorded) await recorded;
-    const cid = eventClientOrderId(e);
-    if (cid !== undefined) {
-      const o = this.store.get(cid);
-      const kept = o && this.journal.recordOrder(o);
-      if (kept) await kept;
+  /**
+   * Cache first (store), then the journal, then subscribers.
+   *
+   * Not an async function: every journal records synchronously, and then the whole publication is done
+   * here and nothing is returned. Every caller awaits the result, and `await undefined` takes the one
+   * microtask turn that awaiting the settled promise of the async function it was took, so the order of
+   * the runtime's promise chains (and the backtest's pinned runs) is unchanged; the promise per event is
+   * what goes. A journal that answers with a promise gets the async tail, which starts with the same
+   * await as before; a throw becomes a rejected promise, as the async function's was.
+   */
+  private publish(e: ExecutionEvent): Promise<void> | undefined {
+    try {
+      if (e.type === 'VenueFill' && !this.store.hasSeenTrade(e.fill.tradeId)) this.countForeign(e.fill);
+      this.store.apply(e);
+      const recorded = this.journal.recordEvent(e);
+      if (recorded) return this.publishRecorded(recorded, e);
+      const kept = this.recordOrderOf(e);
+      if (kept) return this.publishKept(kept, e);
+      this.batch?.push(e);
+      this.subject.next(e);
+      return undefined;
+    } catch (error) {
+      return Promise.reject(error);
     }
+  }
+
+  /** Journals the order the event is about; a promise when the journal answers with one. */
+  private recordOrderOf(e: ExecutionEvent): void | Promise<void> {
+    const cid = eventClientOrderId(e);
+    if (cid === undefined) return undefined;
+    const o = this.store.get(cid);
+    return o && this.journal.recordOrder(o);
+  }
+
+  /** publish() after a journal's event record that answered with a promise. */
+  private async publishRecorded(recorded: Promise<void>, e: ExecutionEvent): Promise<void> {
+    await recorded;
+    const kept = this.recordOrderOf(e);
+    if (kept) await kept;
+    this.batch?.push(e);
+    this.subject.next(e);
+  }
+
+  /** publish() after a journal's order record that answered with a promise. */
+  private async publishKept(kept: Promise<void>, e: ExecutionEvent): Promise<void> {
+    await kept;
     this.batch?.push(e);
     this.subject.next(e);
   }

@@ -82,7 +82,9 @@ export class TradingRuntime {
 
   constructor(private readonly o: TradingRuntimeOptions) {
     const books = {
-      liveOrders: () => o.venues.flatMap((v) => v.orders.liveOrders()),
+      // One venue (most runs, every single-market backtest): its list is already a fresh array; flatMap
+      // built a second one per call, and the risk state and the strategies' views ask on every intent.
+      liveOrders: () => (o.venues.length === 1 ? o.venues[0]!.orders.liveOrders() : o.venues.flatMap((v) => v.orders.liveOrders())),
       algoOrders: (strategyId: StrategyId) => o.venues.flatMap((v) => v.orders.algoOrders({ strategyId })),
       order: (cid: string) => {
         for (const v of o.venues) {
