@@ -93,6 +93,83 @@ describe('transitionOrder keeps the shape of the order it makes', () => {
     );
   });
 
+  it('copies_every_key_of_an_order_in_its_own_order_whatever_keys_it_has', () => {
+    // transitionOrder copies the order key by key (named stores per Order key, a computed store for any
+    // other): every Order key, present or not, in any order, with a key Order does not name among them.
+    const optional = [
+      'quoteQuantity',
+      'reduceOnly',
+      'positionSide',
+      'leverage',
+      'marginMode',
+      'takeProfitPrice',
+      'stopLossPrice',
+      'triggerPriceType',
+      'venueOrderId',
+      'intentId',
+      'slot',
+      'avgFillPrice',
+      'submittedAt',
+      'acceptedAt',
+      'closedAt',
+      'rejectReason',
+      'replacesClientOrderId',
+      'replacedByClientOrderId',
+      'statusBeforePending',
+      'notAnOrderKey',
+    ];
+    const required = [
+      'symbol',
+      'kind',
+      'side',
+      'type',
+      'timeInForce',
+      'price',
+      'quantity',
+      'clientOrderId',
+      'strategyId',
+      'status',
+      'filledQty',
+      'filledNotional',
+      'fees',
+      'createdAt',
+      'updatedAt',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...pairs),
+        fc.shuffledSubarray(optional),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.constantFrom('none', 'amend', 'fill'),
+        ([from, to], present, seed, patchKind) => {
+          // Required keys first in a seeded order, the present optional ones shuffled in among them.
+          const keys = [...required];
+          let r = seed;
+          for (const k of present) {
+            r = (r * 1103515245 + 12345) % 2147483648;
+            keys.splice(r % (keys.length + 1), 0, k);
+          }
+          const base = order({ symbol: BTC_USDT, status: from, intentId: 'i1', slot: 'b0', venueOrderId: 'v1' } as Partial<Order>);
+          const o: Record<string, unknown> = {};
+          for (const k of keys) o[k] = k in base ? (base as never)[k] : k === 'statusBeforePending' ? 'accepted' : `value-of-${k}`;
+          o['status'] = from;
+          const patch: Partial<Order> | undefined =
+            patchKind === 'amend'
+              ? { price: D('101.5'), quantity: D('3'), venueOrderId: 'v2' as Order['venueOrderId'] }
+              : patchKind === 'fill'
+                ? { filledQty: D('1'), filledNotional: D('100'), avgFillPrice: D('100'), fees: { USDT: D('0.01') } }
+                : undefined;
+          const got = transitionOrder(o as unknown as Order, to, 42, patch);
+          const want = transitionBefore(o as unknown as Order, to, 42, patch);
+          expect(Object.keys(got), `${from} → ${to}`).to.deep.equal(Object.keys(want));
+          for (const key of Object.keys(want)) expect((got as never)[key], key).to.equal((want as never)[key]);
+          expect(JSON.stringify(got)).to.equal(JSON.stringify(want));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
   it('withKey_gives_the_keys_values_and_order_of_the_spread_it_replaces', () => {
     // The reference is the spread itself, `{ ...o, [key]: value }`, over orders with and without each key set.
     const keys = ['venueOrderId', 'replacedByClientOrderId', 'statusBeforePending', 'slot', 'price'] as const;
