@@ -14,6 +14,14 @@ class NaiveBook {
   }
 }
 
+/** The model's levels of `side` with what our takers took subtracted, best first, empty ones left out. */
+function visibleLevels(naive: NaiveBook, taken: ReadonlyMap<number, number>, side: Side): [number, number][] {
+  return naive
+    .top(side, 100_000)
+    .map(([p, l]): [number, number] => [p, Math.max(0, l - (taken.get(p) ?? 0))])
+    .filter(([, v]) => v > 0);
+}
+
 describe('replay book', () => {
   it('keeps_the_same_levels_in_the_same_order_as_a_sorted_map', () => {
     fc.assert(
@@ -355,10 +363,7 @@ describe('replay book', () => {
             }
             expect(heard).to.deep.equal(expected);
             for (const side of ['buy', 'sell'] as const) {
-              const visible = naive
-                .top(side, 100_000)
-                .map(([p, l]): [number, number] => [p, Math.max(0, l - (taken[side].get(p) ?? 0))])
-                .filter(([, v]) => v > 0);
+              const visible = visibleLevels(naive, taken[side], side);
               expect(book.top(side, 100_000)).to.deep.equal(visible);
               expect(book.levelCount(side)).to.equal(naive.sides[side].size);
             }
@@ -402,10 +407,7 @@ describe('replay book', () => {
             }
           }
           for (const side of ['buy', 'sell'] as const) {
-            const visible = naive
-              .top(side, 100_000)
-              .map(([p, l]): [number, number] => [p, Math.max(0, l - (taken[side].get(p) ?? 0))])
-              .filter(([, v]) => v > 0);
+            const visible = visibleLevels(naive, taken[side], side);
             expect(book.top(side, 100_000)).to.deep.equal(visible);
             const prices: number[] = [];
             const lots: number[] = [];
