@@ -49,6 +49,7 @@
  *   order-placement.ts        order commands: admission, amend, chase, cancel, reverse, close all
  *   liquidation-engine.ts     maintenance checks and the insurance fund's take-over
  *   liquidation-index.ts      isolated positions by liquidation edge (what a fair-price move may breach)
+ *   never-liquidated.ts       accounts no price move liquidates (a backtest's crowd), skipped by the two above
  *   price-ladder.ts           the sorted price keys behind that index and the trigger book's (triggers/trigger-index.ts)
  *   step-grid.ts              ticks and lots ↔ Decimals without dividing (ContractSpec's grids)
  *   funding-settlement.ts     funding rate, timers and settlement
