@@ -23,6 +23,7 @@ import { OpenType } from '../../domain/contract-enums.js';
 import type { ContractPosition } from './contract-position.js';
 import type { Wallet } from './contract-state.js';
 import { LEDGER_SCALE } from '../ledger/ledger-units.js';
+import { lastCall } from '../../core/last-call.js';
 
 const UNITS_PER_COIN = 10 ** LEDGER_SCALE;
 
@@ -116,19 +117,12 @@ function unchanged(
 
 const asNumbers = new WeakMap<Decimal, number>();
 
-/** The rate asked last and its double: the positions of one contract share a tier's rate, asked after every fill. */
-let lastRate: Decimal | undefined;
-let lastRateNumber = 0;
-
-/** A tier's rate as a double (the rates are a few long-lived Decimals). */
-function numberOf(v: Decimal): number {
-  if (v === lastRate) return lastRateNumber;
+/** A tier's rate as a double (the rates are a few long-lived Decimals; one contract's positions share one, asked after every fill). */
+const numberOf = lastCall((v: Decimal): number => {
   let n = asNumbers.get(v);
   if (n === undefined) asNumbers.set(v, (n = v.toNumber()));
-  lastRate = v;
-  lastRateNumber = n;
   return n;
-}
+});
 
 /** Recomputes `bound` from the wallet and positions; false when there is no screen (a mark missing, a sum not finite). */
 function redo(

@@ -7,9 +7,7 @@
  * ladders hold hundreds to a few thousand items and change far less often than prices move.
  */
 import type { Decimal } from '../../core/decimal.js';
-
-let lastPrice: Decimal | undefined;
-let lastKey = 0;
+import { lastCall } from '../../core/last-call.js';
 
 /**
  * A price as a ladder key: the double nearest to it. Decimal→double rounding is monotonic, so an exact
@@ -17,13 +15,7 @@ let lastKey = 0;
  * The last conversion is remembered (Decimals are immutable): one fair-price update is keyed by the
  * liquidation check and then by the trigger book.
  */
-export function priceKey(price: Decimal): number {
-  if (price !== lastPrice) {
-    lastKey = price.toNumber();
-    lastPrice = price;
-  }
-  return lastKey;
-}
+export const priceKey: (price: Decimal) => number = lastCall((price: Decimal): number => price.toNumber());
 
 export class PriceLadder<T> {
   readonly keys: number[] = [];

@@ -12,6 +12,7 @@
  *   undefined, and the caller takes its exact Decimal path, which decides as before.
  */
 import { Decimal } from '../../core/decimal.js';
+import { lastCall } from '../../core/last-call.js';
 
 /** decimal.js's internal form (as core/decimal.ts reads it): sign, exponent, base-10^7 digit words. */
 interface DecimalDigits {
@@ -33,22 +34,12 @@ const SAFE_DIGITS_LIMIT = 1e15;
  */
 const rememberedOf = new WeakMap<StepGrid, Map<number, Decimal>>();
 
-/**
- * The grid asked last and its remembered values: an order asks one grid several times in a row (its
- * price checked and shown, its volumes); with exactSteps no longer asking, the WeakMap lookups this
- * skips were about 300 of a maker+taker cycle's ~75,000 instructions (callgrind).
- */
-let lastGrid: StepGrid | undefined;
-let lastRemembered: Map<number, Decimal> | undefined;
-
-function rememberedFor(grid: StepGrid): Map<number, Decimal> {
-  if (grid === lastGrid) return lastRemembered!;
+/** A grid's remembered values; an order asks one grid several times in a row (its price checked and shown, its volumes). */
+const rememberedFor = lastCall((grid: StepGrid): Map<number, Decimal> => {
   let remembered = rememberedOf.get(grid);
   if (remembered === undefined) rememberedOf.set(grid, (remembered = new Map()));
-  lastGrid = grid;
-  lastRemembered = remembered;
   return remembered;
-}
+});
 
 export class StepGrid {
   private readonly stepNumber: number;

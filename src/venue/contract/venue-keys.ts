@@ -2,6 +2,7 @@
  * The keys and small list rules the contract venue's modules share (one definition, so a position,
  * a side setting and an external order id are found under the same key everywhere).
  */
+import { lastCall } from '../../core/last-call.js';
 import { PositionMode, PositionType } from '../../domain/contract-enums.js';
 
 /**
@@ -16,22 +17,16 @@ interface SymbolKeys {
 
 const keysBySymbol = new Map<string, SymbolKeys>();
 
-/** The last symbol asked and its keys: a maker+taker cycle asks for one contract's keys several times in a row. */
-let lastSymbol: string | undefined;
-let lastKeys: SymbolKeys | undefined;
-
-function keysOf(symbol: string): SymbolKeys {
-  if (symbol === lastSymbol) return lastKeys!;
+/** A contract's keys; a maker+taker cycle asks for one contract's keys several times in a row. */
+const keysOf = lastCall((symbol: string): SymbolKeys => {
   let k = keysBySymbol.get(symbol);
   if (k === undefined) {
     if (keysBySymbol.size >= 1024) keysBySymbol.clear(); // a bound, should callers ever pass arbitrary symbols
     k = { long: `${symbol}:${PositionType.LONG}`, short: `${symbol}:${PositionType.SHORT}`, oneWay: `${symbol}:*` };
     keysBySymbol.set(symbol, k);
   }
-  lastSymbol = symbol;
-  lastKeys = k;
   return k;
-}
+});
 
 /** An account's position of one contract and direction. */
 export const posKey = (symbol: string, type: PositionType): string =>
