@@ -17,6 +17,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decimal } from '../../core/decimal.js';
+import { lastCall } from '../../core/last-call.js';
 import { type RunFill, type RunFunding, type RunOrder, type RunSample, fillToJson, fundingToJson, orderToJson } from './backtest-run.js';
 
 export const TAPE_DIR = 'tape';
@@ -60,18 +61,8 @@ class CsvFile {
   }
 }
 
-/** The plain text of the last Decimal asked for, kept while the same (immutable) Decimal comes again. */
-class LastText {
-  private last: Decimal | undefined;
-  private text = '';
-  of(d: Decimal): string {
-    if (d !== this.last) {
-      this.last = d;
-      this.text = d.toFixed();
-    }
-    return this.text;
-  }
-}
+/** A Decimal's plain text, kept while the same (immutable) Decimal comes again (one per tape column). */
+const plainText = (): ((d: Decimal) => string) => lastCall((d: Decimal) => d.toFixed());
 
 const rowOf = (o: object): (string | number | boolean | null)[] => Object.values(o) as (string | number | boolean | null)[];
 
@@ -117,8 +108,8 @@ export class RunTape {
     private readonly keepOrders: number,
   ) {
     mkdirSync(dir, { recursive: true });
-    this.positionText = symbols.map(() => new LastText());
-    this.markText = symbols.map(() => new LastText());
+    this.positionText = symbols.map(plainText);
+    this.markText = symbols.map(plainText);
     this.equity = new CsvFile(join(dir, 'equity.csv'), [
       'time',
       'equity',
@@ -142,22 +133,22 @@ export class RunTape {
    * positions between fills, a mark the market did not move) reuses its text.
    */
   sample(s: RunSample): void {
-    let text = `${s.time},${s.equity.toFixed()},${this.cashText.of(s.cash)}`;
+    let text = `${s.time},${s.equity.toFixed()},${this.cashText(s.cash)}`;
     const symbols = this.symbols;
     for (let i = 0; i < symbols.length; i++) {
       const p = s.positions[symbols[i]!];
-      text += `,${p === undefined ? '0' : this.positionText[i]!.of(p)}`;
+      text += `,${p === undefined ? '0' : this.positionText[i]!(p)}`;
     }
     for (let i = 0; i < symbols.length; i++) {
       const m = s.marks[symbols[i]!];
-      text += `,${m === undefined ? '' : this.markText[i]!.of(m)}`;
+      text += `,${m === undefined ? '' : this.markText[i]!(m)}`;
     }
     this.equity.line(text);
   }
 
-  private readonly cashText = new LastText();
-  private readonly positionText: LastText[];
-  private readonly markText: LastText[];
+  private readonly cashText = plainText();
+  private readonly positionText: ((d: Decimal) => string)[];
+  private readonly markText: ((d: Decimal) => string)[];
 
   /** The order numbered `index` in creation order (0, 1, …) reached its final state. */
   orderDone(index: number, o: RunOrder): void {
