@@ -13,7 +13,7 @@ import { ConfigError } from '../core/errors.js';
 import { BinanceL2Importer } from '../marketdata/import/binance-l2-importer.js';
 import { importFundingFile } from '../marketdata/import/funding-csv-importer.js';
 import { ImportStats } from '../marketdata/import/import-stats.js';
-import { importKlineFile } from '../marketdata/import/kline-csv-importer.js';
+import { importKlineBatches } from '../marketdata/import/kline-csv-importer.js';
 import { importRecordLinesFile } from '../marketdata/import/record-lines-importer.js';
 import { importTradeFile } from '../marketdata/import/trade-csv-importer.js';
 import { instrumentKey, instrumentKeyMemo, isDataRecord, type DataRecord, type MarketRecord } from '../marketdata/record/record.js';
@@ -154,24 +154,19 @@ async function readData(
     const common = { market: d.market ?? 'spot', ...(d.symbol !== undefined ? { symbol: d.symbol } : {}) } as const;
     const l2 = d.kind === 'l2' ? new BinanceL2Importer(common, stats) : undefined;
     for (const file of files) {
+      if (d.kind === 'klines' || d.kind === 'mark' || d.kind === 'index') {
+        // A batch of records per chunk of the file (no promise per bar).
+        const opts = {
+          ...common,
+          ...(d.interval ? { interval: d.interval } : {}),
+          stream: d.kind === 'klines' ? 'kline' : d.kind === 'mark' ? 'fair' : 'index',
+          ...(d.kind !== 'klines' && d.pricePoint ? { pricePoint: d.pricePoint } : {}),
+        } as const;
+        for await (const batch of importKlineBatches(file, opts, stats)) for (const r of batch) keep(r as MarketRecord);
+        continue;
+      }
       let it: AsyncGenerator<MarketRecord>;
       switch (d.kind) {
-        case 'klines':
-          it = importKlineFile(file, { ...common, ...(d.interval ? { interval: d.interval } : {}), stream: 'kline' }, stats);
-          break;
-        case 'mark':
-        case 'index':
-          it = importKlineFile(
-            file,
-            {
-              ...common,
-              ...(d.interval ? { interval: d.interval } : {}),
-              stream: d.kind === 'mark' ? 'fair' : 'index',
-              ...(d.pricePoint ? { pricePoint: d.pricePoint } : {}),
-            },
-            stats,
-          );
-          break;
         case 'funding':
           it = importFundingFile(file, { ...common, ...(d.cycleHours !== undefined ? { cycleHours: d.cycleHours } : {}) }, stats);
           break;

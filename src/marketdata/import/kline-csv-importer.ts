@@ -21,8 +21,8 @@ import { ValidationError } from '../../core/errors.js';
 import { FIXED_INTERVAL_MS, KLINE_INTERVALS, fromContractInterval, type KlineInterval } from '../../domain/kline-interval.js';
 import type { ContractKlineInterval } from '../../domain/contract-enums.js';
 import type { DataRecord, RecordMarket } from '../record/record.js';
-import { handleBadRow, type BadRowPolicy, type ImportStats } from './import-stats.js';
-import { readLines } from './line-reader.js';
+import { handleBadRow, type BadRowPolicy, type FileStats, type ImportStats } from './import-stats.js';
+import { readLineBatches } from './line-reader.js';
 import { mapSymbol, symbolFromFileName, type SymbolStyle } from './symbol-map.js';
 import { detectDelimiter, fieldError, looksLikeData, mapHeader, parseEpochMs, splitCells, toDecimal } from './text-fields.js';
 
@@ -97,81 +97,95 @@ interface Row {
   readonly ct?: number;
 }
 
-export async function* importKlineFile(
-  file: string,
-  opts: KlineImportOptions,
-  stats: ImportStats,
-  onBytes?: (n: number) => void,
-): AsyncGenerator<DataRecord> {
-  const fs = stats.file(file);
-  const stream = opts.stream ?? 'kline';
-  const policy = opts.onBadRow ?? 'fail';
-  const fromName = symbolFromFileName(file);
-  const symbol = opts.symbol ?? (fromName === undefined ? undefined : mapSymbol(fromName, opts.market, opts.symbolStyle));
-  if (symbol === undefined) throw new ValidationError('symbol', `an instrument symbol (none in the file name ${file})`, undefined);
-  let interval = opts.interval ?? intervalFromFileName(file);
-  let delim: string | undefined;
-  let cols: Partial<Record<Col, number>> | undefined;
-  let headerLine: string | undefined;
-  const buffered: Row[] = [];
-  let prevOt: number | undefined;
-  let prevRow: Row | undefined;
+/** The rows of one file as they are read: header, interval and the previous row carried from line to line. */
+class KlineLines {
+  private readonly fs: FileStats;
+  private readonly stream: 'kline' | 'fair' | 'index';
+  private readonly policy: BadRowPolicy;
+  private readonly symbol: string;
+  private interval: KlineInterval | undefined;
+  private delim: string | undefined;
+  private cols: Partial<Record<Col, number>> | undefined;
+  private headerLine: string | undefined;
+  private readonly buffered: Row[] = [];
+  private prevOt: number | undefined;
+  private prevRow: Row | undefined;
 
-  const parseRow = (cells: string[], lineNo: number): Row => {
-    const cell = (c: Col): string | undefined => {
-      const k = cols![c];
-      return k === undefined ? undefined : cells[k];
-    };
-    const req = (c: Col, name: string): string => {
-      const raw = cell(c);
-      if (raw === undefined || raw === '') throw fieldError(file, lineNo, name, 'a decimal number', raw);
-      const d = toDecimal(raw);
-      if (d === undefined) throw fieldError(file, lineNo, name, 'a decimal number', raw);
-      return d;
-    };
-    const otRaw = cell('ot');
+  constructor(
+    private readonly file: string,
+    private readonly opts: KlineImportOptions,
+    private readonly stats: ImportStats,
+  ) {
+    this.fs = stats.file(file);
+    this.stream = opts.stream ?? 'kline';
+    this.policy = opts.onBadRow ?? 'fail';
+    const fromName = symbolFromFileName(file);
+    const symbol = opts.symbol ?? (fromName === undefined ? undefined : mapSymbol(fromName, opts.market, opts.symbolStyle));
+    if (symbol === undefined) throw new ValidationError('symbol', `an instrument symbol (none in the file name ${file})`, undefined);
+    this.symbol = symbol;
+    this.interval = opts.interval ?? intervalFromFileName(file);
+  }
+
+  private cell(cells: readonly string[], c: Col): string | undefined {
+    const k = this.cols![c];
+    return k === undefined ? undefined : cells[k];
+  }
+
+  private req(cells: readonly string[], lineNo: number, c: Col, name: string): string {
+    const raw = this.cell(cells, c);
+    if (raw === undefined || raw === '') throw fieldError(this.file, lineNo, name, 'a decimal number', raw);
+    const d = toDecimal(raw);
+    if (d === undefined) throw fieldError(this.file, lineNo, name, 'a decimal number', raw);
+    return d;
+  }
+
+  private parseRow(cells: readonly string[], lineNo: number): Row {
+    const file = this.file;
+    const otRaw = this.cell(cells, 'ot');
     const ot = otRaw === undefined ? undefined : parseEpochMs(otRaw);
     if (ot === undefined) throw fieldError(file, lineNo, 'open_time', 'an epoch time (s, ms, µs, ns) or a UTC date', otRaw);
     const row: { -readonly [K in keyof Row]: Row[K] } = {
       lineNo,
       ot,
-      o: req('o', 'open'),
-      h: req('h', 'high'),
-      l: req('l', 'low'),
-      c: req('c', 'close'),
+      o: this.req(cells, lineNo, 'o', 'open'),
+      h: this.req(cells, lineNo, 'h', 'high'),
+      l: this.req(cells, lineNo, 'l', 'low'),
+      c: this.req(cells, lineNo, 'c', 'close'),
     };
-    const vRaw = cell('v');
-    if (stream === 'kline' || (vRaw !== undefined && vRaw !== '')) row.v = req('v', 'volume');
-    const qvRaw = cell('qv');
-    if (qvRaw !== undefined && qvRaw !== '') row.qv = req('qv', 'quote_volume');
-    const nRaw = cell('n');
+    const vRaw = this.cell(cells, 'v');
+    if (this.stream === 'kline' || (vRaw !== undefined && vRaw !== '')) row.v = this.req(cells, lineNo, 'v', 'volume');
+    const qvRaw = this.cell(cells, 'qv');
+    if (qvRaw !== undefined && qvRaw !== '') row.qv = this.req(cells, lineNo, 'qv', 'quote_volume');
+    const nRaw = this.cell(cells, 'n');
     if (nRaw !== undefined && nRaw !== '') {
       const n = Number(nRaw);
       if (!Number.isSafeInteger(n) || n < 0) throw fieldError(file, lineNo, 'count', 'a trade count', nRaw);
       row.n = n;
     }
-    const ctRaw = cell('ct');
+    const ctRaw = this.cell(cells, 'ct');
     if (ctRaw !== undefined && ctRaw !== '') {
       const ct = parseEpochMs(ctRaw);
       if (ct === undefined) throw fieldError(file, lineNo, 'close_time', 'an epoch time', ctRaw);
       row.ct = ct;
     }
-    if (
-      Number(row.h) < Number(row.l) ||
-      Number(row.h) < Math.max(Number(row.o), Number(row.c)) ||
-      Number(row.l) > Math.min(Number(row.o), Number(row.c))
-    ) {
-      stats.count('inconsistentBars');
-      stats.warn(`${file} line ${lineNo}: high/low do not bracket open/close (o ${row.o} h ${row.h} l ${row.l} c ${row.c})`);
+    const o = Number(row.o);
+    const h = Number(row.h);
+    const l = Number(row.l);
+    const c = Number(row.c);
+    if (h < l || h < Math.max(o, c) || l > Math.min(o, c)) {
+      this.stats.count('inconsistentBars');
+      this.stats.warn(`${file} line ${lineNo}: high/low do not bracket open/close (o ${row.o} h ${row.h} l ${row.l} c ${row.c})`);
     }
     return row;
-  };
+  }
 
-  function* emit(row: Row, iv: KlineInterval): Generator<DataRecord> {
+  private emit(row: Row, iv: KlineInterval, out: DataRecord[]): void {
+    const { stats, file } = this;
+    const prevOt = this.prevOt;
     if (prevOt !== undefined) {
       if (row.ot === prevOt) {
         stats.count('duplicates');
-        const p = prevRow!;
+        const p = this.prevRow!;
         if (p.o !== row.o || p.h !== row.h || p.l !== row.l || p.c !== row.c || p.v !== row.v)
           stats.warn(`${file} line ${row.lineNo}: duplicate open time ${row.ot} with different values (line ${p.lineNo} kept)`);
         return;
@@ -187,15 +201,16 @@ export async function* importKlineFile(
         }
       }
     }
-    prevOt = row.ot;
-    prevRow = row;
+    this.prevOt = row.ot;
+    this.prevRow = row;
     const close = klineCloseTime(iv, row.ot);
+    const opts = this.opts;
     let rec: DataRecord;
-    if (stream === 'kline') {
+    if (this.stream === 'kline') {
       const k: Record<string, unknown> = {
         s: 'kline',
         m: opts.market,
-        i: symbol,
+        i: this.symbol,
         et: close,
         lt: close,
         iv,
@@ -213,30 +228,32 @@ export async function* importKlineFile(
     } else {
       const atClose = opts.pricePoint === 'close';
       const t = atClose ? close : row.ot;
-      rec = { s: stream, m: opts.market, i: symbol!, et: t, lt: t, p: atClose ? row.c : row.o };
+      rec = { s: this.stream, m: opts.market, i: this.symbol, et: t, lt: t, p: atClose ? row.c : row.o };
     }
-    fs.records++;
+    this.fs.records++;
     stats.record(rec);
-    yield rec;
+    out.push(rec);
   }
 
-  for await (const { text, lineNo } of readLines(file, onBytes)) {
-    fs.lines = lineNo;
+  /** One line of the file: its records (none, one, or the rows held back to infer the interval) go to `out`. */
+  line(text: string, lineNo: number, out: DataRecord[]): void {
+    const { file, stream } = this;
+    this.fs.lines = lineNo;
     const line = text.trim();
-    if (!line || line.startsWith('#')) continue;
+    if (!line || line.startsWith('#')) return;
     // Header problems are fatal whatever the bad-row policy: every row after would be misread.
-    if (delim === undefined) {
-      delim = detectDelimiter(line);
+    if (this.delim === undefined) {
+      const delim = (this.delim = detectDelimiter(line));
       const cells = splitCells(line, delim);
       if (!looksLikeData(cells[0]!)) {
-        cols = mapHeader(cells, ALIASES);
-        headerLine = line;
+        const cols = (this.cols = mapHeader(cells, ALIASES));
+        this.headerLine = line;
         for (const need of ['ot', 'o', 'h', 'l', 'c'] as const)
           if (cols[need] === undefined)
             throw fieldError(file, lineNo, 'header', `a column named ${ALIASES[need].slice(0, 3).join(' | ')}`, line);
         if (stream === 'kline' && cols.v === undefined)
           throw fieldError(file, lineNo, 'header', `a column named ${ALIASES.v.slice(0, 3).join(' | ')}`, line);
-        continue;
+        return;
       }
       const min = stream === 'kline' ? 6 : 5;
       if (cells.length < min)
@@ -247,22 +264,24 @@ export async function* importKlineFile(
           `at least ${min} cells (time, open, high, low, close${stream === 'kline' ? ', volume' : ''})`,
           line,
         );
-      cols = {};
+      const cols: Partial<Record<Col, number>> = (this.cols = {});
       for (const c of Object.keys(POSITIONAL) as Col[]) if (POSITIONAL[c] < cells.length) cols[c] = POSITIONAL[c];
     }
-    if (line === headerLine) {
-      stats.count('repeatedHeaders');
-      continue;
+    if (line === this.headerLine) {
+      this.stats.count('repeatedHeaders');
+      return;
     }
     try {
-      const row = parseRow(splitCells(line, delim), lineNo);
+      const row = this.parseRow(splitCells(line, this.delim), lineNo);
+      let interval = this.interval;
       if (interval === undefined) {
-        if (row.ct !== undefined) interval = intervalFromMs(row.ct - row.ot + 1) ?? intervalFromMs(row.ct - row.ot);
+        if (row.ct !== undefined) interval = this.interval = intervalFromMs(row.ct - row.ot + 1) ?? intervalFromMs(row.ct - row.ot);
         if (interval === undefined) {
+          const buffered = this.buffered;
           buffered.push(row);
-          if (buffered.length < 2) continue;
+          if (buffered.length < 2) return;
           const delta = buffered[1]!.ot - buffered[0]!.ot;
-          interval = intervalFromMs(delta);
+          interval = this.interval = intervalFromMs(delta);
           if (interval === undefined)
             throw fieldError(
               file,
@@ -271,18 +290,60 @@ export async function* importKlineFile(
               `rows one supported interval apart (${KLINE_INTERVALS.join(', ')}); pass interval`,
               `${delta} ms after line ${buffered[0]!.lineNo}`,
             );
-          for (const b of buffered.splice(0)) yield* emit(b, interval);
-          continue;
+          for (const b of buffered.splice(0)) this.emit(b, interval, out);
+          return;
         }
       }
-      yield* emit(row, interval);
+      this.emit(row, interval, out);
     } catch (e) {
-      handleBadRow(policy, stats, fs, e);
+      handleBadRow(this.policy, this.stats, this.fs, e);
     }
   }
-  if (buffered.length) {
+
+  /** The end of the file: rows still held back to infer the interval. */
+  finish(out: DataRecord[]): void {
+    const buffered = this.buffered;
+    if (buffered.length === 0) return;
+    const interval = this.interval;
     if (interval === undefined)
-      throw new ValidationError('interval', `a kline interval (cannot infer it from one row of ${file})`, undefined);
-    for (const b of buffered.splice(0)) yield* emit(b, interval);
+      throw new ValidationError('interval', `a kline interval (cannot infer it from one row of ${this.file})`, undefined);
+    for (const b of buffered.splice(0)) this.emit(b, interval, out);
   }
+}
+
+/**
+ * A file's records in batches, one per chunk of lines read (readLineBatches): no promise per record.
+ * A bad row under the 'fail' policy ends the import after the records of the lines before it.
+ */
+export async function* importKlineBatches(
+  file: string,
+  opts: KlineImportOptions,
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<DataRecord[]> {
+  const rows = new KlineLines(file, opts, stats);
+  for await (const batch of readLineBatches(file, onBytes)) {
+    const out: DataRecord[] = [];
+    let lineNo = batch.firstLineNo;
+    try {
+      for (const text of batch.lines) rows.line(text, lineNo++, out);
+    } catch (e) {
+      if (out.length > 0) yield out;
+      throw e;
+    }
+    if (out.length > 0) yield out;
+  }
+  const out: DataRecord[] = [];
+  rows.finish(out);
+  if (out.length > 0) yield out;
+}
+
+/** A file's records one by one (importKlineBatches). */
+export async function* importKlineFile(
+  file: string,
+  opts: KlineImportOptions,
+  stats: ImportStats,
+  onBytes?: (n: number) => void,
+): AsyncGenerator<DataRecord> {
+  for await (const batch of importKlineBatches(file, opts, stats, onBytes)) for (const r of batch) yield r;
 }
