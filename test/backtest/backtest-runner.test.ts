@@ -7,7 +7,7 @@ import { orderToJson } from '../../src/backtest/report/backtest-run.js';
 import { RecordStoreWriter } from '../../src/marketdata/store/record-store-writer.js';
 import { prepareReplay, replayInstrumentSpecs, runBacktest } from '../../src/backtest/backtest-runner.js';
 import type { DataRecord } from '../../src/marketdata/record/record.js';
-import { spotMmConfig } from './support/backtest-fixtures.js';
+import { perpTrendConfig, spotMmConfig } from './support/backtest-fixtures.js';
 
 describe('backtest runner', function () {
   this.timeout(60_000);
@@ -52,6 +52,27 @@ describe('backtest runner', function () {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('serves_the_event_loop_during_a_run_without_taking_a_turn_at_every_settle', async () => {
+    // 600 one-minute bars polled once a bar: the replay loop lets the runtime settle at least once per
+    // poll. A turn of the event loop per settle cost an epoll call each (two a bar); the loop still
+    // gets a turn every so often (signals, a queue worker's I/O), which the ticker below counts.
+    const config = perpTrendConfig();
+    const { records: bars } = await loadBacktestData(config.backtest.data);
+    let turns = 0;
+    let on = true;
+    const tick = (): void => {
+      turns++;
+      if (on) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const result = await runBacktest({ config, records: bars, fillModel: config.fillModels[0]! });
+    on = false;
+    const polls = result.stats.runtime.snapshots;
+    expect(polls).to.be.greaterThan(500);
+    expect(turns).to.be.greaterThan(2);
+    expect(turns).to.be.below(polls / 4);
   });
 
   it('keeps_only_the_tape_its_polls_read', () => {
