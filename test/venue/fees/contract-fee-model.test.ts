@@ -63,6 +63,14 @@ describe('ContractFeeModel', () => {
     expect(kit.problems).to.deep.equal([]);
   });
 
+  it('moves_a_tiered_fee_to_the_next_tier_within_one_millisecond_once_the_fills_cross_the_boundary', () => {
+    // The clock does not move: only the fills themselves can change the rate the cache answers.
+    const { kit } = arrange(TIERS);
+    expect(trade(kit, 1000)).to.deep.equal({ takerFee: '3', makerFee: '1' });
+    expect(trade(kit, 1000)).to.deep.equal({ takerFee: '3', makerFee: '1' });
+    expect(trade(kit, 1000)).to.deep.equal({ takerFee: '2', makerFee: '0.5' });
+  });
+
   it('falls_back_a_tier_when_old_fills_leave_the_rolling_window', () => {
     const { kit, model } = arrange(TIERS);
     const t0 = kit.clock.now();
