@@ -113,11 +113,13 @@ interface CachedRate {
   readonly leverage: number | undefined;
   readonly real: MakerTaker;
   /**
-   * The rate does not read the account's traded amount, so its fills leave it valid. Set only when
-   * true: an entry without it (one restored from an engine snapshot taken before it existed) is
-   * checked against the fill count, as it was then.
+   * The rate reads neither the traded amount nor the time, so it stays valid while the leverage and
+   * `deduct` do. Set only when true: an entry without it (one restored from an engine snapshot taken
+   * before it existed) is checked against the time and the fill count, as it was then.
    */
   volumeFree?: true;
+  /** The account's deduction switch when the rate was quoted (volume-free entries). */
+  deduct?: boolean;
 }
 
 interface Applied {
@@ -150,11 +152,12 @@ export class ContractFeeModel {
   /**
    * The ContractVenue hook. The venue asks several times per order (reservations, each fill); the
    * answer only changes when time moves, the account trades, or (LEVERAGE mode) its leverage changes,
-   * so it is cached on exactly those. The account's trades only move a rate that reads the traded
-   * amount (a TIERED schedule, or a volume discount the contract takes part in): any other rate stays
-   * cached across fills. Without that, every order after a fill was quoted again (the volume window's
-   * sums, the schedule, the discount and deduction factors): 2.9 % of the emulator's CPU on the signed
-   * contract placement bench, whose orders all fill.
+   * so it is cached on exactly those. Time and trades only move a rate that reads the traded amount (a
+   * TIERED schedule, or a volume discount the contract takes part in); any other rate is a function of
+   * the leverage and the deduction switch, and is cached on those alone. Before, every order in a new
+   * millisecond or after a fill was quoted again (volume window sums, schedule, discount and deduction
+   * factors): feeRates was 2.9 % of all samples in an in-process profile of the signed contract
+   * placement (client included), whose orders all fill.
    */
   readonly feeRates = (accountId: string, instrument: ContractInstrument): MakerTaker => {
     if (this.opts.exempt?.(accountId)) return ZERO_RATES;
@@ -164,7 +167,11 @@ export class ContractFeeModel {
     const schedule = this.schedulesBySymbol.get(instrument.symbol);
     const leverage = schedule?.feeRateMode === 'LEVERAGE' ? this.opts.leverageOf?.(accountId, instrument.symbol) : undefined;
     const hit = this.cache.get(k);
-    if (hit && hit.now === now && (hit.version === version || hit.volumeFree === true) && hit.leverage === leverage) return hit.real;
+    if (hit && hit.leverage === leverage) {
+      if (hit.volumeFree === true) {
+        if (hit.deduct === this.deductEnabled(accountId)) return hit.real;
+      } else if (hit.now === now && hit.version === version) return hit.real;
+    }
     const q = this.quote(accountId, instrument.symbol);
     this.applied.set(k, {
       original: q.original,
@@ -173,8 +180,12 @@ export class ContractFeeModel {
       deductCoin: q.deductCoin,
     });
     const entry: CachedRate = { now, version, leverage, real: q.real };
-    // quote() reads the traded amount only for scheduleRate (TIERED) and discountLevel (joinDiscount).
-    if (q.schedule.feeRateMode !== 'TIERED' && !q.joinDiscount) entry.volumeFree = true;
+    // quote() reads the traded amount and the time only for scheduleRate (TIERED) and discountLevel
+    // (joinDiscount); otherwise its inputs are the leverage and the deduction switch.
+    if (q.schedule.feeRateMode !== 'TIERED' && !q.joinDiscount) {
+      entry.volumeFree = true;
+      entry.deduct = q.joinDeduct;
+    }
     this.cache.set(k, entry);
     return q.real;
   };

@@ -128,6 +128,18 @@ describe('ContractFeeModel', () => {
     expect(model.fillDeduction('bob', String(fill.tradeId), 'USDT').deductType).to.equal(0);
   });
 
+  it('follows_the_deduction_switch_of_an_account_from_one_order_to_the_next', () => {
+    let on = false;
+    const { kit } = arrange(
+      {},
+      { deductConfigs: [{ deductCoin: 'MX', settleCoin: 'USDT', discountRatio: d('0.2') }], deductEnabled: (a) => a === 'alice' && on },
+    );
+    expect(trade(kit, 1000).takerFee).to.equal('3');
+    on = true;
+    // same millisecond: 3 × (1 − 0.2) = 2.4
+    expect(trade(kit, 1000).takerFee).to.equal('2.4');
+  });
+
   it('applies_a_volume_discount_level', () => {
     const { kit, model } = arrange(
       {},
