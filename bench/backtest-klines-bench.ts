@@ -53,6 +53,20 @@ function perpDoc(klines: string, funding: string): Record<string, unknown> {
   return { ...doc, backtest: { ...bt, fillModels: ['neutral'], data } };
 }
 
+/** `perpetua backtest <config> --out <out>` through `entry`, twice, each a fresh process: wall ms of each, and the last output. */
+function timeCommand(entry: string, config: string, out: string): { times: number[]; out: string } {
+  const times: number[] = [];
+  let stdout = '';
+  for (let i = 0; i < 2; i++) {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [entry, 'backtest', config, '--out', out], { encoding: 'utf8' });
+    times.push(msSince(t0));
+    if (r.status !== 0) throw new Error(`perpetua backtest (${entry} ${config}) failed: ${r.stderr}`);
+    stdout = r.stdout;
+  }
+  return { times, out: stdout };
+}
+
 /** Whether bin/perpetua.js starts the bundled CLI (its own test: built from the dist/ that is there, not turned off). */
 function bundleInUse(): boolean {
   if (process.env.PERPETUA_NO_BUNDLE === '1') return false;
@@ -119,33 +133,15 @@ export const suite: BenchSuite = {
       // The command as a user runs it: a fresh process, CSV files imported, report written.
       const cfg = join(dir, 'perp.yaml');
       writeFileSync(cfg, toYaml(fileDoc));
-      const times: number[] = [];
-      let out = '';
-      for (let i = 0; i < 2; i++) {
-        const t0 = process.hrtime.bigint();
-        const r = spawnSync(process.execPath, ['dist/src/app/cli.js', 'backtest', cfg, '--out', join(dir, 'report')], { encoding: 'utf8' });
-        times.push(msSince(t0));
-        if (r.status !== 0) throw new Error(`perpetua backtest failed: ${r.stderr}`);
-        out = r.stdout;
-      }
-      const commandMs = Math.min(...times);
+      const csv = timeCommand('dist/src/app/cli.js', cfg, join(dir, 'report'));
+      const commandMs = Math.min(...csv.times);
 
       // The command the budget names: the same run from the record store, as installed (`npx perpetua`:
       // bin/perpetua.js, which starts the bundled CLI when it was built from this dist/).
       const cfgStore = join(dir, 'perp-store.yaml');
       writeFileSync(cfgStore, toYaml(doc));
-      const storeTimes: number[] = [];
-      let storeOut = '';
-      for (let i = 0; i < 2; i++) {
-        const t0 = process.hrtime.bigint();
-        const r = spawnSync(process.execPath, ['bin/perpetua.js', 'backtest', cfgStore, '--out', join(dir, 'report-store')], {
-          encoding: 'utf8',
-        });
-        storeTimes.push(msSince(t0));
-        if (r.status !== 0) throw new Error(`perpetua backtest (record store) failed: ${r.stderr}`);
-        storeOut = r.stdout;
-      }
-      const storeCommandMs = Math.min(...storeTimes);
+      const fromStore = timeCommand('bin/perpetua.js', cfgStore, join(dir, 'report-store'));
+      const storeCommandMs = Math.min(...fromStore.times);
       const bundled = bundleInUse();
 
       // Three fill models at once vs one after another, one command each (each thread pays its own start).
@@ -185,7 +181,7 @@ export const suite: BenchSuite = {
           unit: 'ms',
           budget: 1500,
           higherIsBetter: false,
-          note: `best of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')} ms); ${out.split('\n')[0]}`,
+          note: `best of ${csv.times.length} (${csv.times.map((t) => t.toFixed(0)).join(', ')} ms); ${csv.out.split('\n')[0]}`,
         },
         {
           name: `perp-trend, neutral: whole \`perpetua backtest\` command, fresh process, record store in, report out, as installed (bin/perpetua.js) (${src.label})`,
@@ -193,7 +189,7 @@ export const suite: BenchSuite = {
           unit: 'ms',
           budget: 1500,
           higherIsBetter: false,
-          note: `best of ${storeTimes.length} (${storeTimes.map((t) => t.toFixed(0)).join(', ')} ms); ${bundled ? 'bundled CLI (dist/cli-bundle)' : 'unbundled CLI (no dist/cli-bundle)'}; ${storeOut.split('\n')[0]}`,
+          note: `best of ${fromStore.times.length} (${fromStore.times.map((t) => t.toFixed(0)).join(', ')} ms); ${bundled ? 'bundled CLI (dist/cli-bundle)' : 'unbundled CLI (no dist/cli-bundle)'}; ${fromStore.out.split('\n')[0]}`,
         },
         {
           name: `perp-trend, three fill models: whole \`perpetua backtest\` command, all at once (--workers 3) vs one after another (${src.label})`,
