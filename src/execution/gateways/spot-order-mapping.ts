@@ -20,7 +20,7 @@ import type { SpotInstrument } from '../../domain/instrument.js';
 import type { Fill } from '../../domain/fill.js';
 import type { OrderSide, OrderStatus, OrderType, TimeInForce, VenueOrder } from '../../domain/order.js';
 import type { PlaceRequest } from '../exchange-gateway.js';
-import { limitPriceOnTick, quantityOnStep } from './order-rounding.js';
+import { limitPriceOnTick, limitPriceTicks, quantityOnStep, quantitySteps } from './order-rounding.js';
 import { checkClientId } from './client-id-check.js';
 
 /** The newOrder / batchOrders element parameters, exactly as they go on the wire. */
@@ -68,13 +68,37 @@ function refuseContractOnly(req: PlaceRequest): void {
     throw new ValidationError('order.takeProfitPrice', 'absent on spot (the spot venue has no TP/SL on orders)');
 }
 
-/** PlaceRequest → wire parameters: type from type + time in force, price to tick, quantity to step. */
-export function spotOrderParams(req: PlaceRequest, instrument: SpotInstrument, stpMode?: SpotStpMode): SpotOrderWire {
+/**
+ * What every spot placement is checked for before a value is written (spotOrderParams, spotOrderCounts):
+ * a spot spec for this instrument, a client id the venue keeps as sent, the fields its type needs.
+ * Returns the venue's order type.
+ */
+function checkedSpotType(req: PlaceRequest, instrument: SpotInstrument): SpotOrderType {
   refuseContractOnly(req);
   const o = req.order;
   if (o.symbol !== instrument.symbol) throw new ValidationError('order.symbol', instrument.symbol, o.symbol);
   checkClientId(req.clientOrderId, SPOT_CLIENT_ID_MAX);
   const type = spotOrderType(o.type, o.timeInForce);
+  if (type !== 'MARKET') {
+    if (!o.price) throw new ValidationError('order.price', 'a price for a limit order');
+    if (!o.quantity) throw new ValidationError('order.quantity', 'a quantity for a limit order');
+    if (o.quoteQuantity) throw new ValidationError('order.quoteQuantity', 'absent on a limit order');
+    return type;
+  }
+  if (o.quantity && o.quoteQuantity)
+    throw new ValidationError('order.quoteQuantity', 'either quantity or quoteQuantity on a market order, not both');
+  if (o.quantity) return type;
+  if (o.quoteQuantity) {
+    if (o.side !== 'buy') throw new ValidationError('order.quoteQuantity', 'only on a market buy (a sell gives the base quantity)');
+    return type;
+  }
+  throw new ValidationError('order.quantity', 'quantity or quoteQuantity for a market order');
+}
+
+/** PlaceRequest → wire parameters: type from type + time in force, price to tick, quantity to step. */
+export function spotOrderParams(req: PlaceRequest, instrument: SpotInstrument, stpMode?: SpotStpMode): SpotOrderWire {
+  const type = checkedSpotType(req, instrument);
+  const o = req.order;
   const base = {
     symbol: o.symbol,
     side: spotSide(o.side),
@@ -82,28 +106,43 @@ export function spotOrderParams(req: PlaceRequest, instrument: SpotInstrument, s
     newClientOrderId: req.clientOrderId,
     ...(stpMode !== undefined ? { stpMode } : {}),
   };
-  if (type !== 'MARKET') {
-    if (!o.price) throw new ValidationError('order.price', 'a price for a limit order');
-    if (!o.quantity) throw new ValidationError('order.quantity', 'a quantity for a limit order');
-    if (o.quoteQuantity) throw new ValidationError('order.quoteQuantity', 'absent on a limit order');
+  if (type !== 'MARKET')
     return {
       ...base,
-      quantity: toPlain(quantityOnStep(o.quantity, instrument.step)),
-      price: toPlain(limitPriceOnTick(o.price, instrument.tick, o.side)),
+      quantity: toPlain(quantityOnStep(o.quantity!, instrument.step)),
+      price: toPlain(limitPriceOnTick(o.price!, instrument.tick, o.side)),
     };
-  }
-  if (o.quantity && o.quoteQuantity)
-    throw new ValidationError('order.quoteQuantity', 'either quantity or quoteQuantity on a market order, not both');
   if (o.quantity) return { ...base, quantity: toPlain(quantityOnStep(o.quantity, instrument.step)) };
-  if (o.quoteQuantity) {
-    if (o.side !== 'buy') throw new ValidationError('order.quoteQuantity', 'only on a market buy (a sell gives the base quantity)');
-    // The amount to spend: truncated, so we never spend more than asked.
-    return {
-      ...base,
-      quoteOrderQty: toPlain(quantityOnStep(o.quoteQuantity, stepOfPrecision(instrument.quoteAssetPrecision), 'order.quoteQuantity')),
-    };
-  }
-  throw new ValidationError('order.quantity', 'quantity or quoteQuantity for a market order');
+  // The amount to spend: truncated, so we never spend more than asked.
+  return {
+    ...base,
+    quoteOrderQty: toPlain(quantityOnStep(o.quoteQuantity!, stepOfPrecision(instrument.quoteAssetPrecision), 'order.quoteQuantity')),
+  };
+}
+
+/** A spot placement in whole ticks of the price and steps of the quantity (see spotOrderCounts). */
+export interface SpotOrderCounts {
+  readonly side: SpotSide;
+  readonly type: SpotOrderType;
+  /** Absent on a market order. */
+  readonly priceTicks: number | undefined;
+  readonly lots: number;
+}
+
+/**
+ * spotOrderParams as counts instead of text, for a venue that works in ticks and lots (the backtest's
+ * simulated spot venue): the same checks, rounding and refusals, without writing the decimals out and
+ * parsing them back. Undefined for a market buy by quote amount, which has no count of steps: it goes
+ * by spotOrderParams.
+ */
+export function spotOrderCounts(req: PlaceRequest, instrument: SpotInstrument): SpotOrderCounts | undefined {
+  const type = checkedSpotType(req, instrument);
+  const o = req.order;
+  if (type === 'MARKET' && !o.quantity) return undefined;
+  // Quantity before price, as spotOrderParams rounds them (its first refusal is the quantity's).
+  const lots = quantitySteps(o.quantity!, instrument.step);
+  const priceTicks = type === 'MARKET' ? undefined : limitPriceTicks(o.price!, instrument.tick, o.side);
+  return { side: spotSide(o.side), type, priceTicks, lots };
 }
 
 const TYPE_BACK: Readonly<Record<SpotOrderType, { type: OrderType; timeInForce: TimeInForce }>> = {

@@ -73,7 +73,7 @@ export function toUnitsRequest(
   scale: number,
 ): { ok: true; req: SpotUnitsOrderRequest } | SpotRejection {
   if (!m) return REJECT.invalidSymbol();
-  const pre = checkSymbolTradable(m) ?? checkSideAllowed(m, req.side) ?? checkOrderType(m, req.type);
+  const pre = checkPlaceable(m, req.side, req.type);
   if (pre) return pre;
   let priceTicks: number | undefined;
   let lots: number | undefined;
@@ -114,6 +114,16 @@ export function toUnitsRequest(
       stpMode: req.stpMode,
     },
   };
+}
+
+/**
+ * The rules toUnitsRequest checks before any value, in its order: symbol, side, type. For a caller that
+ * hands the venue units it counted itself (the backtest's simulated spot venue), so that its refusals
+ * come in the same order as a Decimal request's.
+ */
+export function checkPlaceable(m: SpotMarket | undefined, side: SpotSide, type: SpotOrderType): SpotRejection | undefined {
+  if (!m) return REJECT.invalidSymbol();
+  return checkSymbolTradable(m) ?? checkSideAllowed(m, side) ?? checkOrderType(m, type);
 }
 
 export function isPositiveInt(v: number): boolean {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { spotCatalogue } from '../../../src/api/spot/catalogue.js';
 import { myTradesSchema } from '../../../src/api/spot/account.js';
 import { spotOrderListSchema, spotOrderSchema, type SpotOrder } from '../../../src/api/spot/orders.js';
@@ -8,6 +9,7 @@ import { clientOrderId, spotSymbol } from '../../../src/core/ids.js';
 import type { OrderSpec, OrderType, TimeInForce } from '../../../src/domain/order.js';
 import {
   fillFromSpotTrade,
+  spotOrderCounts,
   spotOrderParams,
   spotOrderStatus,
   spotOrderType,
@@ -264,5 +266,57 @@ describe('spot order mapping', () => {
     });
     expect([f.price.toString(), f.quantity.toString(), f.fee.toString()]).to.deep.equal(['0.004542', '1220', '0']);
     expect(f.clientOrderId).to.equal(undefined);
+  });
+  describe("counts (the simulated venue's path)", () => {
+    /** What a call gave: its value, or the error's class and message. */
+    const outcome = <T>(fn: () => T): { value: T } | { error: string } => {
+      try {
+        return { value: fn() };
+      } catch (e) {
+        return { error: `${(e as Error).constructor.name}: ${(e as Error).message}` };
+      }
+    };
+    // Mantissas and decimal places around the tick (0.01) and step of BTCUSDT: on and off the grid,
+    // rounding to zero, negative, and the odd spec the spot venue cannot express.
+    const decimal = fc
+      .tuple(fc.integer({ min: -3, max: 3_000_000_000 }), fc.integer({ min: 0, max: 12 }))
+      .map(([m, places]) => D(m).div(D(10).pow(places)));
+    const spec = fc.record(
+      {
+        side: fc.constantFrom('buy', 'sell'),
+        type: fc.constantFrom('limit', 'market'),
+        timeInForce: fc.constantFrom('gtc', 'post-only', 'ioc', 'fok'),
+        price: decimal,
+        quantity: decimal,
+        quoteQuantity: decimal,
+        reduceOnly: fc.constant(true),
+        symbol: fc.constantFrom(BTC, spotSymbol('ETHUSDT')),
+      },
+      { requiredKeys: ['side', 'type', 'timeInForce'] },
+    );
+
+    it('counts_the_ticks_and_steps_spotOrderParams_writes_and_refuses_what_it_refuses_with_the_same_words', () => {
+      fc.assert(
+        fc.property(spec, fc.constantFrom(CID, clientOrderId('bad id')), (o, cid) => {
+          const r: PlaceRequest = { clientOrderId: cid, order: { symbol: BTC, kind: 'spot', ...o } as OrderSpec };
+          const wire = outcome(() => spotOrderParams(r, inst));
+          // As the simulated venue uses it: a market buy by quote amount (no count) goes by the wire text.
+          const counts = outcome(() => spotOrderCounts(r, inst) ?? { wire: spotOrderParams(r, inst) });
+          if ('error' in wire) return void expect(counts).to.deep.equal(wire);
+          const w = wire.value;
+          const expected =
+            w.quoteOrderQty !== undefined
+              ? { wire: w }
+              : {
+                  side: w.side,
+                  type: w.type,
+                  priceTicks: w.price === undefined ? undefined : D(w.price).div(inst.tick).toNumber(),
+                  lots: D(w.quantity!).div(inst.step).toNumber(),
+                };
+          expect(counts).to.deep.equal({ value: expected });
+        }),
+        { numRuns: 2000 },
+      );
+    });
   });
 });
