@@ -144,22 +144,28 @@ export function validateOrderSpec(spec: OrderSpec): void {
   }
 }
 
+/**
+ * The keys, order and values of `{ ...spec, clientOrderId, strategyId, [intentId], [slot],
+ * [replacesClientOrderId], status, filledQty, filledNotional, fees, createdAt, updatedAt }`, built as a
+ * copy of the spec (copyOrder) plus named stores: that spread, followed by keys the spec lacks, took
+ * V8's slow path — 8.9–9.8 µs a call against ~0.27 µs so (bench of 64 specs of a few shapes, validation
+ * included), one call per order placed (test/domain/transition-order-shape.test.ts holds the shape).
+ */
 export function createOrder(spec: OrderSpec, meta: NewOrderMeta): Order {
   validateOrderSpec(spec);
-  return {
-    ...spec,
-    clientOrderId: meta.clientOrderId,
-    strategyId: meta.strategyId,
-    ...(meta.intentId !== undefined ? { intentId: meta.intentId } : {}),
-    ...(meta.slot !== undefined ? { slot: meta.slot } : {}),
-    ...(meta.replacesClientOrderId !== undefined ? { replacesClientOrderId: meta.replacesClientOrderId } : {}),
-    status: 'initialized',
-    filledQty: ZERO,
-    filledNotional: ZERO,
-    fees: {},
-    createdAt: meta.now,
-    updatedAt: meta.now,
-  };
+  const next = copyOrder(spec as Order);
+  next.clientOrderId = meta.clientOrderId;
+  next.strategyId = meta.strategyId;
+  if (meta.intentId !== undefined) next.intentId = meta.intentId;
+  if (meta.slot !== undefined) next.slot = meta.slot;
+  if (meta.replacesClientOrderId !== undefined) next.replacesClientOrderId = meta.replacesClientOrderId;
+  next.status = 'initialized';
+  next.filledQty = ZERO;
+  next.filledNotional = ZERO;
+  next.fees = {};
+  next.createdAt = meta.now;
+  next.updatedAt = meta.now;
+  return next;
 }
 
 type MutableOrder = { -readonly [K in keyof Order]: Order[K] };

@@ -1,12 +1,14 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
-import { D } from '../../src/core/decimal.js';
+import { D, ZERO } from '../../src/core/decimal.js';
 import {
   applyFillToOrder,
   createOrder,
   isTerminal,
+  type NewOrderMeta,
   type Order,
+  type OrderSpec,
   ORDER_TRANSITIONS,
   type OrderStatus,
   transitionOrder,
@@ -186,6 +188,75 @@ describe('transitionOrder keeps the shape of the order it makes', () => {
         expect(got).to.not.equal(o);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('createOrder_gives_the_keys_values_and_order_of_the_spread_it_replaces', () => {
+    // The reference is the earlier literal. Specs with any of their optional keys in any order, plus keys a
+    // spec does not name (an Order key the literal then overwrites in place, and a key Order does not name).
+    const before = (spec: OrderSpec, meta: NewOrderMeta): Order => ({
+      ...spec,
+      clientOrderId: meta.clientOrderId,
+      strategyId: meta.strategyId,
+      ...(meta.intentId !== undefined ? { intentId: meta.intentId } : {}),
+      ...(meta.slot !== undefined ? { slot: meta.slot } : {}),
+      ...(meta.replacesClientOrderId !== undefined ? { replacesClientOrderId: meta.replacesClientOrderId } : {}),
+      status: 'initialized',
+      filledQty: ZERO,
+      filledNotional: ZERO,
+      fees: {},
+      createdAt: meta.now,
+      updatedAt: meta.now,
+    });
+    const values: Record<string, unknown> = {
+      symbol: BTC_USDT,
+      kind: 'contract',
+      side: 'sell',
+      type: 'limit',
+      timeInForce: 'post-only',
+      price: D('60000.1'),
+      quantity: D(3),
+      reduceOnly: true,
+      positionSide: 'short',
+      leverage: 20,
+      marginMode: 'isolated',
+      takeProfitPrice: D(50000),
+      stopLossPrice: D(70000),
+      triggerPriceType: 'mark',
+      slot: 'spec-slot',
+      status: 'accepted',
+      notAnOrderKey: 'x',
+    };
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(Object.keys(values).slice(7)),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.record({ intentId: fc.boolean(), slot: fc.boolean(), replaces: fc.boolean() }),
+        (present, seed, m) => {
+          const keys = Object.keys(values).slice(0, 7);
+          let r = seed;
+          for (const k of present) {
+            r = (r * 1103515245 + 12345) % 2147483648;
+            keys.splice(r % (keys.length + 1), 0, k);
+          }
+          const spec: Record<string, unknown> = {};
+          for (const k of keys) spec[k] = values[k];
+          const meta: NewOrderMeta = {
+            clientOrderId: clientOrderId('c1'),
+            strategyId: S1,
+            now: 9,
+            ...(m.intentId ? { intentId: 'i1' } : {}),
+            ...(m.slot ? { slot: 'b0' } : {}),
+            ...(m.replaces ? { replacesClientOrderId: clientOrderId('c0') } : {}),
+          };
+          const got = createOrder(spec as unknown as OrderSpec, meta);
+          const want = before(spec as unknown as OrderSpec, meta);
+          expect(Object.keys(got)).to.deep.equal(Object.keys(want));
+          for (const k of Object.keys(want)) expect((got as never)[k], k).to.deep.equal((want as never)[k]);
+          expect(JSON.stringify(got)).to.equal(JSON.stringify(want));
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 
