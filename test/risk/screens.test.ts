@@ -1,18 +1,41 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { D, Decimal, ZERO } from '../../src/core/decimal.js';
-import type { ContractInstrument } from '../../src/domain/instrument.js';
-import type { Order } from '../../src/domain/order.js';
+import type { ContractInstrument, Instrument } from '../../src/domain/instrument.js';
+import type { Intent } from '../../src/domain/intent.js';
+import { markPrice } from '../../src/domain/snapshot.js';
+import { netQty } from '../../src/risk/exposure.js';
+import type { Denial } from '../../src/risk/risk-rule.js';
+import { clearlyWithinStrategyLimits, strategyLimitsRule } from '../../src/risk/rules/strategy-limits-rule.js';
+import { isLive, type Order } from '../../src/domain/order.js';
 import type { Position } from '../../src/domain/position.js';
 import { approxNumber } from '../../src/risk/approx-number.js';
-import { byTouchPriority, proposedOrders, releasedIds } from '../../src/risk/order-proposals.js';
+import {
+  byTouchPriority,
+  fmt,
+  orderRemaining,
+  proposalRemaining,
+  proposedOrders,
+  releasedIds,
+  slotOf,
+} from '../../src/risk/order-proposals.js';
 import type { RiskState } from '../../src/risk/risk-rule.js';
 import type { QuoteInput } from '../../src/strategy/intent-factory.js';
 import { clearlyCovered, freeBalanceRule } from '../../src/risk/rules/free-balance-rule.js';
 import { clearlyWithinTiers, leverageRule } from '../../src/risk/rules/leverage-rule.js';
 import { clearlyWithinPriceLimits, contractPriceLimitRule } from '../../src/risk/rules/contract-price-limit-rule.js';
-import { account, balance, BTC_USDT, contractInstrument, order, position, S2, snapshot } from '../domain/support/builders.js';
-import { contractState, quotes } from './support.js';
+import {
+  account,
+  balance,
+  BTC_USDT,
+  contractInstrument,
+  order,
+  position,
+  S2,
+  snapshot,
+  spotInstrument,
+} from '../domain/support/builders.js';
+import { contractState, quotes, spotState } from './support.js';
 
 /**
  * The free-balance and leverage rules decide a quote set in doubles first (a screen) and only reach
@@ -257,5 +280,156 @@ describe('risk screens in doubles', function () {
       { numRuns: 3000 },
     );
     expect(screened).to.be.greaterThan(100);
+  });
+});
+
+describe('strategy limits screen in doubles', function () {
+  this.timeout(60_000);
+  /** The rule's Decimal formula before the screen, written out: the same denial, words and slot. */
+  const reference = (intent: Intent, instrument: Instrument, state: RiskState): Denial | undefined => {
+    const limits = state.limits.strategies[intent.strategyId];
+    if (!limits || (!limits.maxPositionQty && !limits.maxNotional)) return undefined;
+    const proposals = proposedOrders(intent, instrument, state);
+    if (proposals.length === 0) return undefined;
+    const released = releasedIds(intent, state);
+    const pos = netQty(state.strategyPositions, instrument.symbol);
+    let buys = ZERO;
+    let sells = ZERO;
+    for (const o of state.openOrders) {
+      if (!isLive(o.status) || o.strategyId !== intent.strategyId || o.symbol !== instrument.symbol || released.has(o.clientOrderId))
+        continue;
+      if (o.side === 'buy') buys = buys.plus(orderRemaining(o));
+      else sells = sells.plus(orderRemaining(o));
+    }
+    const multiplier = instrument.kind === 'contract' ? instrument.contractSize : new Decimal(1);
+    for (const p of byTouchPriority(proposals)) {
+      if (p.spec.side === 'buy') buys = buys.plus(proposalRemaining(p));
+      else sells = sells.plus(proposalRemaining(p));
+      const worst = Decimal.max(pos.plus(buys).abs(), pos.minus(sells).abs());
+      if (limits.maxPositionQty && worst.gt(limits.maxPositionQty)) {
+        return {
+          rule: 'strategy-limits',
+          reason: `strategy ${intent.strategyId} could reach a position of ${fmt(worst)} on ${instrument.symbol} (position ${fmt(pos)}, open buys ${fmt(buys)}, sells ${fmt(sells)}); its limit is ${fmt(limits.maxPositionQty)}`,
+          ...slotOf(p),
+        };
+      }
+      if (limits.maxNotional) {
+        const px = markPrice(state.snapshot) ?? p.spec.price;
+        if (!px)
+          return {
+            rule: 'strategy-limits',
+            reason: `no price to value strategy ${intent.strategyId}'s position on ${instrument.symbol} (fail closed)`,
+            ...slotOf(p),
+          };
+        const notional = worst.mul(px).mul(multiplier);
+        if (notional.gt(limits.maxNotional)) {
+          return {
+            rule: 'strategy-limits',
+            reason: `strategy ${intent.strategyId} could reach a notional of ${fmt(notional)} on ${instrument.symbol} (${fmt(worst)} × ${fmt(px)}${multiplier.eq(1) ? '' : ` × ${fmt(multiplier)}`}); its limit is ${fmt(limits.maxNotional)}`,
+            ...slotOf(p),
+          };
+        }
+      }
+    }
+    return undefined;
+  };
+
+  // Lots of 0.000001 BTC (spot) or whole contracts of 0.0001 BTC; a position off the lot grid (spot fees
+  // are taken in base); limits placed on the largest position any prefix reaches, one lot either side,
+  // 1e-30 either side, or far away.
+  const lot = fc.integer({ min: 1, max: 5_000_000 });
+  const arb = fc.record({
+    contract: fc.boolean(),
+    pos: fc.integer({ min: -20_000_000, max: 20_000_000 }),
+    posOffGrid: fc.boolean(),
+    resting: fc.array(fc.record({ buy: fc.boolean(), lots: lot, filled: fc.integer({ min: 0, max: 3 }), mine: fc.boolean() }), {
+      maxLength: 6,
+    }),
+    quotes: fc.array(fc.record({ buy: fc.boolean(), lots: lot, ticks: fc.integer({ min: 1, max: 2_000_000 }) }), {
+      minLength: 1,
+      maxLength: 8,
+    }),
+    which: fc.constantFrom('qty', 'notional', 'both'),
+    at: fc.constantFrom('on', 'lot-above', 'lot-below', 'tiny-above', 'tiny-below', 'far-above', 'far-below'),
+    noMark: fc.boolean(),
+  });
+
+  it('says_within_only_where_the_decimal_formula_allows_and_the_rule_answers_as_the_formula_does', () => {
+    let screened = 0;
+    fc.assert(
+      fc.property(arb, (k) => {
+        const inst = k.contract ? contractInstrument() : spotInstrument();
+        const sym = inst.symbol;
+        const step = k.contract ? D(1) : D('0.000001');
+        const tick = k.contract ? D('0.1') : D('0.01');
+        const q = (lots: number): Decimal => step.mul(lots);
+        const posQty = q(k.pos).plus(k.posOffGrid ? D('0.00000000123') : ZERO);
+        const openOrders = k.resting.map((r, i) =>
+          order({
+            symbol: sym,
+            side: r.buy ? 'buy' : 'sell',
+            quantity: q(r.lots),
+            filledQty: q(Math.min(r.filled, r.lots - 1)),
+            status: i % 3 === 0 ? 'partially-filled' : 'accepted',
+            ...(r.mine ? { slot: `x${i}` } : { strategyId: S2 }),
+          }),
+        );
+        const intent = quotes(
+          sym as never,
+          k.quotes.map((x, i) => ({
+            slot: `${x.buy ? 'b' : 'a'}${i}`,
+            side: x.buy ? 'buy' : 'sell',
+            price: tick.mul(x.ticks),
+            quantity: q(x.lots),
+          })),
+        );
+        const base = k.contract ? contractState() : spotState();
+        const snap = k.noMark ? undefined : base.snapshot;
+        const state0: RiskState = {
+          ...base,
+          snapshot: snap as never,
+          openOrders,
+          strategyPositions: posQty.isZero() ? [] : [position(sym, posQty, '100')],
+        };
+        // An upper bound of the largest position a prefix reaches (every live order of the strategy and every quote).
+        let worst = posQty.abs();
+        {
+          let b = ZERO;
+          let s = ZERO;
+          const released = releasedIds(intent, state0);
+          for (const o of openOrders)
+            if (o.strategyId === intent.strategyId && isLive(o.status) && !released.has(o.clientOrderId))
+              o.side === 'buy' ? (b = b.plus(orderRemaining(o))) : (s = s.plus(orderRemaining(o)));
+          for (const x of k.quotes) x.buy ? (b = b.plus(q(x.lots))) : (s = s.plus(q(x.lots)));
+          worst = Decimal.max(worst, posQty.plus(b).abs(), posQty.minus(s).abs());
+        }
+        const near = (v: Decimal, unit: Decimal): Decimal =>
+          ({
+            on: v,
+            'lot-above': v.plus(unit),
+            'lot-below': v.minus(unit),
+            'tiny-above': v.plus('1e-30'),
+            'tiny-below': v.minus('1e-30'),
+            'far-above': v.mul(1000).plus(1),
+            'far-below': v.div(1000),
+          })[k.at];
+        const mark = snap ? markPrice(snap)! : D(1);
+        const mult = inst.kind === 'contract' ? inst.contractSize : D(1);
+        const lim: { maxPositionQty?: Decimal; maxNotional?: Decimal } = {};
+        if (k.which !== 'notional') lim.maxPositionQty = near(worst, step);
+        if (k.which !== 'qty') lim.maxNotional = near(worst.mul(mark).mul(mult), step.mul(mark).mul(mult));
+        const state: RiskState = { ...state0, limits: { ...state0.limits, strategies: { [intent.strategyId]: lim } } };
+        const want = reference(intent, inst, state);
+        expect(strategyLimitsRule(intent, inst, state)).to.deep.equal(want);
+        const proposals = proposedOrders(intent, inst, state);
+        if (clearlyWithinStrategyLimits(intent, proposals, inst, state, lim)) {
+          screened++;
+          expect(want, 'the screen passed a set the formula denies').to.equal(undefined);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    // The screen decides a good share of the sets (else it would be a test of the exact path alone).
+    expect(screened).to.be.greaterThan(300);
   });
 });

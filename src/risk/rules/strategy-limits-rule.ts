@@ -1,9 +1,21 @@
 import { Decimal, ZERO } from '../../core/decimal.js';
+import type { Instrument } from '../../domain/instrument.js';
+import type { Intent } from '../../domain/intent.js';
 import { isLive } from '../../domain/order.js';
 import { markPrice } from '../../domain/snapshot.js';
 import { netQty } from '../exposure.js';
-import { byTouchPriority, fmt, orderRemaining, proposalRemaining, proposedOrders, releasedIds, slotOf } from '../order-proposals.js';
-import type { RiskRule } from '../risk-rule.js';
+import { approxNumber, SCREEN_MARGIN } from '../approx-number.js';
+import {
+  byTouchPriority,
+  fmt,
+  orderRemaining,
+  proposalRemaining,
+  proposedOrders,
+  releasedIds,
+  slotOf,
+  type ProposedOrder,
+} from '../order-proposals.js';
+import type { RiskRule, RiskState, StrategyRiskLimits } from '../risk-rule.js';
 
 const RULE = 'strategy-limits';
 
@@ -18,6 +30,7 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
   if (!limits || (!limits.maxPositionQty && !limits.maxNotional)) return undefined;
   const proposals = proposedOrders(intent, instrument, state);
   if (proposals.length === 0) return undefined;
+  if (clearlyWithinStrategyLimits(intent, proposals, instrument, state, limits)) return undefined;
   const released = releasedIds(intent, state);
   const pos = netQty(state.strategyPositions, instrument.symbol);
   let buys = ZERO;
@@ -60,3 +73,58 @@ export const strategyLimitsRule: RiskRule = (intent, instrument, state) => {
   }
   return undefined;
 };
+
+/**
+ * True only when the exact rule above would pass the intent with room to spare, decided in doubles: a
+ * quote set re-judged every snapshot is almost always well inside its limits, and the exact rule spent
+ * ~20 Decimal operations and a sort on it (3.6 % of the reference market maker's run in a profile). Each
+ * prefix the exact rule checks (proposals nearest the touch first) adds buys between 0 and the whole
+ * set's B and sells between 0 and S (remaining quantities are never negative), so pos + buys lies between
+ * pos and pos + B, pos − sells between pos and pos − S: max(|pos|, |pos + B|, |pos − S|) bounds the
+ * position of every prefix in any order, and times the mark (the same for every proposal when there is
+ * one) its notional. Anything within SCREEN_MARGIN of the magnitudes of a limit, not finite, or without
+ * a mark takes the exact path (which words the denial).
+ * @internal Exported for the property test that holds it to the Decimal formula.
+ */
+export function clearlyWithinStrategyLimits(
+  intent: Intent,
+  proposals: readonly ProposedOrder[],
+  instrument: Instrument,
+  state: RiskState,
+  limits: StrategyRiskLimits,
+): boolean {
+  const released = releasedIds(intent, state);
+  const pos = approxNumber(netQty(state.strategyPositions, instrument.symbol));
+  let buys = 0;
+  let sells = 0;
+  let magnitude = Math.abs(pos);
+  for (const o of state.openOrders) {
+    if (!isLive(o.status) || o.strategyId !== intent.strategyId || o.symbol !== instrument.symbol || released.has(o.clientOrderId))
+      continue;
+    const r = approxNumber(orderRemaining(o));
+    if (o.side === 'buy') buys += r;
+    else sells += r;
+    magnitude += Math.abs(r);
+  }
+  for (const p of proposals) {
+    const r = p.remainingApprox;
+    if (p.spec.side === 'buy') buys += r;
+    else sells += r;
+    magnitude += Math.abs(r);
+  }
+  const worst = Math.max(Math.abs(pos), Math.abs(pos + buys), Math.abs(pos - sells));
+  if (limits.maxPositionQty) {
+    const max = approxNumber(limits.maxPositionQty);
+    if (!(worst < max - SCREEN_MARGIN * (magnitude + Math.abs(max)))) return false;
+  }
+  if (limits.maxNotional) {
+    const mark = markPrice(state.snapshot);
+    if (!mark) return false;
+    const px = approxNumber(mark);
+    const multiplier = instrument.kind === 'contract' ? approxNumber(instrument.contractSize) : 1;
+    if (!(px > 0) || !(multiplier > 0)) return false;
+    const max = approxNumber(limits.maxNotional);
+    if (!(worst * px * multiplier < max - SCREEN_MARGIN * (magnitude * px * multiplier + Math.abs(max)))) return false;
+  }
+  return true;
+}
