@@ -63,7 +63,16 @@ export class VenueMoney {
   /** ceil(notional/L) + notional·max fee rate of `lots` resting at `ticks`, in ledger units. */
   restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): bigint {
     if (lots <= 0) return 0n;
-    return marginAndFeeUnits(ticks, lots, leverage, rateTerms(spec, rates, this.s.stepUnits).resting, 'ceil');
+    const terms = rateTerms(spec, rates, this.s.stepUnits).resting;
+    const last = lastReserve;
+    if (last.terms === terms && last.ticks === ticks && last.lots === lots && last.leverage === leverage) return last.units;
+    const units = marginAndFeeUnits(ticks, lots, leverage, terms, 'ceil');
+    last.terms = terms;
+    last.ticks = ticks;
+    last.lots = lots;
+    last.leverage = leverage;
+    last.units = units;
+    return units;
   }
 
   /** Order margin of `remaining` lots resting at the order's price: ceil(notional/L) + notional·max fee rate. */
@@ -376,6 +385,21 @@ export interface RateTerms {
  */
 const rateTermsOf = new WeakMap<SpecRates, RateTerms>();
 const marginTermsOf = new WeakMap<ContractSpec, UnitTerms>();
+
+/**
+ * The last answer of restingReserve, by its inputs: a pure function of the terms (made for one rate, step
+ * and unit value: rateTerms checks them) and three numbers. Why: an order that rests reserved the margin
+ * its placement had just computed for the same lots at the same price (place() checks it, rest() books
+ * it), two bigint allocations and the terms' walk again per maker+taker cycle. Module state rather than a
+ * VenueMoney field, which the emulator's snapshot would write: a cache it need not carry.
+ */
+const lastReserve: { terms: UnitTerms | undefined; ticks: number; lots: number; leverage: number; units: bigint } = {
+  terms: undefined,
+  ticks: 0,
+  lots: 0,
+  leverage: 0,
+  units: 0n,
+};
 
 /** The last answer of rateTerms: a fill and a placement ask for the same rates several times in a row. */
 let lastRates: SpecRates | undefined;
