@@ -103,7 +103,9 @@ function unchanged(
   markOf: (p: ContractPosition) => Decimal | undefined,
 ): boolean {
   const free = wallet.freeCell;
-  if (b.symbol !== symbol || b.freeUnits !== free.units || b.freeDec !== free.dec || b.frozen !== wallet.frozenUnits) return false;
+  if (b.symbol !== symbol || b.freeDec !== free.dec) return false;
+  if ((b.freeUnits !== free.units || b.frozen !== wallet.frozenUnits) && !sameFunds(b, free.units, wallet.frozenUnits, free.dec))
+    return false;
   let i = 0;
   for (const p of positions.values()) {
     if (!isCrossIn(p, wallet.currency)) continue;
@@ -113,6 +115,23 @@ function unchanged(
     if (p.spec.symbol !== symbol && x.mark !== markOf(p)) return false;
   }
   return i === b.inputs.length;
+}
+
+/**
+ * Whether the wallet's free + frozen is the bound's, both parts ≥ 0 and in units; then the bound is
+ * taken to have read this free and frozen. Why: an order that rests moves its margin from free to
+ * frozen, which changes neither A (free + frozen) nor the scale the slack is taken of (|free| + |frozen|
+ * with both ≥ 0), so the bound already computed stands exactly as a recomputed one would (the same
+ * terms, the same rounding bound); the check after each resting placement redid it (one of the three
+ * redos of a maker+taker cycle).
+ */
+function sameFunds(b: Bound, free: bigint, frozen: bigint, freeDec: Decimal | undefined): boolean {
+  // With the same frozen a changed free is a changed sum (no bigint sums: each allocates).
+  if (freeDec !== undefined || frozen === b.frozen || free < 0n || b.freeUnits < 0n || free + frozen !== b.freeUnits + b.frozen)
+    return false;
+  b.freeUnits = free;
+  b.frozen = frozen;
+  return true;
 }
 
 const asNumbers = new WeakMap<Decimal, number>();

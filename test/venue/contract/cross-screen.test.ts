@@ -130,6 +130,38 @@ describe('CrossScreen', () => {
     expect(safe / total).to.be.greaterThan(0.2);
   });
 
+  it('keeps_its_bound_only_while_margin_moves_between_free_and_frozen', () => {
+    // Long 1 BTC at 50,000 with im 100: equity − mm at 49,800 is free + frozen − 299.2 (mmr 0.004, as below).
+    // The bound is kept when an order's margin moves from free to frozen (the same sum), and must be
+    // dropped when the sum changes, also when both parts changed (a fill releasing margin and booking fees).
+    const p = new ContractPosition(positionId(1), SPEC_A, PositionType.LONG, OpenType.CROSS, 10, 0);
+    p.open(10_000, 500_000);
+    p.im = d(100);
+    const wallet = walletOf(d(400), d(0));
+    const screen = new CrossScreen();
+    const fair = d(49_800);
+    const at = (free: number, frozen: number): Case => ({ free: d(free), frozen: d(frozen), positions: [p], marks: new Map() });
+    const move = (free: number, frozen: number): boolean => {
+      wallet.free = d(free);
+      wallet.frozenUnits = amountToUnits(d(frozen));
+      const safe = screenSafe(screen, wallet, at(free, frozen), fair);
+      if (safe) expect(exactBreach(at(free, frozen), fair), `${free} + ${frozen}`).to.equal(false);
+      return safe;
+    };
+    expect(move(400, 0)).to.equal(true);
+    expect(move(300, 100)).to.equal(true);
+    expect(move(0, 400)).to.equal(true);
+    expect(move(0, 200)).to.equal(false);
+    expect(exactBreach(at(0, 200), fair)).to.equal(true);
+    expect(move(350, 50)).to.equal(true);
+    expect(move(100, 150)).to.equal(false);
+    expect(exactBreach(at(100, 150), fair)).to.equal(true);
+    expect(move(300, 100)).to.equal(true);
+    expect(move(-100, 500)).to.equal(true);
+    expect(move(250, 50)).to.equal(true);
+    expect(move(250, 40)).to.equal(false);
+  });
+
   it('drops_its_cached_bound_when_an_input_changes', () => {
     // Long 10,000 lots (1 BTC) at 50,000 with im 500, free 0: equity − mm = 500 + (P − 50000) − 0.004·P (tier 1 mmr 0.004
     // per the test instrument), so the edge is 49,500 / 0.996 ≈ 49,698.8; at 49,800 it is safe by ≈101.
