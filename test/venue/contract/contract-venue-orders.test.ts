@@ -1,7 +1,14 @@
 import { expect } from 'chai';
-import { ContractOrderErrorCode, ContractOrderState, ContractStpMode, DealOpenFlag, DealSide } from '../../../src/domain/contract-enums.js';
+import {
+  ContractOrderErrorCode,
+  ContractOrderState,
+  ContractStpMode,
+  DealOpenFlag,
+  DealSide,
+  OpenType,
+} from '../../../src/domain/contract-enums.js';
 import type { TradeExecuted } from '../../../src/venue/contract/contract-events.js';
-import { makeKit, order, placed, S, T, SYMBOL, type Kit } from './contract-test-kit.js';
+import { dec, makeKit, order, placed, S, T, SYMBOL, type Kit } from './contract-test-kit.js';
 
 const money = (v: { toString(): string }): string => v.toString();
 
@@ -230,6 +237,33 @@ describe('ContractVenue orders', () => {
     }
     expect(order(venue, 'alice', { side: S.OPEN_LONG, vol: 1998, price: 50000, leverage: 1 }).ok).to.equal(true);
     assertClean(kit);
+  });
+
+  it('margins_new_orders_against_the_balance_less_the_cross_unrealised_loss_to_the_last_order', () => {
+    // Alice holds 1000 long cross at 50,000 (1x); each mark below leaves availableOpen = free + min(0, unrealised).
+    // A resting buy of v at P (1x) reserves v·P·0.0001·(1 + 0.0006): the largest v within it is accepted, v + 1 refused.
+    for (const [fair, price] of [
+      [49_000, 45_000],
+      [49_999.9, 45_000],
+      [51_000, 46_000],
+    ] as const) {
+      const kit = arrange();
+      const { venue } = kit;
+      placed(venue, 'mm', { side: S.OPEN_SHORT, vol: 1000, price: 50000 });
+      placed(venue, 'alice', { side: S.OPEN_LONG, vol: 1000, price: 50000, leverage: 1, openType: OpenType.CROSS });
+      venue.setFairPrice(SYMBOL, fair);
+      const available = venue.asset('alice', 'USDT')!.availableOpen;
+      const perVol = dec(price).mul('0.0001').mul('1.0006');
+      const v = available.div(perVol).floor().toNumber();
+      expect(v, `${fair}`).to.be.greaterThan(100);
+      const over = order(venue, 'alice', { side: S.OPEN_LONG, vol: v + 1, price, leverage: 1, openType: OpenType.CROSS });
+      expect(over.ok ? 0 : over.errorCode, `${fair}: ${v + 1}`).to.equal(ContractOrderErrorCode.INSUFFICIENT_BALANCE);
+      expect(
+        order(venue, 'alice', { side: S.OPEN_LONG, vol: v, price, leverage: 1, openType: OpenType.CROSS }).ok,
+        `${fair}: ${v}`,
+      ).to.equal(true);
+      assertClean(kit);
+    }
   });
 
   it('enforces_max_num_orders_per_position_mode', () => {
