@@ -119,6 +119,15 @@ export class OrderPage {
 export class OrderIndex {
   private readonly pages = new Map<number, OrderPage>();
   private readonly others = new Map<string, OrderState>();
+  /**
+   * The last page that emptied, kept for the next page to be made (all its slots are clear once its
+   * last order went). Why: where no order is retained — accounts that keep no history, such as the
+   * emulator's and the backtest's crowd — each order emptied its page as it ended and the next order
+   * made a new one, 1,024 slots filled: callgrind counted about 21,700 instructions per maker+taker
+   * cycle in Array.prototype.fill with historyLimit 0 (86,535 per cycle against 64,164 keeping
+   * 10,000 orders). An index restored from a snapshot written before this field has none, as at start.
+   */
+  private spare: OrderPage | undefined = undefined;
 
   constructor(private readonly idBase: number) {}
 
@@ -136,7 +145,11 @@ export class OrderIndex {
     if (o.id === id && Number.isSafeInteger(seq) && seq >= 0 && Number(id) - this.idBase === seq) {
       const n = Math.floor(seq / ORDER_PAGE);
       let page = this.pages.get(n);
-      if (page === undefined) this.pages.set(n, (page = new OrderPage()));
+      if (page === undefined) {
+        page = this.spare ?? new OrderPage();
+        this.spare = undefined;
+        this.pages.set(n, page);
+      }
       const at = seq % ORDER_PAGE;
       const there = page.slots[at];
       if (there === undefined || there.id === id) {
@@ -165,11 +178,17 @@ export class OrderIndex {
       // holding `o` itself is what delete(o.id) would find and clear.
       if (page !== undefined && page.slots[at] === o) {
         page.slots[at] = undefined;
-        if (--page.live === 0) this.pages.delete(n);
+        if (--page.live === 0) this.retire(n, page);
         return;
       }
     }
     this.delete(o.id);
+  }
+
+  /** Forgets an emptied page (every slot clear) and keeps it as the spare. */
+  private retire(n: number, page: OrderPage): void {
+    this.pages.delete(n);
+    this.spare = page;
   }
 
   delete(id: string): boolean {
@@ -180,7 +199,7 @@ export class OrderIndex {
       const at = seq % ORDER_PAGE;
       if (page !== undefined && page.slots[at]?.id === id) {
         page.slots[at] = undefined;
-        if (--page.live === 0) this.pages.delete(n);
+        if (--page.live === 0) this.retire(n, page);
         return true;
       }
     }

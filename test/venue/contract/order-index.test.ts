@@ -69,4 +69,27 @@ describe('OrderIndex (retained orders by id)', () => {
     expect(index.get('1024')?.seq).to.equal(1024);
     expect(index.get('5')).to.equal(undefined);
   });
+
+  it('makes_a_new_page_from_the_last_emptied_one_with_every_slot_clear', () => {
+    // As with accounts keeping no history: each order ends (and is dropped) before the next one comes.
+    const index = new OrderIndex(0);
+    const pages = (index as unknown as { pages: Map<number, { slots: unknown[]; live: number }> }).pages;
+    index.set('1', orderOf('1', 1));
+    const first = pages.get(0)!;
+    index.drop(index.get('1')!);
+    expect(pages.size).to.equal(0);
+    for (let s = 2; s <= 5000; s++) {
+      const o = orderOf(String(s), s);
+      index.set(String(s), o);
+      const page = pages.get(Math.floor(s / 1024))!;
+      expect(page).to.equal(first);
+      expect(page.live).to.equal(1);
+      expect(page.slots.filter((x) => x !== undefined)).to.deep.equal([o]);
+      expect(index.get(String(s))).to.equal(o);
+      expect(index.get(String(s - 1))).to.equal(undefined);
+      if (s % 2 === 0) index.drop(o);
+      else index.delete(String(s));
+      expect(pages.size).to.equal(0);
+    }
+  });
 });
