@@ -121,15 +121,9 @@ export class VenueMoney {
     let size = Math.abs(free) + Math.abs(need) + Math.abs(extra);
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
-      const m = this.s.markets.get(p.spec.symbol)!;
-      let ticks: number | undefined;
-      if (m.fairPrice === undefined) {
-        if (m.lastTicks === undefined) continue; // no mark: nothing to count (as crossUnrealisedUnits)
-        ticks = m.lastTicks;
-      } else {
-        ticks = this.fairTicks(m);
-        if (ticks === undefined) return false;
-      }
+      const ticks = this.crossMarkTicks(p);
+      if (ticks === null) continue;
+      if (ticks === undefined) return false;
       const uv = p.spec.unitValueNumber;
       const value = ticks * p.holdLots * uv;
       const cost = Number(p.holdCost) * uv;
@@ -138,6 +132,17 @@ export class VenueMoney {
     }
     const avail = free + (cross < 0 ? cross : 0) + extra;
     return Number.isFinite(avail) && Number.isFinite(size) && need < avail - SCREEN_SLACK * size;
+  }
+
+  /**
+   * The price a cross position's unrealised PnL is taken at, in ticks: the fair price, else the last
+   * trade; null when neither is known (nothing to count, as availableOpen), undefined when the fair
+   * price is off the tick (the callers then take the exact Decimal path).
+   */
+  private crossMarkTicks(p: ContractPosition): number | null | undefined {
+    const m = this.s.markets.get(p.spec.symbol)!;
+    if (m.fairPrice === undefined) return m.lastTicks ?? null;
+    return this.fairTicks(m);
   }
 
   /** Σ unrealised PnL of the cross positions in ledger units; undefined when a mark is off the tick. */
@@ -149,15 +154,9 @@ export class VenueMoney {
     let tickLots = 0;
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
-      const m = this.s.markets.get(p.spec.symbol)!;
-      let ticks: number | undefined;
-      if (m.fairPrice === undefined) {
-        if (m.lastTicks === undefined) continue; // no mark: nothing to count (as availableOpen)
-        ticks = m.lastTicks;
-      } else {
-        ticks = this.fairTicks(m);
-        if (ticks === undefined) return undefined;
-      }
+      const ticks = this.crossMarkTicks(p);
+      if (ticks === null) continue;
+      if (ticks === undefined) return undefined;
       const value = ticks * p.holdLots;
       const cost = Number(p.holdCost);
       const diff = p.isLong ? value - cost : cost - value;
