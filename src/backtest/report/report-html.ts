@@ -521,7 +521,7 @@ h3{font-size:14px;margin:6px 0}
 .cvalue{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums;margin-top:2px}
 .neg{color:var(--neg)}.pos{color:var(--pos)}
 .buy{color:var(--pos)}.sell{color:var(--neg)}
-figure.chart{margin:4px 0 12px;position:relative}
+figure.chart{margin:4px 0 12px;position:relative;overflow:hidden}
 figcaption{display:flex;justify-content:space-between;align-items:baseline;font-size:12px;margin-bottom:2px}
 .ctitle{font-weight:600}
 .legend .key{margin-left:12px;color:var(--muted)}

@@ -175,6 +175,15 @@ describe('backtest/report/report-html (headless Chromium)', function () {
   });
 
   it('has_no_horizontal_scrollbar_at_desktop_or_narrow_widths', async () => {
+    // With a chart's read-out left showing from the desktop width (placed in pixels of that width), as
+    // after hovering a chart and then narrowing the window: the read-out must not widen the page.
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await page.evaluate(`window.scrollTo(0, 0)`);
+    const r = await page.evaluate<{ x: number; y: number; width: number; height: number }>(
+      `(() => { const b = document.querySelector('#chart-equity svg').getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height }; })()`,
+    );
+    await page.mouse.move(r.x + r.width * 0.6, r.y + r.height / 2);
+    expect(await page.evaluate<boolean>(`document.querySelector('#chart-equity .tip').hidden`)).to.equal(false);
     for (const width of [1360, 820]) {
       await page.setViewportSize({ width, height: 900 });
       const m = await page.evaluate<{ scroll: number; client: number }>(
