@@ -18,9 +18,10 @@
  */
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { strategyCatalog } from '../src/runtime/container/strategy-module.js';
 import { parseBacktestConfig } from '../src/backtest/backtest-config.js';
@@ -67,15 +68,10 @@ function timeCommand(entry: string, config: string, out: string): { times: numbe
   return { times, out: stdout };
 }
 
-/** Whether bin/perpetua.js starts the bundled CLI (its own test: built from the dist/ that is there, not turned off). */
-function bundleInUse(): boolean {
-  if (process.env.PERPETUA_NO_BUNDLE === '1') return false;
-  try {
-    const stamp = JSON.parse(readFileSync('dist/cli-bundle/built-from.json', 'utf8')) as { cliMtimeMs?: number };
-    return existsSync('dist/cli-bundle/cli.js') && stamp.cliMtimeMs === statSync('dist/src/app/cli.js').mtimeMs;
-  } catch {
-    return false;
-  }
+/** Which CLI bin/perpetua.js starts (bin/cli-entry.js: the launcher's own rule, plain JavaScript outside the build). */
+async function launcherStartsBundle(): Promise<boolean> {
+  const m = (await import(pathToFileURL(resolve('bin/cli-entry.js')).href)) as { cliEntry(root: string): { bundled: boolean } };
+  return m.cliEntry(process.cwd()).bundled;
 }
 
 export const suite: BenchSuite = {
@@ -142,7 +138,7 @@ export const suite: BenchSuite = {
       writeFileSync(cfgStore, toYaml(doc));
       const fromStore = timeCommand('bin/perpetua.js', cfgStore, join(dir, 'report-store'));
       const storeCommandMs = Math.min(...fromStore.times);
-      const bundled = bundleInUse();
+      const bundled = await launcherStartsBundle();
 
       // Three fill models at once vs one after another, one command each (each thread pays its own start).
       const cfg3 = join(dir, 'perp3.yaml');

@@ -8,9 +8,10 @@
  * is compiled.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cliEntry } from './cli-entry.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cli = join(root, 'dist', 'src', 'app', 'cli.js');
@@ -29,17 +30,5 @@ if (!existsSync(cli)) {
   }
 }
 
-// The bundled CLI (scripts/bundle-cli.mjs, built by `npm run build`) starts in a third of the time; it
-// is used only while it was built from the dist/ that is there (a later bare `tsc` makes it stale).
-const bundle = join(root, 'dist', 'cli-bundle', 'cli.js');
-await import(pathToFileURL(freshBundle() ? bundle : cli).href);
-
-function freshBundle() {
-  if (process.env.PERPETUA_NO_BUNDLE === '1') return false;
-  try {
-    const stamp = JSON.parse(readFileSync(join(root, 'dist', 'cli-bundle', 'built-from.json'), 'utf8'));
-    return existsSync(bundle) && stamp.cliMtimeMs === statSync(cli).mtimeMs;
-  } catch {
-    return false;
-  }
-}
+// The bundled CLI when it is fresh, else the tsc output (cli-entry.js).
+await import(pathToFileURL(cliEntry(root).path).href);
