@@ -5,8 +5,8 @@
  * and an LF at the start of the next are one line end).
  *
  * Lines come in batches, one per chunk read: an importer that takes a batch at a time pays one
- * promise per chunk instead of one per line (a 73,000-line kline file: ~6 µs a line through readline
- * and two async generators, issue 13).
+ * promise per chunk instead of one per line (a 73,139-line kline file read line by line: node:readline
+ * and one async generator 44–72 ms CPU, split per chunk 11–20 ms; issue 13).
  */
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
