@@ -21,13 +21,14 @@ describe('e2e: the bundled CLI', function () {
   this.timeout(120_000);
 
   it('the_launcher_runs_the_bundle_only_while_it_matches_dist', () => {
-    // A project of three files: the launcher, a "dist" CLI and a "bundle" CLI that say which they are.
+    // A project of four files: the launcher (two files), a "dist" CLI and a "bundle" CLI that say which they are.
     const root = mkdtempSync(join(tmpdir(), 'perpetua-launcher-'));
     try {
       mkdirSync(join(root, 'bin'));
       mkdirSync(join(root, 'dist', 'src', 'app'), { recursive: true });
       mkdirSync(join(root, 'dist', 'cli-bundle'));
-      copyFileSync(join(PROJECT_ROOT, 'bin', 'perpetua.js'), join(root, 'bin', 'perpetua.js'));
+      // The launcher and the rule it starts by (bin/cli-entry.js).
+      for (const f of ['perpetua.js', 'cli-entry.js']) copyFileSync(join(PROJECT_ROOT, 'bin', f), join(root, 'bin', f));
       writeFileSync(join(root, 'package.json'), '{"type":"module"}');
       const cli = join(root, 'dist', 'src', 'app', 'cli.js');
       writeFileSync(cli, "process.stdout.write('dist');");
