@@ -17,7 +17,7 @@
 import { Decimal } from '../../core/decimal.js';
 import { ContractOrderState, OpenType, PositionType } from '../../domain/contract-enums.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
-import type { AccountState, MarketState, OrderState } from './contract-state.js';
+import { frozenOf, type AccountState, type MarketState, type OrderState } from './contract-state.js';
 import { crossMargin, isCrossBreached } from './liquidation-rules.js';
 import { isBreached, unrealisedPnl } from './margin-math.js';
 import { isLiquidatable } from './never-liquidated.js';
@@ -73,13 +73,14 @@ export function checkContractInvariants(p: InvariantProbe): string[] {
     const reservedByPosition = new Map<string, number>();
     for (const o of a.openOrders.values()) {
       const coin = o.market.spec.settleCoin;
-      frozenByCoin.set(coin, (frozenByCoin.get(coin) ?? ZERO).add(unitsToDecimal(o.frozenUnits)));
+      const frozen = frozenOf(o);
+      frozenByCoin.set(coin, (frozenByCoin.get(coin) ?? ZERO).add(unitsToDecimal(frozen)));
       if (o.state !== ContractOrderState.UNCOMPLETED) problems.push(`${a.id}: open order ${o.id} in state ${o.state}`);
       if (!o.market.book.has(o.id)) problems.push(`${a.id}: open order ${o.id} is not on the book`);
       const expected = p.orderMargin(o);
-      if (o.frozenUnits !== expected)
+      if (frozen !== expected)
         problems.push(
-          `${a.id}: order ${o.id} frozen ${unitsToDecimal(o.frozenUnits).toString()} != required ${unitsToDecimal(expected).toString()}`,
+          `${a.id}: order ${o.id} frozen ${unitsToDecimal(frozen).toString()} != required ${unitsToDecimal(expected).toString()}`,
         );
       if (o.closing) {
         const pos = o.reservedPosition;

@@ -12,16 +12,51 @@ import type { ContractSpec } from './contract-spec.js';
 import type { PositionFigures } from './margin-math.js';
 import { LEDGER_SCALE, amountToUnits, pow10 } from '../ledger/ledger-units.js';
 import { MoneyCell, decimalOfUnits } from './money-cell.js';
-import { tickLotsOf } from './margin-units.js';
 
 /** Below this many ledger units in magnitude a sum of three amounts keeps within decimal.js's 40 digits (so it is exact there too). */
 const EXACT_SUM_UNITS = 10n ** 39n;
 
 /** An average price and the cost and lots it was worked out from (the views ask again and again between fills). */
 interface Average {
-  readonly cost: bigint;
+  readonly cost: TickLots;
   readonly lots: number;
   readonly price: Decimal;
+}
+
+/**
+ * An integer count of tick·lots: a number while it is a safe integer, a bigint past it — never the
+ * other form for the same value, so `===` compares values.
+ */
+export type TickLots = number | bigint;
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** `v` in its TickLots form. */
+export function tickLots(v: bigint): TickLots {
+  return v <= MAX_SAFE_BIG && v >= -MAX_SAFE_BIG ? Number(v) : v;
+}
+
+/** The value as a bigint. */
+export function bigOf(v: TickLots): bigint {
+  return typeof v === 'number' ? BigInt(v) : v;
+}
+
+/** a + b in TickLots form: in doubles when both are numbers and the sum is a safe integer (then exact). */
+export function addTickLots(a: TickLots, b: TickLots): TickLots {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const s = a + b;
+    if (Number.isSafeInteger(s)) return s;
+  }
+  return tickLots(BigInt(a) + BigInt(b));
+}
+
+/** Costs a snapshot written before TickLots set (see ContractPosition.reviveAfterSnapshot). */
+const LEGACY_COSTS = new WeakMap<ContractPosition, { hold?: bigint; open?: bigint; close?: bigint }>();
+
+function legacyCosts(p: ContractPosition): { hold?: bigint; open?: bigint; close?: bigint } {
+  let c = LEGACY_COSTS.get(p);
+  if (c === undefined) LEGACY_COSTS.set(p, (c = {}));
+  return c;
 }
 
 /** Told of every change of a position's lots, cost or margin (the liquidation index re-keys it). */
@@ -37,10 +72,14 @@ export class ContractPosition {
   /** Cumulative lots opened / closed over the position's life. */
   openedLots = 0;
   closedLots = 0;
-  /** Tick·lots of what is held, of everything opened, of everything closed. */
-  holdCost = 0n;
-  openCost = 0n;
-  closeCost = 0n;
+  /**
+   * Tick·lots of what is held, of everything opened, of everything closed (holdCost, openCost,
+   * closeCost), each a number while a safe integer and a bigint past it (TickLots: one form per value,
+   * so === compares values). Why: each bigint sum allocates, and a fill opened or closed with three.
+   */
+  holdTickLots: TickLots = 0;
+  openTickLots: TickLots = 0;
+  closeTickLots: TickLots = 0;
   /** Current and original initial margin (settle coin). */
   readonly imCell = new MoneyCell();
   readonly oimCell = new MoneyCell();
@@ -84,6 +123,12 @@ export class ContractPosition {
     this.watch?.touched(this);
   }
 
+  /** addImUnits of `n` counts of `grain` units (MoneyCell.addGrains). */
+  addImGrains(n: number, grain: number): void {
+    this.imCell.addGrains(n, grain);
+    this.watch?.touched(this);
+  }
+
   get oim(): Decimal {
     return this.oimCell.value;
   }
@@ -124,43 +169,102 @@ export class ContractPosition {
     return this.holdLots - this.frozenLots;
   }
 
+  /**
+   * Tick·lots held, opened, closed as bigints. A snapshot written before TickLots sets them (its restore
+   * then deletes the *TickLots fields): the values are kept aside for reviveAfterSnapshot.
+   */
+  get holdCost(): bigint {
+    return bigOf(this.holdTickLots);
+  }
+
+  set holdCost(v: bigint) {
+    this.holdTickLots = tickLots(v);
+    legacyCosts(this).hold = v;
+  }
+
+  get openCost(): bigint {
+    return bigOf(this.openTickLots);
+  }
+
+  set openCost(v: bigint) {
+    this.openTickLots = tickLots(v);
+    legacyCosts(this).open = v;
+  }
+
+  get closeCost(): bigint {
+    return bigOf(this.closeTickLots);
+  }
+
+  set closeCost(v: bigint) {
+    this.closeTickLots = tickLots(v);
+    legacyCosts(this).close = v;
+  }
+
+  /** Called by the emulator's snapshot restore: rebuilds the TickLots fields an older snapshot lacks. */
+  reviveAfterSnapshot(): void {
+    if ((this.holdTickLots as TickLots | undefined) !== undefined) return;
+    const c = LEGACY_COSTS.get(this);
+    this.holdTickLots = tickLots(c?.hold ?? 0n);
+    this.openTickLots = tickLots(c?.open ?? 0n);
+    this.closeTickLots = tickLots(c?.close ?? 0n);
+  }
+
+  /** The held tick·lots as a double (exact while a safe integer). */
+  get holdCostNumber(): number {
+    return Number(this.holdTickLots);
+  }
+
   /** Derived Decimals, rebuilt lazily after a fill (they are read far more often than they change). */
   private cachedQty: Decimal | undefined;
   private cachedCost: Decimal | undefined;
 
   open(lots: number, priceTicks: number): void {
     this.cachedQty = this.cachedCost = undefined;
-    const units = tickLotsOf(priceTicks, lots);
+    const v = priceTicks * lots;
+    const add: TickLots = Number.isSafeInteger(v) ? v : tickLots(BigInt(priceTicks) * BigInt(lots));
     this.holdLots += lots;
     this.openedLots += lots;
-    // From zero (a new position) keep `units` itself: `0n + units` is one more bigint allocation.
-    this.holdCost = this.holdCost === 0n ? units : this.holdCost + units;
-    this.openCost = this.openCost === 0n ? units : this.openCost + units;
+    this.holdTickLots = addTickLots(this.holdTickLots, add);
+    this.openTickLots = addTickLots(this.openTickLots, add);
     this.watch?.touched(this);
   }
 
   /** Removes `lots` at `priceTicks`; returns the realised PnL in tick·lots (signed). */
   close(lots: number, priceTicks: number): bigint {
+    const r = this.closeAt(lots, priceTicks);
+    return typeof r === 'number' ? BigInt(r) : r;
+  }
+
+  /** close(), with the realised tick·lots as a number when it is a safe integer (no bigint made for it). */
+  closeAt(lots: number, priceTicks: number): number | bigint {
     if (lots <= 0 || lots > this.holdLots) throw new RangeError(`close of ${lots} lots from a position of ${this.holdLots}`);
     this.cachedQty = this.cachedCost = undefined;
-    const hold = Number(this.holdCost);
-    const closed = Number(this.closeCost);
+    const hold = this.holdTickLots;
+    const closed = this.closeTickLots;
     const value = priceTicks * lots;
-    const share = hold * lots;
-    let realised: bigint;
+    let realised: number | bigint;
     // In doubles while every figure is a safe integer (then each is exact, and so is the floor of
     // share / holdLots: see margin-units.ts); the bigint formula otherwise. Each bigint operation allocates.
-    if (Number.isSafeInteger(share) && Number.isSafeInteger(value) && Number.isSafeInteger(closed + value) && hold >= 0) {
-      const removed = lots === this.holdLots ? hold : Math.floor(share / this.holdLots);
-      this.holdCost = BigInt(hold - removed);
-      this.closeCost = BigInt(closed + value);
-      realised = BigInt(this.isLong ? value - removed : removed - value);
+    if (
+      typeof hold === 'number' &&
+      typeof closed === 'number' &&
+      Number.isSafeInteger(hold * lots) &&
+      Number.isSafeInteger(value) &&
+      Number.isSafeInteger(closed + value) &&
+      hold >= 0
+    ) {
+      const removed = lots === this.holdLots ? hold : Math.floor((hold * lots) / this.holdLots);
+      this.holdTickLots = hold - removed;
+      this.closeTickLots = closed + value;
+      realised = this.isLong ? value - removed : removed - value;
     } else {
-      const removed = lots === this.holdLots ? this.holdCost : (this.holdCost * BigInt(lots)) / BigInt(this.holdLots);
+      const holdBig = BigInt(hold);
+      const removed = lots === this.holdLots ? holdBig : (holdBig * BigInt(lots)) / BigInt(this.holdLots);
       const v = BigInt(priceTicks) * BigInt(lots);
-      this.holdCost -= removed;
-      this.closeCost += v;
-      realised = this.isLong ? v - removed : removed - v;
+      this.holdTickLots = tickLots(holdBig - removed);
+      this.closeTickLots = tickLots(BigInt(closed) + v);
+      const r = this.isLong ? v - removed : removed - v;
+      realised = tickLots(r);
     }
     this.holdLots -= lots;
     this.closedLots += lots;
@@ -181,10 +285,22 @@ export class ContractPosition {
       this.watch?.touched(this);
       return out;
     }
-    const imShare = floorShare(this.imCell, lots, this.holdLots, scale);
-    // oim moves with im until a margin change: while the two are equal, so are their shares.
     const im = this.imCell;
     const oim = this.oimCell;
+    // oim moves with im until a margin change: while the two are equal, so are their shares.
+    const shareGrains = floorShareGrains(im, lots, this.holdLots, scale);
+    if (shareGrains === shareGrains) {
+      const grain = im.grain;
+      const oimSame = oim.dec === undefined && oim.big === im.big && oim.fast === im.fast && oim.grain === grain;
+      const oimShare = oimSame ? 0n : floorShare(oim, lots, this.holdLots, scale);
+      out.addGrains(shareGrains, grain);
+      im.subGrains(shareGrains, grain);
+      this.watch?.touched(this);
+      if (oimSame) oim.subGrains(shareGrains, grain);
+      else oim.subUnits(oimShare);
+      return out;
+    }
+    const imShare = floorShare(im, lots, this.holdLots, scale);
     const oimShare =
       im.dec === undefined && oim.dec === undefined && im.units === oim.units ? imShare : floorShare(oim, lots, this.holdLots, scale);
     out.addUnits(imShare);
@@ -206,9 +322,9 @@ export class ContractPosition {
     c.frozenLots = this.frozenLots;
     c.openedLots = this.openedLots;
     c.closedLots = this.closedLots;
-    c.holdCost = this.holdCost;
-    c.openCost = this.openCost;
-    c.closeCost = this.closeCost;
+    c.holdTickLots = this.holdTickLots;
+    c.openTickLots = this.openTickLots;
+    c.closeTickLots = this.closeTickLots;
     c.imCell.copyFrom(this.imCell);
     c.oimCell.copyFrom(this.oimCell);
     c.marginBookedCell.copyFrom(this.marginBookedCell);
@@ -245,24 +361,24 @@ export class ContractPosition {
 
   holdAvgPrice(): Decimal {
     const a = this.holdAverage;
-    if (a !== undefined && a.cost === this.holdCost && a.lots === this.holdLots) return a.price;
-    return (this.holdAverage = this.averageOf(this.holdCost, this.holdLots)).price;
+    if (a !== undefined && a.cost === this.holdTickLots && a.lots === this.holdLots) return a.price;
+    return (this.holdAverage = this.averageOf(this.holdTickLots, this.holdLots)).price;
   }
 
   openAvgPrice(): Decimal {
     const a = this.openAverage;
-    if (a !== undefined && a.cost === this.openCost && a.lots === this.openedLots) return a.price;
-    return (this.openAverage = this.averageOf(this.openCost, this.openedLots)).price;
+    if (a !== undefined && a.cost === this.openTickLots && a.lots === this.openedLots) return a.price;
+    return (this.openAverage = this.averageOf(this.openTickLots, this.openedLots)).price;
   }
 
   closeAvgPrice(): Decimal {
     const a = this.closeAverage;
-    if (a !== undefined && a.cost === this.closeCost && a.lots === this.closedLots) return a.price;
-    return (this.closeAverage = this.averageOf(this.closeCost, this.closedLots)).price;
+    if (a !== undefined && a.cost === this.closeTickLots && a.lots === this.closedLots) return a.price;
+    return (this.closeAverage = this.averageOf(this.closeTickLots, this.closedLots)).price;
   }
 
-  private averageOf(cost: bigint, lots: number): Average {
-    return { cost, lots, price: this.spec.averagePrice(cost, lots) };
+  private averageOf(cost: TickLots, lots: number): Average {
+    return { cost, lots, price: this.spec.averagePrice(bigOf(cost), lots) };
   }
 
   /** MEXC "realised": close PnL − fees + funding. */
@@ -279,6 +395,27 @@ export class ContractPosition {
 
 const withinExactSum = (a: bigint, b: bigint, c: bigint): boolean =>
   a < EXACT_SUM_UNITS && a > -EXACT_SUM_UNITS && b < EXACT_SUM_UNITS && b > -EXACT_SUM_UNITS && c < EXACT_SUM_UNITS && c > -EXACT_SUM_UNITS;
+
+/** 10^(LEDGER_SCALE − scale) as a double, per scale (undefined past 2^53). */
+const STEP_NUMBERS: (number | undefined)[] = Array.from({ length: LEDGER_SCALE + 1 }, (_, s) => {
+  const n = 10 ** (LEDGER_SCALE - s);
+  return Number.isSafeInteger(n) ? n : undefined;
+});
+
+/**
+ * floorShare in counts of the cell's grain, for a cell held wholly in its double part (margin booked by
+ * fills: whole steps, a step a whole number of grains): ⌊steps · lots / holdLots⌋ steps, a floor of safe
+ * doubles (exact, see margin-units.ts). NaN otherwise (then floorShare).
+ */
+function floorShareGrains(c: MoneyCell, lots: number, holdLots: number, scale: number): number {
+  const g = c.grain;
+  const step = STEP_NUMBERS[scale];
+  if (c.dec !== undefined || c.big !== 0n || g === 0 || step === undefined || step % g !== 0) return NaN;
+  const stepGrains = step / g;
+  if (c.fast % stepGrains !== 0) return NaN;
+  const n = (c.fast / stepGrains) * lots;
+  return Number.isSafeInteger(n) ? Math.floor(n / holdLots) * stepGrains : NaN;
+}
 
 /**
  * ⌊amount · lots / holdLots⌋ to the money scale, in ledger units. In units the division is exact; a

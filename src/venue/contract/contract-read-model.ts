@@ -310,7 +310,7 @@ export class ContractReadModel {
   }
 
   feeIncomeOf(currency: string): Decimal {
-    return unitsToDecimal(this.s.feeIncome.get(currency) ?? 0n);
+    return unitsToDecimal(this.s.feeIncomeUnits().get(currency) ?? 0n);
   }
 
   /** Fills booked with a margin shortfall (diagnostics; 0 in a healthy run). */
@@ -333,7 +333,7 @@ export class ContractReadModel {
       accounts: [...this.s.accounts.values()],
       insurance: this.s.insurance,
       insuranceSeed: this.s.insuranceSeed,
-      feeIncome: new Map([...this.s.feeIncome].map(([c, u]) => [c, unitsToDecimal(u)])),
+      feeIncome: new Map([...this.s.feeIncomeUnits()].map(([c, u]) => [c, unitsToDecimal(u)])),
       positionFills: this.s.positionFills,
       orders: this.s.orders,
       markPrice: (m) => this.s.markPrice(m),

@@ -16,8 +16,8 @@ import type {
   PositionMode,
 } from '../../domain/contract-enums.js';
 import type { BookSide, OrderBook } from '../book/order-book.js';
-import type { ContractPosition } from './contract-position.js';
-import { MoneyCell, decimalOfUnits } from './money-cell.js';
+import type { ContractPosition, TickLots } from './contract-position.js';
+import { MoneyCell, cellOfUnits, decimalOfUnits, legacyValues } from './money-cell.js';
 import type { ContractSpec } from './contract-spec.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
 
@@ -26,10 +26,28 @@ export const ZERO = new Decimal(0);
 export class Wallet {
   /** Free balance (the availableBalance before cross unrealised losses). */
   readonly freeCell = new MoneyCell();
-  /** Σ order margin of open orders, in ledger units (order margins are whole units). */
-  frozenUnits = 0n;
+  /** Σ order margin of open orders (order margins are whole units: never a Decimal). */
+  readonly frozenCell = new MoneyCell();
 
   constructor(readonly currency: string) {}
+
+  /** Σ order margin of open orders in ledger units (a snapshot written before frozenCell sets it this way). */
+  get frozenUnits(): bigint {
+    // `?.`: a snapshot restore reads this on a wallet made without its fields.
+    return (this.frozenCell as MoneyCell | undefined)?.units as bigint;
+  }
+
+  set frozenUnits(u: bigint) {
+    // A restore of a snapshot written before frozenCell sets this, then deletes frozenCell (see reviveAfterSnapshot).
+    (this.frozenCell as MoneyCell | undefined)?.setUnits(u);
+    legacyValues.set(this, u);
+  }
+
+  /** Called by the emulator's snapshot restore: a snapshot written before frozenCell held frozenUnits. */
+  reviveAfterSnapshot(): void {
+    if ((this.frozenCell as MoneyCell | undefined) === undefined)
+      (this as { frozenCell: MoneyCell }).frozenCell = cellOfUnits(legacyValues.get(this) ?? 0n);
+  }
 
   /** The free balance as a Decimal (views and the paths that still book in Decimals). */
   get free(): Decimal {
@@ -293,23 +311,86 @@ export interface OrderState {
   priceTicks: number;
   lots: number;
   dealLots: number;
-  dealCost: bigint;
-  /** Order margin frozen for the unfilled part (opening orders resting on the book), in ledger units. */
+  /** Tick·lots of the fills (TickLots: a number while a safe integer). */
+  dealCost: TickLots;
+  /**
+   * Order margin frozen for the unfilled part (opening orders resting on the book): frozenUnits ledger
+   * units plus frozenGrains counts of frozenGrain units (the rates' grain, margin-units.ts), one of the
+   * two zero. Why two forms: the reservation of almost every order is a safe count of grains, booked
+   * to the wallet's cells in doubles; frozenOf() gives the whole in units.
+   */
   frozenUnits: bigint;
+  frozenGrains: number;
+  frozenGrain: number;
   /** The position whose frozenLots hold this (closing) order's unfilled lots. */
   reservedPosition: ContractPosition | undefined;
   /** Margin booked by the order's fills (less any shortfall taken back from it). */
   readonly usedMargin: MoneyCell;
-  /** Fees and realised PnL of the order's fills, in ledger units. */
+  /**
+   * Fees and realised PnL of the order's fills: these ledger units plus the *Grains counts of
+   * moneyGrain units (0: none yet), the form the fill path adds in (orderMoneyOf gives the whole).
+   */
   takerFeeUnits: bigint;
   makerFeeUnits: bigint;
   profitUnits: bigint;
+  takerFeeGrains: number;
+  makerFeeGrains: number;
+  profitGrains: number;
+  moneyGrain: number;
   state: ContractOrderState;
   errorCode: ContractOrderErrorCode;
   positionId: PositionId | undefined;
   readonly createTime: number;
   updateTime: number;
   cancelReason: CancelReason | undefined;
+}
+
+/** An order's frozen margin in ledger units (both forms). */
+export function frozenOf(o: OrderState): bigint {
+  // Falsy also for an order restored from a snapshot written before the grain fields (they are absent).
+  return !o.frozenGrains ? o.frozenUnits : o.frozenUnits + BigInt(o.frozenGrains) * BigInt(o.frozenGrain);
+}
+
+/** units + grains · grain, in ledger units. */
+export function unitsPlusGrains(units: bigint, grains: number, grain: number): bigint {
+  // Falsy also for a record restored from a snapshot written before the grain fields (they are absent).
+  return !grains ? units : units + BigInt(grains) * BigInt(grain);
+}
+
+/**
+ * Adds fee and profit counts of `grain` units to an order's totals (fill path): folds the counts kept so
+ * far into units first when they are of another grain, or when a sum would pass ±2^52 (then exact in bigints).
+ */
+export function addOrderGrains(o: OrderState, takerFee: number, makerFee: number, profit: number, grain: number): void {
+  if (o.moneyGrain !== grain) {
+    foldOrderGrains(o);
+    o.moneyGrain = grain;
+  }
+  const t = o.takerFeeGrains + takerFee;
+  const m = o.makerFeeGrains + makerFee;
+  const p = o.profitGrains + profit;
+  if (Math.abs(t) > ORDER_FAST || Math.abs(m) > ORDER_FAST || Math.abs(p) > ORDER_FAST) {
+    foldOrderGrains(o);
+    o.takerFeeUnits += BigInt(takerFee) * BigInt(grain);
+    o.makerFeeUnits += BigInt(makerFee) * BigInt(grain);
+    o.profitUnits += BigInt(profit) * BigInt(grain);
+    return;
+  }
+  o.takerFeeGrains = t;
+  o.makerFeeGrains = m;
+  o.profitGrains = p;
+}
+
+/** Counts at most this large are summed in doubles (two of them stay within 2^53). */
+const ORDER_FAST = 2 ** 52;
+
+function foldOrderGrains(o: OrderState): void {
+  // Truth tests: the fields are absent on an order restored from a snapshot written before them.
+  const g = o.moneyGrain;
+  if (o.takerFeeGrains) o.takerFeeUnits += BigInt(o.takerFeeGrains) * BigInt(g);
+  if (o.makerFeeGrains) o.makerFeeUnits += BigInt(o.makerFeeGrains) * BigInt(g);
+  if (o.profitGrains) o.profitUnits += BigInt(o.profitGrains) * BigInt(g);
+  o.takerFeeGrains = o.makerFeeGrains = o.profitGrains = 0;
 }
 
 export interface FillRecord {
@@ -320,9 +401,12 @@ export interface FillRecord {
   readonly priceTicks: number;
   readonly lots: number;
   readonly taker: boolean;
-  /** Ledger units. */
+  /** Ledger units: feeUnits + feeGrains · grain, profitUnits + profitGrains · grain (see OrderState). */
   readonly feeUnits: bigint;
   readonly profitUnits: bigint;
+  readonly feeGrains: number;
+  readonly profitGrains: number;
+  readonly grain: number;
   readonly closeLots: number;
   readonly openLots: number;
   readonly positionIds: readonly PositionId[];

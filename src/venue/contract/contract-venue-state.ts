@@ -25,6 +25,7 @@ import type { Rejected } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
 import { AccountState, OrderIndex, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import { TriggerBook } from './triggers/trigger-book.js';
+import { MoneyCell } from './money-cell.js';
 import { DeliveryQueue, Listeners } from '../event-queue.js';
 import { LEDGER_SCALE, pow10 } from '../ledger/ledger-units.js';
 import { extKey, posKey, sideKey } from './venue-keys.js';
@@ -138,6 +139,8 @@ export class ContractVenueState {
   readonly insuranceSeed = new Map<string, Decimal>();
   /** Σ fees per currency, in ledger units (fees are whole units). */
   readonly feeIncome = new Map<string, bigint>();
+  /** Fees the fill path collected in grains (MoneyCell's double part), per currency; feeIncomeUnits() adds them to feeIncome. */
+  readonly feeIncomeCells = new Map<string, MoneyCell>();
   readonly defaultRates = new Map<ContractSpec, SpecRates>();
   /** Every order still retained (open and recent history), by id. */
   readonly orders: OrderIndex;
@@ -186,6 +189,12 @@ export class ContractVenueState {
    * whose modules need this state first), so every command sees it.
    */
   triggers!: TriggerBook;
+
+  /** Called by the emulator's snapshot restore: a snapshot written before feeIncomeCells has none. */
+  reviveAfterSnapshot(): void {
+    if ((this.feeIncomeCells as Map<string, MoneyCell> | undefined) === undefined)
+      (this as { feeIncomeCells: Map<string, MoneyCell> }).feeIncomeCells = new Map();
+  }
 
   constructor(readonly options: ContractVenueOptions) {
     this.clock = options.clock;
@@ -260,6 +269,24 @@ export class ContractVenueState {
 
   addFeeIncome(currency: string, feeUnits: bigint): void {
     this.feeIncome.set(currency, (this.feeIncome.get(currency) ?? 0n) + feeUnits);
+  }
+
+  /** addFeeIncome of `grains` counts of `grain` units, summed in doubles (feeIncomeCells) on the fill path. */
+  addFeeIncomeGrains(currency: string, grains: number, grain: number): void {
+    let c = this.feeIncomeCells.get(currency);
+    if (c === undefined) {
+      this.feeIncomeCells.set(currency, (c = new MoneyCell()));
+      // feeIncome keeps every currency that took a fee, in first-fee order, as addFeeIncome did.
+      if (!this.feeIncome.has(currency)) this.feeIncome.set(currency, 0n);
+    }
+    c.addGrains(grains, grain);
+  }
+
+  /** Fees collected per currency in ledger units: feeIncome plus feeIncomeCells. */
+  feeIncomeUnits(): Map<string, bigint> {
+    const out = new Map(this.feeIncome);
+    for (const [c, cell] of this.feeIncomeCells) if (!cell.isZero()) out.set(c, (out.get(c) ?? 0n) + cell.units);
+    return out;
   }
 
   findPosition(accountIdIn: string, positionIdIn: string | number): { account: AccountState; position: ContractPosition } | undefined {

@@ -6,8 +6,17 @@
 import { Decimal } from '../../core/decimal.js';
 import type { AccountId } from '../../core/ids.js';
 import { ContractOrderState, OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
-import { ContractPosition } from './contract-position.js';
-import { AccountState, ZERO, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import { ContractPosition, bigOf } from './contract-position.js';
+import {
+  AccountState,
+  ZERO,
+  frozenOf,
+  unitsPlusGrains,
+  type FillRecord,
+  type MarketState,
+  type OrderState,
+  type Wallet,
+} from './contract-state.js';
 import type {
   ContractAssetView,
   ContractFillView,
@@ -59,11 +68,17 @@ function copyOfOrder(o: OrderState): OrderState {
     dealLots: o.dealLots,
     dealCost: o.dealCost,
     frozenUnits: o.frozenUnits,
+    frozenGrains: o.frozenGrains,
+    frozenGrain: o.frozenGrain,
     reservedPosition: o.reservedPosition,
     usedMargin,
     takerFeeUnits: o.takerFeeUnits,
     makerFeeUnits: o.makerFeeUnits,
     profitUnits: o.profitUnits,
+    takerFeeGrains: o.takerFeeGrains,
+    makerFeeGrains: o.makerFeeGrains,
+    profitGrains: o.profitGrains,
+    moneyGrain: o.moneyGrain,
     state: o.state,
     errorCode: o.errorCode,
     positionId: o.positionId,
@@ -92,13 +107,13 @@ export class ContractViewBuilder {
       side: o.side,
       category: o.category,
       orderType: o.type,
-      dealAvgPrice: spec.averagePrice(o.dealCost, o.dealLots),
+      dealAvgPrice: spec.averagePrice(bigOf(o.dealCost), o.dealLots),
       dealVol: spec.lotsToVol(o.dealLots),
-      orderMargin: decimalOfUnits(o.frozenUnits),
+      orderMargin: decimalOfUnits(frozenOf(o)),
       usedMargin: o.usedMargin.value,
-      takerFee: decimalOfUnits(o.takerFeeUnits),
-      makerFee: decimalOfUnits(o.makerFeeUnits),
-      profit: decimalOfUnits(o.profitUnits),
+      takerFee: decimalOfUnits(unitsPlusGrains(o.takerFeeUnits, o.takerFeeGrains, o.moneyGrain)),
+      makerFee: decimalOfUnits(unitsPlusGrains(o.makerFeeUnits, o.makerFeeGrains, o.moneyGrain)),
+      profit: decimalOfUnits(unitsPlusGrains(o.profitUnits, o.profitGrains, o.moneyGrain)),
       feeCurrency: spec.settleCoin,
       openType: o.openType,
       state: o.state,
@@ -278,9 +293,9 @@ export class ContractViewBuilder {
       price: spec.ticksToPrice(f.priceTicks),
       vol: spec.lotsToVol(f.lots),
       taker: f.taker,
-      fee: decimalOfUnits(f.feeUnits),
+      fee: decimalOfUnits(unitsPlusGrains(f.feeUnits, f.feeGrains, f.grain)),
       feeCurrency: spec.settleCoin,
-      profit: decimalOfUnits(f.profitUnits),
+      profit: decimalOfUnits(unitsPlusGrains(f.profitUnits, f.profitGrains, f.grain)),
       closeVol: spec.lotsToVol(f.closeLots),
       openVol: spec.lotsToVol(f.openLots),
       positionIds: f.positionIds,

@@ -20,12 +20,10 @@
  */
 import type { Decimal } from '../../core/decimal.js';
 import { OpenType } from '../../domain/contract-enums.js';
-import type { ContractPosition } from './contract-position.js';
+import type { ContractPosition, TickLots } from './contract-position.js';
 import type { Wallet } from './contract-state.js';
-import { LEDGER_SCALE } from '../ledger/ledger-units.js';
+import type { MoneyCell } from './money-cell.js';
 import { lastCall } from '../../core/last-call.js';
-
-const UNITS_PER_COIN = 10 ** LEDGER_SCALE;
 
 /** Relative slack below which the exact test decides. */
 const MARGIN = 1e-9;
@@ -37,9 +35,11 @@ type Positions = ReadonlyMap<unknown, ContractPosition> | readonly ContractPosit
 interface Input {
   pos: ContractPosition;
   lots: number;
-  cost: bigint;
-  /** The margin cell's state (units, or its Decimal when not whole units). */
-  imUnits: bigint;
+  cost: TickLots;
+  /** The margin cell's state (its two parts, or its Decimal when not whole units). */
+  imBig: bigint;
+  imFast: number;
+  imGrain: number;
   imDec: Decimal | undefined;
   /** The mark used for a position of another market (undefined for the screened market). */
   mark: Decimal | undefined;
@@ -51,9 +51,16 @@ interface Input {
  */
 interface Bound {
   symbol: string;
-  freeUnits: bigint;
+  /** The wallet's free and frozen cells as last read: their parts (MoneyCell). */
+  freeBig: bigint;
+  freeFast: number;
+  freeGrain: number;
   freeDec: Decimal | undefined;
-  frozen: bigint;
+  frozenBig: bigint;
+  frozenFast: number;
+  frozenGrain: number;
+  /** The free balance read was ≥ 0 (sameFunds' condition). */
+  freeNonNegative: boolean;
   readonly inputs: Input[];
   a: number;
   b: number;
@@ -82,7 +89,22 @@ export class CrossScreen {
     let b = this.bounds.get(wallet);
     if (b === undefined || !unchanged(b, wallet, symbol, positions, markOf)) {
       const fresh = b === undefined;
-      b ??= { symbol, freeUnits: 0n, freeDec: undefined, frozen: 0n, inputs: [], a: 0, b: 0, scaleA: 0, scaleB: 0 };
+      b ??= {
+        symbol,
+        freeBig: 0n,
+        freeFast: 0,
+        freeGrain: 0,
+        freeDec: undefined,
+        frozenBig: 0n,
+        frozenFast: 0,
+        frozenGrain: 0,
+        freeNonNegative: false,
+        inputs: [],
+        a: 0,
+        b: 0,
+        scaleA: 0,
+        scaleB: 0,
+      };
       if (!redo(b, wallet, symbol, positions, markOf, mmrOf)) {
         this.bounds.delete(wallet);
         return false;
@@ -103,15 +125,26 @@ function unchanged(
   markOf: (p: ContractPosition) => Decimal | undefined,
 ): boolean {
   const free = wallet.freeCell;
+  const frozen = wallet.frozenCell;
   if (b.symbol !== symbol || b.freeDec !== free.dec) return false;
-  if ((b.freeUnits !== free.units || b.frozen !== wallet.frozenUnits) && !sameFunds(b, free.units, wallet.frozenUnits, free.dec))
+  if (
+    (b.freeBig !== free.big ||
+      b.freeFast !== free.fast ||
+      b.freeGrain !== free.grain ||
+      b.frozenBig !== frozen.big ||
+      b.frozenFast !== frozen.fast ||
+      b.frozenGrain !== frozen.grain ||
+      frozen.dec !== undefined) &&
+    !sameFunds(b, free, frozen)
+  )
     return false;
   let i = 0;
   for (const p of positions.values()) {
     if (!isCrossIn(p, wallet.currency)) continue;
     const x = b.inputs[i++];
-    if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdCost) return false;
-    if (x.imUnits !== p.imCell.units || x.imDec !== p.imCell.dec) return false;
+    if (x === undefined || x.pos !== p || x.lots !== p.holdLots || x.cost !== p.holdTickLots) return false;
+    const im = p.imCell;
+    if (x.imBig !== im.big || x.imFast !== im.fast || x.imGrain !== im.grain || x.imDec !== im.dec) return false;
     if (p.spec.symbol !== symbol && x.mark !== markOf(p)) return false;
   }
   return i === b.inputs.length;
@@ -125,12 +158,26 @@ function unchanged(
  * terms, the same rounding bound); the check after each resting placement redid it (one of the three
  * redos of a maker+taker cycle).
  */
-function sameFunds(b: Bound, free: bigint, frozen: bigint, freeDec: Decimal | undefined): boolean {
-  // With the same frozen a changed free is a changed sum (no bigint sums: each allocates).
-  if (freeDec !== undefined || frozen === b.frozen || free < 0n || b.freeUnits < 0n || free + frozen !== b.freeUnits + b.frozen)
+function sameFunds(b: Bound, free: MoneyCell, frozen: MoneyCell): boolean {
+  // Compared in the cells' double parts: the same bigint parts and one grain throughout, the double
+  // parts' sums equal (each within ±2^52, so their sums are exact). Any other change is redone.
+  const g = free.grain;
+  if (
+    free.dec !== undefined ||
+    frozen.dec !== undefined ||
+    free.big !== b.freeBig ||
+    frozen.big !== b.frozenBig ||
+    frozen.grain !== g ||
+    b.freeGrain !== g ||
+    b.frozenGrain !== g ||
+    frozen.fast === b.frozenFast ||
+    free.fast + frozen.fast !== b.freeFast + b.frozenFast ||
+    free.isNegative() ||
+    !b.freeNonNegative
+  )
     return false;
-  b.freeUnits = free;
-  b.frozen = frozen;
+  b.freeFast = free.fast;
+  b.frozenFast = frozen.fast;
   return true;
 }
 
@@ -152,10 +199,11 @@ function redo(
   markOf: (p: ContractPosition) => Decimal | undefined,
   mmrOf: (p: ContractPosition) => Decimal,
 ): boolean {
+  // Each cell within 2^-52 of its magnitude (MoneyCell.toNumber), which the scale takes.
   const free = wallet.freeCell.toNumber();
-  const frozen = Number(wallet.frozenUnits) / UNITS_PER_COIN;
+  const frozen = wallet.frozenCell.toNumber();
   let a = free + frozen;
-  let scaleA = Math.abs(free) + Math.abs(frozen);
+  let scaleA = wallet.freeCell.magnitude() + wallet.frozenCell.magnitude();
   let b = 0;
   let scaleB = 0;
   const inputs = bound.inputs;
@@ -164,11 +212,11 @@ function redo(
     if (!isCrossIn(p, wallet.currency)) continue;
     const s = p.isLong ? 1 : -1;
     const q = p.holdLots * p.spec.lotQtyNumber;
-    const c = Number(p.holdCost) * p.spec.unitValueNumber;
+    const c = p.holdCostNumber * p.spec.unitValueNumber;
     const im = p.imCell.toNumber();
     const mmr = numberOf(mmrOf(p));
     a += im;
-    scaleA += Math.abs(im) + Math.abs(c);
+    scaleA += p.imCell.magnitude() + Math.abs(c);
     let mark: Decimal | undefined;
     if (p.spec.symbol === symbol) {
       a -= s * c;
@@ -182,13 +230,26 @@ function redo(
       scaleA += value * (1 + mmr);
     }
     const x = inputs[n++];
-    if (x === undefined) inputs.push({ pos: p, lots: p.holdLots, cost: p.holdCost, imUnits: p.imCell.units, imDec: p.imCell.dec, mark });
+    const imCell = p.imCell;
+    if (x === undefined)
+      inputs.push({
+        pos: p,
+        lots: p.holdLots,
+        cost: p.holdTickLots,
+        imBig: imCell.big,
+        imFast: imCell.fast,
+        imGrain: imCell.grain,
+        imDec: imCell.dec,
+        mark,
+      });
     else {
       x.pos = p;
       x.lots = p.holdLots;
-      x.cost = p.holdCost;
-      x.imUnits = p.imCell.units;
-      x.imDec = p.imCell.dec;
+      x.cost = p.holdTickLots;
+      x.imBig = imCell.big;
+      x.imFast = imCell.fast;
+      x.imGrain = imCell.grain;
+      x.imDec = imCell.dec;
       x.mark = mark;
     }
   }
@@ -196,10 +257,16 @@ function redo(
   if (inputs.length !== n) inputs.length = n;
   if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
   const cell = wallet.freeCell;
+  const frozenCell = wallet.frozenCell;
   bound.symbol = symbol;
-  bound.freeUnits = cell.units;
+  bound.freeBig = cell.big;
+  bound.freeFast = cell.fast;
+  bound.freeGrain = cell.grain;
   bound.freeDec = cell.dec;
-  bound.frozen = wallet.frozenUnits;
+  bound.freeNonNegative = cell.dec === undefined && !cell.isNegative();
+  bound.frozenBig = frozenCell.big;
+  bound.frozenFast = frozenCell.fast;
+  bound.frozenGrain = frozenCell.grain;
   bound.a = a;
   bound.b = b;
   bound.scaleA = scaleA;

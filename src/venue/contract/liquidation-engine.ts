@@ -20,7 +20,7 @@ import {
   PositionMode,
   PositionType,
 } from '../../domain/contract-enums.js';
-import { ContractPosition } from './contract-position.js';
+import { ContractPosition, tickLots } from './contract-position.js';
 import { AccountState, ZERO, dropOrder, type MarketState, type OrderState } from './contract-state.js';
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
@@ -326,13 +326,19 @@ export class LiquidationEngine {
       priceTicks: ticks,
       lots,
       dealLots: lots,
-      dealCost: BigInt(ticks) * BigInt(lots),
+      dealCost: tickLots(BigInt(ticks) * BigInt(lots)),
       frozenUnits: 0n,
+      frozenGrains: 0,
+      frozenGrain: 0,
       reservedPosition: undefined,
       usedMargin: new MoneyCell(),
       takerFeeUnits: 0n,
       makerFeeUnits: 0n,
       profitUnits: requireUnits(realised, 'realised'),
+      takerFeeGrains: 0,
+      makerFeeGrains: 0,
+      profitGrains: 0,
+      moneyGrain: 0,
       state: ContractOrderState.COMPLETED,
       errorCode: ContractOrderErrorCode.NORMAL,
       positionId: pos.positionId,

@@ -10,7 +10,7 @@
  * venue decides exactly as before.
  */
 import type { Decimal } from '../../core/decimal.js';
-import type { ContractPosition } from './contract-position.js';
+import type { ContractPosition, TickLots } from './contract-position.js';
 import { liquidationPrice } from './margin-math.js';
 
 /** Relative distance from L inside which the exact test decides (doubles carry ~1e-16). */
@@ -18,7 +18,7 @@ const MARGIN = 1e-9;
 
 interface Bound {
   lots: number;
-  cost: bigint;
+  cost: TickLots;
   im: Decimal;
   mmr: Decimal;
   /** Long: safe above; short: safe below. ±Infinity when no positive price breaches. */
@@ -31,8 +31,8 @@ export class LiquidationScreen {
   /** True only when `pos` is certainly not breached at `fair` (a double of the fair price). */
   surelySafe(pos: ContractPosition, fair: number, mmr: Decimal): boolean {
     let b = this.bounds.get(pos);
-    if (b === undefined || b.lots !== pos.holdLots || b.cost !== pos.holdCost || b.im !== pos.im || b.mmr !== mmr) {
-      b = { lots: pos.holdLots, cost: pos.holdCost, im: pos.im, mmr, edge: edgeOf(pos, mmr) };
+    if (b === undefined || b.lots !== pos.holdLots || b.cost !== pos.holdTickLots || b.im !== pos.im || b.mmr !== mmr) {
+      b = { lots: pos.holdLots, cost: pos.holdTickLots, im: pos.im, mmr, edge: edgeOf(pos, mmr) };
       this.bounds.set(pos, b);
     }
     return pos.isLong ? fair > b.edge : fair < b.edge;

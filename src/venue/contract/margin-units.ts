@@ -99,14 +99,75 @@ export function feeUnits(ticks: number, lots: number, per: bigint, perNumber: nu
   return BigInt(ticks) * BigInt(lots) * per;
 }
 
-/**
- * ticks·lots as a bigint: one BigInt of the double product while that is a safe integer (exact), the
- * bigint product past it. `BigInt(ticks) * BigInt(lots)` is three bigint allocations; a fill makes several.
- */
-export function tickLotsOf(ticks: number, lots: number): bigint {
-  const n = ticks * lots;
-  return Number.isSafeInteger(n) ? BigInt(n) : BigInt(ticks) * BigInt(lots);
-}
-
 /** `per` as a safe double, or undefined (feeUnits then multiplies bigints). */
 export const perNumberOf = safeNumber;
+
+/**
+ * One rate's amounts counted in a grain: G = gcd of the money step, the tick·lot value and the rate's
+ * fees per tick·lot (ledger units), so margin, fee and PnL of any fill are whole counts of G, and the
+ * venue's money cells add them in doubles (MoneyCell.addGrains). `grain` 0: no such safe grain (a
+ * count is not a safe integer), and the callers take the bigint formulas.
+ */
+export interface GrainTerms {
+  /** Ledger units per grain (a safe integer), 0 when there is none. */
+  readonly grain: number;
+  readonly step: number;
+  readonly value: number;
+  /** Fee per tick·lot of a maker fill, of a taker fill; reserved per tick·lot by a resting order, by a taker part. */
+  readonly makerPer: number;
+  readonly takerPer: number;
+  readonly reservePer: number;
+  readonly takerReservePer: number;
+}
+
+const NO_GRAIN: GrainTerms = { grain: 0, step: 0, value: 0, makerPer: 0, takerPer: 0, reservePer: 0, takerReservePer: 0 };
+
+export function grainTerms(
+  stepUnits: bigint,
+  unitValueUnits: bigint,
+  makerPer: bigint,
+  takerPer: bigint,
+  reservePer: bigint,
+  takerReservePer: bigint,
+): GrainTerms {
+  if (stepUnits <= 0n || unitValueUnits <= 0n) return NO_GRAIN;
+  let g = gcd(stepUnits, unitValueUnits);
+  for (const p of [makerPer, takerPer, reservePer, takerReservePer]) g = gcd(g, p);
+  const counts = [g, stepUnits / g, unitValueUnits / g, makerPer / g, takerPer / g, reservePer / g, takerReservePer / g].map(safeNumber);
+  if (counts.some((c) => c === undefined)) return NO_GRAIN;
+  const [grain, step, value, mk, tk, rs, trs] = counts as number[];
+  return { grain: grain!, step: step!, value: value!, makerPer: mk!, takerPer: tk!, reservePer: rs!, takerReservePer: trs! };
+}
+
+/**
+ * marginAndFeeUnits in grains: ⌊ or ⌈ notional / leverage ⌉ to the step plus ticks·lots·per, all counted
+ * in G = t.grain (per: grains per tick·lot); NaN when some product or sum is not a safe integer (the
+ * caller then takes marginAndFeeUnits). Exact: every figure is an integer below 2^53, and the floor of
+ * the division is exact (the module comment), with divisor leverage·step as in initialMarginUnits.
+ */
+export function marginAndFeeGrains(
+  ticks: number,
+  lots: number,
+  leverage: number,
+  t: GrainTerms,
+  per: number,
+  rounding: 'floor' | 'ceil',
+): number {
+  const tickLots = ticks * lots;
+  if (t.grain === 0 || !Number.isSafeInteger(tickLots) || tickLots < 0 || !Number.isSafeInteger(leverage) || leverage <= 0) return NaN;
+  const notional = tickLots * t.value;
+  const d = leverage * t.step;
+  if (!Number.isSafeInteger(notional) || !Number.isSafeInteger(d)) return NaN;
+  let q = Math.floor(notional / d);
+  if (rounding === 'ceil' && q * d !== notional) q += 1;
+  const margin = q * t.step;
+  const fee = tickLots * per;
+  const sum = margin + fee;
+  return Number.isSafeInteger(margin) && Number.isSafeInteger(fee) && Number.isSafeInteger(sum) ? sum : NaN;
+}
+
+/** ticks·lots·per in grains (a fill's fee); NaN when not a safe integer. */
+export function feeGrains(ticks: number, lots: number, t: GrainTerms, per: number): number {
+  const fee = ticks * lots * per;
+  return t.grain !== 0 && Number.isSafeInteger(ticks * lots) && Number.isSafeInteger(fee) ? fee : NaN;
+}

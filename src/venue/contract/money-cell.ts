@@ -1,6 +1,7 @@
 /**
- * One mutable amount of the contract venue's settle coin, kept as ledger units (bigint counts of
- * 10^-LEDGER_SCALE, the spot ledger's units) so the per-fill path adds integers, not Decimals.
+ * One mutable amount of the contract venue's settle coin, kept as ledger units (counts of
+ * 10^-LEDGER_SCALE, the spot ledger's units: a bigint part and a part in doubles, see MoneyCell.big)
+ * so the per-fill path adds integers, not Decimals.
  *
  * Why a Decimal fallback: the venue also books amounts that are not whole units — funding is value ·
  * rate at the fair price's decimals, deposits and margin changes take any amount, the automatic top-up
@@ -74,13 +75,78 @@ export function requireUnits(v: Decimal, what: string): bigint {
   return u;
 }
 
+/**
+ * Values that a snapshot written before the two-part fields set through legacy accessors (MoneyCell
+ * units, Wallet frozenUnits, ContractPosition's costs), kept for their reviveAfterSnapshot.
+ */
+export const legacyValues = new WeakMap<object, bigint>();
+
+/**
+ * Largest grain count addGrains adds in doubles, and the bound the fast part is folded at: a sum of two
+ * counts within ±2^52 stays within ±2^53, so it is exact in doubles.
+ */
+export const MAX_FAST = 2 ** 52;
+
+/** Relative size below which a double sum of the two parts does not tell the sign (its error is ≤ 2^-52 of the parts). */
+const SIGN_SLACK = 1e-12;
+
 export class MoneyCell {
-  /** The amount in ledger units while `dec` is undefined. */
-  units = 0n;
+  /**
+   * The amount in ledger units is big + fast · grain while `dec` is undefined (as the spot ledger's Slot):
+   * `big` a bigint, `fast` a safe integer count of `grain` units (a safe integer) that the fill path adds
+   * to in doubles. Why: an amount of 10^-18 units passes 2^53 from 0.009 coin, so every sum on a bigint
+   * allocated, about 37 of them per contract maker+taker cycle (issue 12); margin, fees and PnL are whole
+   * counts of a coarser grain (margin-units.ts), and their sums stay small integers.
+   */
+  big = 0n;
+  fast = 0;
+  grain = 0;
+  /**
+   * Number(big), kept with it: the sign and the float screens read the cell after every fill, and each
+   * Number() of a bigint past 2^53 was ~150 instructions; big itself changes only on a fold or a set.
+   */
+  bigNumber = 0;
   /** The amount when it is not a whole number of units. */
   dec: Decimal | undefined = undefined;
   /** The amount as a Decimal, built when read and kept until it changes (readers compare it by identity). */
   private cached: Decimal | undefined = undefined;
+
+  /** The amount in ledger units while `dec` is undefined (the fast part folded into `big` first). */
+  get units(): bigint {
+    // A truth test: a snapshot restore reads this on a cell made without its fields (then it is undefined).
+    if (this.fast) this.fold();
+    return this.big;
+  }
+
+  /**
+   * Sets the amount in units. Only a snapshot written before the two parts sets `units`: its restore
+   * then deletes the fields it did not write (big, fast, …), so the value is kept aside for
+   * reviveAfterSnapshot to rebuild them from.
+   */
+  set units(u: bigint) {
+    this.setBig(u);
+    this.fast = 0;
+    legacyValues.set(this, u);
+  }
+
+  /** Called by the emulator's snapshot restore (object-graph.ts REVIVE): rebuilds the parts an older snapshot lacks. */
+  reviveAfterSnapshot(): void {
+    if ((this.big as bigint | undefined) !== undefined) return;
+    this.setBig(legacyValues.get(this) ?? 0n);
+    this.fast = 0;
+    this.grain = 0;
+  }
+
+  private setBig(u: bigint): void {
+    this.big = u;
+    this.bigNumber = Number(u);
+  }
+
+  /** Moves the fast part into `big` (same amount). */
+  private fold(): void {
+    this.setBig(this.big + BigInt(this.fast) * BigInt(this.grain));
+    this.fast = 0;
+  }
 
   get value(): Decimal {
     return (this.cached ??= this.dec ?? decimalOfUnits(this.units));
@@ -91,21 +157,26 @@ export class MoneyCell {
     if (u === undefined) this.dec = v;
     else {
       this.dec = undefined;
-      this.units = u;
+      this.setBig(u);
+      this.fast = 0;
     }
     this.cached = v;
   }
 
   /** Takes `other`'s amount (a copy that later changes of `other` do not reach). */
   copyFrom(other: MoneyCell): void {
-    this.units = other.units;
+    this.big = other.big;
+    this.bigNumber = other.bigNumber;
+    this.fast = other.fast;
+    this.grain = other.grain;
     this.dec = other.dec;
     this.cached = other.cached;
   }
 
   setUnits(u: bigint): void {
     this.dec = undefined;
-    this.units = u;
+    this.setBig(u);
+    this.fast = 0;
     this.cached = undefined;
   }
 
@@ -113,7 +184,7 @@ export class MoneyCell {
     if (u === 0n) return;
     if (this.dec === undefined) {
       // From zero, keep `u` itself: `0n + u` is a new bigint (cells of retained orders survive collections).
-      this.units = this.units === 0n ? u : this.units + u;
+      this.setBig(this.big === 0n ? u : this.big + u);
       this.cached = undefined;
     } else this.set(this.dec.add(unitsToDecimal(u)));
   }
@@ -125,35 +196,91 @@ export class MoneyCell {
   subUnits(u: bigint): void {
     if (u === 0n) return;
     if (this.dec === undefined) {
-      this.units -= u;
+      this.setBig(this.big - u);
       this.cached = undefined;
     } else this.addUnits(-u);
   }
 
+  /**
+   * Adds n · grain ledger units (n a safe integer, grain a positive safe integer): in doubles while n is
+   * within ±MAX_FAST and the cell already counts in `grain` (or holds no fast part), else exactly in
+   * bigints. A Decimal cell takes the Decimal operation addUnits does.
+   */
+  addGrains(n: number, grain: number): void {
+    if (n === 0) return;
+    if (this.dec !== undefined || n > MAX_FAST || n < -MAX_FAST) {
+      this.addUnits(BigInt(n) * BigInt(grain));
+      return;
+    }
+    if (grain !== this.grain) {
+      if (this.fast !== 0) this.fold();
+      this.grain = grain;
+    }
+    const f = this.fast + n;
+    this.fast = f;
+    if (f > MAX_FAST || f < -MAX_FAST) this.fold();
+    this.cached = undefined;
+  }
+
+  subGrains(n: number, grain: number): void {
+    this.addGrains(-n, grain);
+  }
+
   /** Adds another cell's amount. */
   addCell(c: MoneyCell): void {
-    if (c.dec === undefined) this.addUnits(c.units);
-    else this.set(this.value.add(c.dec));
+    if (c.dec !== undefined) this.set(this.value.add(c.dec));
+    // Into a Decimal cell in one addition (each Decimal addition rounds to its precision).
+    else if (this.dec !== undefined) this.addUnits(c.units);
+    else {
+      if (c.big !== 0n) this.addUnits(c.big);
+      if (c.fast !== 0) this.addGrains(c.fast, c.grain);
+    }
+  }
+
+  /**
+   * The sign of big + fast · grain: from the double sum when it is clearly away from zero (its error is
+   * within 2^-52 of the parts' magnitudes), else exactly after folding.
+   */
+  private sign(): number {
+    // Number() of a bigint keeps its sign (and zero), so bigNumber tells big's sign exactly.
+    const b = this.bigNumber;
+    if (this.fast === 0) return b < 0 ? -1 : b > 0 ? 1 : 0;
+    const f = this.fast * this.grain;
+    const s = b + f;
+    if (Math.abs(s) > SIGN_SLACK * (Math.abs(b) + Math.abs(f))) return s > 0 ? 1 : -1;
+    this.fold();
+    return this.bigNumber < 0 ? -1 : this.bigNumber > 0 ? 1 : 0;
   }
 
   isNegative(): boolean {
-    return this.dec === undefined ? this.units < 0n : this.dec.lt(0);
+    return this.dec === undefined ? this.sign() < 0 : this.dec.lt(0);
   }
 
   isPositive(): boolean {
-    return this.dec === undefined ? this.units > 0n : this.dec.gt(0);
+    return this.dec === undefined ? this.sign() > 0 : this.dec.gt(0);
   }
 
   isZero(): boolean {
-    return this.dec === undefined ? this.units === 0n : this.dec.isZero();
+    return this.dec === undefined ? this.sign() === 0 : this.dec.isZero();
   }
 
   toString(): string {
     return this.value.toString();
   }
 
+  /**
+   * The amount in coins as a double, for the float screens: within 2^-52 of magnitude() of the exact
+   * amount (the two parts are rounded and summed), which the screens' slack (1e-9 of what they sum) covers.
+   */
   toNumber(): number {
-    return this.dec === undefined ? Number(this.units) / UNITS_PER_COIN : this.dec.toNumber();
+    if (this.dec !== undefined) return this.dec.toNumber();
+    return this.fast === 0 ? this.bigNumber / UNITS_PER_COIN : (this.bigNumber + this.fast * this.grain) / UNITS_PER_COIN;
+  }
+
+  /** |big| + |fast · grain| in coins: what toNumber's rounding is relative to. */
+  magnitude(): number {
+    if (this.dec !== undefined) return Math.abs(this.dec.toNumber());
+    return (Math.abs(this.bigNumber) + Math.abs(this.fast * this.grain)) / UNITS_PER_COIN;
   }
 }
 
@@ -162,6 +289,6 @@ const UNITS_PER_COIN = 10 ** LEDGER_SCALE;
 /** A cell holding `units` (a fresh amount the caller goes on to combine). */
 export function cellOfUnits(units: bigint): MoneyCell {
   const c = new MoneyCell();
-  c.units = units;
+  c.setUnits(units);
   return c;
 }

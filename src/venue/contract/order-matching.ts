@@ -21,11 +21,11 @@ import {
 } from '../../domain/contract-enums.js';
 import { type BookOrder, type SelfTradeCheck } from '../book/order-book.js';
 import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contract-codes.js';
-import { ContractPosition } from './contract-position.js';
+import { ContractPosition, addTickLots, tickLots } from './contract-position.js';
 import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
-import { AccountState, dropOrder, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
+import { AccountState, addOrderGrains, dropOrder, frozenOf, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
-import { feeUnits, marginAndFeeUnits, tickLotsOf } from './margin-units.js';
+import { feeGrains, feeUnits, marginAndFeeGrains, marginAndFeeUnits, type GrainTerms } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
 import { OrderCancelledEvent, OrderFilledEvent } from './lazy-events.js';
 import { posKey, extKey } from './venue-keys.js';
@@ -107,11 +107,22 @@ export class OrderMatching {
   private rest(o: OrderState): void {
     const remaining = o.lots - o.dealLots;
     if (!o.closing) {
-      const w = o.account.wallet(o.market.spec.settleCoin);
-      const need = this.money.orderMargin(o, remaining);
-      w.freeCell.subUnits(need);
-      w.frozenUnits += need;
-      o.frozenUnits = need;
+      const spec = o.market.spec;
+      const w = o.account.wallet(spec.settleCoin);
+      const g = rateTerms(spec, this.money.rates(o.account, spec), this.s.stepUnits).grains;
+      const needGrains = this.money.orderMarginGrains(o, remaining, g);
+      if (needGrains === needGrains) {
+        // In grains: the wallet's cells add it in doubles (no bigint).
+        w.freeCell.subGrains(needGrains, g.grain);
+        w.frozenCell.addGrains(needGrains, g.grain);
+        o.frozenGrains = needGrains;
+        o.frozenGrain = g.grain;
+      } else {
+        const need = this.money.orderMargin(o, remaining);
+        w.freeCell.subUnits(need);
+        w.frozenCell.addUnits(need);
+        o.frozenUnits = need;
+      }
       if (w.freeCell.isNegative()) this.money.coverShortfall(o.account, w, undefined, undefined);
     }
     o.market.book.add(o.id, o.bookSide, o.priceTicks, remaining, o.account.id, o);
@@ -182,11 +193,28 @@ export class OrderMatching {
     const terms = rateTerms(spec, rates, this.s.stepUnits);
     const remainingBefore = o.lots - o.dealLots;
 
+    const g = terms.grains;
+    const grain = g.grain;
+    // A truth test: the field is absent on an order restored from a snapshot written before it.
+    if (o.frozenGrains) {
+      const afterGrains =
+        remainingBefore - lots <= 0 ? 0 : o.frozenGrain === grain ? this.money.orderMarginGrains(o, remainingBefore - lots, g) : NaN;
+      if (afterGrains === afterGrains) {
+        const release = o.frozenGrains - afterGrains;
+        w.frozenCell.subGrains(release, o.frozenGrain);
+        w.freeCell.addGrains(release, o.frozenGrain);
+        o.frozenGrains = afterGrains;
+      } else {
+        // The rest's margin is not a count of this grain: the reservation in units, released below.
+        o.frozenUnits = frozenOf(o);
+        o.frozenGrains = 0;
+      }
+    }
     if (o.frozenUnits > 0n) {
       const after = remainingBefore - lots > 0 ? this.money.orderMargin(o, remainingBefore - lots) : 0n;
       // The last fill releases the whole reservation: no subtraction (each bigint operation allocates).
       const release = after === 0n ? o.frozenUnits : o.frozenUnits - after;
-      w.frozenUnits = w.frozenUnits === release ? 0n : w.frozenUnits - release;
+      w.frozenCell.subUnits(release);
       w.freeCell.addUnits(release);
       o.frozenUnits = after;
     }
@@ -210,57 +238,92 @@ export class OrderMatching {
       openLots = lots - closeLots;
     }
 
+    // Every amount in grains of the rates (doubles, added to the cells' double parts) when it is a safe
+    // count, else in ledger units as bigints (margin-units.ts); the cells hold either, exactly.
     const per = isMaker ? rates.makerPer : rates.takerPer;
     const perNumber = isMaker ? terms.makerPerNumber : terms.takerPerNumber;
-    const fee = feeUnits(priceTicks, lots, per, perNumber);
+    const perGrains = isMaker ? g.makerPer : g.takerPer;
+    const feeG = feeGrains(priceTicks, lots, g, perGrains);
+    const fee = feeG === feeG ? 0n : feeUnits(priceTicks, lots, per, perNumber);
     const touchedPositions: ContractPosition[] = [];
     let profit = 0n;
-    let bookedIm = 0n;
+    let profitG = 0;
+    let imUnits = 0n;
+    let imG = 0;
     let openPos: ContractPosition | undefined;
 
     if (closePos !== undefined && closeLots > 0) {
       const pool = closePos.releaseMargin(closeLots, this.s.scale);
-      const realised = closePos.close(closeLots, priceTicks) * uv;
-      pool.addUnits(realised);
+      const r = closePos.closeAt(closeLots, priceTicks);
+      const rG = typeof r === 'number' && grain !== 0 ? r * g.value : NaN;
+      if (Number.isSafeInteger(rG)) {
+        profitG = rG;
+        pool.addGrains(rG, grain);
+      } else {
+        profit = BigInt(r) * uv;
+        pool.addUnits(profit);
+      }
       if (pool.isNegative() && closePos.openType === OpenType.ISOLATED) {
         // An isolated position's loss stops at its margin; the fund takes the rest.
         this.s.insuranceWallet(spec.settleCoin).freeCell.addCell(pool);
         this.s.shortfalls++;
       } else w.freeCell.addCell(pool);
-      closePos.closePnlCell.addUnits(realised);
-      closePos.totalFeeCell.addUnits(openLots === 0 ? fee : feeUnits(priceTicks, closeLots, per, perNumber));
+      if (profitG !== 0) closePos.closePnlCell.addGrains(profitG, grain);
+      else closePos.closePnlCell.addUnits(profit);
+      this.addFee(closePos.totalFeeCell, openLots === 0, feeG, fee, priceTicks, closeLots, g, perGrains, per, perNumber);
       closePos.updateTime = now;
-      profit = realised;
-      o.profitUnits += realised;
       this.ledger.journal(closePos, 0, closeLots);
       touchedPositions.push(closePos);
     }
     if (openLots > 0) {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
       openPos = this.ledger.positionFor(acct, m, direction, o.openType, o.leverage);
-      const im = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
-      w.freeCell.subUnits(im);
-      openPos.addImUnits(im);
-      openPos.oimCell.addUnits(im);
-      openPos.marginBookedCell.addUnits(im);
+      imG = marginAndFeeGrains(priceTicks, openLots, openPos.leverage, g, 0, 'floor');
+      if (imG === imG) {
+        w.freeCell.subGrains(imG, grain);
+        openPos.addImGrains(imG, grain);
+        openPos.oimCell.addGrains(imG, grain);
+        openPos.marginBookedCell.addGrains(imG, grain);
+        o.usedMargin.addGrains(imG, grain);
+      } else {
+        imG = 0;
+        imUnits = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
+        w.freeCell.subUnits(imUnits);
+        openPos.addImUnits(imUnits);
+        openPos.oimCell.addUnits(imUnits);
+        openPos.marginBookedCell.addUnits(imUnits);
+        o.usedMargin.addUnits(imUnits);
+      }
       openPos.open(openLots, priceTicks);
-      openPos.totalFeeCell.addUnits(closeLots === 0 ? fee : feeUnits(priceTicks, openLots, per, perNumber));
+      this.addFee(openPos.totalFeeCell, closeLots === 0, feeG, fee, priceTicks, openLots, g, perGrains, per, perNumber);
       openPos.updateTime = now;
-      bookedIm = im;
-      o.usedMargin.addUnits(im);
       this.ledger.journal(openPos, openLots, 0);
       touchedPositions.push(openPos);
     }
-    w.freeCell.subUnits(fee);
-    this.s.addFeeIncome(spec.settleCoin, fee);
+    if (feeG === feeG) {
+      w.freeCell.subGrains(feeG, grain);
+      this.s.addFeeIncomeGrains(spec.settleCoin, feeG, grain);
+    } else {
+      w.freeCell.subUnits(fee);
+      this.s.addFeeIncome(spec.settleCoin, fee);
+    }
+    // Fees and profit on the order: counts of the grain when they are (the units otherwise, as before).
+    const feeOnOrderG = feeG === feeG ? feeG : 0;
+    if (feeOnOrderG !== 0 || profitG !== 0) addOrderGrains(o, isMaker ? 0 : feeOnOrderG, isMaker ? feeOnOrderG : 0, profitG, grain);
     // `0n + fee` would be a new bigint kept with the order: the first fill's total is the fill's own fee.
-    if (isMaker) o.makerFeeUnits = o.makerFeeUnits === 0n ? fee : o.makerFeeUnits + fee;
-    else o.takerFeeUnits = o.takerFeeUnits === 0n ? fee : o.takerFeeUnits + fee;
-    if (w.freeCell.isNegative()) this.money.coverShortfall(acct, w, openPos, bookedIm, o);
+    if (fee !== 0n) {
+      if (isMaker) o.makerFeeUnits = o.makerFeeUnits === 0n ? fee : o.makerFeeUnits + fee;
+      else o.takerFeeUnits = o.takerFeeUnits === 0n ? fee : o.takerFeeUnits + fee;
+    }
+    if (profit !== 0n) o.profitUnits += profit;
+    if (w.freeCell.isNegative()) {
+      const bookedIm = imG !== 0 ? BigInt(imG) * BigInt(grain) : imUnits;
+      this.money.coverShortfall(acct, w, openPos, bookedIm, o);
+    }
 
     o.dealLots += lots;
-    const cost = tickLotsOf(priceTicks, lots);
-    o.dealCost = o.dealCost === 0n ? cost : o.dealCost + cost;
+    const cost = priceTicks * lots;
+    o.dealCost = addTickLots(o.dealCost, Number.isSafeInteger(cost) ? cost : tickLots(BigInt(priceTicks) * BigInt(lots)));
     o.updateTime = now;
     o.positionId = (openPos ?? closePos)?.positionId ?? o.positionId;
     const fillRec: FillRecord = {
@@ -273,6 +336,9 @@ export class OrderMatching {
       taker: !isMaker,
       feeUnits: fee,
       profitUnits: profit,
+      feeGrains: feeOnOrderG,
+      profitGrains: profitG,
+      grain,
       closeLots,
       openLots,
       positionIds: touchedPositions.length === 1 ? idsOf(touchedPositions[0]!) : touchedPositions.map((p) => p.positionId),
@@ -289,6 +355,27 @@ export class OrderMatching {
     }
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return openLots;
+  }
+
+  /**
+   * Adds the fee of `lots` of a fill to a position's total: the whole fill's (feeG grains, or `fee`
+   * units) when `whole`, else this part's own, in grains when a safe count.
+   */
+  private addFee(
+    cell: MoneyCell,
+    whole: boolean,
+    feeG: number,
+    fee: bigint,
+    priceTicks: number,
+    lots: number,
+    g: GrainTerms,
+    perGrains: number,
+    per: bigint,
+    perNumber: number | undefined,
+  ): void {
+    const partG = whole ? feeG : feeGrains(priceTicks, lots, g, perGrains);
+    if (partG === partG) cell.addGrains(partG, g.grain);
+    else cell.addUnits(whole ? fee : feeUnits(priceTicks, lots, per, perNumber));
   }
 
   cancelOne(acct: AccountState | undefined, o: OrderState | undefined, id: string, reason: CancelReason): CancelResultEntry {
@@ -416,13 +503,19 @@ export class OrderMatching {
       priceTicks,
       lots,
       dealLots: 0,
-      dealCost: 0n,
+      dealCost: 0,
       frozenUnits: 0n,
+      frozenGrains: 0,
+      frozenGrain: 0,
       reservedPosition: undefined,
       usedMargin: new MoneyCell(),
       takerFeeUnits: 0n,
       makerFeeUnits: 0n,
       profitUnits: 0n,
+      takerFeeGrains: 0,
+      makerFeeGrains: 0,
+      profitGrains: 0,
+      moneyGrain: 0,
       state: ContractOrderState.PENDING,
       errorCode: ContractOrderErrorCode.NORMAL,
       positionId: undefined,

@@ -25,13 +25,13 @@ import type {
   ReverseRequest,
   VenueResult,
 } from './contract-requests.js';
-import { ZERO } from './contract-state.js';
+import { ZERO, frozenOf } from './contract-state.js';
 import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
 import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
-import type { VenueMoney } from './venue-money.js';
+import { rateTerms, type VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import { isResting, type OrderMatching } from './order-matching.js';
 import { OrderAcceptedEvent } from './lazy-events.js';
@@ -353,12 +353,21 @@ export class OrderPlacement {
     if (!closing && !fokUnfilled) {
       const rates = this.money.rates(acct, spec);
       const restLots = isResting(type) ? lots - preview.lots : 0;
-      const need = sumUnits(
-        this.money.takerReserve(spec, preview.quote, leverage, rates),
-        this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates),
-      );
-      if (this.money.exceedsAvailable(acct, spec.settleCoin, need))
-        return this.matching.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
+      // In grains of the rates when both parts are safe counts (no bigint), else in ledger units.
+      const needGrains =
+        this.money.takerReserveGrains(spec, preview.quote, leverage, rates) +
+        this.money.restingReserveGrains(spec, draft.priceTicks, restLots, leverage, rates);
+      const exceeds = Number.isSafeInteger(needGrains)
+        ? this.money.exceedsAvailableGrains(acct, spec.settleCoin, needGrains, rateTerms(spec, rates, this.s.stepUnits).grains.grain)
+        : this.money.exceedsAvailable(
+            acct,
+            spec.settleCoin,
+            sumUnits(
+              this.money.takerReserve(spec, preview.quote, leverage, rates),
+              this.money.restingReserve(spec, draft.priceTicks, restLots, leverage, rates),
+            ),
+          );
+      if (exceeds) return this.matching.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
       const fair = m.fairPrice;
       const opposite = oneWay ? acct.positions.get(posKey(spec.symbol, oppositeType(positionType))) : undefined;
       if (openType === OpenType.ISOLATED && fair !== undefined && opposite === undefined) {
@@ -462,7 +471,7 @@ export class OrderPlacement {
       const need =
         this.money.takerReserve(spec, preview.quote, o.leverage, rates) +
         this.money.restingReserve(spec, ticks, newRemaining - preview.lots, o.leverage, rates);
-      if (this.money.exceedsAvailable(acct, spec.settleCoin, need, o.frozenUnits)) {
+      if (this.money.exceedsAvailable(acct, spec.settleCoin, need, frozenOf(o))) {
         return refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance', ContractOrderErrorCode.INSUFFICIENT_BALANCE);
       }
     }
@@ -490,8 +499,8 @@ export class OrderPlacement {
       if (!o.closing) {
         const w = acct.wallet(spec.settleCoin);
         const need = this.money.orderMargin(o, newRemaining);
-        w.freeCell.addUnits(-need);
-        w.frozenUnits += need;
+        w.freeCell.subUnits(need);
+        w.frozenCell.addUnits(need);
         o.frozenUnits = need;
       }
       if (this.s.wants('OrderAmended')) this.s.emit(() => ({ type: 'OrderAmended', time: now, order: this.views.orderView(o), chase }));

@@ -17,7 +17,7 @@ import {
 import { ContractVenueCode } from './contract-codes.js';
 import { ContractPosition } from './contract-position.js';
 import type { ChangeLeverageRequest, ChangeMarginRequest, VenueResult } from './contract-requests.js';
-import { AccountState, ZERO, type MarketState, type OrderState, type SideSettings } from './contract-state.js';
+import { AccountState, ZERO, frozenOf, type MarketState, type OrderState, type SideSettings } from './contract-state.js';
 import type { ContractPositionView, LeverageView } from './contract-views.js';
 import { initialMargin, unrealisedPnl } from './margin-math.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
@@ -219,7 +219,7 @@ export class PositionLedger {
     for (const o of orders) {
       const f = this.money.orderMarginAt(o, o.lots - o.dealLots, L);
       newFrozen.set(o, f);
-      orderDelta += f - o.frozenUnits;
+      orderDelta += f - frozenOf(o);
     }
     if (posTopUp.add(unitsToDecimal(orderDelta)).gt(this.money.availableOpen(acct, w.currency)))
       return refuse(ContractVenueCode.BALANCE_INSUFFICIENT, 'insufficient balance for this leverage');
@@ -233,9 +233,11 @@ export class PositionLedger {
     }
     for (const o of orders) {
       const f = newFrozen.get(o)!;
-      w.freeCell.addUnits(-(f - o.frozenUnits));
-      w.frozenUnits += f - o.frozenUnits;
+      const was = frozenOf(o);
+      w.freeCell.addUnits(-(f - was));
+      w.frozenCell.addUnits(f - was);
       o.frozenUnits = f;
+      o.frozenGrains = 0;
       o.leverage = L;
       o.updateTime = now;
     }

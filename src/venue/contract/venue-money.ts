@@ -1,7 +1,8 @@
 /**
  * The contract venue's money rules: fee rates, the margin an order reserves, what an account can still
  * use (free less cross unrealised loss), shortfall cover from the insurance fund, and deposits and
- * withdrawals. Order margin and fees in ledger units (bigint 10^-18 of the settle coin); the rarer
+ * withdrawals. Order margin and fees in ledger units (10^-18 of the settle coin), as counts of the rates'
+ * grain in doubles where they are safe integers (margin-units.ts), as bigints otherwise; the rarer
  * paths (shortfalls, transfers, the cross figures of views) in Decimals. Initial margin rounds up when
  * reserved, down when booked.
  */
@@ -14,9 +15,17 @@ import { ContractSpec } from './contract-spec.js';
 import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type { TransferRecordView } from './contract-views.js';
 import { unrealisedPnl } from './margin-math.js';
-import { marginAndFeeUnits, perNumberOf, unitTerms, type UnitTerms } from './margin-units.js';
+import {
+  grainTerms,
+  marginAndFeeGrains,
+  marginAndFeeUnits,
+  perNumberOf,
+  unitTerms,
+  type GrainTerms,
+  type UnitTerms,
+} from './margin-units.js';
 import { LEDGER_SCALE, unitsToDecimal } from '../ledger/ledger-units.js';
-import { exactUnits, requireUnits } from './money-cell.js';
+import { exactUnits, requireUnits, type MoneyCell } from './money-cell.js';
 
 /** Below this many ledger units (38 digits) a sum of whole units is exact in decimal.js's 40 digits too. */
 const EXACT_UNITS = 10n ** 38n;
@@ -63,6 +72,39 @@ export class VenueMoney {
     return marginAndFeeUnits(quote, 1, leverage, rateTerms(spec, rates, this.s.stepUnits).taker, 'ceil');
   }
 
+  /** takerReserve in grains of the rates' terms (NaN: not a safe count; then takerReserve). */
+  takerReserveGrains(spec: ContractSpec, quote: number, leverage: number, rates: SpecRates): number {
+    if (quote === 0) return 0;
+    const g = rateTerms(spec, rates, this.s.stepUnits).grains;
+    return marginAndFeeGrains(quote, 1, leverage, g, g.takerReservePer, 'ceil');
+  }
+
+  /**
+   * restingReserve in grains of the rates' terms (NaN: not a safe count; then restingReserve). Kept by
+   * its inputs, as restingReserve: the placement asks it, then rest() books it.
+   */
+  restingReserveGrains(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): number {
+    if (lots <= 0) return 0;
+    const g = rateTerms(spec, rates, this.s.stepUnits).grains;
+    const last = lastGrains;
+    if (last.terms === g && last.ticks === ticks && last.lots === lots && last.leverage === leverage) return last.grains;
+    const grains = marginAndFeeGrains(ticks, lots, leverage, g, g.reservePer, 'ceil');
+    last.terms = g;
+    last.ticks = ticks;
+    last.lots = lots;
+    last.leverage = leverage;
+    last.grains = grains;
+    return grains;
+  }
+
+  /** orderMargin in grains of `grains` (the order's rates' terms); NaN when not a safe count. */
+  orderMarginGrains(o: OrderState, remaining: number, g: GrainTerms): number {
+    if (o.closing || remaining <= 0) return 0;
+    const rates = this.rates(o.account, o.market.spec);
+    if (rateTerms(o.market.spec, rates, this.s.stepUnits).grains !== g) return NaN;
+    return this.restingReserveGrains(o.market.spec, o.priceTicks, remaining, o.leverage, rates);
+  }
+
   /** ceil(notional/L) + notional·max fee rate of `lots` resting at `ticks`, in ledger units. */
   restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): bigint {
     if (lots <= 0) return 0n;
@@ -95,7 +137,11 @@ export class VenueMoney {
    */
   exceedsAvailable(acct: AccountState, currency: string, needUnits: bigint, extraUnits = 0n): boolean {
     const w = acct.wallets.get(currency);
-    if (w !== undefined && w.freeCell.dec === undefined && this.surelyAvailable(acct, w.freeCell.units, currency, needUnits, extraUnits))
+    if (
+      w !== undefined &&
+      w.freeCell.dec === undefined &&
+      this.surelyAvailable(acct, w.freeCell, currency, Number(needUnits) / UNITS_PER_COIN, extraUnits)
+    )
       return false;
     const cross = w === undefined || w.freeCell.dec !== undefined ? undefined : this.crossUnrealisedUnits(acct, currency);
     if (w !== undefined && cross !== undefined) {
@@ -107,18 +153,33 @@ export class VenueMoney {
   }
 
   /**
-   * True only when `needUnits` is certainly within what the account can use plus `extraUnits`: the test
-   * below in doubles, with a slack of 1e-9 of the magnitudes summed, far beyond their rounding (each term
+   * exceedsAvailable for a need of `needGrains` grains of `grain` units: decided in doubles when that is
+   * certain (surelyAvailable), else exactly with the need in units. No bigint on the usual path.
+   */
+  exceedsAvailableGrains(acct: AccountState, currency: string, needGrains: number, grain: number): boolean {
+    const w = acct.wallets.get(currency);
+    if (
+      w !== undefined &&
+      w.freeCell.dec === undefined &&
+      this.surelyAvailable(acct, w.freeCell, currency, (needGrains * grain) / UNITS_PER_COIN, 0n)
+    )
+      return false;
+    return this.exceedsAvailable(acct, currency, BigInt(needGrains) * BigInt(grain));
+  }
+
+  /**
+   * True only when `need` (coins, a double within 2^-52 of the exact need) is certainly within what the
+   * account can use plus `extraUnits`: the test below in doubles, with a slack of 1e-9 of the magnitudes summed, far beyond their rounding (each term
    * within a few 2^-53 of its exact value). Why: the exact test made three bigints per placement (the
    * cross sum in units and free plus it), each an allocation, for a budget almost never close to the
    * balance; when it is close (or a mark is off the tick) the exact test decides, as before.
    */
-  private surelyAvailable(acct: AccountState, freeUnits: bigint, currency: string, needUnits: bigint, extraUnits: bigint): boolean {
-    const free = Number(freeUnits) / UNITS_PER_COIN;
-    const need = Number(needUnits) / UNITS_PER_COIN;
+  private surelyAvailable(acct: AccountState, freeCell: MoneyCell, currency: string, need: number, extraUnits: bigint): boolean {
+    // The two parts of free rounded and summed: within 2^-52 of their magnitude, which `size` takes.
+    const free = freeCell.toNumber();
     const extra = extraUnits === 0n ? 0 : Number(extraUnits) / UNITS_PER_COIN;
     let cross = 0;
-    let size = Math.abs(free) + Math.abs(need) + Math.abs(extra);
+    let size = freeCell.magnitude() + Math.abs(need) + Math.abs(extra);
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
       const ticks = this.crossMarkTicks(p);
@@ -126,7 +187,7 @@ export class VenueMoney {
       if (ticks === undefined) return false;
       const uv = p.spec.unitValueNumber;
       const value = ticks * p.holdLots * uv;
-      const cost = Number(p.holdCost) * uv;
+      const cost = p.holdCostNumber * uv;
       cross += p.isLong ? value - cost : cost - value;
       size += Math.abs(value) + Math.abs(cost);
     }
@@ -158,7 +219,7 @@ export class VenueMoney {
       if (ticks === null) continue;
       if (ticks === undefined) return undefined;
       const value = ticks * p.holdLots;
-      const cost = Number(p.holdCost);
+      const cost = p.holdCostNumber;
       const diff = p.isLong ? value - cost : cost - value;
       if (Number.isSafeInteger(value) && Number.isSafeInteger(cost) && Number.isSafeInteger(diff)) {
         if (spec !== p.spec) {
@@ -234,9 +295,16 @@ export class VenueMoney {
   }
 
   unfreeze(o: OrderState): void {
+    // A truth test: the field is absent on an order restored from a snapshot written before it.
+    if (o.frozenGrains) {
+      const w = o.account.wallet(o.market.spec.settleCoin);
+      w.frozenCell.subGrains(o.frozenGrains, o.frozenGrain);
+      w.freeCell.addGrains(o.frozenGrains, o.frozenGrain);
+      o.frozenGrains = 0;
+    }
     if (o.frozenUnits === 0n) return;
     const w = o.account.wallet(o.market.spec.settleCoin);
-    w.frozenUnits -= o.frozenUnits;
+    w.frozenCell.subUnits(o.frozenUnits);
     w.freeCell.addUnits(o.frozenUnits);
     o.frozenUnits = 0n;
   }
@@ -269,7 +337,7 @@ export class VenueMoney {
       if (ticks === undefined || perTickLot === undefined || p.imCell.dec !== undefined) return undefined;
       const uv = p.spec.unitValueUnits;
       const valueTickLots = ticks * p.holdLots;
-      const costTickLots = Number(p.holdCost);
+      const costTickLots = p.holdCostNumber;
       let tickLots: bigint;
       let unrealised: bigint;
       if (Number.isSafeInteger(valueTickLots) && Number.isSafeInteger(costTickLots)) {
@@ -414,6 +482,8 @@ export interface RateTerms {
   readonly taker: UnitTerms;
   readonly makerPerNumber: number | undefined;
   readonly takerPerNumber: number | undefined;
+  /** Every amount of these rates in grains (margin-units.ts), for the money cells' double parts. */
+  readonly grains: GrainTerms;
 }
 
 /**
@@ -439,6 +509,15 @@ const lastReserve: { terms: UnitTerms | undefined; ticks: number; lots: number; 
   units: 0n,
 };
 
+/** The last answer of restingReserveGrains, by its inputs (as lastReserve). */
+const lastGrains: { terms: GrainTerms | undefined; ticks: number; lots: number; leverage: number; grains: number } = {
+  terms: undefined,
+  ticks: 0,
+  lots: 0,
+  leverage: 0,
+  grains: 0,
+};
+
 /** The last answer of rateTerms: a fill and a placement ask for the same rates several times in a row. */
 let lastRates: SpecRates | undefined;
 let lastTerms: RateTerms | undefined;
@@ -456,6 +535,7 @@ export function rateTerms(spec: ContractSpec, rates: SpecRates, stepUnits: bigin
       taker: unitTerms(uv, stepUnits, rates.takerReservePer),
       makerPerNumber: perNumberOf(rates.makerPer),
       takerPerNumber: perNumberOf(rates.takerPer),
+      grains: grainTerms(stepUnits, uv, rates.makerPer, rates.takerPer, rates.reservePer, rates.takerReservePer),
     };
     rateTermsOf.set(rates, t);
   }
