@@ -11,7 +11,7 @@ import { PositionState, PositionType, type OpenType } from '../../domain/contrac
 import type { ContractSpec } from './contract-spec.js';
 import type { PositionFigures } from './margin-math.js';
 import { LEDGER_SCALE, amountToUnits, pow10 } from '../ledger/ledger-units.js';
-import { MoneyCell, decimalOfUnits } from './money-cell.js';
+import { MoneyCell, decimalOfGrains, decimalOfUnits } from './money-cell.js';
 
 /** Below this many ledger units in magnitude a sum of three amounts keeps within decimal.js's 40 digits (so it is exact there too). */
 const EXACT_SUM_UNITS = 10n ** 39n;
@@ -386,6 +386,21 @@ export class ContractPosition {
     const pnl = this.closePnlCell;
     const fee = this.totalFeeCell;
     const funding = this.holdFeeCell;
+    // In grains when all three are held in one grain's double part (the fill path's cells): the exact sum.
+    if (
+      pnl.dec === undefined &&
+      fee.dec === undefined &&
+      funding.dec === undefined &&
+      pnl.big === 0n &&
+      fee.big === 0n &&
+      funding.big === 0n &&
+      (pnl.fast === 0 || fee.fast === 0 || pnl.grain === fee.grain) &&
+      funding.fast === 0
+    ) {
+      const grain = pnl.fast === 0 ? fee.grain : pnl.grain;
+      const sum = pnl.fast - fee.fast;
+      if (Number.isSafeInteger(sum)) return decimalOfGrains(sum, grain);
+    }
     // In units when all three are (the usual case): the same exact sum the Decimals give below 40 digits.
     if (pnl.dec === undefined && fee.dec === undefined && funding.dec === undefined && withinExactSum(pnl.units, fee.units, funding.units))
       return decimalOfUnits(pnl.units - fee.units + funding.units);

@@ -351,12 +351,6 @@ export function frozenOf(o: OrderState): bigint {
   return !o.frozenGrains ? o.frozenUnits : o.frozenUnits + BigInt(o.frozenGrains) * BigInt(o.frozenGrain);
 }
 
-/** units + grains · grain, in ledger units. */
-export function unitsPlusGrains(units: bigint, grains: number, grain: number): bigint {
-  // Falsy also for a record restored from a snapshot written before the grain fields (they are absent).
-  return !grains ? units : units + BigInt(grains) * BigInt(grain);
-}
-
 /**
  * Adds fee and profit counts of `grain` units to an order's totals (fill path): folds the counts kept so
  * far into units first when they are of another grain, or when a sum would pass ±2^52 (then exact in bigints).

@@ -7,16 +7,7 @@ import { Decimal } from '../../core/decimal.js';
 import type { AccountId } from '../../core/ids.js';
 import { ContractOrderState, OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
 import { ContractPosition, bigOf } from './contract-position.js';
-import {
-  AccountState,
-  ZERO,
-  frozenOf,
-  unitsPlusGrains,
-  type FillRecord,
-  type MarketState,
-  type OrderState,
-  type Wallet,
-} from './contract-state.js';
+import { AccountState, ZERO, frozenOf, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type {
   ContractAssetView,
   ContractFillView,
@@ -26,7 +17,7 @@ import type {
   LeverageView,
 } from './contract-views.js';
 import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
-import { MoneyCell, decimalOfUnits } from './money-cell.js';
+import { MoneyCell, decimalOfParts, decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
 import { PositionChangedEvent } from './lazy-events.js';
@@ -111,9 +102,9 @@ export class ContractViewBuilder {
       dealVol: spec.lotsToVol(o.dealLots),
       orderMargin: decimalOfUnits(frozenOf(o)),
       usedMargin: o.usedMargin.value,
-      takerFee: decimalOfUnits(unitsPlusGrains(o.takerFeeUnits, o.takerFeeGrains, o.moneyGrain)),
-      makerFee: decimalOfUnits(unitsPlusGrains(o.makerFeeUnits, o.makerFeeGrains, o.moneyGrain)),
-      profit: decimalOfUnits(unitsPlusGrains(o.profitUnits, o.profitGrains, o.moneyGrain)),
+      takerFee: decimalOfParts(o.takerFeeUnits, o.takerFeeGrains, o.moneyGrain),
+      makerFee: decimalOfParts(o.makerFeeUnits, o.makerFeeGrains, o.moneyGrain),
+      profit: decimalOfParts(o.profitUnits, o.profitGrains, o.moneyGrain),
       feeCurrency: spec.settleCoin,
       openType: o.openType,
       state: o.state,
@@ -293,9 +284,9 @@ export class ContractViewBuilder {
       price: spec.ticksToPrice(f.priceTicks),
       vol: spec.lotsToVol(f.lots),
       taker: f.taker,
-      fee: decimalOfUnits(unitsPlusGrains(f.feeUnits, f.feeGrains, f.grain)),
+      fee: decimalOfParts(f.feeUnits, f.feeGrains, f.grain),
       feeCurrency: spec.settleCoin,
-      profit: decimalOfUnits(unitsPlusGrains(f.profitUnits, f.profitGrains, f.grain)),
+      profit: decimalOfParts(f.profitUnits, f.profitGrains, f.grain),
       closeVol: spec.lotsToVol(f.closeLots),
       openVol: spec.lotsToVol(f.openLots),
       positionIds: f.positionIds,

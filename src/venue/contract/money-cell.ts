@@ -34,10 +34,57 @@ const WORD_PAD = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000];
 export function decimalOfUnits(units: bigint): Decimal {
   if (units === 0n) return ZERO;
   const negative = units < 0n;
-  const text = (negative ? -units : units).toString();
+  return decimalOfDigits(negative, (negative ? -units : units).toString(), 0);
+}
+
+/** decimalOfUnits(units + grains · grain): an amount kept in both forms (OrderState, FillRecord). */
+export function decimalOfParts(units: bigint, grains: number, grain: number): Decimal {
+  // Truth test: the grain fields are absent on records restored from a snapshot written before them.
+  if (!grains) return decimalOfUnits(units);
+  if (units === 0n) return decimalOfGrains(grains, grain);
+  return decimalOfUnits(units + BigInt(grains) * BigInt(grain));
+}
+
+/** Per grain (a safe integer of units): grain = factor · 10^zeros with factor not a multiple of 10. */
+const GRAIN_PARTS = new Map<number, { readonly factor: number; readonly zeros: number }>();
+
+function grainParts(grain: number): { readonly factor: number; readonly zeros: number } {
+  let p = GRAIN_PARTS.get(grain);
+  if (p === undefined) {
+    let factor = grain;
+    let zeros = 0;
+    while (factor % 10 === 0 && factor > 0) {
+      factor /= 10;
+      zeros++;
+    }
+    GRAIN_PARTS.set(grain, (p = { factor, zeros }));
+  }
+  return p;
+}
+
+/**
+ * decimalOfUnits(grains · grain) without the bigint: the digits of grains · factor (a double, while a safe
+ * integer) followed by the grain's zeros, grouped as decimalOfUnits groups them. Why: a fill's view read
+ * its fee through a bigint product and its text, about 2,000 of a listened cycle's instructions (callgrind).
+ */
+export function decimalOfGrains(grains: number, grain: number): Decimal {
+  if (grains === 0) return ZERO;
+  const { factor, zeros } = grainParts(grain);
+  const n = grains * factor;
+  if (!Number.isSafeInteger(n)) return decimalOfUnits(BigInt(grains) * BigInt(grain));
+  return decimalOfDigits(n < 0, String(n < 0 ? -n : n), zeros);
+}
+
+/**
+ * The Decimal of the integer whose decimal digits are `text` followed by `zeros` zeros, times 10^-18,
+ * with decimal.js's fields as its parser sets them (parseDecimal: the first word ends at the units digit
+ * of the value, trailing zeros are dropped, the last word is padded on the right); a property test holds
+ * it equal to the parser's Decimal field by field.
+ */
+function decimalOfDigits(negative: boolean, text: string, zeros: number): Decimal {
   let len = text.length;
   while (text.charCodeAt(len - 1) === 48) len--;
-  const e = text.length - 1 - LEDGER_SCALE;
+  const e = text.length + zeros - 1 - LEDGER_SCALE;
   // Digits in the first word: those from the leading digit down to the units digit, mod 7 (0 → 7).
   let size = (e + 1) % DIGITS_PER_WORD;
   if (size <= 0) size += DIGITS_PER_WORD;
@@ -111,11 +158,15 @@ export class MoneyCell {
   /** The amount as a Decimal, built when read and kept until it changes (readers compare it by identity). */
   private cached: Decimal | undefined = undefined;
 
-  /** The amount in ledger units while `dec` is undefined (the fast part folded into `big` first). */
+  /**
+   * The amount in ledger units while `dec` is undefined. Not folded into `big` on reading: a view read
+   * after every fill (cross equity, realised) folded the cells, and the next fills then took the bigint
+   * paths that need the amount in the double part (floorShareGrains, realised's sum); callgrind counted
+   * 94,600 instructions per listened cycle against 79,200 before the two parts.
+   */
   get units(): bigint {
     // A truth test: a snapshot restore reads this on a cell made without its fields (then it is undefined).
-    if (this.fast) this.fold();
-    return this.big;
+    return this.fast ? this.big + BigInt(this.fast) * BigInt(this.grain) : this.big;
   }
 
   /**
@@ -149,7 +200,8 @@ export class MoneyCell {
   }
 
   get value(): Decimal {
-    return (this.cached ??= this.dec ?? decimalOfUnits(this.units));
+    // A cell held wholly in its double part (position margin, fees, PnL: the usual case) without a bigint.
+    return (this.cached ??= this.dec ?? (this.big === 0n ? decimalOfGrains(this.fast, this.grain) : decimalOfUnits(this.units)));
   }
 
   set(v: Decimal): void {
@@ -248,8 +300,8 @@ export class MoneyCell {
     const f = this.fast * this.grain;
     const s = b + f;
     if (Math.abs(s) > SIGN_SLACK * (Math.abs(b) + Math.abs(f))) return s > 0 ? 1 : -1;
-    this.fold();
-    return this.bigNumber < 0 ? -1 : this.bigNumber > 0 ? 1 : 0;
+    const u = this.units;
+    return u < 0n ? -1 : u > 0n ? 1 : 0;
   }
 
   isNegative(): boolean {

@@ -13,7 +13,7 @@ import { Decimal } from '../../../src/core/decimal.js';
 import { ContractOrderType, ContractSide, OpenType, PositionMode } from '../../../src/domain/contract-enums.js';
 import { ContractVenue, INSURANCE_ACCOUNT_ID, type ContractVenueOptions } from '../../../src/venue/contract/contract-venue.js';
 import { feeGrains, grainTerms, marginAndFeeGrains } from '../../../src/venue/contract/margin-units.js';
-import { MAX_FAST, MoneyCell } from '../../../src/venue/contract/money-cell.js';
+import { MAX_FAST, MoneyCell, decimalOfGrains, decimalOfParts, decimalOfUnits } from '../../../src/venue/contract/money-cell.js';
 import { ReferenceContractVenue } from '../../reference/contract-venue-reference.js';
 import { SYMBOL, testInstrument } from './contract-test-kit.js';
 
@@ -88,6 +88,26 @@ describe('contract money in two parts (MoneyCell fast part, grain counts)', () =
       expect(c.isZero(), String(delta)).to.equal(sign === 0);
       expect(c.units).to.equal(delta);
     }
+  });
+
+  it('builds_the_decimal_of_a_grain_count_field_by_field_as_of_its_units', () => {
+    const fields = (x: Decimal): string => JSON.stringify(Object.entries(x));
+    const grain = fc.oneof(
+      fc.integer({ min: 1, max: 2 ** 40 }),
+      fc.integer({ min: 0, max: 15 }).map((k) => 10 ** k),
+      fc.tuple(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 12 })).map(([m, k]) => m * 10 ** k),
+    );
+    fc.assert(
+      fc.property(countArb, grain, fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), (n, g, units) => {
+        const exact = BigInt(n) * BigInt(g);
+        expect(fields(decimalOfGrains(n, g)), `${n}·${g}`).to.equal(fields(decimalOfUnits(exact)));
+        expect(fields(decimalOfParts(units, n, g))).to.equal(fields(decimalOfUnits(units + exact)));
+        const c = new MoneyCell();
+        c.addGrains(n, g);
+        expect(fields(c.value)).to.equal(fields(decimalOfUnits(exact)));
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('counts_margin_and_fees_in_grains_exactly_or_answers_NaN_past_2^53', () => {
