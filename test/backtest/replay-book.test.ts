@@ -479,6 +479,41 @@ describe('replay book', () => {
     expect(book.bestBid()).to.equal(10_999_000);
   });
 
+  it('counts_levels_of_diffs_with_sizes_that_fill_all_32_bits', () => {
+    // setLevels' inner loop tells an occupied level from an empty one by 32-bit arithmetic, not by a
+    // comparison: a size with its top bit set (2^31 … 2^32 − 2, stored in the window) is a negative
+    // 32-bit integer there, and a price at bit 31 of its word sets that word's sign bit. Diffs of such
+    // sizes opening and closing levels, against the naive map: the same levels, count and best.
+    const size = fc.constantFrom(0, 0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1, 5_000_000_000);
+    fc.assert(
+      fc.property(
+        fc.constantFrom({}, { windowBits: 10, missesPerCheck: 4 }),
+        fc.array(fc.tuple(fc.boolean(), fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }), size), { maxLength: 20 })), {
+          minLength: 1,
+          maxLength: 200,
+        }),
+        (opts, diffs) => {
+          const book = new ReplayBook(opts);
+          const naive = new NaiveBook();
+          const touch = 1_000_000;
+          for (const [bid, levels] of diffs) {
+            const side: Side = bid ? 'buy' : 'sell';
+            const flat = levels.flatMap(([d, q]) => [bid ? touch - d : touch + 1 + d, q]);
+            book.setLevels(side, flat);
+            for (let k = 0; k < flat.length; k += 2) naive.set(side, flat[k]!, flat[k + 1]!);
+            for (const s of ['buy', 'sell'] as const) {
+              const all = naive.top(s, 1000);
+              expect(book.levelCount(s)).to.equal(all.length);
+              expect(s === 'buy' ? book.bestBid() : book.bestAsk()).to.equal(all[0]?.[0]);
+            }
+          }
+          for (const s of ['buy', 'sell'] as const) expect(book.top(s, 1000)).to.deep.equal(naive.top(s, 1000));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('keeps_sizes_beyond_32_bits_and_fractions_exactly', () => {
     // The window holds sizes as 32-bit integers; anything else is kept aside, exactly.
     const book = new ReplayBook();
