@@ -32,7 +32,7 @@ import type { CancelAck, OrderRef, PlaceAck, PlaceRequest } from '../execution/e
 import { spotOrderCounts, spotOrderParams } from '../execution/gateways/spot-order-mapping.js';
 import { SpotVenue } from '../venue/spot/spot-venue.js';
 import { checkAmount, checkMinLots, checkPercentPrice } from '../venue/spot/spot-filters.js';
-import { compileSpotMarket, quoteUnitsOf, type SpotMarket } from '../venue/spot/spot-market.js';
+import { compileSpotMarket, qtyOf, quoteUnitsOf, type SpotMarket } from '../venue/spot/spot-market.js';
 import type { SpotOrderRecord } from '../venue/spot/spot-order.js';
 import { checkPlaceable, toUnitsRequest, type SpotUnitsOrderRequest } from '../venue/spot/spot-requests.js';
 import type { SpotRejection } from '../venue/spot/spot-rejections.js';
@@ -71,6 +71,15 @@ const TYPE_BACK: Readonly<Record<SpotOrderType, { type: OrderType; timeInForce: 
   FILL_OR_KILL: { type: 'limit', timeInForce: 'fok' },
   MARKET: { type: 'market', timeInForce: 'ioc' },
 };
+
+/** A venueOrder() answer and the order's state it was made from. */
+interface OrderViewMemo {
+  readonly executedLots: number;
+  readonly origLots: number;
+  readonly status: SpotOrderRecord['status'];
+  readonly updateTime: number;
+  readonly view: VenueOrder;
+}
 
 const rejected = (r: SpotRejection, endpoint: string): PerpetuaError => venueRejection('spot', r.code, r.msg, endpoint);
 
@@ -215,7 +224,8 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     if (!r.ok) throw rejected(r, 'spot.cancelOrder');
     this.balancesCache = undefined;
     this.exchange.orderClosed(r.order.orderId);
-    return { clientOrderId: ref.clientOrderId, filledQty: this.venue.orderView(r.order).executedQty };
+    // The executed quantity alone, as orderView() gives it (a whole view was five Decimals for one).
+    return { clientOrderId: ref.clientOrderId, filledQty: qtyOf(this.venue.market(r.order.symbol)!, r.order.executedLots) };
   }
 
   cancelAll(symbol?: InstrumentSymbol): void {
@@ -420,7 +430,30 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     };
   }
 
+  /**
+   * The order as the gateway reports it, made again only when the venue changed it: every
+   * reconciliation lists our open orders (openOrders), and a quote resting between two of them was
+   * rebuilt, a Decimal per amount, each time. Its fills, cancel or expiry move executedLots, status or
+   * updateTime; the answer is an immutable record, so it is shared.
+   */
   private venueOrder(o: SpotOrderRecord): VenueOrder {
+    const memo = this.views.get(o);
+    if (
+      memo !== undefined &&
+      memo.executedLots === o.executedLots &&
+      memo.origLots === o.origLots &&
+      memo.status === o.status &&
+      memo.updateTime === o.updateTime
+    )
+      return memo.view;
+    const view = this.viewOf(o);
+    this.views.set(o, { executedLots: o.executedLots, origLots: o.origLots, status: o.status, updateTime: o.updateTime, view });
+    return view;
+  }
+
+  private readonly views = new WeakMap<SpotOrderRecord, OrderViewMemo>();
+
+  private viewOf(o: SpotOrderRecord): VenueOrder {
     const v = this.venue.orderView(o);
     const { type, timeInForce } = TYPE_BACK[v.type];
     const filledQty = v.executedQty;
