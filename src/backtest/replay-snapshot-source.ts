@@ -344,12 +344,14 @@ export class ReplaySnapshotSource implements MarketDataSource {
 
   private depth(p: PollState, limit: number): OrderBookSnapshot {
     const book = p.inst.book;
-    return {
+    // The optional fields set in place, in the same order (a spread made and copied an object for each, every poll).
+    const out: { bids: BookLevel[]; asks: BookLevel[]; sequence?: string; exchangeTime?: number } = {
       bids: this.levels(p, 'buy', limit),
       asks: this.levels(p, 'sell', limit),
-      ...(book.updateId !== undefined ? { sequence: String(book.updateId) } : {}),
-      ...(book.updateTime !== undefined ? { exchangeTime: book.updateTime } : {}),
     };
+    if (book.updateId !== undefined) out.sequence = String(book.updateId);
+    if (book.updateTime !== undefined) out.exchangeTime = book.updateTime;
+    return out;
   }
 
   /**

@@ -362,13 +362,13 @@ export class SimulatedExchange implements MarketListener {
     // prints of a run end here, before the closure and the list below are made.
     const bestTicks = orders[0]!.priceTicks;
     if (makerSide === 'buy' ? bestTicks < priceTicks : bestTicks > priceTicks) return;
-    const through = makerSide === 'buy' ? (p: number) => p > priceTicks : (p: number) => p < priceTicks;
+    const buy = makerSide === 'buy';
     const fills: [OurRestingOrder, number][] = [];
     let left = lots;
     let i = 0;
     for (; i < orders.length; i++) {
       const o = orders[i]!;
-      if (!through(o.priceTicks)) break;
+      if (buy ? o.priceTicks <= priceTicks : o.priceTicks >= priceTicks) break;
       // The print happened beyond our price: the level we sat in was gone, queue and all.
       const f = this.model.tradeThroughFillsAll ? o.remaining : Math.min(o.remaining, left);
       if (!this.model.tradeThroughFillsAll) left -= f;
@@ -400,13 +400,16 @@ export class SimulatedExchange implements MarketListener {
   /** Resting orders of ours that the recorded opposite book now reaches fill in full at their price. */
   private checkCross(inst: ReplayInstrument): void {
     if (this.placing) return;
-    const fills: [OurRestingOrder, number][] = [];
+    // Asked after every depth change while an order of ours rests, and almost always answered "none":
+    // the list is made only when an order is crossed.
+    let fills: [OurRestingOrder, number][] | undefined;
     const bestAsk = inst.book.bestVisible('sell');
-    if (bestAsk !== undefined) for (const o of this.sideBook(inst, 'buy').orders) if (o.priceTicks >= bestAsk) fills.push([o, o.remaining]);
+    if (bestAsk !== undefined)
+      for (const o of this.sideBook(inst, 'buy').orders) if (o.priceTicks >= bestAsk) (fills ??= []).push([o, o.remaining]);
     const bestBid = inst.book.bestVisible('buy');
     if (bestBid !== undefined)
-      for (const o of this.sideBook(inst, 'sell').orders) if (o.priceTicks <= bestBid) fills.push([o, o.remaining]);
-    if (fills.length === 0) return;
+      for (const o of this.sideBook(inst, 'sell').orders) if (o.priceTicks <= bestBid) (fills ??= []).push([o, o.remaining]);
+    if (fills === undefined) return;
     this.stats.crossFills += fills.length;
     this.execute(inst, fills, true);
   }
