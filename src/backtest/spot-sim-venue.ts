@@ -72,15 +72,6 @@ const TYPE_BACK: Readonly<Record<SpotOrderType, { type: OrderType; timeInForce: 
   MARKET: { type: 'market', timeInForce: 'ioc' },
 };
 
-/** A venueOrder() answer and the order's state it was made from. */
-interface OrderViewMemo {
-  readonly executedLots: number;
-  readonly origLots: number;
-  readonly status: SpotOrderRecord['status'];
-  readonly updateTime: number;
-  readonly view: VenueOrder;
-}
-
 const rejected = (r: SpotRejection, endpoint: string): PerpetuaError => venueRejection('spot', r.code, r.msg, endpoint);
 
 /** The venue runs without the limits crowd orders cannot meet (see the module comment). */
@@ -430,30 +421,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     };
   }
 
-  /**
-   * The order as the gateway reports it, made again only when the venue changed it: every
-   * reconciliation lists our open orders (openOrders), and a quote resting between two of them was
-   * rebuilt, a Decimal per amount, each time. Its fills, cancel or expiry move executedLots, status or
-   * updateTime; the answer is an immutable record, so it is shared.
-   */
   private venueOrder(o: SpotOrderRecord): VenueOrder {
-    const memo = this.views.get(o);
-    if (
-      memo !== undefined &&
-      memo.executedLots === o.executedLots &&
-      memo.origLots === o.origLots &&
-      memo.status === o.status &&
-      memo.updateTime === o.updateTime
-    )
-      return memo.view;
-    const view = this.viewOf(o);
-    this.views.set(o, { executedLots: o.executedLots, origLots: o.origLots, status: o.status, updateTime: o.updateTime, view });
-    return view;
-  }
-
-  private readonly views = new WeakMap<SpotOrderRecord, OrderViewMemo>();
-
-  private viewOf(o: SpotOrderRecord): VenueOrder {
     const v = this.venue.orderView(o);
     const { type, timeInForce } = TYPE_BACK[v.type];
     const filledQty = v.executedQty;
