@@ -19,6 +19,7 @@ export class InstrumentRegistry implements InstrumentLookup {
   /** Adds or replaces (a refresh may change status, tiers, limits). */
   upsert(instrument: Instrument): void {
     this.bySymbol.set(instrument.symbol, instrument);
+    this.symbolsByKind.clear();
   }
 
   instrument(symbol: InstrumentSymbol): Instrument | undefined {
@@ -28,4 +29,20 @@ export class InstrumentRegistry implements InstrumentLookup {
   all(): readonly Instrument[] {
     return [...this.bySymbol.values()];
   }
+
+  /**
+   * The symbols of one kind, in registry order. The list is made once until the next upsert: the
+   * runtime asks at every reconciliation tick (a bar, in a backtest) and the protection check again.
+   */
+  symbolsOf(kind: Instrument['kind']): readonly InstrumentSymbol[] {
+    let list = this.symbolsByKind.get(kind);
+    if (!list) {
+      const out: InstrumentSymbol[] = [];
+      for (const i of this.bySymbol.values()) if (i.kind === kind) out.push(i.symbol);
+      this.symbolsByKind.set(kind, (list = Object.freeze(out)));
+    }
+    return list;
+  }
+
+  private readonly symbolsByKind = new Map<Instrument['kind'], readonly InstrumentSymbol[]>();
 }

@@ -185,7 +185,7 @@ export class OrderManager {
   }
 
   /** Live orders (sent and not closed), optionally of one strategy and / or symbol. */
-  liveOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = {}): Order[] {
+  liveOrders(filter: { strategyId?: StrategyId; symbol?: InstrumentSymbol } = ALL_ORDERS): readonly Order[] {
     // Unfiltered (the risk state asks every intent): the store's copy is already a fresh array.
     if (filter.strategyId === undefined && filter.symbol === undefined) return this.store.live();
     return this.store
@@ -273,15 +273,21 @@ export class OrderManager {
    * watermark, a query for each of our live orders the venue no longer lists) and applies the events
    * of the pure reconcile(). Throws when the venue cannot be read: startup must not go on half-known.
    */
-  async reconcile(
-    symbols: readonly InstrumentSymbol[],
-    opts: { positions?: boolean; localPositions?: readonly Position[] } = {},
-  ): Promise<ExecutionEvent[]> {
+  async reconcile(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions = PLAIN_PASS): Promise<ExecutionEvent[]> {
     return this.serial(() => this.reconcileNow(symbols, opts));
   }
 
-  /** Retries resolution of every unknown outcome (call on a timer). */
-  async resolvePending(): Promise<ExecutionEvent[]> {
+  /**
+   * Retries resolution of every unknown outcome (call on a timer). With no outcome unknown and nothing
+   * queued or running that could make one (the pass of nearly every reconciliation tick), there is
+   * nothing to ask the venue: answered at once instead of through the queue.
+   */
+  resolvePending(): Promise<readonly ExecutionEvent[]> {
+    if (this.inFlight === 0 && this.unknown.size === 0) return NOTHING_SENT;
+    return this.resolveQueued();
+  }
+
+  private async resolveQueued(): Promise<ExecutionEvent[]> {
     return this.serial(async () => {
       const out: ExecutionEvent[] = [];
       for (const cid of this.unresolved()) out.push(...(await this.collect(() => this.resolve(cid as ClientOrderId))));
@@ -307,13 +313,14 @@ export class OrderManager {
   }
 
   /** Keeps the latest snapshot (chase targets) and moves chased orders. */
-  onSnapshot(snapshot: MarketSnapshot): Promise<ExecutionEvent[]> {
+  onSnapshot(snapshot: MarketSnapshot): Promise<readonly ExecutionEvent[]> {
     // The common case, once per snapshot: nothing of ours in flight and nothing to chase on the
     // symbol. Queued behind nothing, the snapshot would be stored at once and nothing would be sent:
     // do just that, without a trip through the queue.
     if (this.inFlight === 0 && !this.chasing(snapshot.symbol) && !this.algo.active(snapshot.symbol)) {
       this.lastSnapshots.set(snapshot.symbol, snapshot);
-      return Promise.resolve([]);
+      // One settled promise for every such snapshot: awaiting it takes the one turn a new one took.
+      return NOTHING_SENT;
     }
     return this.serial(() =>
       this.collect(async () => {
@@ -1033,10 +1040,7 @@ export class OrderManager {
     return Math.max(0, mark - this.config.fillsOverlapMs);
   }
 
-  private async reconcileNow(
-    symbols: readonly InstrumentSymbol[],
-    opts: { positions?: boolean; localPositions?: readonly Position[] },
-  ): Promise<ExecutionEvent[]> {
+  private async reconcileNow(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions): Promise<ExecutionEvent[]> {
     return this.collect(async () => {
       const now = this.clock.now();
       // A pass a minute (a bar, in a backtest) mostly finds nothing listed and no new fill: the lists
@@ -1053,8 +1057,10 @@ export class OrderManager {
       let listedIds: Set<string> | undefined;
       const queriedOrders: VenueOrder[] = [];
       const notFound: ClientOrderId[] = [];
-      const scope = new Set<string>(symbols);
+      // Made only when an order is live (most passes of a backtest's trend strategy find none).
+      let scope: Set<string> | undefined;
       for (const o of this.store.live()) {
+        scope ??= new Set<string>(symbols);
         if (!scope.has(o.symbol)) continue;
         listed ??= new Set(openOrders.map((v) => v.clientOrderId ?? `#${v.venueOrderId}`));
         listedIds ??= new Set(openOrders.map((v) => v.venueOrderId));
@@ -1101,8 +1107,16 @@ export class OrderManager {
     return this.restoredFillTime;
   }
 
-  /** Publishes reconcile's events and cancels orphans: orders we closed that still rest at the venue. */
-  private async applyReconcile(events: readonly ExecutionEvent[]): Promise<void> {
+  /**
+   * Publishes reconcile's events and cancels orphans: orders we closed that still rest at the venue.
+   * Not an async function when there is nothing to publish (nearly every pass): `await undefined` takes
+   * the one microtask turn that awaiting the settled promise of the async function took.
+   */
+  private applyReconcile(events: readonly ExecutionEvent[]): Promise<void> | undefined {
+    return events.length === 0 ? undefined : this.publishReconciled(events);
+  }
+
+  private async publishReconciled(events: readonly ExecutionEvent[]): Promise<void> {
     for (const e of events) {
       await this.publish(e);
       if (e.type !== 'OrderOrphaned') continue;
@@ -1226,6 +1240,21 @@ export class OrderManager {
 }
 
 const NONE: readonly never[] = Object.freeze([]);
+
+/** liveOrders() without a filter (the risk state and the strategies' views ask on every snapshot). */
+const ALL_ORDERS: { readonly strategyId?: StrategyId; readonly symbol?: InstrumentSymbol } = Object.freeze({});
+
+/** onSnapshot's answer when the snapshot was only stored. */
+const NOTHING_SENT: Promise<readonly ExecutionEvent[]> = Promise.resolve(NONE);
+
+/** What a reconciliation pass reads besides orders and fills (positions at start-up, for a drift check). */
+export interface ReconcilePassOptions {
+  readonly positions?: boolean;
+  readonly localPositions?: readonly Position[];
+}
+
+/** Orders and fills only: the runtime's pass (one object for every call instead of a default `{}` each). */
+const PLAIN_PASS: ReconcilePassOptions = Object.freeze({});
 
 /**
  * `a` followed by the venue's answer `b`, as a list of our own (the answer is copied: a gateway may

@@ -14,6 +14,8 @@ export interface LocalOrderState {
   readonly seenTradeIds: ReadonlySet<string>;
 }
 
+const NO_ORDERS: readonly Order[] = Object.freeze([]);
+
 export const emptyOrderState = (): LocalOrderState => ({ orders: new Map(), seenTradeIds: new Set() });
 
 export function orderStateOf(orders: readonly Order[], seenTradeIds: Iterable<string> = []): LocalOrderState {
@@ -183,8 +185,9 @@ export class OrderStore {
     return [...this.orders.values()];
   }
 
-  live(): Order[] {
-    return [...this.liveOrders.values()];
+  /** Our live orders: a copy, or one shared empty list while there are none (most snapshots of a taker strategy). */
+  live(): readonly Order[] {
+    return this.liveOrders.size === 0 ? NO_ORDERS : [...this.liveOrders.values()];
   }
 
   byVenueId(venueOrderId: string): Order | undefined {

@@ -7,6 +7,7 @@ import { type Observable, Subject } from 'rxjs';
 import type { ClientLogger } from '../client/catalogue-client.js';
 import type { ExecutionEvent } from '../domain/execution-event.js';
 import type { Intent } from '../domain/intent.js';
+import type { MarketSnapshot } from '../domain/snapshot.js';
 import type { RunJournal } from '../persistence/run-journal.js';
 import type { RiskEngine } from '../risk/risk-engine.js';
 import type { StrategyRunner } from '../strategy/strategy-runner.js';
@@ -22,6 +23,12 @@ export interface Pending {
   readonly intent: Intent;
   /** An operator's control action: carried out even while the strategy is paused (risk still judges it). */
   readonly operator?: true;
+}
+
+const NO_PENDING: readonly Pending[] = Object.freeze([]);
+
+function pendingOf(r: StrategyRunner, intents: readonly Intent[]): readonly Pending[] {
+  return intents.length === 0 ? NO_PENDING : intents.map((intent) => ({ runner: r, intent }));
 }
 
 export interface EventFlowDeps {
@@ -72,8 +79,10 @@ export class EventFlow {
   }
 
   /** Applies what is not applied yet, then tells the strategies; returns the intents they answer with. */
-  drain(): Pending[] {
+  drain(): readonly Pending[] {
     this.applyPending();
+    // Nothing to tell (most jobs): no list made.
+    if (this.applied.length === 0) return NO_PENDING;
     const out: Pending[] = [];
     while (this.applied.length > 0) {
       const e = this.applied.shift()!;
@@ -89,15 +98,32 @@ export class EventFlow {
   }
 
   /** Calls one strategy hook; its intents, or none when it throws. */
-  ask(r: StrategyRunner, fn: () => Intent[]): Pending[] {
+  ask(r: StrategyRunner, fn: () => readonly Intent[]): readonly Pending[] {
+    let intents: readonly Intent[];
     try {
-      return fn().map((intent) => ({ runner: r, intent }));
+      intents = fn();
     } catch (e) {
-      // A throwing strategy loses this call, not the run.
-      this.d.stats.strategyErrors++;
-      this.d.logger.error(`strategy ${r.strategyId} threw`, { error: messageOf(e) });
-      return [];
+      return this.threw(r, e);
     }
+    return pendingOf(r, intents);
+  }
+
+  /** ask() for a snapshot, without a closure made per strategy and snapshot. */
+  askSnapshot(r: StrategyRunner, s: MarketSnapshot): readonly Pending[] {
+    let intents: readonly Intent[];
+    try {
+      intents = r.onSnapshot(s);
+    } catch (e) {
+      return this.threw(r, e);
+    }
+    return pendingOf(r, intents);
+  }
+
+  /** A throwing strategy loses this call, not the run. */
+  private threw(r: StrategyRunner, e: unknown): readonly Pending[] {
+    this.d.stats.strategyErrors++;
+    this.d.logger.error(`strategy ${r.strategyId} threw`, { error: messageOf(e) });
+    return NO_PENDING;
   }
 
   private observe(e: ExecutionEvent): void {

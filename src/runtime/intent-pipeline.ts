@@ -32,8 +32,20 @@ export class IntentPipeline {
     private readonly paused: ReadonlySet<string>,
   ) {}
 
-  /** Carries out the intents and every reaction to their events, in order. */
-  async process(items: readonly Pending[]): Promise<void> {
+  /**
+   * Carries out the intents and every reaction to their events, in order.
+   *
+   * This and the checks below are not async functions on their path that awaits nothing (no intents,
+   * the kill switch not tripped: nearly every job). Every caller awaits the result, and `await
+   * undefined` takes the one microtask turn that awaiting the settled promise of the async function
+   * took, so the order of the runtime's promise chains is unchanged; the promise and the async frame
+   * per call are what go. Where one of them does await, an async function of the same shape does it.
+   */
+  process(items: readonly Pending[]): Promise<void> | undefined {
+    return items.length === 0 ? undefined : this.processAll(items);
+  }
+
+  private async processAll(items: readonly Pending[]): Promise<void> {
     const queue = [...items];
     let n = 0;
     while (queue.length > 0) {
@@ -66,13 +78,18 @@ export class IntentPipeline {
   }
 
   /** Trips the kill switch when the equity says so, and then pulls every resting order. */
-  async checkKillSwitch(now: number): Promise<void> {
+  checkKillSwitch(now: number): Promise<void> | undefined {
     // Unknown equity is judged (fail closed) when an intent is checked; it does not trip the latch here.
-    if (this.state.updateEquity(now) === undefined) return;
+    if (this.state.updateEquity(now) === undefined) return undefined;
     const tripped = this.o.risk.checkKillSwitch(this.state.killSwitchState(now));
-    if (!tripped) return;
+    if (!tripped) return undefined;
     this.events.publishLocal(tripped);
     // Pull every strategy's resting orders at once; new intents are denied by the latched switch.
+    return this.pullAfterTrip();
+  }
+
+  /** pullEverything() awaited in an async function of its own, as the async checks above awaited it. */
+  private async pullAfterTrip(): Promise<void> {
     await this.pullEverything();
   }
 
@@ -100,10 +117,10 @@ export class IntentPipeline {
   }
 
   /** After an order manager's pass: pulls every resting order when a child tripped the kill switch. */
-  async afterChildren(): Promise<void> {
-    if (!this.childTripped) return;
+  afterChildren(): Promise<void> | undefined {
+    if (!this.childTripped) return undefined;
     this.childTripped = false;
-    await this.pullEverything();
+    return this.pullAfterTrip();
   }
 
   private async carryOut(runner: StrategyRunner, raw: Intent): Promise<void> {

@@ -9,8 +9,15 @@ import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { ExecutionEvent, ProtectionMissing } from '../domain/execution-event.js';
 import type { Position } from '../domain/position.js';
 import type { ExchangeGateway, ProtectiveStop } from '../execution/exchange-gateway.js';
-import { symbolsOfKind, type TradingRuntimeOptions, venueOfKind } from './runtime-options.js';
+import { type ExecutionVenue, symbolsOfKind, type TradingRuntimeOptions, venueOfKind } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';
+
+interface Held {
+  readonly sid: StrategyId;
+  readonly p: Position;
+}
+
+const NOT_HELD: readonly Held[] = Object.freeze([]);
 
 export class ProtectionWatch {
   /** Unprotected positions already told (strategy|symbol|leg|quantity), so each is told once. */
@@ -53,25 +60,35 @@ export class ProtectionWatch {
    * again). Only strategies that have put TP/SL on that symbol are asked about: a strategy that never
    * uses them has nothing to re-arm.
    */
-  async check(): Promise<ProtectionMissing[]> {
-    const out: ProtectionMissing[] = [];
+  check(): ProtectionMissing[] | Promise<ProtectionMissing[]> {
     // No strategy has put protection on anything (checked at every tick): nobody to ask about.
-    if (this.tpslUsers.size === 0) return out;
+    if (this.tpslUsers.size === 0) return [];
     const v = venueOfKind(this.o, 'contract');
-    const stops = v?.gateway.protectiveStops?.bind(v.gateway);
-    if (!v || !stops) return out;
+    if (!v || !v.gateway.protectiveStops) return [];
     const venue = this.state.venuePositionsOf('contract');
-    for (const symbol of symbolsOfKind(this.o, 'contract')) {
-      const held: { sid: StrategyId; p: Position }[] = [];
-      for (const s of this.o.strategies) {
-        if (!this.tpslUsers.has(`${s.id}|${symbol}`)) continue;
-        for (const p of this.state.positions(s.id)) {
-          if (p.symbol !== symbol || p.quantity.isZero()) continue;
-          // Only a position the venue holds the same way can carry a stop order.
-          const theirs = venue.find((q) => q.symbol === symbol && q.leg === p.leg);
-          if (theirs && theirs.quantity.s === p.quantity.s && !theirs.quantity.isZero()) held.push({ sid: s.id, p });
-        }
-      }
+    const symbols = symbolsOfKind(this.o, 'contract');
+    // Not an async function while no symbol has a held position to ask about (a flat tick): the caller's
+    // `await` of the list takes the one microtask turn that awaiting the async function's settled promise took.
+    for (let i = 0; i < symbols.length; i++) {
+      const held = this.held(symbols[i]!, venue);
+      if (held.length > 0) return this.checkFrom(v, venue, symbols, i, held);
+    }
+    return [];
+  }
+
+  /** check() from the first symbol with a held position on: its venue reads, then the other symbols as before. */
+  private async checkFrom(
+    v: ExecutionVenue,
+    venue: readonly Position[],
+    symbols: readonly InstrumentSymbol[],
+    first: number,
+    heldFirst: readonly Held[],
+  ): Promise<ProtectionMissing[]> {
+    const out: ProtectionMissing[] = [];
+    const stops = v.gateway.protectiveStops!.bind(v.gateway);
+    for (let i = first; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
+      const held = i === first ? heldFirst : this.held(symbol, venue);
       if (held.length === 0) continue;
       const protectedSides = new Set((await this.readStops(stops, symbol)).map((x) => x.positionSide));
       const sideOf = (p: Position): 'long' | 'short' => (p.leg === 'net' ? (p.quantity.gt(0) ? 'long' : 'short') : p.leg);
@@ -99,6 +116,22 @@ export class ProtectionWatch {
       }
     }
     return out;
+  }
+
+  /** The strategies' positions in `symbol` that could carry a stop: TP/SL users holding it the way the venue does. */
+  private held(symbol: InstrumentSymbol, venue: readonly Position[]): readonly Held[] {
+    let held: Held[] | undefined;
+    for (const s of this.o.strategies) {
+      for (const p of this.state.positions(s.id)) {
+        if (p.symbol !== symbol || p.quantity.isZero()) continue;
+        // The key only for a held position: a flat tick makes no string.
+        if (!this.tpslUsers.has(`${s.id}|${symbol}`)) break;
+        // Only a position the venue holds the same way can carry a stop order.
+        const theirs = venue.find((q) => q.symbol === symbol && q.leg === p.leg);
+        if (theirs && theirs.quantity.s === p.quantity.s && !theirs.quantity.isZero()) (held ??= []).push({ sid: s.id, p });
+      }
+    }
+    return held ?? NOT_HELD;
   }
 
   private async readStops(

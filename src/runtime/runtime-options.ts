@@ -72,13 +72,13 @@ export interface TradingRuntimeOptions {
 
 /** The run's account of one kind (spot or contract), when the config trades that kind. */
 export function venueOfKind(o: TradingRuntimeOptions, kind: InstrumentKind): ExecutionVenue | undefined {
-  return o.venues.find((v) => v.kind === kind);
+  // A loop, not find(): asked on every snapshot, and the callback was a closure made per call.
+  const venues = o.venues;
+  for (let i = 0; i < venues.length; i++) if (venues[i]!.kind === kind) return venues[i];
+  return undefined;
 }
 
-/** The run's instruments of one kind. */
-export function symbolsOfKind(o: TradingRuntimeOptions, kind: InstrumentKind): InstrumentSymbol[] {
-  return o.instruments
-    .all()
-    .filter((i) => i.kind === kind)
-    .map((i) => i.symbol);
+/** The run's instruments of one kind (a list the registry keeps until an instrument is added or replaced). */
+export function symbolsOfKind(o: TradingRuntimeOptions, kind: InstrumentKind): readonly InstrumentSymbol[] {
+  return o.instruments.symbolsOf(kind);
 }

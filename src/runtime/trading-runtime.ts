@@ -316,7 +316,7 @@ export class TradingRuntime {
     let items: Pending[] | undefined;
     for (const r of this.runners) {
       if (!this.instrumentsOf.get(r.strategyId)?.includes(s.symbol) || this.paused.has(r.strategyId)) continue;
-      const got = this.events.ask(r, () => r.onSnapshot(s));
+      const got = this.events.askSnapshot(r, s);
       if (got.length > 0) (items ??= []).push(...got);
     }
     if (items) await this.pipeline.process(items);

@@ -32,6 +32,10 @@ export interface OrderBookView {
   algoOrders?(strategyId: StrategyId): readonly AlgoParent[];
 }
 
+/** The empty lists and map of the kill switch's state (made once: it is built on every snapshot). */
+const NOTHING: readonly never[] = Object.freeze([]);
+const NO_LEVERAGE: Readonly<Record<string, number>> = Object.freeze({});
+
 export class TradingState implements TradingStateView {
   private readonly snapshots = new Map<string, MarketSnapshot>();
   private readonly polledMarks = new Map<string, Decimal>();
@@ -75,6 +79,8 @@ export class TradingState implements TradingStateView {
     for (const p of positions) if (p.leverage !== undefined) this.leverageByKey[positionKey(p.symbol, p.leg)] = p.leverage;
     if (kind !== 'contract') return;
     const book = this.accountBook(kind);
+    // Nothing to adopt (every reconciliation tick without a confirmed drift): the passes below would change nothing.
+    if (adopt !== 'all' && adopt.size === 0) return;
     const take = (key: string): boolean => adopt === 'all' || adopt.has(key);
     const open = new Set(positions.map((p) => positionKey(p.symbol, p.leg)));
     for (const p of positions) if (take(positionKey(p.symbol, p.leg))) book.adoptPosition(p);
@@ -183,7 +189,8 @@ export class TradingState implements TradingStateView {
   }
 
   openOrders(strategyId: StrategyId): readonly Order[] {
-    return this.orders.liveOrders().filter((o) => o.strategyId === strategyId);
+    const live = this.orders.liveOrders();
+    return live.length === 0 ? live : live.filter((o) => o.strategyId === strategyId);
   }
 
   order(clientOrderId: ClientOrderId): Order | undefined {
@@ -234,10 +241,10 @@ export class TradingState implements TradingStateView {
   killSwitchState(now: number, rejectTimes: readonly number[] = []): RiskState {
     return {
       now,
-      positions: [],
-      strategyPositions: [],
-      openOrders: [],
-      leverage: {},
+      positions: NOTHING,
+      strategyPositions: NOTHING,
+      openOrders: NOTHING,
+      leverage: NO_LEVERAGE,
       limits: this.limits,
       metrics: this.equity.metrics(rejectTimes),
       instruments: this.instruments,

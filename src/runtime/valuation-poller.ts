@@ -16,9 +16,16 @@ export class ValuationPoller {
     private readonly state: TradingState,
   ) {}
 
-  async poll(): Promise<void> {
+  /**
+   * Not an async function without a price reader (a backtest: every reconciliation tick): the caller's
+   * `await undefined` takes the one microtask turn that awaiting the settled promise of the async function took.
+   */
+  poll(): Promise<void> | undefined {
     const price = this.o.valuationPrice;
-    if (!price) return;
+    return price ? this.pollWith(price) : undefined;
+  }
+
+  private async pollWith(price: NonNullable<TradingRuntimeOptions['valuationPrice']>): Promise<void> {
     const streamed = new Set<string>(this.o.instruments.all().map((i) => i.symbol));
     // Equity is updated only when something was priced: the poll must not add equity points of its own.
     let polled = 0;

@@ -4,9 +4,10 @@
  * position the fills do not explain is adopted from the venue with the owner's PositionAdjusted; while
  * running, only a drift confirmed by two passes in a row is (drift-watch.ts).
  */
-import type { InstrumentSymbol } from '../core/ids.js';
+import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { FundingSettled } from '../domain/execution-event.js';
-import { type Position, positionKey } from '../domain/position.js';
+import { type Position, type PositionLeg, positionKey } from '../domain/position.js';
+import type { FundingPayment } from '../execution/exchange-gateway.js';
 import { DriftWatch } from './drift-watch.js';
 import type { EventFlow } from './event-flow.js';
 import { FundingWatch } from './funding-watch.js';
@@ -17,6 +18,8 @@ import type { TradingState } from './trading-state.js';
 
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
+
+type FundingRead = (symbol: InstrumentSymbol, since: number) => Promise<readonly FundingPayment[]>;
 
 /** No position to adopt (the pass of nearly every tick: no confirmed drift). */
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -45,7 +48,9 @@ export class VenueReconciler {
 
   /** Orders and fills, then balances and positions, per venue. Throws when the venue cannot be read. */
   async reconcile(startup: boolean): Promise<void> {
-    for (const v of this.o.venues) {
+    const venues = this.o.venues;
+    for (let i = 0; i < venues.length; i++) {
+      const v = venues[i]!;
       const symbols = symbolsOfKind(this.o, v.kind);
       const contract = v.kind === 'contract';
       // Positions are compared below, after this pass's fills are applied (the order manager would
@@ -79,17 +84,37 @@ export class VenueReconciler {
     }
   }
 
-  /** Funding payments the venue settled since the last read, journaled for each leg's owner. A failed read is retried next pass. */
-  private async bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> {
-    const read = v.gateway.fundingSince?.bind(v.gateway);
-    if (!this.funding || !read) return;
+  /**
+   * Funding payments the venue settled since the last read, journaled for each leg's owner. A failed
+   * read is retried next pass. Not an async function where there is nothing to read: `await undefined`
+   * takes the one microtask turn that awaiting the settled promise of the async function took.
+   */
+  private bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> | undefined {
+    if (!this.funding || !v.gateway.fundingSince) return undefined;
+    return this.readFunding(this.funding, v, symbols);
+  }
+
+  private async readFunding(funding: FundingWatch, v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> {
     try {
-      for (const e of await this.funding.poll(read, symbols, (symbol, leg) => positionOwner(this.owners, symbol, leg)))
-        this.events.publishLocal(e);
+      for (const e of await funding.poll(this.fundingReader(v), symbols, this.ownerOfLeg)) this.events.publishLocal(e);
     } catch (e) {
       this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
     }
   }
+
+  /**
+   * The venue's funding read, made once per venue: it was bound anew at every pass (a reconcile tick
+   * is a bar in a backtest). It reads the gateway's method when called, as the bound one did.
+   */
+  private fundingReader(v: ExecutionVenue): FundingRead {
+    let read = this.fundingReads.get(v);
+    if (!read) this.fundingReads.set(v, (read = (symbol, since) => v.gateway.fundingSince!(symbol, since)));
+    return read;
+  }
+
+  private readonly fundingReads = new Map<ExecutionVenue, FundingRead>();
+  private readonly ownerOfLeg = (symbol: InstrumentSymbol, leg: PositionLeg): StrategyId | undefined =>
+    positionOwner(this.owners, symbol, leg);
 
   /** Whether the strategies' books do not add up to the venue's positions somewhere. */
   private differs(venue: readonly Position[], symbols: readonly InstrumentSymbol[]): boolean {

@@ -134,6 +134,29 @@ describe('OrderManager outcome unknown', () => {
     expect(gw.count('placeOrder')).to.equal(1);
   });
 
+  it('retries_an_outcome_made_unknown_by_an_operation_still_queued_when_asked', async () => {
+    // resolvePending answers at once only when nothing is unknown AND nothing is queued or running:
+    // here the placement that makes the outcome unknown has not run yet when the retry is asked for.
+    const { gw, om, intents } = setup();
+    gw.script('placeOrder', { kind: 'unknown' });
+    gw.script('queryOrder', { kind: 'throw', error: new ExchangeUnavailable('503') });
+    const placing = om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(om.unresolved()).to.deep.equal([]);
+    const retried = om.resolvePending();
+    const cid = cidOf(await placing);
+    expect(types(await retried)).to.deep.equal(['OrderAccepted']);
+    expect(om.order(cid)!.status).to.equal('accepted');
+    expect(om.unresolved()).to.deep.equal([]);
+    expect(gw.count('queryOrder')).to.equal(2);
+  });
+
+  it('asks_the_venue_nothing_when_no_outcome_is_unknown', async () => {
+    const { gw, om, intents } = setup();
+    await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5'));
+    expect(await om.resolvePending()).to.deep.equal([]);
+    expect(gw.count('queryOrder')).to.equal(0);
+  });
+
   it('reports_a_cancel_whose_outcome_is_unknown_as_refused_when_the_order_still_rests', async () => {
     const { gw, om, intents } = setup();
     const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '0.5')));

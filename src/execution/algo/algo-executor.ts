@@ -209,8 +209,16 @@ export class AlgoExecutor {
     }
   }
 
-  /** After each reconciliation: settles restored parents and re-measures parents that ended with children in flight. */
-  async afterReconcile(): Promise<void> {
+  /**
+   * After each reconciliation: settles restored parents and re-measures parents that ended with children
+   * in flight. Not an async function while no algorithm works or waits to settle (nearly every pass):
+   * `await undefined` takes the one microtask turn that awaiting the settled promise of the async function took.
+   */
+  afterReconcile(): Promise<void> | undefined {
+    return this.working.size === 0 && this.unsettled.size === 0 ? undefined : this.settleAfterReconcile();
+  }
+
+  private async settleAfterReconcile(): Promise<void> {
     for (const p of [...this.working.values()]) {
       if (!p.restored) continue;
       // Children the order book does not hold (pruned from the journal, or never journaled as closed): ask the venue.
