@@ -102,7 +102,9 @@ interface SymbolState {
   lastBar?: number;
   /** The closed bars judged last (klines) and their closes as doubles, in the same order. */
   judged?: readonly Kline[];
-  judgedCloses?: readonly number[];
+  judgedCloses?: number[];
+  /** The closes array of the bar judged before last, filled again at the next bar (two arrays in turn: a new one per bar was the strategy's largest allocation). */
+  spareCloses?: number[];
   sampler?: BarSampler;
   /** Intent whose order is not settled yet. */
   awaiting?: string;
@@ -246,7 +248,8 @@ export class PerpTrend implements Strategy {
     // Both windows are in time order: one pass over the last one finds the bars seen before.
     const prev = st.judged ?? [];
     const prevCloses = st.judgedCloses ?? [];
-    const closes = new Array<number>(n);
+    const closes = st.spareCloses ?? [];
+    closes.length = n;
     let j = 0;
     for (let i = 0; i < n; i++) {
       const k = klines[i]!;
@@ -254,6 +257,7 @@ export class PerpTrend implements Strategy {
       closes[i] = j < prevCloses.length && prev[j] === k ? prevCloses[j]! : k.close.toNumber();
     }
     st.judged = klines;
+    st.spareCloses = st.judgedCloses;
     st.judgedCloses = closes;
     // The averages are worked out over the window again on every new bar, seeded with its oldest close
     // (as before): a streaming EMA over the whole history would weigh the seed differently (the slow

@@ -62,6 +62,7 @@ export class Portfolio {
     const pos = this.positionsByKey.get(key) ?? flatPosition(fill.symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), fill.time);
     const { position, realized } = applyFillToPosition(pos, fill);
     this.positionsByKey.set(key, position);
+    this.positionList = undefined;
     this.realized = this.realized.plus(realized);
     if (inst.kind === 'spot') {
       const notional = fill.price.mul(fill.quantity);
@@ -83,7 +84,10 @@ export class Portfolio {
     const key = positionKey(symbol, leg);
     const pos =
       this.positionsByKey.get(key) ?? (inst ? flatPosition(symbol, inst.kind, leg, multiplierOf(inst), settleOf(inst), time) : undefined);
-    if (pos) this.positionsByKey.set(key, { ...pos, funding: pos.funding.plus(amount), updatedAt: time });
+    if (pos) {
+      this.positionsByKey.set(key, { ...pos, funding: pos.funding.plus(amount), updatedAt: time });
+      this.positionList = undefined;
+    }
     this.funding = this.funding.plus(amount);
     this.add(asset, amount);
   }
@@ -118,6 +122,7 @@ export class Portfolio {
       key,
       mine ? { ...mine, quantity: venue.quantity, entryPrice: venue.entryPrice, updatedAt: venue.updatedAt } : venue,
     );
+    this.positionList = undefined;
   }
 
   setBalance(asset: string, amount: Decimal): void {
@@ -137,9 +142,17 @@ export class Portfolio {
     return this.positionsByKey.get(positionKey(symbol, leg));
   }
 
-  positions(): Position[] {
-    return [...this.positionsByKey.values()].sort((a, b) => (positionKey(a.symbol, a.leg) < positionKey(b.symbol, b.leg) ? -1 : 1));
+  /**
+   * Every position, sorted by key: one list until a position changes (the runtime reads the strategy's
+   * book on every snapshot and the account book on every reconciliation; the copy and sort were per read).
+   */
+  positions(): readonly Position[] {
+    return (this.positionList ??= Object.freeze(
+      [...this.positionsByKey.values()].sort((a, b) => (positionKey(a.symbol, a.leg) < positionKey(b.symbol, b.leg) ? -1 : 1)),
+    ));
   }
+
+  private positionList: readonly Position[] | undefined;
 
   fees(): ReadonlyMap<string, Decimal> {
     return this.feeByAsset;

@@ -13,6 +13,8 @@ import { IntentFactory } from './intent-factory.js';
 import type { IntentResult, Strategy } from './strategy.js';
 import type { StrategyContext, TradingStateView } from './strategy-context.js';
 
+const NO_INTENTS: readonly Intent[] = Object.freeze([]);
+
 export class StrategyRunner {
   readonly context: StrategyContext;
   private buffer: Intent[] = [];
@@ -34,11 +36,19 @@ export class StrategyRunner {
       intents,
       emit,
       instrument: (s: InstrumentSymbol) => view.instrument(s),
-      position: (s: InstrumentSymbol, leg: PositionLeg = 'net') => view.positions(strategyId).find((p) => p.symbol === s && p.leg === leg),
+      position: (s: InstrumentSymbol, leg: PositionLeg = 'net') => {
+        // A loop, not find(): asked on every snapshot, and the callback was a closure made per call.
+        for (const p of view.positions(strategyId)) if (p.symbol === s && p.leg === leg) return p;
+        return undefined;
+      },
       positions: () => view.positions(strategyId),
       balance: (asset: string) => view.balances().find((b) => b.asset === asset),
       balances: () => view.balances(),
-      openOrders: (s?: InstrumentSymbol) => view.openOrders(strategyId).filter((o) => s === undefined || o.symbol === s),
+      openOrders: (s?: InstrumentSymbol) => {
+        const mine = view.openOrders(strategyId);
+        // The view's own empty answer as it is (the common case); a copy otherwise, as before.
+        return mine.length === 0 ? mine : mine.filter((o) => s === undefined || o.symbol === s);
+      },
       order: (cid: ClientOrderId) => {
         const o = view.order(cid);
         return o && o.strategyId === strategyId ? o : undefined;
@@ -53,32 +63,35 @@ export class StrategyRunner {
     return this.started;
   }
 
-  async start(): Promise<Intent[]> {
+  async start(): Promise<readonly Intent[]> {
     const r = await this.strategy.onStart?.(this.context);
     this.started = true;
     return this.collect(r);
   }
 
-  async stop(): Promise<Intent[]> {
-    if (!this.started) return [];
+  async stop(): Promise<readonly Intent[]> {
+    if (!this.started) return NO_INTENTS;
     const r = await this.strategy.onStop?.(this.context);
     this.started = false;
     return this.collect(r);
   }
 
-  onSnapshot(snapshot: MarketSnapshot): Intent[] {
-    if (!this.started) return [];
+  onSnapshot(snapshot: MarketSnapshot): readonly Intent[] {
+    if (!this.started) return NO_INTENTS;
     return this.collect(this.strategy.onSnapshot(snapshot, this.context));
   }
 
   /** Only events of this strategy (or with no strategy, like kill switches) reach it. */
-  onExecution(event: ExecutionEvent): Intent[] {
-    if (!this.started || !this.strategy.onExecution) return [];
-    if (event.strategyId !== undefined && event.strategyId !== this.strategyId) return [];
+  onExecution(event: ExecutionEvent): readonly Intent[] {
+    if (!this.started || !this.strategy.onExecution) return NO_INTENTS;
+    if (event.strategyId !== undefined && event.strategyId !== this.strategyId) return NO_INTENTS;
     return this.collect(this.strategy.onExecution(event, this.context));
   }
 
-  private collect(returned: IntentResult): Intent[] {
+  private collect(returned: IntentResult): readonly Intent[] {
+    // Nothing emitted and nothing returned (nearly every snapshot): one shared empty list, and the
+    // buffer is kept for the next call instead of a new one made per call.
+    if (this.buffer.length === 0 && (!returned || returned.length === 0)) return NO_INTENTS;
     const out = this.buffer;
     this.buffer = [];
     if (returned) out.push(...returned);
