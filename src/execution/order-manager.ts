@@ -1076,7 +1076,10 @@ export class OrderManager {
         now,
         opts.localPositions ? { ...this.reconcileOptions(), localPositions: opts.localPositions } : this.reconcileOptions(),
       );
-      await this.applyReconcile(events);
+      // Awaited only when there is something to publish: awaiting nothing (nearly every pass) cost a
+      // promise and a turn. Nothing else runs in this operation's queue meanwhile (serial()).
+      const published = this.applyReconcile(events);
+      if (published) await published;
       for (const s of symbols) {
         let newest = this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0;
         for (const f of fills) if (f.symbol === s && f.time > newest) newest = f.time;
@@ -1087,7 +1090,8 @@ export class OrderManager {
           const o = this.store.get(cid);
           if (!o || isTerminal(o.status) || o.status === 'accepted' || o.status === 'partially-filled') this.unknown.delete(cid);
         }
-      await this.algo.afterReconcile();
+      const settled = this.algo.afterReconcile();
+      if (settled) await settled;
       // A trade id is kept while the next fills query can still return its fill (from the watermark less
       // the overlap): a fill that stays among the newest for longer than retainClosedMs (a trailing
       // order's close, then a quiet market) was otherwise booked again at every pass once forgotten.

@@ -307,12 +307,15 @@ export class TradingRuntime {
     const venue = venueOfKind(o, s.kind);
     if (venue) {
       await venue.orders.onSnapshot(s);
-      await this.pipeline.afterChildren();
+      const pulling = this.pipeline.afterChildren();
+      if (pulling) await pulling;
     }
-    // Most snapshots bring no events and no intents: no trip through the pipeline for nothing.
+    // Most snapshots bring no events and no intents: no trip through the pipeline for nothing. The
+    // checks are awaited only when they return work in progress (a job runs alone: see the header).
     const reactions = this.events.drain();
     if (reactions.length > 0) await this.pipeline.process(reactions);
-    await this.pipeline.checkKillSwitch(now);
+    const tripped = this.pipeline.checkKillSwitch(now);
+    if (tripped) await tripped;
     let items: Pending[] | undefined;
     for (const r of this.runners) {
       if (!this.instrumentsOf.get(r.strategyId)?.includes(s.symbol) || this.paused.has(r.strategyId)) continue;
@@ -326,13 +329,18 @@ export class TradingRuntime {
     try {
       await this.parts.reconciler.reconcile(false);
       this.stats.reconciles++;
-      for (const e of await this.parts.protection.check()) this.events.publishLocal(e);
-      await this.parts.valuation.poll();
+      // Awaited only when the check reads the venue (a held position); the same for the poll and the
+      // pipeline below: a job runs alone (see the header), and awaiting a value cost a promise and a turn.
+      const checked = this.parts.protection.check();
+      for (const e of Array.isArray(checked) ? checked : await checked) this.events.publishLocal(e);
+      const polled = this.parts.valuation.poll();
+      if (polled) await polled;
     } catch (e) {
       this.stats.reconcileFailures++;
       this.o.logger.warn('reconciliation failed; trying again at the next tick', { error: messageOf(e) });
     }
-    await this.pipeline.process(this.events.drain());
+    const reactions = this.events.drain();
+    if (reactions.length > 0) await this.pipeline.process(reactions);
   }
 
   /** The loop stops (the job in flight finishes; no new one starts: runJob checks `stopping`), then the shutdown sequence. */
