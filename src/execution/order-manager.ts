@@ -1048,7 +1048,9 @@ export class OrderManager {
       let openOrders: readonly VenueOrder[] = NONE;
       let fills: readonly Fill[] = NONE;
       let positions: readonly Position[] = NONE;
-      for (const s of symbols) {
+      // Indexed loops in this async closure: a for-of's iterator results live across its awaits (320 bytes a pass).
+      for (let i = 0; i < symbols.length; i++) {
+        const s = symbols[i]!;
         openOrders = joined(openOrders, await this.gateway.openOrders(s));
         fills = joined(fills, await this.gateway.fillsSince(s, this.fillsFrom(s, now)));
         if (opts.positions) positions = joined(positions, await this.gateway.positions(s));
@@ -1080,9 +1082,10 @@ export class OrderManager {
       // promise and a turn. Nothing else runs in this operation's queue meanwhile (serial()).
       const published = this.applyReconcile(events);
       if (published) await published;
-      for (const s of symbols) {
+      for (let i = 0; i < symbols.length; i++) {
+        const s = symbols[i]!;
         let newest = this.fillWatermark.get(s) ?? this.restoredWatermark(s) ?? 0;
-        for (const f of fills) if (f.symbol === s && f.time > newest) newest = f.time;
+        for (let k = 0; k < fills.length; k++) if (fills[k]!.symbol === s && fills[k]!.time > newest) newest = fills[k]!.time;
         if (newest > 0) this.fillWatermark.set(s, newest);
       }
       if (this.unknown.size > 0)
@@ -1097,7 +1100,7 @@ export class OrderManager {
       // order's close, then a quiet market) was otherwise booked again at every pass once forgotten.
       const before = now - this.config.retainClosedMs;
       let tradesBefore = before;
-      for (const s of symbols) tradesBefore = Math.min(tradesBefore, this.fillsFrom(s, now));
+      for (let i = 0; i < symbols.length; i++) tradesBefore = Math.min(tradesBefore, this.fillsFrom(symbols[i]!, now));
       this.store.prune(before, tradesBefore);
     });
   }

@@ -42,9 +42,13 @@ export class FundingWatch {
     ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
   ): Promise<FundingSettled[]> {
     const out: FundingSettled[] = [];
-    for (const symbol of symbols) {
+    // Indexed loops: a for-of's iterator results live across the await of this async function.
+    for (let i = 0; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
       const since = Math.max(this.historyStart, (this.newest.get(symbol) ?? this.historyStart) - OVERLAP_MS);
-      for (const p of await read(symbol, since)) {
+      const payments = await read(symbol, since);
+      for (let k = 0; k < payments.length; k++) {
+        const p = payments[k]!;
         if (this.seen.has(p.id) || p.time < this.historyStart) continue;
         this.seen.add(p.id);
         if (p.time > (this.newest.get(symbol) ?? -Infinity)) this.newest.set(symbol, p.time);

@@ -65,8 +65,11 @@ export class TradingRuntime {
   /** Jobs that are not snapshots: strategy start, reconciliation ticks, operator controls. */
   private readonly control = new Subject<Job>();
   private readonly snapshotWaiters: (() => boolean)[] = [];
-  /** Newest snapshot per symbol not yet handled (see the conflation in openMarketData()). */
-  private readonly latest = new Map<string, MarketSnapshot>();
+  /**
+   * Newest snapshot per symbol not yet handled (see the conflation in openMarketData()); undefined once
+   * handled. The entry stays: a delete per snapshot made the map shrink and grow its table again each time.
+   */
+  private readonly latest = new Map<string, MarketSnapshot | undefined>();
   private reconcileQueued = false;
   private reconcileTimer: TimerHandle | undefined;
   /** runJob never throws: a failed job is logged there and the loop goes on. */
@@ -201,7 +204,7 @@ export class TradingRuntime {
     const o = this.o;
     const snapshots$: Observable<Job> = o.market.snapshots().pipe(
       filter((snapshot) => {
-        const queued = this.latest.has(snapshot.symbol);
+        const queued = this.latest.get(snapshot.symbol) !== undefined;
         this.latest.set(snapshot.symbol, snapshot);
         return !queued;
       }),
@@ -223,7 +226,7 @@ export class TradingRuntime {
     try {
       if (job.kind === 'snapshot') {
         const snapshot = this.latest.get(job.symbol);
-        this.latest.delete(job.symbol);
+        this.latest.set(job.symbol, undefined);
         if (snapshot) await this.onSnapshot(snapshot);
       } else if (job.kind === 'reconcile') {
         this.reconcileQueued = false;
