@@ -273,7 +273,8 @@ export class OrderManager {
    * watermark, a query for each of our live orders the venue no longer lists) and applies the events
    * of the pure reconcile(). Throws when the venue cannot be read: startup must not go on half-known.
    */
-  async reconcile(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions = PLAIN_PASS): Promise<ExecutionEvent[]> {
+  reconcile(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions = PLAIN_PASS): Promise<ExecutionEvent[]> {
+    // The queue's promise itself, not one adopting it (an async frame, a promise and two turns a pass).
     return this.serial(() => this.reconcileNow(symbols, opts));
   }
 
@@ -1040,7 +1041,7 @@ export class OrderManager {
     return Math.max(0, mark - this.config.fillsOverlapMs);
   }
 
-  private async reconcileNow(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions): Promise<ExecutionEvent[]> {
+  private reconcileNow(symbols: readonly InstrumentSymbol[], opts: ReconcilePassOptions): Promise<ExecutionEvent[]> {
     return this.collect(async () => {
       const now = this.clock.now();
       // A pass a minute (a bar, in a backtest) mostly finds nothing listed and no new fill: the lists
