@@ -54,6 +54,9 @@ type Job =
   | { readonly kind: 'start'; readonly done: (error?: unknown) => void }
   | { readonly kind: 'control'; readonly action: ControlAction; readonly done: (outcome: ControlOutcome | Error) => void };
 
+/** The reconciliation tick's job (it carries nothing: one object for every tick). */
+const RECONCILE_JOB: Job = Object.freeze({ kind: 'reconcile' });
+
 export class TradingRuntime {
   readonly state: TradingState;
   readonly stats: RunStats;
@@ -140,7 +143,7 @@ export class TradingRuntime {
           // A slow venue must not pile up reconciliations: one queued at a time.
           if (this.reconcileQueued) return;
           this.reconcileQueued = true;
-          this.control.next({ kind: 'reconcile' });
+          this.control.next(RECONCILE_JOB);
         });
       },
     });
@@ -208,7 +211,7 @@ export class TradingRuntime {
         this.latest.set(snapshot.symbol, snapshot);
         return !queued;
       }),
-      map((snapshot) => ({ kind: 'snapshot' as const, symbol: snapshot.symbol })),
+      map((snapshot) => this.snapshotJob(snapshot.symbol)),
     );
     this.loop = merge(snapshots$, this.control).subscribe({
       next: (job) => this.jobs.enqueue(job),
@@ -216,6 +219,15 @@ export class TradingRuntime {
     });
     await o.market.start();
   }
+
+  /** A symbol's snapshot job: it carries only the symbol, so one object per symbol serves every snapshot. */
+  private snapshotJob(symbol: InstrumentSymbol): Job {
+    let job = this.snapshotJobs.get(symbol);
+    if (!job) this.snapshotJobs.set(symbol, (job = Object.freeze({ kind: 'snapshot' as const, symbol })));
+    return job;
+  }
+
+  private readonly snapshotJobs = new Map<string, Job>();
 
   private async runJob(job: Job): Promise<void> {
     if (this.stopping) {
