@@ -79,22 +79,12 @@ export class VenueMoney {
     return marginAndFeeGrains(quote, 1, leverage, g, g.takerReservePer, 'ceil');
   }
 
-  /**
-   * restingReserve in grains of the rates' terms (NaN: not a safe count; then restingReserve). Kept by
-   * its inputs, as restingReserve: the placement asks it, then rest() books it.
-   */
+  /** restingReserve in grains of the rates' terms (NaN: not a safe count; then restingReserve). */
   restingReserveGrains(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): number {
     if (lots <= 0) return 0;
-    const g = rateTerms(spec, rates, this.s.stepUnits).grains;
-    const last = lastGrains;
-    if (last.terms === g && last.ticks === ticks && last.lots === lots && last.leverage === leverage) return last.grains;
-    const grains = marginAndFeeGrains(ticks, lots, leverage, g, g.reservePer, 'ceil');
-    last.terms = g;
-    last.ticks = ticks;
-    last.lots = lots;
-    last.leverage = leverage;
-    last.grains = grains;
-    return grains;
+    const t = rateTerms(spec, rates, this.s.stepUnits);
+    const last = lastResting(t, ticks, lots, leverage);
+    return (last.grains ??= marginAndFeeGrains(ticks, lots, leverage, t.grains, t.grains.reservePer, 'ceil'));
   }
 
   /** orderMargin in grains of `grains` (the order's rates' terms); NaN when not a safe count. */
@@ -108,16 +98,9 @@ export class VenueMoney {
   /** ceil(notional/L) + notional·max fee rate of `lots` resting at `ticks`, in ledger units. */
   restingReserve(spec: ContractSpec, ticks: number, lots: number, leverage: number, rates: SpecRates): bigint {
     if (lots <= 0) return 0n;
-    const terms = rateTerms(spec, rates, this.s.stepUnits).resting;
-    const last = lastReserve;
-    if (last.terms === terms && last.ticks === ticks && last.lots === lots && last.leverage === leverage) return last.units;
-    const units = marginAndFeeUnits(ticks, lots, leverage, terms, 'ceil');
-    last.terms = terms;
-    last.ticks = ticks;
-    last.lots = lots;
-    last.leverage = leverage;
-    last.units = units;
-    return units;
+    const t = rateTerms(spec, rates, this.s.stepUnits);
+    const last = lastResting(t, ticks, lots, leverage);
+    return (last.units ??= marginAndFeeUnits(ticks, lots, leverage, t.resting, 'ceil'));
   }
 
   /** Order margin of `remaining` lots resting at the order's price: ceil(notional/L) + notional·max fee rate. */
@@ -495,28 +478,35 @@ const rateTermsOf = new WeakMap<SpecRates, RateTerms>();
 const marginTermsOf = new WeakMap<ContractSpec, UnitTerms>();
 
 /**
- * The last answer of restingReserve, by its inputs: a pure function of the terms (made for one rate, step
- * and unit value: rateTerms checks them) and three numbers. Why: an order that rests reserved the margin
- * its placement had just computed for the same lots at the same price (place() checks it, rest() books
- * it), two bigint allocations and the terms' walk again per maker+taker cycle. Module state rather than a
+ * The last resting reserve asked for, by its inputs, in each form once asked (units: restingReserve,
+ * grains: restingReserveGrains): a pure function of the rate terms (made for one rate, step and unit
+ * value: rateTerms checks them) and three numbers. Why: an order that rests reserved the margin its
+ * placement had just computed for the same lots at the same price (place() checks it, rest() books it),
+ * the terms' walk and two bigint allocations again per maker+taker cycle. Module state rather than a
  * VenueMoney field, which the emulator's snapshot would write: a cache it need not carry.
  */
-const lastReserve: { terms: UnitTerms | undefined; ticks: number; lots: number; leverage: number; units: bigint } = {
-  terms: undefined,
-  ticks: 0,
-  lots: 0,
-  leverage: 0,
-  units: 0n,
-};
+const restingMemo: {
+  terms: RateTerms | undefined;
+  ticks: number;
+  lots: number;
+  leverage: number;
+  units: bigint | undefined;
+  grains: number | undefined;
+} = { terms: undefined, ticks: 0, lots: 0, leverage: 0, units: undefined, grains: undefined };
 
-/** The last answer of restingReserveGrains, by its inputs (as lastReserve). */
-const lastGrains: { terms: GrainTerms | undefined; ticks: number; lots: number; leverage: number; grains: number } = {
-  terms: undefined,
-  ticks: 0,
-  lots: 0,
-  leverage: 0,
-  grains: 0,
-};
+/** The memo for these inputs, emptied first when they are not the last ones. */
+function lastResting(terms: RateTerms, ticks: number, lots: number, leverage: number): typeof restingMemo {
+  const m = restingMemo;
+  if (m.terms !== terms || m.ticks !== ticks || m.lots !== lots || m.leverage !== leverage) {
+    m.terms = terms;
+    m.ticks = ticks;
+    m.lots = lots;
+    m.leverage = leverage;
+    m.units = undefined;
+    m.grains = undefined;
+  }
+  return m;
+}
 
 /** The last answer of rateTerms: a fill and a placement ask for the same rates several times in a row. */
 let lastRates: SpecRates | undefined;
