@@ -20,7 +20,8 @@ export const SPOT_MAX_RECV_WINDOW = 60_000;
 export const SPOT_FUTURE_TOLERANCE_MS = 1000;
 
 const INTEGER = /^\d{1,16}$/;
-const SIGNATURE = /^[0-9a-fA-F]{64}$/;
+/** Accounts whose API key has passed API_KEY_PATTERN. */
+const wellFormedKey = new WeakSet<EmulatorAccount>();
 
 export interface SpotAuthRequest {
   readonly apiKey: string | undefined;
@@ -36,9 +37,14 @@ export interface SpotAuthRequest {
 export function authenticateSpot(def: EndpointDef, req: SpotAuthRequest, accounts: AccountRegistry): EmulatorAccount {
   const key = req.apiKey?.trim();
   if (!key) throw SpotError.apiKeyRequired();
-  if (!API_KEY_PATTERN.test(key)) throw SpotError.apiKeyFormat();
   const account = accounts.byApiKey(key);
-  if (!account) throw SpotError.invalidAccessKey();
+  // The key's form is tested once per account (a well-formed key stays well formed), and always before
+  // an unknown key is refused: a malformed key is 700001 whether or not an account has it.
+  if (account === undefined || !wellFormedKey.has(account)) {
+    if (!API_KEY_PATTERN.test(key)) throw SpotError.apiKeyFormat();
+    if (!account) throw SpotError.invalidAccessKey();
+    wellFormedKey.add(account);
+  }
 
   const signature = req.params.get('signature');
   if (!signature) throw SpotError.mandatory('signature');
@@ -54,7 +60,8 @@ export function authenticateSpot(def: EndpointDef, req: SpotAuthRequest, account
   const timestamp = Number(ts);
   if (!(timestamp < req.now + SPOT_FUTURE_TOLERANCE_MS) || req.now - timestamp > recvWindow) throw SpotError.outsideRecvWindow();
 
-  if (!SIGNATURE.test(signature)) throw SpotError.badSignature();
+  // A signature that is not 64 hex digits is refused by the check itself, with the same 700002 that a
+  // test of its form here gave (one scan of the text fewer on every request).
   let totalParams: string;
   try {
     totalParams = totalParamsOf(req.rawQuery, req.rawBody);

@@ -61,15 +61,28 @@ export function parseForm(raw: string, errors: FormErrors = SPOT_FORM_ERRORS): M
   // Printable ASCII without `%` or `+` (the usual signed query): every component decodes to itself,
   // which is what decodeFormComponent would return for each, without its per-component scans.
   const plain = !NOT_PLAIN.test(raw);
-  for (const part of raw.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const rawName = eq < 0 ? part : part.slice(0, eq);
-    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
-    const name = plain ? rawName : decodeFormComponent(rawName, rawName.slice(0, 40), errors);
-    const value = plain ? rawValue : decodeFormComponent(rawValue, name, errors);
-    if (out.has(name)) throw errors.duplicate(name);
-    out.set(name, value);
+  // The pairs are cut out of `raw` by position rather than split into parts first (no array and no
+  // part strings per request). `eq` is the first `=` at or after `start` (n: none): it is searched again
+  // only once the scan has passed it, so a query of many pairs without `=` is still read in one pass.
+  const n = raw.length;
+  let eq = -1;
+  for (let start = 0; start <= n;) {
+    let end = raw.indexOf('&', start);
+    if (end < 0) end = n;
+    if (end > start) {
+      if (eq < start) {
+        eq = raw.indexOf('=', start);
+        if (eq < 0) eq = n;
+      }
+      const hasEq = eq < end;
+      const rawName = raw.slice(start, hasEq ? eq : end);
+      const rawValue = hasEq ? raw.slice(eq + 1, end) : '';
+      const name = plain ? rawName : decodeFormComponent(rawName, rawName.slice(0, 40), errors);
+      const value = plain ? rawValue : decodeFormComponent(rawValue, name, errors);
+      if (out.has(name)) throw errors.duplicate(name);
+      out.set(name, value);
+    }
+    start = end + 1;
   }
   return out;
 }
