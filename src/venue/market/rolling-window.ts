@@ -40,10 +40,19 @@ export class RollingWindow {
   private volume = 0;
   private quote = 0;
   private count = 0;
-  private high = -Infinity;
-  private low = Infinity;
-  private extremesStale = false;
   private evictedClose = NaN;
+  /**
+   * The extremes as monotonic queues of buckets (the sliding-window maximum): `highs` from `highHead` on
+   * holds the buckets whose high no later bucket reaches, in time order, so the first is the window's
+   * high; `lows` likewise. A 24h ticker polled once a bar evicts a bucket a minute, and an evicted
+   * bucket holding the high or low made the window scan its 1,440 buckets again (0.7 % of a 50.8-day
+   * kline backtest's CPU profile). Undefined in a window restored from an emulator snapshot written
+   * before them: built from the buckets when first needed.
+   */
+  private highs: Bucket[] | undefined = [];
+  private highHead = 0;
+  private lows: Bucket[] | undefined = [];
+  private lowHead = 0;
 
   constructor(
     readonly windowMs: number,
@@ -61,11 +70,24 @@ export class RollingWindow {
       // Evict here too, so a window nobody queries still stays bounded.
       this.evictBefore(this.windowStart(t));
       b = { start, open: price, high: price, low: price, close: price, volume: 0, quote: 0, count: 0 };
+      this.extremeQueues();
       this.buckets.push(b);
+      this.highs!.push(b);
+      this.lows!.push(b);
+      this.raiseHigh(b);
+      this.lowerLow(b);
     } else {
-      if (price > b.high) b.high = price;
-      if (price < b.low) b.low = price;
       b.close = price;
+      if (price > b.high) {
+        b.high = price;
+        this.extremeQueues();
+        this.raiseHigh(b);
+      }
+      if (price < b.low) {
+        b.low = price;
+        this.extremeQueues();
+        this.lowerLow(b);
+      }
     }
     b.volume += lots;
     b.quote += quote;
@@ -73,8 +95,38 @@ export class RollingWindow {
     this.volume += lots;
     this.quote += quote;
     this.count++;
-    if (price > this.high) this.high = price;
-    if (price < this.low) this.low = price;
+  }
+
+  /** `b` (the newest bucket, last in the queue) got a new high: the earlier buckets it reaches leave the queue. */
+  private raiseHigh(b: Bucket): void {
+    const q = this.highs!;
+    q.pop();
+    while (q.length > this.highHead && q[q.length - 1]!.high <= b.high) q.pop();
+    q.push(b);
+  }
+
+  /** `b` (the newest bucket, last in the queue) got a new low: the earlier buckets it reaches leave the queue. */
+  private lowerLow(b: Bucket): void {
+    const q = this.lows!;
+    q.pop();
+    while (q.length > this.lowHead && q[q.length - 1]!.low >= b.low) q.pop();
+    q.push(b);
+  }
+
+  /** The extreme queues, built from the buckets in a window restored without them. */
+  private extremeQueues(): void {
+    if (this.highs !== undefined && this.lows !== undefined) return;
+    this.highs = [];
+    this.lows = [];
+    this.highHead = 0;
+    this.lowHead = 0;
+    for (let i = this.head; i < this.buckets.length; i++) {
+      const b = this.buckets[i]!;
+      this.highs.push(b);
+      this.raiseHigh(b);
+      this.lows.push(b);
+      this.lowerLow(b);
+    }
   }
 
   windowStart(now: number): number {
@@ -84,16 +136,16 @@ export class RollingWindow {
   stats(now: number): WindowStats {
     const openTime = this.windowStart(now);
     this.evictBefore(openTime);
-    if (this.extremesStale) this.recomputeExtremes();
     const empty = this.count === 0;
+    if (!empty) this.extremeQueues();
     const lastBucket = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
     return {
       openTime,
       closeTime: now,
       firstPrice: empty ? NaN : this.buckets[this.head]!.open,
       priceBefore: this.evictedClose,
-      high: empty ? NaN : this.high,
-      low: empty ? NaN : this.low,
+      high: empty ? NaN : this.highs![this.highHead]!.high,
+      low: empty ? NaN : this.lows![this.lowHead]!.low,
       last: lastBucket ? lastBucket.close : this.evictedClose,
       volume: this.volume,
       quote: this.quote,
@@ -102,12 +154,15 @@ export class RollingWindow {
   }
 
   private evictBefore(openTime: number): void {
+    if (this.head < this.buckets.length && this.buckets[this.head]!.start < openTime) this.extremeQueues();
     while (this.head < this.buckets.length && this.buckets[this.head]!.start < openTime) {
       const b = this.buckets[this.head]!;
       this.volume -= b.volume;
       this.quote -= b.quote;
       this.count -= b.count;
-      if (b.high >= this.high || b.low <= this.low) this.extremesStale = true;
+      // Buckets leave in time order: one still queued is the first of its queue.
+      if (this.highs![this.highHead] === b) this.highHead++;
+      if (this.lows![this.lowHead] === b) this.lowHead++;
       this.evictedClose = b.close;
       this.head++;
     }
@@ -118,25 +173,21 @@ export class RollingWindow {
       this.volume = 0;
       this.quote = 0;
       this.count = 0;
-      this.high = -Infinity;
-      this.low = Infinity;
-      this.extremesStale = false;
+      this.highs = [];
+      this.highHead = 0;
+      this.lows = [];
+      this.lowHead = 0;
     } else if (this.head > 1024 && this.head * 2 > this.buckets.length) {
       this.buckets = this.buckets.slice(this.head);
       this.head = 0;
     }
-  }
-
-  private recomputeExtremes(): void {
-    let hi = -Infinity;
-    let lo = Infinity;
-    for (let i = this.head; i < this.buckets.length; i++) {
-      const b = this.buckets[i]!;
-      if (b.high > hi) hi = b.high;
-      if (b.low < lo) lo = b.low;
+    if (this.highHead > 1024 && this.highHead * 2 > this.highs!.length) {
+      this.highs = this.highs!.slice(this.highHead);
+      this.highHead = 0;
     }
-    this.high = hi;
-    this.low = lo;
-    this.extremesStale = false;
+    if (this.lowHead > 1024 && this.lowHead * 2 > this.lows!.length) {
+      this.lows = this.lows!.slice(this.lowHead);
+      this.lowHead = 0;
+    }
   }
 }

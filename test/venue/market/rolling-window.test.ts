@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { RingBuffer } from '../../../src/venue/market/ring-buffer.js';
 import { RollingWindow } from '../../../src/venue/market/rolling-window.js';
 
@@ -21,10 +22,48 @@ describe('RollingWindow', () => {
     expect([c.count, c.volume, c.last, c.priceBefore]).to.deep.equal([0, 0, 90, 90]);
   });
 
+  it('answers_the_high_and_low_of_the_buckets_in_the_window_as_a_scan_of_them_would', () => {
+    // Prints and queries at rising times, against a scan of every print whose bucket starts in the window
+    // (the extremes are kept as monotonic queues; a window restored from a snapshot without them builds them).
+    const step = fc.record({
+      dt: fc.integer({ min: 0, max: 4_000 }),
+      price: fc.integer({ min: 1, max: 40 }),
+      query: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 300 }), fc.integer({ min: -1, max: 299 }), (steps, restoreAt) => {
+        let w = new RollingWindow(10_000, 1_000);
+        const prints: { t: number; price: number }[] = [];
+        let t = 0;
+        for (let i = 0; i < steps.length; i++) {
+          const s = steps[i]!;
+          t += s.dt;
+          if (i === restoreAt) w = withoutQueues(w);
+          if (s.query) {
+            const got = w.stats(t);
+            const inWindow = prints.filter((p) => Math.floor(p.t / 1_000) * 1_000 >= got.openTime).map((p) => p.price);
+            expect([got.high, got.low]).to.deep.equal(inWindow.length ? [Math.max(...inWindow), Math.min(...inWindow)] : [NaN, NaN]);
+          } else {
+            w.add(t, s.price, 1, s.price);
+            prints.push({ t, price: s.price });
+          }
+        }
+      }),
+    );
+  });
+
   it('refuses_a_window_shorter_than_its_bucket', () => {
     expect(() => new RollingWindow(500, 1000)).to.throw(RangeError);
   });
 });
+
+/** A copy of `w` as an emulator snapshot written before the extreme queues restores it: its fields without them. */
+function withoutQueues(w: RollingWindow): RollingWindow {
+  const copy = Object.create(RollingWindow.prototype) as RollingWindow;
+  const fields = { ...(w as unknown as Record<string, unknown>) };
+  for (const k of ['highs', 'highHead', 'lows', 'lowHead']) delete fields[k];
+  return Object.assign(copy, fields);
+}
 
 describe('RingBuffer', () => {
   it('overwrites_the_oldest_and_searches_in_time_order', () => {
