@@ -18,6 +18,22 @@ function drawdownFloor(peak: Decimal, limit: Decimal): Decimal {
   return floorValue;
 }
 
+/**
+ * peak − equity, for the last (peak, equity) asked: flat, a backtest's equity is the very balance
+ * Decimal from one bar to the next (the account book keeps it while no fill moves it).
+ */
+let fallPeak: Decimal | undefined;
+let fallEquity: Decimal | undefined;
+let fallValue: Decimal | undefined;
+function fallOf(peak: Decimal, equity: Decimal): Decimal {
+  if (peak !== fallPeak || equity !== fallEquity || fallValue === undefined) {
+    fallPeak = peak;
+    fallEquity = equity;
+    fallValue = peak.minus(equity);
+  }
+  return fallValue;
+}
+
 /** The first kill-switch condition that holds, or undefined. */
 export function killSwitchCondition(state: RiskState): Denial | undefined {
   const k = state.limits.killSwitch;
@@ -31,7 +47,7 @@ export function killSwitchCondition(state: RiskState): Denial | undefined {
     if (k.maxDrawdown && m.peakEquity && m.peakEquity.gt(0)) {
       // (peak − equity) / peak ≥ limit, as (peak − equity) ≥ limit × peak: no division on every
       // snapshot (the product is exact; the quotient is only needed for the message).
-      const fall = m.peakEquity.minus(m.equity);
+      const fall = fallOf(m.peakEquity, m.equity);
       if (fall.gte(drawdownFloor(m.peakEquity, k.maxDrawdown))) {
         const dd = fall.div(m.peakEquity);
         return deny(
