@@ -48,8 +48,10 @@ export interface ReplayCursor {
 }
 
 /**
- * replayEvents() as a cursor. The runner's loop pulls once per event; over an array of events
- * without intra-bar paths this is an index walk (no generator, no iterator result per event).
+ * The events of `records` as a cursor the runner's loop pulls once per event: over an array without
+ * kline-only instruments an index walk, else the reorder below (FeedCursor). No generator: resuming
+ * one and its iterator result per event, with the cursor's own result around it, were ~1 KB a bar of
+ * a 50.8-day kline run's allocations (the feed lays four path points a bar).
  */
 export function replayCursor(
   records: Iterable<DataRecord | ReplayEvent>,
@@ -59,7 +61,7 @@ export function replayCursor(
   const counter = opts.counter ?? { records: 0 };
   if (Array.isArray(records) && !market.instruments.some((i) => i.spec.klineOnly))
     return new ArrayCursor(records, opts.from ?? -Infinity, opts.to ?? Infinity, counter);
-  return new IteratorCursor(replayEvents(records, market, { ...opts, counter })[Symbol.iterator]());
+  return new FeedCursor(records, market, opts, counter);
 }
 
 class ArrayCursor implements ReplayCursor {
@@ -89,55 +91,100 @@ class ArrayCursor implements ReplayCursor {
   }
 }
 
-class IteratorCursor implements ReplayCursor {
-  private done = false;
-
-  constructor(private readonly it: Iterator<ReplayEvent>) {}
-
-  next(): ReplayEvent | undefined {
-    if (this.done) return undefined;
-    const n = this.it.next();
-    if (n.done) {
-      this.done = true;
-      return undefined;
-    }
-    return n.value;
-  }
-}
-
+/** The events, in time order, as a generator (replayCursor pulled to the end). */
 export function* replayEvents(
   records: Iterable<DataRecord | ReplayEvent>,
   market: ReplayMarket,
   opts: ReplayFeedOptions = {},
 ): Generator<ReplayEvent> {
-  const from = opts.from ?? -Infinity;
-  const to = opts.to ?? Infinity;
-  const counter = opts.counter ?? { records: 0 };
-  const pathInstruments = market.instruments.filter((i) => i.spec.klineOnly);
-  if (pathInstruments.length === 0) {
-    for (const r of records) {
-      const t = r.et;
-      if (t < from) continue;
-      if (t >= to) return;
-      counter.records++;
-      yield r;
-    }
-    return;
+  const cursor = replayCursor(records, market, opts);
+  for (let e = cursor.next(); e !== undefined; e = cursor.next()) yield e;
+}
+
+/**
+ * Any iterable of records. Without kline-only instruments, a pass-through inside [from, to). With
+ * them, each bar is expanded into its path and the events pass through a reorder heap: after each
+ * record is read, the events at least a window (the longest bar) older than the newest one are let
+ * out, in (time, read order); at the end of the input, all of them.
+ */
+class FeedCursor implements ReplayCursor {
+  private readonly from: number;
+  private readonly to: number;
+  private readonly paths: boolean;
+  private readonly chosen: Map<string, string>;
+  private readonly heap = new BinaryHeap<Pending>(before);
+  private seq = 0;
+  private window = 0;
+  /**
+   * Until each path instrument's first bar has been read, its window (the bar length) is unknown:
+   * nothing leaves the heap before then (a bar's path starts one bar before its record).
+   */
+  private readonly unseen: Set<string>;
+  private newest = -Infinity;
+  /** Read when first pulled (as a generator's loop would). */
+  private it: Iterator<DataRecord | ReplayEvent> | undefined;
+  /** The input is read to its end (or past `to`, without paths). */
+  private ended = false;
+  /** The last record read lets out the events now surely in order (until the heap's first is not). */
+  private draining = false;
+
+  constructor(
+    private readonly records: Iterable<DataRecord | ReplayEvent>,
+    private readonly market: ReplayMarket,
+    opts: ReplayFeedOptions,
+    private readonly counter: { records: number },
+  ) {
+    this.from = opts.from ?? -Infinity;
+    this.to = opts.to ?? Infinity;
+    const pathInstruments = market.instruments.filter((i) => i.spec.klineOnly);
+    this.paths = pathInstruments.length > 0;
+    this.chosen = new Map<string, string>(Object.entries(opts.barInterval ?? {}));
+    this.unseen = new Set(pathInstruments.map((i) => i.key));
   }
-  const chosen = new Map<string, string>(Object.entries(opts.barInterval ?? {}));
-  const heap = new BinaryHeap<Pending>(before);
-  let seq = 0;
-  let window = 0;
-  // Until each path instrument's first bar has been read, its window (the bar length) is unknown:
-  // nothing leaves the heap before then (a bar's path starts one bar before its record).
-  const unseen = new Set(pathInstruments.map((i) => i.key));
-  let newest = -Infinity;
-  const push = (e: ReplayEvent): void => {
-    const t = e.et;
-    if (t > newest) newest = t;
-    heap.push({ t, seq: seq++, e });
-  };
-  for (const r of records) {
+
+  next(): ReplayEvent | undefined {
+    const it = (this.it ??= this.records[Symbol.iterator]());
+    if (!this.paths) {
+      while (!this.ended) {
+        const n = it.next();
+        if (n.done === true) break;
+        const r = n.value;
+        const t = r.et;
+        if (t < this.from) continue;
+        if (t >= this.to) {
+          // Left before its end, as a for-of over it would leave it: a reader's iterator closes its files.
+          it.return?.();
+          break;
+        }
+        this.counter.records++;
+        return r;
+      }
+      this.ended = true;
+      return undefined;
+    }
+    const heap = this.heap;
+    for (;;) {
+      if (this.ended) return heap.size > 0 ? heap.pop()!.e : undefined;
+      if (this.draining) {
+        if (heap.size > 0 && heap.peek()!.t <= this.newest - this.window) return heap.pop()!.e;
+        this.draining = false;
+      }
+      const n = it.next();
+      if (n.done === true) {
+        this.ended = true;
+        continue;
+      }
+      this.read(n.value);
+      // A bar, like any record, lets out what is now surely in order. (A bar used to skip this, so a run
+      // of bars alone was expanded whole into the heap before its first event: 520k path points and
+      // 200 MB held at the start of a 90-day spot run.)
+      this.draining = !(this.unseen.size > 0 && heap.size < MAX_HELD);
+    }
+  }
+
+  /** Puts a record's events (a bar's path, or the record) into the heap. */
+  private read(r: DataRecord | ReplayEvent): void {
+    const market = this.market;
     const inst =
       r.s === 'kline'
         ? market.byRecordKey(r.m === 'spot' ? `spot:${r.i}` : `contract:${r.i}`)
@@ -145,27 +192,31 @@ export function* replayEvents(
           ? market.byRecordKey(r.key)
           : undefined;
     if ((r.s === 'kline' || r.s === 'bar') && inst?.spec.klineOnly) {
-      const want = chosen.get(inst.key);
-      if (want === undefined) chosen.set(inst.key, r.iv);
-      else if (want !== r.iv) continue;
+      const want = this.chosen.get(inst.key);
+      if (want === undefined) this.chosen.set(inst.key, r.iv);
+      else if (want !== r.iv) return;
       const len = intervalMs(r.iv);
-      if (len > window) window = len;
+      if (len > this.window) this.window = len;
       // A recorded mark may lag the bars by one bar before the traded price stands in for it.
       inst.markMaxAgeMs = len;
-      unseen.delete(inst.key);
-      if (r.ot >= from && r.ot < to) counter.records++;
-      for (const p of expandBar(inst, r, len)) if (p.et >= from && p.et < to) push(p);
-      // No `continue` here: a bar, like any record, lets out what is now surely in order. (It used to
-      // skip the drain, so a run of bars alone was expanded whole into the heap before its first
-      // event: 520k path points and 200 MB held at the start of a 90-day spot run.)
-    } else if (r.et >= from && r.et < to) {
-      counter.records++;
-      push(r);
+      this.unseen.delete(inst.key);
+      if (r.ot >= this.from && r.ot < this.to) this.counter.records++;
+      const points = expandBar(inst, r, len);
+      for (let k = 0; k < points.length; k++) {
+        const p = points[k]!;
+        if (p.et >= this.from && p.et < this.to) this.push(p);
+      }
+    } else if (r.et >= this.from && r.et < this.to) {
+      this.counter.records++;
+      this.push(r);
     }
-    if (unseen.size > 0 && heap.size < MAX_HELD) continue;
-    while (heap.size > 0 && heap.peek()!.t <= newest - window) yield heap.pop()!.e;
   }
-  while (heap.size > 0) yield heap.pop()!.e;
+
+  private push(e: ReplayEvent): void {
+    const t = e.et;
+    if (t > this.newest) this.newest = t;
+    this.heap.push({ t, seq: this.seq++, e });
+  }
 }
 
 /** A bar's path: a compiled bar is already in ticks and lots (compileBar), a kline record is converted here. */
