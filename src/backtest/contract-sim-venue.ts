@@ -168,7 +168,11 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   private mode: PositionMode = PositionMode.ONE_WAY;
   private readonly settings = new Map<string, SideSetting>();
   private readonly lastFunding = new Map<string, { rate: string; nt: number }>();
-  private readonly fairAt = new Map<string, number>();
+  /**
+   * When each symbol's fair price was last set: a cell per symbol written in place (a number put in a
+   * Map is boxed anew at every set, four a bar on klines).
+   */
+  private readonly fairAt = new Map<string, { at: number }>();
   private readonly tpsl = new Map<string, TpSl>();
   private readonly seenTrades = new Set<string>();
   private readonly defaultOpenType: OpenType;
@@ -297,7 +301,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
   onMarketTrade(inst: ReplayInstrument, priceTicks: number, time: number): void {
     // No recorded mark, or a stale one (a coarse mark series): the fair price follows the trades.
     if (!inst.freshFair()) {
-      const last = this.fairAt.get(inst.symbol);
+      const last = this.fairAt.get(inst.symbol)?.at;
       if (last === undefined || time - last >= FAIR_FROM_TRADES_MS) this.setFair(inst, inst.price(priceTicks), time);
     }
     if (this.tpsl.size > 0) this.checkTriggers(inst, 'last', inst.price(priceTicks));
@@ -329,8 +333,12 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
 
   private setFair(inst: ReplayInstrument, price: Decimal, time: number): void {
     if (!price.gt(ZERO)) return;
-    this.fairAt.set(inst.symbol, time);
-    this.withTriggerLiquidity(inst, 'fair', price, () => this.venue.setFairPrice(inst.symbol, price));
+    const at = this.fairAt.get(inst.symbol);
+    if (at === undefined) this.fairAt.set(inst.symbol, { at: time });
+    else at.at = time;
+    // With no trailing or plan order of ours nothing can fire: set directly (no closure a path point).
+    if (!this.protective.any) this.venue.setFairPrice(inst.symbol, price);
+    else this.withTriggerLiquidity(inst, 'fair', price, () => this.venue.setFairPrice(inst.symbol, price));
     if (this.tpsl.size > 0) this.checkTriggers(inst, 'fair', price);
   }
 

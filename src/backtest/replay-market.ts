@@ -602,7 +602,7 @@ export class ReplayMarket {
   private applyPath(inst: ReplayInstrument, p: PathPoint): void {
     // Laid when something reads the book (a poll, a placement of ours, a fill model watching it): most
     // path points pass unread.
-    inst.book.replaceFlatLater((bids, asks) => syntheticBookFlat(p, bids, asks), this.pathBids, this.pathAsks);
+    inst.book.replaceFlatLater(syntheticBookFlat, p, this.pathBids, this.pathAsks);
     inst.book.updateId = (inst.book.updateId ?? 0) + 1;
     inst.book.updateTime = p.et;
     inst.markSnapshot();

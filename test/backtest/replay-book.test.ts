@@ -230,12 +230,13 @@ describe('replay book', () => {
             const asks = o.asks.flatMap(([d, q]) => [touch + 1 + d, q]);
             eager.replaceFlat(bids, asks);
             lazy.replaceFlatLater(
-              (b, a) => {
+              (_: undefined, b, a) => {
                 b.length = 0;
                 a.length = 0;
                 b.push(...bids);
                 a.push(...asks);
               },
+              undefined,
               scratch[0],
               scratch[1],
             );
