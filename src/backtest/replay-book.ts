@@ -750,7 +750,8 @@ export class ReplayBook {
    * A synthetic book given but not laid yet (replaceFlatLater): laid at the first read or change of
    * the book, so a path point nobody reads the book at costs nothing (issue 13). The writer, its
    * argument and the two lists are kept as they are: a closure over them, and the caller's closure
-   * over its point, were four objects per path point (~0.6 KB a bar of a kline run).
+   * over its point, were four objects per path point (applyPath allocated ~1,000 B a bar of the
+   * 50.8-day kline run with them, 6 B without).
    */
   #later: ((arg: never, bids: number[], asks: number[]) => void) | undefined;
   #laterArg: unknown;

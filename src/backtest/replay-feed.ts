@@ -49,9 +49,9 @@ export interface ReplayCursor {
 
 /**
  * The events of `records` as a cursor the runner's loop pulls once per event: over an array without
- * kline-only instruments an index walk, else the reorder below (FeedCursor). No generator: resuming
- * one and its iterator result per event, with the cursor's own result around it, were ~1 KB a bar of
- * a 50.8-day kline run's allocations (the feed lays four path points a bar).
+ * kline-only instruments an index walk, else the reorder below (FeedCursor). No generator: its resumes
+ * and iterator results per event, with the cursor's own result around them, were ~200 B a bar more of
+ * a 50.8-day kline run's allocations (alloc.mjs; the feed lays four path points a bar).
  */
 export function replayCursor(
   records: Iterable<DataRecord | ReplayEvent>,
