@@ -19,3 +19,20 @@ export function lastCall<A, R>(compute: (arg: A) => R): (arg: A) => R {
     return result;
   };
 }
+
+/** lastCall for a function of two arguments: the answer for the pair asked last, both compared by identity. */
+export function lastCall2<A, B, R>(compute: (a: A, b: B) => R): (a: A, b: B) => R {
+  let asked = false;
+  let lastA: A | undefined;
+  let lastB: B | undefined;
+  let lastResult: R | undefined;
+  return (a: A, b: B): R => {
+    if (asked && a === lastA && b === lastB) return lastResult as R;
+    const result = compute(a, b);
+    asked = true;
+    lastA = a;
+    lastB = b;
+    lastResult = result;
+    return result;
+  };
+}

@@ -1,4 +1,5 @@
 import type { Decimal } from '../../core/decimal.js';
+import { lastCall2 } from '../../core/last-call.js';
 import { isRiskReducing } from '../../domain/intent.js';
 import { fmt } from '../order-proposals.js';
 import type { Denial, RiskRule, RiskState } from '../risk-rule.js';
@@ -6,33 +7,13 @@ import type { Denial, RiskRule, RiskState } from '../risk-rule.js';
 export const KILL_SWITCH_RULE = 'kill-switch';
 
 /** limit × peak, for the last (peak, limit) asked: the peak changes far less often than equity. */
-let floorPeak: Decimal | undefined;
-let floorLimit: Decimal | undefined;
-let floorValue: Decimal | undefined;
-function drawdownFloor(peak: Decimal, limit: Decimal): Decimal {
-  if (peak !== floorPeak || limit !== floorLimit || floorValue === undefined) {
-    floorPeak = peak;
-    floorLimit = limit;
-    floorValue = peak.mul(limit);
-  }
-  return floorValue;
-}
+const drawdownFloor = lastCall2((peak: Decimal, limit: Decimal): Decimal => peak.mul(limit));
 
 /**
  * peak − equity, for the last (peak, equity) asked: flat, a backtest's equity is the very balance
  * Decimal from one bar to the next (the account book keeps it while no fill moves it).
  */
-let fallPeak: Decimal | undefined;
-let fallEquity: Decimal | undefined;
-let fallValue: Decimal | undefined;
-function fallOf(peak: Decimal, equity: Decimal): Decimal {
-  if (peak !== fallPeak || equity !== fallEquity || fallValue === undefined) {
-    fallPeak = peak;
-    fallEquity = equity;
-    fallValue = peak.minus(equity);
-  }
-  return fallValue;
-}
+const fallOf = lastCall2((peak: Decimal, equity: Decimal): Decimal => peak.minus(equity));
 
 /** The first kill-switch condition that holds, or undefined. */
 export function killSwitchCondition(state: RiskState): Denial | undefined {
