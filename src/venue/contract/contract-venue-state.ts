@@ -380,6 +380,14 @@ export class ContractVenueState {
     if (this.takers.of[event.type] > 0) this.queue.push({ kind: 'event', event });
   }
 
+  /**
+   * Queues an event already built, when taken: for the hot paths that asked wants(type) first (then
+   * emit's builder closure is one more allocation per event, and they build the event anyway).
+   */
+  emitEvent(event: ContractVenueEvent): void {
+    if (this.takers.of[event.type] > 0) this.queue.push({ kind: 'event', event });
+  }
+
   runValue<T>(fn: () => T): T {
     let out: T | undefined;
     this.run(() => {

@@ -20,10 +20,10 @@ import { liquidationPrice, marginRatio, unrealisedPnl } from './margin-math.js';
 import { MoneyCell, decimalOfParts, decimalOfUnits } from './money-cell.js';
 import { posKey, sideKey } from './venue-keys.js';
 import { type ContractVenueState } from './contract-venue-state.js';
-import { PositionChangedEvent } from './lazy-events.js';
+import { PositionChangedEvent, type EventViews } from './lazy-events.js';
 import { LazyOrderView } from './lazy-order-view.js';
 import { accountChanged } from './account-changes.js';
-import type { VenueMoney } from './venue-money.js';
+import { CrossParts, type VenueMoney } from './venue-money.js';
 
 const ONE = new Decimal(1);
 
@@ -79,7 +79,7 @@ function copyOfOrder(o: OrderState): OrderState {
   };
 }
 
-export class ContractViewBuilder {
+export class ContractViewBuilder implements EventViews<PositionMoment> {
   constructor(
     private readonly s: ContractVenueState,
     private readonly money: VenueMoney,
@@ -120,14 +120,12 @@ export class ContractViewBuilder {
   }
 
   /**
-   * The order's view as it is now, built when first called: from a copy of the order (its amounts are
-   * plain values but for the used-margin cell, copied too), because an event is read after its command
-   * and the order may have filled or been cancelled since. Events carry it behind a getter.
+   * A copy of the order as it is now, for an event to build its view from when read (its amounts are
+   * plain values but for the used-margin cell, copied too): an event is read after its command, and the
+   * order may have filled or been cancelled since.
    */
-  orderViewLater(o: OrderState): () => ContractOrderView {
-    const at = copyOfOrder(o);
-    let view: ContractOrderView | undefined;
-    return () => (view ??= this.orderView(at));
+  orderCopy(o: OrderState): OrderState {
+    return copyOfOrder(o);
   }
 
   /**
@@ -141,12 +139,6 @@ export class ContractViewBuilder {
   }
 
   private readonly buildOrderView = (o: OrderState): ContractOrderView => this.orderView(o);
-
-  /** A fill's view, built when first called (the record does not change once written). */
-  fillViewLater(acct: AccountState, f: FillRecord): () => ContractFillView {
-    let view: ContractFillView | undefined;
-    return () => (view ??= this.fillView(acct, f));
-  }
 
   heldView(acct: AccountState, p: ContractPosition): HeldPositionView {
     return {
@@ -173,7 +165,7 @@ export class ContractViewBuilder {
   }
 
   positionView(acct: AccountState, p: ContractPosition): ContractPositionView {
-    return this.viewAt(this.momentOf(acct, p));
+    return this.positionViewAt(this.momentOf(acct, p));
   }
 
   /**
@@ -186,7 +178,7 @@ export class ContractViewBuilder {
     const mark = this.s.markPrice(this.s.markets.get(p.spec.symbol)!);
     let cross: PositionMoment['cross'];
     if (p.holdLots > 0 && mark && !acct.exempt && p.openType !== OpenType.ISOLATED) {
-      cross = this.money.crossUnits(acct, p.spec.settleCoin);
+      cross = this.money.crossParts(acct, p.spec.settleCoin) ?? this.money.crossUnits(acct, p.spec.settleCoin);
       if (cross === undefined) {
         const c = this.money.crossOf(acct, p.spec.settleCoin);
         cross = c.equity.lte(0) ? ONE : c.maintenance.div(c.equity);
@@ -195,7 +187,8 @@ export class ContractViewBuilder {
     return { accountId: acct.id, exempt: acct.exempt, position: p, mark, cross };
   }
 
-  private viewAt(at: PositionMoment): ContractPositionView {
+  /** The view of a position at a moment (momentOf): what a position-changed event shows when read. */
+  positionViewAt(at: PositionMoment): ContractPositionView {
     const p = at.position;
     const spec = p.spec;
     const mark = at.mark;
@@ -333,25 +326,25 @@ export class ContractViewBuilder {
   emitPosition(acct: AccountState, p: ContractPosition): void {
     accountChanged(acct);
     if (!this.s.wants('PositionChanged')) return;
-    const at = this.momentOf(acct, p.copy());
-    const time = this.s.clock.now();
-    let view: ContractPositionView | undefined;
-    const build = (): ContractPositionView => (view ??= this.viewAt(at));
-    this.s.emit(() => new PositionChangedEvent(time, build));
+    this.s.emitEvent(new PositionChangedEvent(this.s.clock.now(), this.momentOf(acct, p.copy()), this));
   }
 }
 
 /** A position view's inputs at one moment (see ContractViewBuilder.momentOf). */
-interface PositionMoment {
+export interface PositionMoment {
   readonly accountId: AccountId;
   readonly exempt: boolean;
   readonly position: ContractPosition;
   readonly mark: Decimal | undefined;
-  /** A cross position's account figures: equity and maintenance in units, or the ratio when not exact; else undefined. */
-  readonly cross: { readonly equity: bigint; readonly maintenance: bigint } | Decimal | undefined;
+  /**
+   * A cross position's account figures: equity and maintenance in units (in two parts, or as bigints),
+   * or the ratio when not exact; else undefined.
+   */
+  readonly cross: CrossParts | { readonly equity: bigint; readonly maintenance: bigint } | Decimal | undefined;
 }
 
 function crossRatioOf(cross: NonNullable<PositionMoment['cross']>): Decimal {
-  if (!('equity' in cross)) return cross;
-  return cross.equity <= 0n ? ONE : decimalOfUnits(cross.maintenance).div(decimalOfUnits(cross.equity));
+  if (cross instanceof Decimal) return cross;
+  const { equity, maintenance } = cross instanceof CrossParts ? cross.units() : cross;
+  return equity <= 0n ? ONE : decimalOfUnits(maintenance).div(decimalOfUnits(equity));
 }

@@ -6,27 +6,46 @@
  * Why classes and not object literals with getters: each literal getter is a fresh closure, so every
  * such object got its own hidden class and reading it went through a megamorphic lookup (issue 12's
  * listened cycles; with the rest of that change the bench row with a listener went from 0.44× to 0.71×
- * of the quiet venue). Here the getters sit on the prototype and the view builders in private fields. The getters are made
- * enumerable, so `for…in` (and chai's deep equality, which walks it) lists the same keys as before;
- * `toJSON` writes the same text as the literal, keys in the same order. Only `Object.keys` and a spread
- * now see the data fields alone (no reader in the project takes either of an event).
+ * of the quiet venue). Here the getters sit on the prototype, the moment's data, the view builder and
+ * the views once built in private fields. The getters are made enumerable, so `for…in` (and chai's
+ * deep equality, which walks it) lists the same keys as before; `toJSON` writes the same text as the
+ * literal, keys in the same order. Only `Object.keys` and a spread now see the data fields alone (no
+ * reader in the project takes either of an event).
  */
 import type { ContractFillView, ContractOrderView, ContractPositionView, CancelReason } from './contract-views.js';
 import type { OrderAccepted, OrderCancelled, OrderFilled, PositionChanged } from './contract-events.js';
+import type { AccountState, FillRecord, OrderState } from './contract-state.js';
+
+/**
+ * What the events build their views with (ContractViewBuilder): the event holds the moment's data
+ * (a copy of the order, the fill record, the position's moment) and this, not a closure per view.
+ * Why: each closure was a function and a context per event, and a listened maker+taker cycle queues
+ * seven events (issue 12's listened row).
+ */
+export interface EventViews<P> {
+  orderView(o: OrderState): ContractOrderView;
+  fillView(acct: AccountState, f: FillRecord): ContractFillView;
+  positionViewAt(at: P): ContractPositionView;
+}
 
 export class OrderAcceptedEvent implements OrderAccepted {
   readonly type = 'OrderAccepted';
-  readonly #order: () => ContractOrderView;
+  readonly #at: OrderState;
+  readonly #views: EventViews<unknown>;
+  #order: ContractOrderView | undefined = undefined;
 
+  /** `at`: a copy of the order at this moment (ContractViewBuilder.orderCopy). */
   constructor(
     readonly time: number,
-    order: () => ContractOrderView,
+    at: OrderState,
+    views: EventViews<unknown>,
   ) {
-    this.#order = order;
+    this.#at = at;
+    this.#views = views;
   }
 
   get order(): ContractOrderView {
-    return this.#order();
+    return (this.#order ??= this.#views.orderView(this.#at));
   }
 
   toJSON(): OrderAccepted {
@@ -36,24 +55,33 @@ export class OrderAcceptedEvent implements OrderAccepted {
 
 export class OrderFilledEvent implements OrderFilled {
   readonly type = 'OrderFilled';
-  readonly #order: () => ContractOrderView;
-  readonly #fill: () => ContractFillView;
+  readonly #at: OrderState;
+  readonly #account: AccountState;
+  readonly #record: FillRecord;
+  readonly #views: EventViews<unknown>;
+  #order: ContractOrderView | undefined = undefined;
+  #fill: ContractFillView | undefined = undefined;
 
+  /** `at`: a copy of the order at this moment; `record`: the fill's record (never changed once written). */
   constructor(
     readonly time: number,
-    order: () => ContractOrderView,
-    fill: () => ContractFillView,
+    at: OrderState,
+    account: AccountState,
+    record: FillRecord,
+    views: EventViews<unknown>,
   ) {
-    this.#order = order;
-    this.#fill = fill;
+    this.#at = at;
+    this.#account = account;
+    this.#record = record;
+    this.#views = views;
   }
 
   get order(): ContractOrderView {
-    return this.#order();
+    return (this.#order ??= this.#views.orderView(this.#at));
   }
 
   get fill(): ContractFillView {
-    return this.#fill();
+    return (this.#fill ??= this.#views.fillView(this.#account, this.#record));
   }
 
   toJSON(): OrderFilled {
@@ -63,18 +91,22 @@ export class OrderFilledEvent implements OrderFilled {
 
 export class OrderCancelledEvent implements OrderCancelled {
   readonly type = 'OrderCancelled';
-  readonly #order: () => ContractOrderView;
+  readonly #at: OrderState;
+  readonly #views: EventViews<unknown>;
+  #order: ContractOrderView | undefined = undefined;
 
   constructor(
     readonly time: number,
-    order: () => ContractOrderView,
+    at: OrderState,
     readonly reason: CancelReason,
+    views: EventViews<unknown>,
   ) {
-    this.#order = order;
+    this.#at = at;
+    this.#views = views;
   }
 
   get order(): ContractOrderView {
-    return this.#order();
+    return (this.#order ??= this.#views.orderView(this.#at));
   }
 
   toJSON(): OrderCancelled {
@@ -82,19 +114,24 @@ export class OrderCancelledEvent implements OrderCancelled {
   }
 }
 
-export class PositionChangedEvent implements PositionChanged {
+export class PositionChangedEvent<P> implements PositionChanged {
   readonly type = 'PositionChanged';
-  readonly #position: () => ContractPositionView;
+  readonly #at: P;
+  readonly #views: EventViews<P>;
+  #position: ContractPositionView | undefined = undefined;
 
+  /** `at`: the position's inputs at this moment (a copy of it, the mark, the cross figures). */
   constructor(
     readonly time: number,
-    position: () => ContractPositionView,
+    at: P,
+    views: EventViews<P>,
   ) {
-    this.#position = position;
+    this.#at = at;
+    this.#views = views;
   }
 
   get position(): ContractPositionView {
-    return this.#position();
+    return (this.#position ??= this.#views.positionViewAt(this.#at));
   }
 
   toJSON(): PositionChanged {

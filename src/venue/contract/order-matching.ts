@@ -69,15 +69,15 @@ export class OrderMatching {
   ) {}
 
   /**
-   * Matches an admitted order as taker (limitTicks null = does not take), then rests or cancels the
-   * remainder by type. Margin has been checked by the caller.
+   * Matches an admitted order as taker (limitTicks null = does not take; `stp` is given when it takes),
+   * then rests or cancels the remainder by type. Margin has been checked by the caller.
    */
-  execute(o: OrderState, limitTicks: number | undefined | null, stp: SelfTradeCheck<OrderState>): void {
+  execute(o: OrderState, limitTicks: number | undefined | null, stp: SelfTradeCheck<OrderState> | undefined): void {
     const m = o.market;
     let stopped = false;
     // The accounts this match touched, in first-touch order (a list: a match meets few accounts).
     const touched: AccountState[] = [o.account];
-    if (limitTicks !== null) {
+    if (limitTicks !== null && stp !== undefined) {
       const res = m.book.match(o.bookSide, { limitTicks, lots: o.lots - o.dealLots }, stp);
       if (res.fills.length > 0 || res.stpCancelled.length > 0) m.version++;
       for (const mk of res.stpCancelled) this.cancelInternal(mk.data, 'stp_maker', true);
@@ -151,25 +151,23 @@ export class OrderMatching {
     if (this.s.wants('TradeExecuted')) {
       // Only the event shows it: asked only when someone listens (at the same moment as before).
       const self = this.s.sameGroup(taker.account.id, maker.account.id);
-      this.s.emit(() => {
-        const trade: ContractTradeView = {
-          tradeId,
-          symbol: m.spec.symbol,
-          price: m.spec.ticksToPrice(priceTicks),
-          priceTicks,
-          vol: m.spec.lotsToVol(lots),
-          lots,
-          time: now,
-          takerSide: taker.isBuy ? DealSide.BUY : DealSide.SELL,
-          openFlag,
-          selfTrade: self,
-          takerAccountId: taker.account.id,
-          makerAccountId: maker.account.id,
-          takerOrderId: taker.id,
-          makerOrderId: maker.id,
-        };
-        return { type: 'TradeExecuted', time: now, trade };
-      });
+      const trade: ContractTradeView = {
+        tradeId,
+        symbol: m.spec.symbol,
+        price: m.spec.ticksToPrice(priceTicks),
+        priceTicks,
+        vol: m.spec.lotsToVol(lots),
+        lots,
+        time: now,
+        takerSide: taker.isBuy ? DealSide.BUY : DealSide.SELL,
+        openFlag,
+        selfTrade: self,
+        takerAccountId: taker.account.id,
+        makerAccountId: maker.account.id,
+        takerOrderId: taker.id,
+        makerOrderId: maker.id,
+      };
+      this.s.emitEvent({ type: 'TradeExecuted', time: now, trade });
     }
     if (this.s.watchers.size > 0)
       this.s.queue.push({ kind: 'price', update: { symbol: m.spec.symbol, kind: 'last', price: m.lastPrice!, time: now } });
@@ -349,9 +347,7 @@ export class OrderMatching {
     for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
     if (this.s.wants('OrderFilled')) {
       // Views built when read (most listeners read only the fill, some neither), showing this moment.
-      const order = this.views.orderViewLater(o);
-      const fill = this.views.fillViewLater(acct, fillRec);
-      this.s.emit(() => new OrderFilledEvent(now, order, fill));
+      this.s.emitEvent(new OrderFilledEvent(now, this.views.orderCopy(o), acct, fillRec, this.views));
     }
     for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return openLots;
@@ -400,8 +396,7 @@ export class OrderMatching {
     this.finalize(o);
     const now = o.updateTime;
     if (this.s.wants('OrderCancelled')) {
-      const order = this.views.orderViewLater(o);
-      this.s.emit(() => new OrderCancelledEvent(now, order, reason));
+      this.s.emitEvent(new OrderCancelledEvent(now, this.views.orderCopy(o), reason, this.views));
     }
   }
 

@@ -26,6 +26,7 @@ import type {
   VenueResult,
 } from './contract-requests.js';
 import { ZERO, frozenOf } from './contract-state.js';
+import type { ContractPosition } from './contract-position.js';
 import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
@@ -39,6 +40,9 @@ import { accountChanged } from './account-changes.js';
 
 /** a + b, without a bigint operation when one is zero (an order that only rests or only takes: most). */
 const sumUnits = (a: bigint, b: bigint): bigint => (a === 0n ? b : b === 0n ? a : a + b);
+
+/** The preview of an order that does not take (read only: one object for all of them). */
+const NOTHING_TAKEN: { readonly lots: number; readonly quote: number } = { lots: 0, quote: 0 };
 
 export class OrderPlacement {
   constructor(
@@ -252,11 +256,16 @@ export class OrderPlacement {
     let leverage: number;
     let openType: OpenType = req.openType;
     const target = acct.positions.get(posKey(spec.symbol, positionType));
+    // One-way: the other side's position of an opening order, looked up once for the net position here
+    // and the isolated liquidation check below (netPosition and that check looked up both sides again).
+    let opposite: ContractPosition | undefined;
     if (closing) {
       leverage = target?.leverage ?? req.leverage ?? 0;
       if (target) openType = target.openType;
     } else {
-      const existing = oneWay ? this.s.netPosition(acct, spec.symbol) : target;
+      if (oneWay) opposite = acct.positions.get(posKey(spec.symbol, oppositeType(positionType)));
+      // netPosition's answer: the long side's position, else the short side's.
+      const existing = oneWay ? (positionType === PositionType.LONG ? (target ?? opposite) : (opposite ?? target)) : target;
       const setting = acct.settings.get(key);
       const busy = existing !== undefined || this.s.hasOpeningOrders(acct, spec.symbol, key);
       const lev = req.leverage ?? existing?.leverage ?? setting?.leverage;
@@ -340,14 +349,16 @@ export class OrderPlacement {
       draft.priceTicks = ref;
       draft.displayPrice = spec.ticksToPrice(ref);
     }
-    const stp = this.s.stpCheck(acct, stpMode);
     if (type === ContractOrderType.POST_ONLY && book.wouldCross(draft.bookSide, priceTicks)) {
       return this.matching.invalid(draft, ContractOrderErrorCode.PARAMETER, 'post only order would take liquidity');
     }
     const takes =
       type !== ContractOrderType.POST_ONLY &&
       (limitTicks === undefined ? (isBuy ? book.bestAsk() : book.bestBid()) !== undefined : book.wouldCross(draft.bookSide, limitTicks));
-    const preview = takes ? book.previewMatch(draft.bookSide, { limitTicks, lots }, stp) : { lots: 0, quote: 0 };
+    // The self-trade check is a closure over the account: made only for an order that takes (an order
+    // that only rests never reaches the book's matching, and half the placements of a maker+taker cycle rest).
+    const stp = takes ? this.s.stpCheck(acct, stpMode) : undefined;
+    const preview = stp !== undefined ? book.previewMatch(draft.bookSide, { limitTicks, lots }, stp) : NOTHING_TAKEN;
     const fokUnfilled = type === ContractOrderType.FOK && preview.lots < lots;
 
     if (!closing && !fokUnfilled) {
@@ -369,7 +380,6 @@ export class OrderPlacement {
           );
       if (exceeds) return this.matching.invalid(draft, ContractOrderErrorCode.INSUFFICIENT_BALANCE, 'insufficient balance');
       const fair = m.fairPrice;
-      const opposite = oneWay ? acct.positions.get(posKey(spec.symbol, oppositeType(positionType))) : undefined;
       if (openType === OpenType.ISOLATED && fair !== undefined && opposite === undefined) {
         const units = BigInt(preview.quote) + BigInt(draft.priceTicks) * BigInt(restLots);
         const addLots = preview.lots + restLots;
@@ -399,14 +409,13 @@ export class OrderPlacement {
     }
     if (closing) this.matching.reserveClose(draft, target!);
     if (this.s.wants('OrderAccepted')) {
-      const order = this.views.orderViewLater(draft);
-      this.s.emit(() => new OrderAcceptedEvent(now, order));
+      this.s.emitEvent(new OrderAcceptedEvent(now, this.views.orderCopy(draft), this.views));
     }
     if (fokUnfilled) {
       this.matching.cancelInternal(draft, 'fok_unfilled');
       return { ok: true, value: this.views.placedOrderView(draft) };
     }
-    this.matching.execute(draft, takes ? limitTicks : null, stp);
+    this.matching.execute(draft, stp !== undefined ? limitTicks : null, stp);
     return { ok: true, value: this.views.placedOrderView(draft) };
   }
 

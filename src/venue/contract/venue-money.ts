@@ -49,18 +49,36 @@ import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState, type SpecRates }
 /** a + b, without the bigint operation (an allocation) when a is zero: one contract's sum is the usual case. */
 const addUnits = (a: bigint, b: bigint): bigint => (a === 0n ? b : a + b);
 
+/**
+ * The default rates asked last: the venue's map they came from, the contract, the answer. Why: a
+ * maker+taker cycle asks rates() six times for one contract, each a map lookup (~100 instructions in
+ * callgrind). An entry of that map is set once and never replaced, so the answer stands while the map
+ * and the contract are the ones asked. Module state rather than a field: the emulator's snapshot writes
+ * VenueMoney's fields, and a memo is no state of the venue.
+ */
+const lastDefault: { rates: Map<ContractSpec, SpecRates> | undefined; spec: ContractSpec | undefined; answer: SpecRates | undefined } = {
+  rates: undefined,
+  spec: undefined,
+  answer: undefined,
+};
+
 export class VenueMoney {
   constructor(private readonly s: ContractVenueState) {}
 
   /** The account's fee rates on `spec`, with their ledger units per tick·lot (fees are tick·lots × these, exactly). */
   rates(acct: AccountState, spec: ContractSpec): SpecRates {
     if (this.s.feeRatesOf === undefined) {
-      let r = this.s.defaultRates.get(spec);
+      const byContract = this.s.defaultRates;
+      if (byContract === lastDefault.rates && spec === lastDefault.spec) return lastDefault.answer!;
+      let r = byContract.get(spec);
       if (r === undefined) {
         const { makerFeeRate: maker, takerFeeRate: taker } = spec.instrument;
         r = specRates(spec, maker, taker);
-        this.s.defaultRates.set(spec, r);
+        byContract.set(spec, r);
       }
+      lastDefault.rates = byContract;
+      lastDefault.spec = spec;
+      lastDefault.answer = r;
       return r;
     }
     return recentSpecRates(spec, this.s.feeRatesOf(acct.id, spec.instrument));
@@ -343,6 +361,70 @@ export class VenueMoney {
     return size < SIZE_LIMIT ? { equity, maintenance } : undefined;
   }
 
+  /**
+   * crossUnits in two parts, with no bigint operation: equity = big + equityGrains · grain units,
+   * maintenance = maintenanceGrains · grain units (CrossParts). Why: a cross position's changed event
+   * keeps these figures of its moment for its view, and crossUnits' bigint sums were about 6,800 of a
+   * listened maker+taker cycle's instructions (callgrind) for views a listener often never reads; the
+   * bigints are made when the view is. Undefined, and crossUnits decides, unless every amount is a
+   * count of one grain in the cells' double parts (at most one cell with a bigint part, which is kept,
+   * not added), the unit value and maintenance per tick·lot are whole counts of the grain, every sum
+   * is a safe integer, and Σ|terms| is under half crossUnits' bound: then crossUnits gives these same
+   * integers (same terms, summed exactly).
+   */
+  crossParts(acct: AccountState, currency: string): CrossParts | undefined {
+    const w = acct.wallets.get(currency);
+    if (w === undefined) return undefined;
+    const free = w.freeCell;
+    const frozen = w.frozenCell;
+    if (free.dec !== undefined || frozen.dec !== undefined) return undefined;
+    const grain = free.fast !== 0 ? free.grain : frozen.grain;
+    if (grain === 0 || (frozen.fast !== 0 && frozen.grain !== grain)) return undefined;
+    let big = free.big;
+    if (frozen.big !== 0n) {
+      if (big !== 0n) return undefined;
+      big = frozen.big;
+    }
+    let equity = free.fast + frozen.fast;
+    let maintenance = 0;
+    let size = Math.abs(free.bigNumber) + Math.abs(free.fast * grain) + Math.abs(frozen.bigNumber) + Math.abs(frozen.fast * grain);
+    let summed = 0;
+    for (const p of acct.positions.values()) {
+      if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
+      if (++summed >= MAX_SUMMED_POSITIONS) return undefined;
+      const m = this.s.markets.get(p.spec.symbol)!;
+      const ticks = m.fairPrice === undefined ? m.lastTicks : this.fairTicks(m);
+      const perTickLot = this.maintenancePerTickLot(p.spec, this.s.tierOf(p.spec, p.holdLots).mmr);
+      const im = p.imCell;
+      if (ticks === undefined || perTickLot === undefined || im.dec !== undefined) return undefined;
+      if (im.fast !== 0 && im.grain !== grain) return undefined;
+      if (im.big !== 0n) {
+        if (big !== 0n) return undefined;
+        big = im.big;
+      }
+      const uvGrains = UNIT_VALUE_GRAINS.of(p.spec.unitValueUnits, grain);
+      const mmGrains = MAINTENANCE_GRAINS.of(perTickLot, grain);
+      const valueTickLots = ticks * p.holdLots;
+      const costTickLots = p.holdCostNumber;
+      if (uvGrains === undefined || mmGrains === undefined || !Number.isSafeInteger(valueTickLots) || !Number.isSafeInteger(costTickLots))
+        return undefined;
+      const unrealised = (p.isLong ? valueTickLots - costTickLots : costTickLots - valueTickLots) * uvGrains;
+      const mm = valueTickLots * mmGrains;
+      equity = equity + im.fast + unrealised;
+      maintenance = maintenance + mm;
+      if (
+        !Number.isSafeInteger(unrealised) ||
+        !Number.isSafeInteger(mm) ||
+        !Number.isSafeInteger(equity) ||
+        !Number.isSafeInteger(maintenance)
+      )
+        return undefined;
+      const uvNumber = p.spec.unitValueNumber * UNITS_PER_COIN;
+      size += Math.abs(im.bigNumber) + Math.abs(im.fast * grain) + (valueTickLots + Math.abs(costTickLots)) * uvNumber + mm * grain;
+    }
+    return size < SIZE_LIMIT / 2 ? new CrossParts(big, equity, maintenance, grain) : undefined;
+  }
+
   /** Ledger units of maintenance per tick·lot at rate `mmr` (unitValue · mmr), undefined when finer than the units. */
   private maintenancePerTickLot(spec: ContractSpec, mmr: Decimal): bigint | undefined {
     let bySpec = this.maintenanceUnits.get(spec);
@@ -540,3 +622,47 @@ export function marginTerms(spec: ContractSpec, stepUnits: bigint): UnitTerms {
   if (t === undefined || t.stepUnits !== stepUnits) marginTermsOf.set(spec, (t = unitTerms(spec.unitValueUnits, stepUnits, 0n)));
   return t;
 }
+
+/**
+ * A cross account's equity and maintenance in ledger units, in two parts (VenueMoney.crossParts):
+ * equity = big + equityGrains · grain, maintenance = maintenanceGrains · grain.
+ */
+export class CrossParts {
+  constructor(
+    readonly big: bigint,
+    readonly equityGrains: number,
+    readonly maintenanceGrains: number,
+    readonly grain: number,
+  ) {}
+
+  /** The two figures in ledger units (crossUnits' answer). */
+  units(): { readonly equity: bigint; readonly maintenance: bigint } {
+    const g = BigInt(this.grain);
+    return { equity: this.big + BigInt(this.equityGrains) * g, maintenance: BigInt(this.maintenanceGrains) * g };
+  }
+}
+
+/**
+ * units / grain as a safe double when `units` is a whole count of `grain` (else undefined), for the last
+ * pair asked: crossParts asks it for the same long-lived bigint (a contract's unit value, a tier's
+ * maintenance per tick·lot) and grain again and again.
+ */
+class GrainQuotient {
+  private units: bigint | undefined = undefined;
+  private grain = 0;
+  private quotient: number | undefined = undefined;
+
+  of(units: bigint, grain: number): number | undefined {
+    if (units !== this.units || grain !== this.grain) {
+      const g = BigInt(grain);
+      const q = units % g === 0n ? Number(units / g) : NaN;
+      this.units = units;
+      this.grain = grain;
+      this.quotient = Number.isSafeInteger(q) ? q : undefined;
+    }
+    return this.quotient;
+  }
+}
+
+const UNIT_VALUE_GRAINS = new GrainQuotient();
+const MAINTENANCE_GRAINS = new GrainQuotient();
