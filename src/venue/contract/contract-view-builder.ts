@@ -28,14 +28,23 @@ import { CrossParts, type VenueMoney } from './venue-money.js';
 const ONE = new Decimal(1);
 
 /**
+ * The used margin of order copies with none booked: copies are only read (views), so they share one cell.
+ * Why: a resting order's placement answer copies its order, and a cell of its own was 104 of the 536
+ * bytes of that copy (heap sampling).
+ */
+const NOTHING_USED = new MoneyCell();
+
+/**
  * A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too).
  * Field by field rather than `{ ...o, usedMargin }`: the spread ran through the runtime's object-clone
  * path on every resting placement (about 600 instructions of a maker+taker cycle in callgrind), a
  * literal is allocated inline; the type checker holds it to OrderState's fields.
  */
 function copyOfOrder(o: OrderState): OrderState {
-  const usedMargin = new MoneyCell();
-  usedMargin.copyFrom(o.usedMargin);
+  const used = o.usedMargin;
+  // Nothing booked yet (a resting order's answer, an acceptance event): the one empty cell, whose amount never changes.
+  const usedMargin = used.big === 0n && used.fast === 0 && used.dec === undefined ? NOTHING_USED : new MoneyCell();
+  if (usedMargin !== NOTHING_USED) usedMargin.copyFrom(used);
   return {
     id: o.id,
     seq: o.seq,
