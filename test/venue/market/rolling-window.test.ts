@@ -52,6 +52,22 @@ describe('RollingWindow', () => {
     );
   });
 
+  it('keeps_the_high_through_the_queues_dropping_the_buckets_they_passed', () => {
+    // Falling prices: every bucket stays in the high queue and leaves it from the front as the window
+    // moves, so the queue drops its passed entries many times in a minute (a drop that took one live
+    // entry too many would answer a lower high than the scan).
+    const w = new RollingWindow(10_000, 1_000);
+    const prints: { t: number; price: number }[] = [];
+    for (let t = 0; t < 120_000; t += 1_000) {
+      const price = 100_000 - t / 100;
+      w.add(t, price, 1, price);
+      prints.push({ t, price });
+      const got = w.stats(t);
+      const inWindow = prints.filter((p) => p.t >= got.openTime).map((p) => p.price);
+      expect([got.high, got.low], `at ${t}`).to.deep.equal([Math.max(...inWindow), Math.min(...inWindow)]);
+    }
+  });
+
   it('refuses_a_window_shorter_than_its_bucket', () => {
     expect(() => new RollingWindow(500, 1000)).to.throw(RangeError);
   });
