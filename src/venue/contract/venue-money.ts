@@ -332,10 +332,9 @@ export class VenueMoney {
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
       if (++summed >= MAX_SUMMED_POSITIONS) return undefined;
-      const m = this.s.markets.get(p.spec.symbol)!;
-      const ticks = m.fairPrice === undefined ? m.lastTicks : this.fairTicks(m);
-      const perTickLot = this.maintenancePerTickLot(p.spec, this.s.tierOf(p.spec, p.holdLots).mmr);
-      if (ticks === undefined || perTickLot === undefined || p.imCell.dec !== undefined) return undefined;
+      const ticks = this.crossMarkTicks(p);
+      const perTickLot = this.maintenancePerTickLot(p);
+      if (ticks == null || perTickLot === undefined || p.imCell.dec !== undefined) return undefined;
       const uv = p.spec.unitValueUnits;
       const valueTickLots = ticks * p.holdLots;
       const costTickLots = p.holdCostNumber;
@@ -392,11 +391,10 @@ export class VenueMoney {
     for (const p of acct.positions.values()) {
       if (p.openType !== OpenType.CROSS || p.spec.settleCoin !== currency) continue;
       if (++summed >= MAX_SUMMED_POSITIONS) return undefined;
-      const m = this.s.markets.get(p.spec.symbol)!;
-      const ticks = m.fairPrice === undefined ? m.lastTicks : this.fairTicks(m);
-      const perTickLot = this.maintenancePerTickLot(p.spec, this.s.tierOf(p.spec, p.holdLots).mmr);
+      const ticks = this.crossMarkTicks(p);
+      const perTickLot = this.maintenancePerTickLot(p);
       const im = p.imCell;
-      if (ticks === undefined || perTickLot === undefined || im.dec !== undefined) return undefined;
+      if (ticks == null || perTickLot === undefined || im.dec !== undefined) return undefined;
       if (im.fast !== 0 && im.grain !== grain) return undefined;
       if (im.big !== 0n) {
         if (big !== 0n) return undefined;
@@ -425,8 +423,13 @@ export class VenueMoney {
     return size < SIZE_LIMIT / 2 ? new CrossParts(big, equity, maintenance, grain) : undefined;
   }
 
-  /** Ledger units of maintenance per tick·lot at rate `mmr` (unitValue · mmr), undefined when finer than the units. */
-  private maintenancePerTickLot(spec: ContractSpec, mmr: Decimal): bigint | undefined {
+  /**
+   * Ledger units of maintenance per tick·lot of the position at its tier's rate (unitValue · mmr), undefined
+   * when finer than the units.
+   */
+  private maintenancePerTickLot(p: ContractPosition): bigint | undefined {
+    const spec = p.spec;
+    const mmr = this.s.tierOf(spec, p.holdLots).mmr;
     let bySpec = this.maintenanceUnits.get(spec);
     if (bySpec === undefined) this.maintenanceUnits.set(spec, (bySpec = new Map()));
     let u = bySpec.get(mmr);
