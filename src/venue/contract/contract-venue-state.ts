@@ -295,7 +295,7 @@ export class ContractVenueState {
   }
 
   netPosition(acct: AccountState, symbol: string): ContractPosition | undefined {
-    return acct.positions.get(posKey(symbol, PositionType.LONG)) ?? acct.positions.get(posKey(symbol, PositionType.SHORT));
+    return netOf(acct.positions.get(posKey(symbol, PositionType.LONG)), acct.positions.get(posKey(symbol, PositionType.SHORT)));
   }
 
   hasOpeningOrders(acct: AccountState, symbol: string, key: string): boolean {
@@ -423,4 +423,9 @@ export class ContractVenueState {
     }
     this.deliver();
   }
+}
+
+/** A one-way account's net position from its two sides: the long side's, else the short side's. */
+export function netOf(long: ContractPosition | undefined, short: ContractPosition | undefined): ContractPosition | undefined {
+  return long ?? short;
 }

@@ -31,7 +31,7 @@ import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
 import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
 import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
-import { refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
+import { netOf, refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
 import { rateTerms, type VenueMoney } from './venue-money.js';
 import type { ContractViewBuilder } from './contract-view-builder.js';
 import { isResting, type OrderMatching } from './order-matching.js';
@@ -264,8 +264,7 @@ export class OrderPlacement {
       if (target) openType = target.openType;
     } else {
       if (oneWay) opposite = acct.positions.get(posKey(spec.symbol, oppositeType(positionType)));
-      // netPosition's answer: the long side's position, else the short side's.
-      const existing = oneWay ? (positionType === PositionType.LONG ? (target ?? opposite) : (opposite ?? target)) : target;
+      const existing = oneWay ? (positionType === PositionType.LONG ? netOf(target, opposite) : netOf(opposite, target)) : target;
       const setting = acct.settings.get(key);
       const busy = existing !== undefined || this.s.hasOpeningOrders(acct, spec.symbol, key);
       const lev = req.leverage ?? existing?.leverage ?? setting?.leverage;
