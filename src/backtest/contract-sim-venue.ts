@@ -313,7 +313,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
         this.setFair(inst, D(r.p), r.et);
         return;
       case 'index':
-        this.withTriggerLiquidity(inst, 'index', D(r.p), () => this.venue.setIndexPrice(inst.symbol, r.p));
+        this.withTriggerLiquidity(inst, 'index', D(r.p));
         if (this.tpsl.size > 0) this.checkTriggers(inst, 'index', D(r.p));
         return;
       case 'funding': {
@@ -336,9 +336,7 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
     const at = this.fairAt.get(inst.symbol);
     if (at === undefined) this.fairAt.set(inst.symbol, { at: time });
     else at.at = time;
-    // With no trailing or plan order of ours nothing can fire: set directly (no closure a path point).
-    if (!this.protective.any) this.venue.setFairPrice(inst.symbol, price);
-    else this.withTriggerLiquidity(inst, 'fair', price, () => this.venue.setFairPrice(inst.symbol, price));
+    this.withTriggerLiquidity(inst, 'fair', price);
     if (this.tpsl.size > 0) this.checkTriggers(inst, 'fair', price);
   }
 
@@ -346,11 +344,25 @@ export class ContractSimVenue implements VenueDriver, SimVenueOps {
    * Sets a price at the venue; when it fires trailing or plan orders of ours, inside the recorded
    * liquidity their market closes can reach (the venue's book holds only our orders).
    */
-  private withTriggerLiquidity(inst: ReplayInstrument, kind: 'fair' | 'index', price: Decimal, set: () => void): void {
-    const fires = this.protective.any ? this.protective.firing(inst.symbol, kind, price) : [];
-    if (fires.length === 0) return set();
+  private withTriggerLiquidity(inst: ReplayInstrument, kind: 'fair' | 'index', price: Decimal): void {
+    // With no trailing or plan order of ours nothing can fire: set at once, with no closure and no list
+    // (four fair prices a bar on klines).
+    if (!this.protective.any) return this.setPrice(inst, kind, price);
+    const fires = this.protective.firing(inst.symbol, kind, price);
+    if (fires.length === 0) return this.setPrice(inst, kind, price);
     const lots = Math.round(fires.reduce((n, f) => n + f.vol.toNumber(), 0) / inst.step);
-    this.exchange.withLiquidity(inst, fires[0]!.side, undefined, (l) => l >= lots, set);
+    this.exchange.withLiquidity(
+      inst,
+      fires[0]!.side,
+      undefined,
+      (l) => l >= lots,
+      () => this.setPrice(inst, kind, price),
+    );
+  }
+
+  private setPrice(inst: ReplayInstrument, kind: 'fair' | 'index', price: Decimal): void {
+    if (kind === 'fair') this.venue.setFairPrice(inst.symbol, price);
+    else this.venue.setIndexPrice(inst.symbol, price);
   }
 
   /** A fair price before the first one is known: from the book or the last trade. */
