@@ -100,31 +100,21 @@ export class Portfolio {
 
   /** Takes the venue's balances as the truth (start-up, periodic balance reconciliation). */
   adoptBalances(account: AccountSnapshot): void {
-    // A backtest's venue answers every reconciliation with the same snapshot while our account did not
-    // move; taken again with no balance changed since, it would set the very same totals.
-    if (account === this.adopted && this.balanceChanges === this.adoptedAt) return;
     for (const b of Object.values(account.balances)) {
-      // The venue's very Balance taken last for this asset, and the asset's total not moved since: the same
-      // total again. A backtest's contract venue hands its Balance objects again while we hold no position
-      // (a new snapshot around them each time): about half the bars of the 50.8-day perp-trend run.
+      // The venue's very Balance taken last for this asset, and the asset's total not moved since (a fill,
+      // funding or setBalance puts a new Decimal there): the same total again, not worked out again. A
+      // backtest's venue answers every reconciliation with the same Balance objects while our account did
+      // not move (73,139 of the 73,140 adoptions of the 50.8-day perp-trend run changed nothing).
       const last = this.adoptedBalances.get(b.asset);
       if (last !== undefined && last.balance === b && this.balanceByAsset.get(b.asset) === last.total) continue;
       const total = totalOf(b);
       this.balanceByAsset.set(b.asset, total);
       this.adoptedBalances.set(b.asset, { balance: b, total });
     }
-    this.adopted = account;
-    this.adoptedAt = ++this.balanceChanges;
   }
 
   /** Per asset, the Balance adoptBalances took last and the total it set from it. */
   private readonly adoptedBalances = new Map<string, { readonly balance: Balance; readonly total: Decimal }>();
-
-  /** The snapshot adoptBalances took last, and the count of balance changes right after it. */
-  private adopted: AccountSnapshot | undefined;
-  private adoptedAt = -1;
-  /** Counts every change of balanceByAsset. */
-  private balanceChanges = 0;
 
   /** Takes the venue's position quantity (after a PositionDrift); the entry price comes with it. */
   adoptPosition(venue: Position): void {
@@ -138,7 +128,6 @@ export class Portfolio {
   }
 
   setBalance(asset: string, amount: Decimal): void {
-    this.balanceChanges++;
     this.balanceByAsset.set(asset, amount);
   }
 
@@ -285,7 +274,6 @@ export class Portfolio {
   private readonly valuationSymbols = new Map<string, InstrumentSymbol | undefined>();
 
   private add(asset: string, amount: Decimal): void {
-    this.balanceChanges++;
     this.balanceByAsset.set(asset, (this.balanceByAsset.get(asset) ?? ZERO).plus(amount));
   }
 }
