@@ -46,12 +46,12 @@ export class RollingWindow {
    * holds the buckets whose high no later bucket reaches, in time order, so the first is the window's
    * high; `lows` likewise. A 24h ticker polled once a bar evicts a bucket a minute, and an evicted
    * bucket holding the high or low made the window scan its 1,440 buckets again (0.7 % of a 50.8-day
-   * kline backtest's CPU profile). Undefined in a window restored from an emulator snapshot written
-   * before them: built from the buckets when first needed.
+   * kline backtest's CPU profile). A window restored from an emulator snapshot written before them
+   * builds them from its buckets (reviveAfterSnapshot).
    */
-  private highs: Bucket[] | undefined = [];
+  private highs: Bucket[] = [];
   private highHead = 0;
-  private lows: Bucket[] | undefined = [];
+  private lows: Bucket[] = [];
   private lowHead = 0;
 
   constructor(
@@ -70,22 +70,19 @@ export class RollingWindow {
       // Evict here too, so a window nobody queries still stays bounded.
       this.evictBefore(this.windowStart(t));
       b = { start, open: price, high: price, low: price, close: price, volume: 0, quote: 0, count: 0 };
-      this.extremeQueues();
       this.buckets.push(b);
-      this.highs!.push(b);
-      this.lows!.push(b);
+      this.highs.push(b);
+      this.lows.push(b);
       this.raiseHigh(b);
       this.lowerLow(b);
     } else {
       b.close = price;
       if (price > b.high) {
         b.high = price;
-        this.extremeQueues();
         this.raiseHigh(b);
       }
       if (price < b.low) {
         b.low = price;
-        this.extremeQueues();
         this.lowerLow(b);
       }
     }
@@ -99,7 +96,7 @@ export class RollingWindow {
 
   /** `b` (the newest bucket, last in the queue) got a new high: the earlier buckets it reaches leave the queue. */
   private raiseHigh(b: Bucket): void {
-    const q = this.highs!;
+    const q = this.highs;
     q.pop();
     while (q.length > this.highHead && q[q.length - 1]!.high <= b.high) q.pop();
     q.push(b);
@@ -107,15 +104,19 @@ export class RollingWindow {
 
   /** `b` (the newest bucket, last in the queue) got a new low: the earlier buckets it reaches leave the queue. */
   private lowerLow(b: Bucket): void {
-    const q = this.lows!;
+    const q = this.lows;
     q.pop();
     while (q.length > this.lowHead && q[q.length - 1]!.low >= b.low) q.pop();
     q.push(b);
   }
 
-  /** The extreme queues, built from the buckets in a window restored without them. */
-  private extremeQueues(): void {
-    if (this.highs !== undefined && this.lows !== undefined) return;
+  /**
+   * Called by the emulator's snapshot restore (object-graph REVIVE): a snapshot written before the extreme
+   * queues restores a window without them (the restore deletes the fields it lacks), and they are built
+   * from the buckets, as add() would have kept them.
+   */
+  reviveAfterSnapshot(): void {
+    if (Object.hasOwn(this, 'highs') && Object.hasOwn(this, 'lows')) return;
     this.highs = [];
     this.lows = [];
     this.highHead = 0;
@@ -137,15 +138,14 @@ export class RollingWindow {
     const openTime = this.windowStart(now);
     this.evictBefore(openTime);
     const empty = this.count === 0;
-    if (!empty) this.extremeQueues();
     const lastBucket = this.buckets.length > this.head ? this.buckets[this.buckets.length - 1] : undefined;
     return {
       openTime,
       closeTime: now,
       firstPrice: empty ? NaN : this.buckets[this.head]!.open,
       priceBefore: this.evictedClose,
-      high: empty ? NaN : this.highs![this.highHead]!.high,
-      low: empty ? NaN : this.lows![this.lowHead]!.low,
+      high: empty ? NaN : this.highs[this.highHead]!.high,
+      low: empty ? NaN : this.lows[this.lowHead]!.low,
       last: lastBucket ? lastBucket.close : this.evictedClose,
       volume: this.volume,
       quote: this.quote,
@@ -154,15 +154,14 @@ export class RollingWindow {
   }
 
   private evictBefore(openTime: number): void {
-    if (this.head < this.buckets.length && this.buckets[this.head]!.start < openTime) this.extremeQueues();
     while (this.head < this.buckets.length && this.buckets[this.head]!.start < openTime) {
       const b = this.buckets[this.head]!;
       this.volume -= b.volume;
       this.quote -= b.quote;
       this.count -= b.count;
       // Buckets leave in time order: one still queued is the first of its queue.
-      if (this.highs![this.highHead] === b) this.highHead++;
-      if (this.lows![this.lowHead] === b) this.lowHead++;
+      if (this.highs[this.highHead] === b) this.highHead++;
+      if (this.lows[this.lowHead] === b) this.lowHead++;
       this.evictedClose = b.close;
       this.head++;
     }
@@ -185,12 +184,12 @@ export class RollingWindow {
     // never longer than what was passed). Passed entries are evicted buckets kept alive: with the
     // buckets' own 1,024, an emulator snapshot after one simulated day held 3,222 more objects
     // (6.60 -> 7.09 MB) before this.
-    if (this.highHead > QUEUE_SLACK && this.highHead * 2 > this.highs!.length) {
-      this.highs = this.highs!.slice(this.highHead);
+    if (this.highHead > QUEUE_SLACK && this.highHead * 2 > this.highs.length) {
+      this.highs = this.highs.slice(this.highHead);
       this.highHead = 0;
     }
-    if (this.lowHead > QUEUE_SLACK && this.lowHead * 2 > this.lows!.length) {
-      this.lows = this.lows!.slice(this.lowHead);
+    if (this.lowHead > QUEUE_SLACK && this.lowHead * 2 > this.lows.length) {
+      this.lows = this.lows.slice(this.lowHead);
       this.lowHead = 0;
     }
   }

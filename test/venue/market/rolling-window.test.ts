@@ -73,12 +73,17 @@ describe('RollingWindow', () => {
   });
 });
 
-/** A copy of `w` as an emulator snapshot written before the extreme queues restores it: its fields without them. */
+/**
+ * A copy of `w` as an emulator snapshot written before the extreme queues restores it: its fields without
+ * them, then reviveAfterSnapshot, which the restore calls on every object that has it (object-graph REVIVE).
+ */
 function withoutQueues(w: RollingWindow): RollingWindow {
   const copy = Object.create(RollingWindow.prototype) as RollingWindow;
   const fields = { ...(w as unknown as Record<string, unknown>) };
   for (const k of ['highs', 'highHead', 'lows', 'lowHead']) delete fields[k];
-  return Object.assign(copy, fields);
+  Object.assign(copy, fields);
+  copy.reviveAfterSnapshot();
+  return copy;
 }
 
 describe('RingBuffer', () => {
