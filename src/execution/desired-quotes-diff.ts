@@ -57,28 +57,31 @@ export interface QuoteDiff extends QuoteDiffPlan {
   readonly callsNeeded: number;
 }
 
-interface Candidate {
-  readonly order: Order;
-  readonly remaining: Decimal;
+/**
+ * One resting order as the matching reads it: each field read once. Orders come in many hidden classes
+ * (keys added as they move through their states), so loads from them are polymorphic; a Candidate is one
+ * class, and its loads in the matching loops stay monomorphic.
+ */
+class Candidate {
   /** order.price and remaining as doubles (see sameValue). */
   readonly px: number;
   readonly rem: number;
-  /** The order's slot and compatibility code, read once (see compatCode). */
   readonly slot: string | undefined;
+  readonly side: 'buy' | 'sell';
+  /** The order's compatibility code (see compatCode). */
   readonly code: number;
+
+  constructor(
+    readonly order: Order,
+    readonly remaining: Decimal,
+  ) {
+    this.px = order.price!.toNumber();
+    this.rem = remaining.toNumber();
+    this.slot = order.slot;
+    this.side = order.side;
+    this.code = compatCode(order.side, order.positionSide, order.reduceOnly, order.timeInForce);
+  }
 }
-
-const candidate = (order: Order, remaining: Decimal): Candidate => ({
-  order,
-  remaining,
-  px: order.price!.toNumber(),
-  rem: remaining.toNumber(),
-  slot: order.slot,
-  code: compatCode(order.side, order.positionSide, order.reduceOnly, order.timeInForce),
-});
-
-const POSITION_SIDES: readonly unknown[] = [undefined, 'long', 'short'];
-const TIFS: readonly unknown[] = ['gtc', 'ioc', 'fok', 'post-only'];
 
 /**
  * What compatible() compares, as one small integer: side, position side, reduce-only (absent = false) and
@@ -87,9 +90,9 @@ const TIFS: readonly unknown[] = ['gtc', 'ioc', 'fok', 'post-only'];
  */
 function compatCode(side: unknown, positionSide: unknown, reduceOnly: unknown, tif: unknown): number {
   const s = side === 'buy' ? 0 : side === 'sell' ? 1 : -1;
-  const p = POSITION_SIDES.indexOf(positionSide);
+  const p = positionSide === undefined ? 0 : positionSide === 'long' ? 1 : positionSide === 'short' ? 2 : -1;
   const r = reduceOnly === undefined || reduceOnly === false ? 0 : reduceOnly === true ? 1 : -1;
-  const t = TIFS.indexOf(tif);
+  const t = tif === 'gtc' ? 0 : tif === 'ioc' ? 1 : tif === 'fok' ? 2 : tif === 'post-only' ? 3 : -1;
   return s < 0 || p < 0 || r < 0 || t < 0 ? -1 : s + 2 * (p + 3 * (r + 2 * t));
 }
 
@@ -113,6 +116,163 @@ function touch(side: 'buy' | 'sell', an: number, a: Decimal, bn: number, b: Deci
   return an < bn ? -1 : an > bn ? 1 : a.comparedTo(b);
 }
 
+/** How a resting order is matched with a quote: same slot and equal, equal, same slot and compatible. */
+const SAME_SLOT_EQUAL = 0;
+const EQUAL = 1;
+const SAME_SLOT_FITS = 2;
+
+/**
+ * The desired quotes as the matching reads them (each field read once), and which of them no order
+ * stands for yet (`open`: the earlier list of open quotes, kept as flags over `desired`).
+ */
+class Quotes {
+  readonly px: number[] = [];
+  readonly qty: number[] = [];
+  readonly slot: string[] = [];
+  readonly code: number[] = [];
+  readonly open: boolean[] = [];
+  private readonly pExact: boolean;
+  private readonly qExact: boolean;
+
+  constructor(
+    readonly desired: readonly DesiredQuote[],
+    private readonly pTol: Decimal,
+    private readonly qTol: Decimal,
+  ) {
+    this.pExact = pTol.isZero();
+    this.qExact = qTol.isZero();
+    for (let i = 0; i < desired.length; i++) {
+      const q = desired[i]!;
+      this.px.push(q.price.toNumber());
+      this.qty.push(q.quantity.toNumber());
+      this.slot.push(q.slot);
+      this.code.push(compatCode(q.side, q.positionSide, q.reduceOnly, q.timeInForce ?? 'gtc'));
+      this.open.push(true);
+    }
+  }
+
+  fits(c: Candidate, i: number): boolean {
+    const code = this.code[i]!;
+    return c.code >= 0 && code >= 0 ? c.code === code : compatible(c.order, this.desired[i]!);
+  }
+
+  equal(c: Candidate, i: number): boolean {
+    const q = this.desired[i]!;
+    return (
+      this.fits(c, i) &&
+      sameValue(c.order.price!, c.px, q.price, this.px[i]!, this.pTol, this.pExact) &&
+      sameValue(c.remaining, c.rem, q.quantity, this.qty[i]!, this.qTol, this.qExact)
+    );
+  }
+
+  /** The first open quote `c` can stand for under `how` (quotes in their order), or −1. */
+  find(c: Candidate, how: number): number {
+    const n = this.desired.length;
+    for (let i = 0; i < n; i++) {
+      if (!this.open[i]) continue;
+      if (how !== EQUAL && this.slot[i] !== c.slot) continue;
+      if (how === SAME_SLOT_FITS ? this.fits(c, i) : this.equal(c, i)) return i;
+    }
+    return -1;
+  }
+
+  /** `byTouch` of quotes a and b, buys first. */
+  rank(a: number, b: number): number {
+    const qa = this.desired[a]!;
+    const qb = this.desired[b]!;
+    return qa.side === qb.side ? touch(qa.side, this.px[a]!, qa.price, this.px[b]!, qb.price) : qa.side === 'buy' ? -1 : 1;
+  }
+}
+
+/** The amends of a round and the quote each serves (to order them by the quote's price). */
+class Amends {
+  readonly list: QuoteAmend[] = [];
+  readonly quote: number[] = [];
+
+  constructor(private readonly quotes: Quotes) {}
+
+  pair(c: Candidate, i: number): void {
+    const q = this.quotes.desired[i]!;
+    const filled = c.order.filledQty;
+    // Nothing filled (the usual amend): 0 + quantity is the quantity, without a Decimal operation.
+    const quantity = filled.isZero() && !q.quantity.isZero() && withinPrecision(q.quantity) ? q.quantity : filled.plus(q.quantity);
+    this.list.push({ order: c.order, quote: q, price: q.price, quantity });
+    this.quote.push(i);
+    this.quotes.open[i] = false;
+  }
+
+  /** In the order of their quotes (buys first, each side nearest the touch first): a stable sort. */
+  sorted(): QuoteAmend[] {
+    const { list, quote, quotes } = this;
+    // Already in order (slot pairs of quotes placed in rank order, the usual round): a stable sort would
+    // leave them as they are. Otherwise sorted through their indices (the same comparisons, the same order).
+    let inOrder = true;
+    for (let k = 1; k < list.length && inOrder; k++) inOrder = quotes.rank(quote[k - 1]!, quote[k]!) <= 0;
+    if (inOrder) return list;
+    const order = list.map((_, k) => k).sort((x, y) => quotes.rank(quote[x]!, quote[y]!));
+    return order.map((k) => list[k]!);
+  }
+}
+
+/**
+ * Keeps (in `keep`) each candidate that matches an open quote under `how`, in turn; returns the others
+ * in their order.
+ */
+function keepMatches(quotes: Quotes, live: Candidate[], how: number, keep: { order: Order; quote: DesiredQuote }[]): Candidate[] {
+  let left = 0;
+  for (let k = 0; k < live.length; k++) {
+    const c = live[k]!;
+    const i = quotes.find(c, how);
+    if (i >= 0) {
+      keep.push({ order: c.order, quote: quotes.desired[i]! });
+      quotes.open[i] = false;
+    } else live[left++] = c;
+  }
+  live.length = left;
+  return live;
+}
+
+/** Native amends: leftovers paired with open quotes of their own slot; returns the unpaired, in their order. */
+function pairBySlot(quotes: Quotes, live: Candidate[], amends: Amends): Candidate[] {
+  let left = 0;
+  for (let k = 0; k < live.length; k++) {
+    const c = live[k]!;
+    const i = quotes.find(c, SAME_SLOT_FITS);
+    if (i >= 0) amends.pair(c, i);
+    else live[left++] = c;
+  }
+  live.length = left;
+  return live;
+}
+
+/** Native amends, then: the rest paired by price rank within each side; returns the unpaired, in their order. */
+function pairByRank(quotes: Quotes, live: Candidate[], amends: Amends): Candidate[] {
+  const { desired, open, px } = quotes;
+  for (const side of ['buy', 'sell'] as const) {
+    const ls = live.filter((c) => c.side === side).sort((a, b) => touch(side, a.px, a.order.price!, b.px, b.order.price!));
+    const qs: number[] = [];
+    for (let i = 0; i < desired.length; i++) if (open[i] && desired[i]!.side === side) qs.push(i);
+    qs.sort((a, b) => touch(side, px[a]!, desired[a]!.price, px[b]!, desired[b]!.price));
+    const usedL = new Set<Candidate>();
+    for (const i of qs) {
+      const c = ls.find((x) => !usedL.has(x) && quotes.fits(x, i));
+      if (!c) continue;
+      usedL.add(c);
+      amends.pair(c, i);
+    }
+    if (usedL.size > 0) live = live.filter((c) => !usedL.has(c));
+  }
+  return live;
+}
+
+/** Candidates left to cancel, buys first, each side nearest the touch first. */
+function cancelOrder(a: Candidate, b: Candidate): number {
+  return a.side !== b.side ? (a.side === 'buy' ? -1 : 1) : touch(a.side, a.px, a.order.price!, b.px, b.order.price!);
+}
+
+const NOTHING: readonly never[] = Object.freeze([]);
+const NOTHING_DEFERRED: QuoteDiffPlan = Object.freeze({ cancels: NOTHING, amends: NOTHING, places: NOTHING });
+
 /**
  * `resting` is this strategy's live orders on the symbol. Orders pending cancel are ignored (they are
  * leaving); orders submitted or pending amend can satisfy a quote that equals their target but are
@@ -121,140 +281,74 @@ function touch(side: 'buy' | 'sell', an: number, a: Decimal, bn: number, b: Deci
  * Matching walks the desired quotes in their order, skipping those already used (what `findIndex` on a
  * list spliced as quotes were used did), and compares prices and quantities as doubles first.
  * test/execution/desired-quotes-diff-equivalence.test.ts holds it to the earlier Decimal formulation.
+ *
+ * Written as small functions over two classes (Candidate, Quotes) rather than one function with closures:
+ * that one took TurboFan 180–300 ms to compile, and it was thrown away 5–6 times over the runtime-core
+ * bench's first 7 passes (wrong map at the rarely taken array calls of its tail), running as baseline code
+ * meanwhile.
  */
 export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: readonly Order[], opts: QuoteDiffOptions): QuoteDiff {
-  const pTol = opts.priceTolerance ?? ZERO;
-  const qTol = opts.quantityTolerance ?? ZERO;
-  const pExact = pTol.isZero();
-  const qExact = qTol.isZero();
+  const quotes = new Quotes(desired, opts.priceTolerance ?? ZERO, opts.quantityTolerance ?? ZERO);
   const inFlight: Order[] = [];
   let live: Candidate[] = [];
-  for (const o of resting) {
-    if (o.status === 'pending-cancel') continue;
+  for (let k = 0; k < resting.length; k++) {
+    const o = resting[k]!;
+    const status = o.status;
+    if (status === 'pending-cancel') continue;
     if (o.type !== 'limit' || !o.price || !o.quantity) continue;
-    if (o.status === 'submitted' || o.status === 'pending-amend') inFlight.push(o);
-    else if (o.status === 'accepted' || o.status === 'partially-filled') live.push(candidate(o, remainingQty(o) ?? ZERO));
+    if (status === 'submitted' || status === 'pending-amend') inFlight.push(o);
+    else if (status === 'accepted' || status === 'partially-filled') live.push(new Candidate(o, remainingQty(o) ?? ZERO));
   }
-
-  const n = desired.length;
-  const qPx: number[] = new Array<number>(n);
-  const qQty: number[] = new Array<number>(n);
-  /** Quotes no order stands for yet (the earlier `open` list, kept as flags over `desired`). */
-  const qSlot: string[] = new Array<string>(n);
-  const qCode: number[] = new Array<number>(n);
-  const open: boolean[] = new Array<boolean>(n);
-  for (let i = 0; i < n; i++) {
-    const q = desired[i]!;
-    qPx[i] = q.price.toNumber();
-    qQty[i] = q.quantity.toNumber();
-    qSlot[i] = q.slot;
-    qCode[i] = compatCode(q.side, q.positionSide, q.reduceOnly, q.timeInForce ?? 'gtc');
-    open[i] = true;
-  }
-  const fits = (c: Candidate, i: number): boolean =>
-    c.code >= 0 && qCode[i]! >= 0 ? c.code === qCode[i] : compatible(c.order, desired[i]!);
-  const equal = (c: Candidate, i: number): boolean =>
-    fits(c, i) &&
-    sameValue(c.order.price!, c.px, desired[i]!.price, qPx[i]!, pTol, pExact) &&
-    sameValue(c.remaining, c.rem, desired[i]!.quantity, qQty[i]!, qTol, qExact);
   const keep: { order: Order; quote: DesiredQuote }[] = [];
 
   // In-flight orders first: if one already targets a desired quote, nothing to send for it.
   const flightLeft: Order[] = [];
-  for (const o of inFlight) {
-    const c = candidate(o, remainingQty(o) ?? ZERO);
-    let i = 0;
-    while (i < n && !(open[i] && equal(c, i))) i++;
-    if (i < n) {
+  for (let k = 0; k < inFlight.length; k++) {
+    const o = inFlight[k]!;
+    const i = quotes.find(new Candidate(o, remainingQty(o) ?? ZERO), EQUAL);
+    if (i >= 0) {
       keep.push({ order: o, quote: desired[i]! });
-      open[i] = false;
+      quotes.open[i] = false;
     } else flightLeft.push(o);
   }
 
   // Exact matches: same slot first (keeps slots stable), then any slot.
-  for (let pass = 0; pass < 2; pass++) {
-    const sameSlotOnly = pass === 0;
-    const nextLive: Candidate[] = [];
-    for (const c of live) {
-      let i = 0;
-      while (i < n && !(open[i] && (!sameSlotOnly || qSlot[i] === c.slot) && equal(c, i))) i++;
-      if (i < n) {
-        keep.push({ order: c.order, quote: desired[i]! });
-        open[i] = false;
-      } else nextLive.push(c);
-    }
-    live = nextLive;
-  }
+  live = keepMatches(quotes, live, SAME_SLOT_EQUAL, keep);
+  live = keepMatches(quotes, live, EQUAL, keep);
 
-  const amends: QuoteAmend[] = [];
-  /** Quote index of each amend, for sorting by the quote's price. */
-  const amendQuote: number[] = [];
+  const pairs = new Amends(quotes);
   if (opts.amend === 'native') {
     // Pair leftovers for amends: same slot first, then by price rank within each side.
-    const pair = (c: Candidate, i: number): void => {
-      const q = desired[i]!;
-      const filled = c.order.filledQty;
-      // Nothing filled (the usual amend): 0 + quantity is the quantity, without a Decimal operation.
-      const quantity = filled.isZero() && !q.quantity.isZero() && withinPrecision(q.quantity) ? q.quantity : filled.plus(q.quantity);
-      amends.push({ order: c.order, quote: q, price: q.price, quantity });
-      amendQuote.push(i);
-      open[i] = false;
-    };
-    const nextLive: Candidate[] = [];
-    for (const c of live) {
-      let i = 0;
-      while (i < n && !(open[i] && qSlot[i] === c.slot && fits(c, i))) i++;
-      if (i < n) pair(c, i);
-      else nextLive.push(c);
-    }
-    live = nextLive;
+    live = pairBySlot(quotes, live, pairs);
     // Nothing left on either side (every leftover paired by slot, the usual round): no rank pairing.
-    for (const side of live.length > 0 ? (['buy', 'sell'] as const) : []) {
-      const ls = live.filter((c) => c.order.side === side).sort((a, b) => touch(side, a.px, a.order.price!, b.px, b.order.price!));
-      const qs: number[] = [];
-      for (let i = 0; i < n; i++) if (open[i] && desired[i]!.side === side) qs.push(i);
-      qs.sort((a, b) => touch(side, qPx[a]!, desired[a]!.price, qPx[b]!, desired[b]!.price));
-      const usedL = new Set<Candidate>();
-      for (const i of qs) {
-        const c = ls.find((x) => !usedL.has(x) && fits(x, i));
-        if (!c) continue;
-        usedL.add(c);
-        pair(c, i);
-      }
-      if (usedL.size > 0) live = live.filter((c) => !usedL.has(c));
-    }
+    if (live.length > 0) live = pairByRank(quotes, live, pairs);
   }
 
-  const cancelled = live.sort((a, b) =>
-    a.order.side !== b.order.side ? (a.order.side === 'buy' ? -1 : 1) : touch(a.order.side, a.px, a.order.price!, b.px, b.order.price!),
-  );
-  const cancels = cancelled.map((c) => c.order);
-  for (const o of flightLeft) if (o.status === 'submitted') cancels.push(o);
-  const placeIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (open[i]) placeIdx.push(i);
-  const bySideThenTouch = (a: number, b: number): number => {
-    const qa = desired[a]!;
-    const qb = desired[b]!;
-    return qa.side === qb.side ? touch(qa.side, qPx[a]!, qa.price, qPx[b]!, qb.price) : qa.side === 'buy' ? -1 : 1;
-  };
-  const places = placeIdx.sort(bySideThenTouch).map((i) => desired[i]!);
-  // Already in order (slot pairs of quotes placed in rank order, the usual round): a stable sort would
-  // leave them as they are. Otherwise sorted through their indices (the same comparisons, the same order).
-  let inOrder = true;
-  for (let k = 1; k < amends.length && inOrder; k++) inOrder = bySideThenTouch(amendQuote[k - 1]!, amendQuote[k]!) <= 0;
-  if (!inOrder) {
-    const order = amends.map((_, k) => k).sort((x, y) => bySideThenTouch(amendQuote[x]!, amendQuote[y]!));
-    const sorted = order.map((k) => amends[k]!);
-    for (let k = 0; k < sorted.length; k++) amends[k] = sorted[k]!;
+  if (live.length > 1) live.sort(cancelOrder);
+  const cancels: Order[] = [];
+  for (let k = 0; k < live.length; k++) cancels.push(live[k]!.order);
+  const stillInFlight: Order[] = [];
+  for (let k = 0; k < flightLeft.length; k++) {
+    const o = flightLeft[k]!;
+    if (o.status === 'submitted') cancels.push(o);
+    else stillInFlight.push(o);
   }
+  const placeIdx: number[] = [];
+  for (let i = 0; i < desired.length; i++) if (quotes.open[i]) placeIdx.push(i);
+  if (placeIdx.length > 1) placeIdx.sort((a, b) => quotes.rank(a, b));
+  const places: DesiredQuote[] = [];
+  for (let k = 0; k < placeIdx.length; k++) places.push(desired[placeIdx[k]!]!);
+  const amends = pairs.sorted();
 
   const full: QuoteDiffPlan = { cancels, amends, places };
   const callsNeeded = costOf(full, opts);
+  // Everything affordable (the usual round): the plan is the full one and nothing is deferred.
+  if (callsNeeded <= Math.floor(opts.budget))
+    return { keep, inFlight: stillInFlight, cancels, amends, places, deferred: NOTHING_DEFERRED, calls: callsNeeded, callsNeeded };
   const chosen = withinBudget(full, opts);
-  const calls = costOf(chosen, opts);
   return {
     keep,
-    inFlight: flightLeft.filter((o) => o.status !== 'submitted'),
+    inFlight: stillInFlight,
     cancels: chosen.cancels,
     amends: chosen.amends,
     places: chosen.places,
@@ -263,7 +357,7 @@ export function diffDesiredQuotes(desired: readonly DesiredQuote[], resting: rea
       amends: amends.slice(chosen.amends.length),
       places: places.slice(chosen.places.length),
     },
-    calls,
+    calls: costOf(chosen, opts),
     callsNeeded,
   };
 }
