@@ -185,7 +185,10 @@ export function transitionOrder(order: Order, to: OrderStatus, now: number, patc
   if (!canTransition(order.status, to)) throw new IllegalTransition(`order ${order.clientOrderId}`, order.status, to);
   const enteringPending = (to === 'pending-cancel' || to === 'pending-amend') && order.status !== to;
   const leavingPending = (order.status === 'pending-cancel' || order.status === 'pending-amend') && to !== order.status;
-  const next = copyOrder(order);
+  // Leaving a pending state for a state that is not pending drops statusBeforePending: the copy leaves it
+  // out (the other keys keep their order, as deleting it did) instead of a second walk over the keys and a
+  // delete (a runtime call, ~1k instructions an amend).
+  const next = copyOrder(order, leavingPending && !enteringPending);
   if (patch !== undefined) for (const k in patch) if (Object.hasOwn(patch, k)) setOrderKey(next, k as keyof Order, patch[k as keyof Order]);
   next.status = to;
   next.updatedAt = now;
@@ -211,7 +214,7 @@ export function transitionOrder(order: Order, to: OrderStatus, now: number, patc
  * lists the own string keys in the spread's order (an order has no inherited enumerable keys and no
  * symbol keys).
  */
-function copyOrder(order: Order): MutableOrder {
+function copyOrder(order: Order, withoutStatusBeforePending = false): MutableOrder {
   const next = {} as MutableOrder;
   for (const k in order) {
     switch (k) {
@@ -315,7 +318,7 @@ function copyOrder(order: Order): MutableOrder {
         next.replacedByClientOrderId = order.replacedByClientOrderId;
         break;
       case 'statusBeforePending':
-        next.statusBeforePending = order.statusBeforePending;
+        if (!withoutStatusBeforePending) next.statusBeforePending = order.statusBeforePending;
         break;
       default:
         (next as unknown as Record<string, unknown>)[k] = (order as unknown as Record<string, unknown>)[k];

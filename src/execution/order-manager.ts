@@ -934,13 +934,14 @@ export class OrderManager {
   private async applyQuotes(intent: DesiredQuotes): Promise<QuoteDiff> {
     const caps = this.gateway.capabilities;
     // An execution algorithm's children are the algorithm's, not quotes to withdraw.
-    const resting = this.store.live().filter(
-      (o) =>
-        o.strategyId === intent.strategyId &&
-        o.symbol === intent.symbol &&
-        // A quote carries its slot: only an order without one can be a child (decoding an id costs ~0.5 µs).
-        (o.slot !== undefined || !parentOfClientId(o.clientOrderId)),
-    );
+    const resting = this.store.liveOf(intent.strategyId, intent.symbol);
+    // A quote carries its slot: only an order without one can be a child (decoding an id costs ~0.5 µs).
+    let quotes = 0;
+    for (let k = 0; k < resting.length; k++) {
+      const o = resting[k]!;
+      if (o.slot !== undefined || !parentOfClientId(o.clientOrderId)) resting[quotes++] = o;
+    }
+    resting.length = quotes;
     const opts: { -readonly [K in keyof QuoteDiffOptions]: QuoteDiffOptions[K] } = {
       amend: caps.amend,
       batchPlaceMax: caps.batchPlaceMax,

@@ -190,6 +190,16 @@ export class OrderStore {
     return this.liveOrders.size === 0 ? NO_ORDERS : [...this.liveOrders.values()];
   }
 
+  /**
+   * The live orders of one strategy on one symbol, in store order: a list of their own (the caller may
+   * change it), made in one pass over the live orders instead of a copy of them all and a filtered copy.
+   */
+  liveOf(strategyId: string, symbol: string): Order[] {
+    const out: Order[] = [];
+    for (const o of this.liveOrders.values()) if (o.strategyId === strategyId && o.symbol === symbol) out.push(o);
+    return out;
+  }
+
   byVenueId(venueOrderId: string): Order | undefined {
     for (const o of this.orders.values()) if (o.venueOrderId === venueOrderId) return o;
     return undefined;
