@@ -304,10 +304,14 @@ export class OrderManager {
   // ---------- commands ----------
 
   /** Carries out an intent the risk engine approved; returns the events it produced. */
-  async execute(intent: Intent): Promise<ExecutionEvent[]> {
+  execute(intent: Intent): Promise<ExecutionEvent[]> {
+    // The queue's promise itself, not one adopting it (an async frame, a promise, a `then` lookup and two
+    // turns an intent), as reconcile() does.
     return this.serial(() =>
       this.collect(async () => {
-        await this.journal.recordIntent(intent, this.clock.now());
+        // Awaited only when the journal answers with a promise (the SQLite and memory journals record at once).
+        const recorded = this.journal.recordIntent(intent, this.clock.now());
+        if (recorded) await recorded;
         await this.dispatch(intent);
       }),
     );
@@ -820,8 +824,19 @@ export class OrderManager {
   private async amendOrder(o: Order, price: Decimal, quantity: Decimal, kind: 'amend' | 'chase'): Promise<ClientOrderId> {
     // Events written out in full, in the order `{ ...base, … }` gave their keys: in Node 20 a spread followed by
     // properties the spread object lacks takes V8's slow path, ~5–10 µs an object, most of an amend's cost.
+    // A publication is awaited only when it answers with a promise (a journal recording asynchronously):
+    // `await undefined` took a microtask turn, two an amend.
     const { strategyId, clientOrderId, symbol } = o;
-    await this.publish({ ts: this.clock.now(), strategyId, clientOrderId, symbol, type: 'OrderAmendRequested', price, quantity });
+    const requested = this.publish({
+      ts: this.clock.now(),
+      strategyId,
+      clientOrderId,
+      symbol,
+      type: 'OrderAmendRequested',
+      price,
+      quantity,
+    });
+    if (requested) await requested;
     this.budget.consume(1);
     if (this.gateway.capabilities.amend === 'native') {
       try {
@@ -830,7 +845,7 @@ export class OrderManager {
           venueOrderId ? { symbol, clientOrderId, venueOrderId, price, quantity } : { symbol, clientOrderId, price, quantity },
         );
         const ts = this.clock.now();
-        await this.publish({
+        const amended = this.publish({
           ts,
           strategyId,
           clientOrderId,
@@ -840,6 +855,7 @@ export class OrderManager {
           quantity,
           venueOrderId: ack.venueOrderId,
         });
+        if (amended) await amended;
       } catch (e) {
         await this.cancelFailed(o.clientOrderId, e, 'amend');
       }
@@ -952,7 +968,8 @@ export class OrderManager {
     if (this.config.priceTolerance) opts.priceTolerance = this.config.priceTolerance;
     if (this.config.quantityTolerance) opts.quantityTolerance = this.config.quantityTolerance;
     const diff = diffDesiredQuotes(intent.quotes, resting, opts);
-    await this.cancelMany(diff.cancels);
+    // Nothing to cancel (the usual round): no call into cancelMany's async frame.
+    if (diff.cancels.length > 0) await this.cancelMany(diff.cancels);
     for (const a of diff.amends) await this.amendOrder(a.order, a.price, a.quantity, 'amend');
     if (diff.places.length > 0) {
       const kind = this.instruments.instrument(intent.symbol)?.kind ?? (intent.symbol.includes('_') ? 'contract' : 'spot');
