@@ -59,14 +59,14 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   expired: [],
 };
 
-const TERMINAL: ReadonlySet<OrderStatus> = new Set(['filled', 'cancelled', 'rejected', 'expired']);
-const WORKING: ReadonlySet<OrderStatus> = new Set(['accepted', 'partially-filled', 'pending-amend', 'pending-cancel']);
-
-export const isTerminal = (s: OrderStatus): boolean => TERMINAL.has(s);
+// Comparisons rather than Set lookups: asked for every order in every risk check and for every event the
+// order manager applies, where a string Set's has() (hash, then probe) was ~3 % of a 10-quote risk check.
+export const isTerminal = (s: OrderStatus): boolean => s === 'filled' || s === 'cancelled' || s === 'rejected' || s === 'expired';
 /** Known to rest at the venue (acknowledged and not closed). */
-export const isWorking = (s: OrderStatus): boolean => WORKING.has(s);
+export const isWorking = (s: OrderStatus): boolean =>
+  s === 'accepted' || s === 'partially-filled' || s === 'pending-amend' || s === 'pending-cancel';
 /** Holds (or may hold) funds at the venue: working, or sent without an answer yet. */
-export const isLive = (s: OrderStatus): boolean => WORKING.has(s) || s === 'submitted';
+export const isLive = (s: OrderStatus): boolean => isWorking(s) || s === 'submitted';
 export const canTransition = (from: OrderStatus, to: OrderStatus): boolean => ORDER_TRANSITIONS[from].includes(to);
 
 /** What a strategy asks the venue for; the same shape for spot and contract. */
