@@ -223,6 +223,28 @@ export type IntentKind = Intent['kind'];
 
 export const SLOT_PATTERN = /^[a-z0-9]{1,3}$/;
 
+/**
+ * A slot's code: a distinct positive integer for each string SLOT_PATTERN accepts (its characters as
+ * base-37 digits 1–36, so lengths cannot collide), −1 for any other string. The risk check of every
+ * quote set tests each slot and looks for an earlier equal one: the pattern's test and a string
+ * comparison per pair cost more than the rest of that rule (test/domain/slot-code.test.ts holds it to
+ * the pattern).
+ */
+export function slotCode(s: string): number {
+  const n = s.length;
+  if (n < 1 || n > 3) return -1;
+  let code = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 47;
+    else if (c >= 97 && c <= 122) d = c - 86;
+    else return -1;
+    code = code * 37 + d;
+  }
+  return code;
+}
+
 /** Symbol an intent concerns, if it concerns one. */
 export function intentSymbol(intent: Intent): InstrumentSymbol | undefined {
   switch (intent.kind) {

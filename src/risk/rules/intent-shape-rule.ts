@@ -1,6 +1,6 @@
 import { type Decimal, ZERO } from '../../core/decimal.js';
 import { PerpetuaError } from '../../core/errors.js';
-import { SLOT_PATTERN } from '../../domain/intent.js';
+import { SLOT_PATTERN, slotCode } from '../../domain/intent.js';
 import { validateOrderSpec } from '../../domain/order.js';
 import { twapSchedule } from '../../domain/twap-schedule.js';
 import { fmt } from '../order-proposals.js';
@@ -41,12 +41,16 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
       return undefined;
     case 'desired-quotes': {
       const qs = intent.quotes;
-      // A few quotes are scanned for an earlier equal slot; a Set per intent cost more than the scan.
+      // A few quotes are scanned for an earlier equal slot, by slot code (a Set per intent cost more than the scan).
       const seen = qs.length > 16 ? new Set<string>() : undefined;
+      const codes: number[] = [];
       for (let i = 0; i < qs.length; i++) {
         const q = qs[i]!;
-        if (!SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
-        if (seen ? seen.has(q.slot) : slotBefore(qs, i)) return deny(`quote slot ${q.slot} appears twice`);
+        // A string slot is valid exactly when it has a code; anything else (a strategy in plain JS) gets the pattern.
+        const code = typeof q.slot === 'string' ? slotCode(q.slot) : -1;
+        if (code < 0 && !SLOT_PATTERN.test(q.slot)) return deny(`quote slot ${JSON.stringify(q.slot)} must be 1–3 characters [a-z0-9]`);
+        codes.push(code);
+        if (seen ? seen.has(q.slot) : slotBefore(qs, codes, i)) return deny(`quote slot ${q.slot} appears twice`);
         seen?.add(q.slot);
         if (notAbove0(q.price)) return deny(`quote ${q.slot} price must be > 0, got ${fmt(q.price)}`);
         if (notAbove0(q.quantity)) return deny(`quote ${q.slot} quantity must be > 0, got ${fmt(q.quantity)}`);
@@ -99,7 +103,13 @@ export const intentShapeRule: RiskRule = (intent, instrument) => {
   }
 };
 
-function slotBefore(qs: readonly { readonly slot: string }[], i: number): boolean {
+/** An earlier quote has the same slot: equal codes are equal strings; a slot without a code is compared as it is. */
+function slotBefore(qs: readonly { readonly slot: string }[], codes: readonly number[], i: number): boolean {
+  const code = codes[i]!;
+  if (code >= 0) {
+    for (let j = 0; j < i; j++) if (codes[j] === code) return true;
+    return false;
+  }
   const slot = qs[i]!.slot;
   for (let j = 0; j < i; j++) if (qs[j]!.slot === slot) return true;
   return false;
