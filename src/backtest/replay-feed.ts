@@ -5,7 +5,9 @@
  *
  * A bar's record is stamped with its CLOSE time (no look-ahead: the importers do that), but its path
  * runs from its open time, so records of other streams read before it may belong after some of its
- * points. A reorder heap over a window of the longest bar restores time order (ties keep read order).
+ * points. A reorder over a window of the longest bar restores time order (ties keep read order): each
+ * path instrument's points go to a queue of their own (they come in time order), everything else to a
+ * heap, and the earliest head of them all leaves first.
  * Without kline-only instruments the feed is a plain pass-through. A kline-only instrument's bars may
  * come as kline records or compiled (CompiledBar, in ticks and lots): either gives the same path.
  */
@@ -103,7 +105,7 @@ export function* replayEvents(
 
 /**
  * Any iterable of records. Without kline-only instruments, a pass-through inside [from, to). With
- * them, each bar is expanded into its path and the events pass through a reorder heap: after each
+ * them, each bar is expanded into its path and the events pass through the reorder (lanes and heap): after each
  * record is read, the events at least a window (the longest bar) older than the newest one are let
  * out, in (time, read order); at the end of the input, all of them.
  */
@@ -113,6 +115,16 @@ class FeedCursor implements ReplayCursor {
   private readonly paths: boolean;
   private readonly chosen: Map<string, string>;
   private readonly heap = new BinaryHeap<Pending>(before);
+  /**
+   * Each path instrument's points, which its bars lay in time order: a queue instead of the heap (a heap
+   * push and pop, an object and the sifting per point, four points a bar). A point earlier than its
+   * queue's last (a bar out of order, a bar read twice) goes to the heap: every queue and the heap are
+   * each in (time, read order), so the earliest of their heads is the earliest event held.
+   */
+  private readonly lanes = new Map<string, PathLane>();
+  private readonly laneList: PathLane[] = [];
+  /** Events held in the heap and the lanes. */
+  private held = 0;
   private seq = 0;
   private window = 0;
   /**
@@ -140,6 +152,11 @@ class FeedCursor implements ReplayCursor {
     this.paths = pathInstruments.length > 0;
     this.chosen = new Map<string, string>(Object.entries(opts.barInterval ?? {}));
     this.unseen = new Set(pathInstruments.map((i) => i.key));
+    for (const i of pathInstruments) {
+      const lane = new PathLane();
+      this.lanes.set(i.key, lane);
+      this.laneList.push(lane);
+    }
   }
 
   next(): ReplayEvent | undefined {
@@ -162,11 +179,11 @@ class FeedCursor implements ReplayCursor {
       this.ended = true;
       return undefined;
     }
-    const heap = this.heap;
     for (;;) {
-      if (this.ended) return heap.size > 0 ? heap.pop()!.e : undefined;
+      if (this.ended) return this.held > 0 ? this.take(Infinity) : undefined;
       if (this.draining) {
-        if (heap.size > 0 && heap.peek()!.t <= this.newest - this.window) return heap.pop()!.e;
+        const e = this.held > 0 ? this.take(this.newest - this.window) : undefined;
+        if (e !== undefined) return e;
         this.draining = false;
       }
       const n = it.next();
@@ -178,8 +195,30 @@ class FeedCursor implements ReplayCursor {
       // A bar, like any record, lets out what is now surely in order. (A bar used to skip this, so a run
       // of bars alone was expanded whole into the heap before its first event: 520k path points and
       // 200 MB held at the start of a 90-day spot run.)
-      this.draining = !(this.unseen.size > 0 && heap.size < MAX_HELD);
+      this.draining = !(this.unseen.size > 0 && this.held < MAX_HELD);
     }
+  }
+
+  /** The earliest event held, in (time, read order), if its time is at most `until`; else undefined. */
+  private take(until: number): ReplayEvent | undefined {
+    const top = this.heap.peek();
+    let t = top !== undefined ? top.t : Infinity;
+    let seq = top !== undefined ? top.seq : Infinity;
+    let from: PathLane | undefined;
+    const lanes = this.laneList;
+    for (let k = 0; k < lanes.length; k++) {
+      const lane = lanes[k]!;
+      if (lane.size === 0) continue;
+      const lt = lane.headTime();
+      if (lt < t || (lt === t && lane.headSeq() < seq)) {
+        t = lt;
+        seq = lane.headSeq();
+        from = lane;
+      }
+    }
+    if (t > until || (from === undefined && top === undefined)) return undefined;
+    this.held--;
+    return from !== undefined ? from.shift() : this.heap.pop()!.e;
   }
 
   /** Puts a record's events (a bar's path, or the record) into the heap. */
@@ -202,9 +241,18 @@ class FeedCursor implements ReplayCursor {
       this.unseen.delete(inst.key);
       if (r.ot >= this.from && r.ot < this.to) this.counter.records++;
       const points = expandBar(inst, r, len);
+      const lane = this.lanes.get(inst.key)!;
       for (let k = 0; k < points.length; k++) {
         const p = points[k]!;
-        if (p.et >= this.from && p.et < this.to) this.push(p);
+        const t = p.et;
+        if (t < this.from || t >= this.to) continue;
+        if (t < lane.lastTime) {
+          this.push(p);
+          continue;
+        }
+        if (t > this.newest) this.newest = t;
+        lane.push(p, this.seq++);
+        this.held++;
       }
     } else if (r.et >= this.from && r.et < this.to) {
       this.counter.records++;
@@ -216,6 +264,51 @@ class FeedCursor implements ReplayCursor {
     const t = e.et;
     if (t > this.newest) this.newest = t;
     this.heap.push({ t, seq: this.seq++, e });
+    this.held++;
+  }
+}
+
+/** A queue of one path instrument's points in time order, with their read order (FeedCursor.lanes). */
+class PathLane {
+  private events: ReplayEvent[] = [];
+  private seqs: number[] = [];
+  private head = 0;
+  /** Time of the last point queued (−∞: none yet). */
+  lastTime = -Infinity;
+
+  get size(): number {
+    return this.events.length - this.head;
+  }
+
+  headTime(): number {
+    return this.events[this.head]!.et;
+  }
+
+  headSeq(): number {
+    return this.seqs[this.head]!;
+  }
+
+  push(e: ReplayEvent, seq: number): void {
+    this.events.push(e);
+    this.seqs.push(seq);
+    this.lastTime = e.et;
+  }
+
+  shift(): ReplayEvent {
+    const e = this.events[this.head]!;
+    this.events[this.head] = undefined as never;
+    this.head++;
+    // Emptied: start over at the front (a lane drains to a bar or two between reads).
+    if (this.head === this.events.length) {
+      this.events.length = 0;
+      this.seqs.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024) {
+      this.events = this.events.slice(this.head);
+      this.seqs = this.seqs.slice(this.head);
+      this.head = 0;
+    }
+    return e;
   }
 }
 

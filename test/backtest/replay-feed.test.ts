@@ -64,6 +64,33 @@ describe('replay feed', () => {
     expect(n, 'every point of every bar').to.equal(1_000 * 4);
   });
 
+  it('keeps_time_then_read_order_across_instruments_and_a_bar_read_twice', () => {
+    const other = 'OTHERUSDT';
+    const market = new ReplayMarket([
+      { instrument: testInstrument(), source: { market: 'spot', symbol: SYMBOL }, klineOnly: true },
+      { instrument: { ...testInstrument(), symbol: other as typeof SYMBOL }, source: { market: 'spot', symbol: other }, klineOnly: true },
+    ]);
+    const of = (r: KlineRecord, i: string): KlineRecord => ({ ...r, i });
+    // Each instrument's points queue on their own; the copy of the first bar lays points earlier than its
+    // queue's last, so they wait elsewhere: the feed still lets everything out by time, then read order.
+    const records: DataRecord[] = [
+      bar(0, 100, 110, 97, 105, 8),
+      of(bar(0, 50, 55, 45, 52, 4), other),
+      funding(30_000, '0.0001', 90_000),
+      bar(0, 100, 110, 97, 105, 8),
+      bar(60_000, 105, 106, 104, 104, 4),
+      of(bar(60_000, 52, 53, 51, 51, 4), other),
+    ];
+    type Labelled = { readonly s: string; readonly et: number; readonly key?: string };
+    const label = (e: Labelled): string => `${e.s}:${e.key ?? ''}@${e.et}`;
+    // Read order: each record's events (a bar's four points, 0 / 19,999 / 39,999 / 59,999 ms after its open).
+    const read = records.flatMap((r): Labelled[] =>
+      r.s === 'kline' ? [0, 19_999, 39_999, 59_999].map((dt) => ({ s: 'path', key: `spot:${r.i}`, et: r.ot + dt })) : [r],
+    );
+    const expected = [...read].sort((a, b) => a.et - b.et).map(label);
+    expect([...replayEvents(records, market)].map((e) => label(e as Labelled))).to.deep.equal(expected);
+  });
+
   it('cuts_funding_history_to_the_span_of_the_market_data', () => {
     const records: DataRecord[] = [
       funding(0, '0.1', 1_000),
