@@ -35,38 +35,44 @@ export class FundingWatch {
     if (t > (this.newest.get(e.symbol) ?? -Infinity)) this.newest.set(e.symbol, t);
   }
 
-  /** Payments not booked yet, oldest first, as events of the leg's owner (none when ownership is ambiguous). */
-  async poll(
-    read: (symbol: InstrumentSymbol, since: number) => Promise<readonly FundingPayment[]>,
-    symbols: readonly InstrumentSymbol[],
+  /** Where the next read of `symbol` starts: its newest payment (or the history's start) less the overlap. */
+  since(symbol: InstrumentSymbol): number {
+    return Math.max(this.historyStart, (this.newest.get(symbol) ?? this.historyStart) - OVERLAP_MS);
+  }
+
+  /**
+   * The payments of a read of `symbol` not booked yet, oldest first, as events of the leg's owner (none
+   * when ownership is ambiguous); they count as booked from now on.
+   */
+  take(
+    symbol: InstrumentSymbol,
+    payments: readonly FundingPayment[],
     ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
-  ): Promise<FundingSettled[]> {
+  ): FundingSettled[] {
+    if (payments.length === 0) return NONE;
     const out: FundingSettled[] = [];
-    // Indexed loops: a for-of's iterator results live across the await of this async function.
-    for (let i = 0; i < symbols.length; i++) {
-      const symbol = symbols[i]!;
-      const since = Math.max(this.historyStart, (this.newest.get(symbol) ?? this.historyStart) - OVERLAP_MS);
-      const payments = await read(symbol, since);
-      for (let k = 0; k < payments.length; k++) {
-        const p = payments[k]!;
-        if (this.seen.has(p.id) || p.time < this.historyStart) continue;
-        this.seen.add(p.id);
-        if (p.time > (this.newest.get(symbol) ?? -Infinity)) this.newest.set(symbol, p.time);
-        const strategyId = ownerOf(p.symbol, p.leg);
-        out.push({
-          type: 'FundingSettled',
-          ts: this.clock.now(),
-          ...(strategyId !== undefined ? { strategyId } : {}),
-          symbol: p.symbol,
-          leg: p.leg,
-          amount: p.amount,
-          asset: p.asset,
-          ...(p.rate !== undefined ? { rate: p.rate } : {}),
-          fundingId: p.id,
-          settledAt: p.time,
-        });
-      }
+    for (let k = 0; k < payments.length; k++) {
+      const p = payments[k]!;
+      if (this.seen.has(p.id) || p.time < this.historyStart) continue;
+      this.seen.add(p.id);
+      if (p.time > (this.newest.get(symbol) ?? -Infinity)) this.newest.set(symbol, p.time);
+      const strategyId = ownerOf(p.symbol, p.leg);
+      out.push({
+        type: 'FundingSettled',
+        ts: this.clock.now(),
+        ...(strategyId !== undefined ? { strategyId } : {}),
+        symbol: p.symbol,
+        leg: p.leg,
+        amount: p.amount,
+        asset: p.asset,
+        ...(p.rate !== undefined ? { rate: p.rate } : {}),
+        fundingId: p.id,
+        settledAt: p.time,
+      });
     }
     return out;
   }
 }
+
+/** What a read without payments books (the read of nearly every reconciliation). */
+const NONE: FundingSettled[] = [];

@@ -19,7 +19,8 @@ import type { TradingState } from './trading-state.js';
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
 
-type FundingRead = (symbol: InstrumentSymbol, since: number) => Promise<readonly FundingPayment[]>;
+/** No funding payment booked (the read of nearly every tick). */
+const NO_FUNDING: readonly FundingSettled[] = Object.freeze([]);
 
 /** No position to adopt (the pass of nearly every tick: no confirmed drift). */
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -57,7 +58,8 @@ export class VenueReconciler {
       // compare them before, and call every fill it learns here a drift).
       await v.orders.reconcile(symbols);
       if (!startup) await v.orders.resolvePending();
-      if (contract) await this.bookFunding(v, symbols);
+      const funded = contract ? this.bookFunding(v, symbols) : undefined;
+      if (funded) await funded;
       // Fills (and funding) are applied to the books before the venue's balances replace them (no double count).
       this.events.applyPending();
       this.state.setAccount(await v.gateway.balances());
@@ -85,34 +87,58 @@ export class VenueReconciler {
   }
 
   /**
-   * Funding payments the venue settled since the last read, journaled for each leg's owner. A failed
-   * read is retried next pass. Not an async function where there is nothing to read: `await undefined`
-   * takes the one microtask turn that awaiting the settled promise of the async function took.
+   * Funding payments the venue settled since the last read, journaled for each leg's owner once every
+   * symbol is read; a failed read is warned about and retried next pass. Undefined where there is
+   * nothing to read. Promise callbacks, not async functions: the pass of every reconciliation tick (a
+   * bar, in a backtest) went through three nested async frames here (this, the watch's poll, the read)
+   * and a turn each.
    */
   private bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> | undefined {
-    if (!this.funding || !v.gateway.fundingSince) return undefined;
-    return this.readFunding(this.funding, v, symbols);
+    const funding = this.funding;
+    if (!funding || !v.gateway.fundingSince) return undefined;
+    return this.readFunding(funding, v, symbols, 0, NO_FUNDING);
   }
 
-  private async readFunding(funding: FundingWatch, v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> {
-    try {
-      for (const e of await funding.poll(this.fundingReader(v), symbols, this.ownerOfLeg)) this.events.publishLocal(e);
-    } catch (e) {
-      this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
+  /** Reads `symbols` from the i-th on; `booked`: the payments of the ones before. */
+  private readFunding(
+    funding: FundingWatch,
+    v: ExecutionVenue,
+    symbols: readonly InstrumentSymbol[],
+    i: number,
+    booked: readonly FundingSettled[],
+  ): Promise<void> | undefined {
+    if (i >= symbols.length) {
+      for (const e of booked) this.events.publishLocal(e);
+      return undefined;
     }
+    const symbol = symbols[i]!;
+    let read: Promise<readonly FundingPayment[]>;
+    try {
+      read = v.gateway.fundingSince!(symbol, funding.since(symbol));
+    } catch (e) {
+      this.fundingFailed(e);
+      return undefined;
+    }
+    return read.then(
+      (payments) => {
+        let next = booked;
+        try {
+          const taken = funding.take(symbol, payments, this.ownerOfLeg);
+          if (taken.length > 0) next = booked.length === 0 ? taken : [...booked, ...taken];
+        } catch (e) {
+          this.fundingFailed(e);
+          return undefined;
+        }
+        return this.readFunding(funding, v, symbols, i + 1, next);
+      },
+      (e: unknown) => this.fundingFailed(e),
+    );
   }
 
-  /**
-   * The venue's funding read, made once per venue: it was bound anew at every pass (a reconcile tick
-   * is a bar in a backtest). It reads the gateway's method when called, as the bound one did.
-   */
-  private fundingReader(v: ExecutionVenue): FundingRead {
-    let read = this.fundingReads.get(v);
-    if (!read) this.fundingReads.set(v, (read = (symbol, since) => v.gateway.fundingSince!(symbol, since)));
-    return read;
+  private fundingFailed(e: unknown): void {
+    this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
   }
 
-  private readonly fundingReads = new Map<ExecutionVenue, FundingRead>();
   private readonly ownerOfLeg = (symbol: InstrumentSymbol, leg: PositionLeg): StrategyId | undefined =>
     positionOwner(this.owners, symbol, leg);
 
