@@ -130,19 +130,27 @@ const MAX_WARNINGS = 200;
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * settle without an event loop turn, for the replay loop (about two a bar). Node runs a nextTick
- * callback only once V8's microtask queue is empty (it drains ticks and microtasks in turn until both
- * are), so when this resolves the runtime's promise chains have run as far as they can: the state a
- * setImmediate turn gives, since nothing on the run's path waits on a timer, I/O or a nextTick of its
- * own (pinned runs identical either way). A turn of the loop costs an epoll call and the immediate
- * queue each time (~151,600 turns in the 50.8-day perp-trend run). Every SETTLES_PER_TURN-th settle
- * is still a real turn, so signals, I/O (a queue worker's lock renewals) and thread messages are
+ * Resumes the replay loop once the runtime's promise chains have run as far as they can, without an
+ * event loop turn (about two a bar). Node runs a nextTick callback only once V8's microtask queue is
+ * empty (it drains ticks and microtasks in turn until both are), so at that point the chains are done:
+ * the state a setImmediate turn gives, since nothing on the run's path waits on a timer, I/O or a
+ * nextTick of its own (pinned runs identical either way). A turn of the loop costs an epoll call and the
+ * immediate queue each time (~151,600 turns in the 50.8-day perp-trend run). Every SETTLES_PER_TURN-th
+ * settle is still a real turn, so signals, I/O (a queue worker's lock renewals) and thread messages are
  * served during a long run; which settles those are changes nothing in the run.
+ *
+ * The loop resumes as a microtask queued from there, where awaiting a promise resolved there resumed it
+ * (the same place in the queue), but with no promise, executor, resolving functions and await closures
+ * per settle.
  */
 const SETTLES_PER_TURN = 64;
-function quickSettler(): () => Promise<void> {
+function quickSettler(resume: () => void): () => void {
   let settles = 0;
-  return () => (++settles % SETTLES_PER_TURN === 0 ? settle() : new Promise((resolve) => process.nextTick(resolve)));
+  const later = (): void => queueMicrotask(resume);
+  return () => {
+    if (++settles % SETTLES_PER_TURN === 0) setImmediate(later);
+    else process.nextTick(later);
+  };
 }
 
 export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestResult> {
@@ -440,7 +448,8 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
     Math.min(exchange.nextDueAt() ?? Infinity, source.nextDueAt() ?? Infinity, clock.nextTimerAt() ?? Infinity, nextSample);
   await settle();
   let due = dueAt();
-  const settleQuick = quickSettler();
+  let resumeReplay = (): void => {};
+  const settleQuick = quickSettler(() => resumeReplay());
   const checkTimes = opts.checkpoints?.times ?? [];
   let checkAt = 0;
   let stoppedAt: number | undefined;
@@ -448,7 +457,16 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
   // replacement), and inside runBacktest every deopt anywhere in ~400 lines recompiled all of them —
   // 117 to 628 ms a compile, five compiles in a 12-run sweep worker (--trace-opt), on a core the other
   // worker needed.
-  const replay = async (): Promise<void> => {
+  //
+  // The loop runs until the runtime must run (step returns false: a settle resumes it) or the replay is
+  // over (true). Callbacks, not an awaiting async function: a promise and its closures per settle were
+  // ~700 B a bar of a 50.8-day kline run.
+  let settling = false;
+  const step = (): boolean => {
+    if (settling) {
+      settling = false;
+      due = dueAt();
+    }
     loop: while (failure === undefined) {
       const e: ReplayEvent | undefined = next;
       const tRec = e ? e.et : Infinity;
@@ -475,7 +493,11 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
         }
         // Only timers, venue answers and snapshot deliveries start promise work in the runtime; a poll
         // capture or an equity sample alone does not, and then there is nothing to let run.
-        if (timersDue || answered > 0 || delivered > 0) await settleQuick();
+        if (timersDue || answered > 0 || delivered > 0) {
+          settling = true;
+          settleQuick();
+          return false;
+        }
         due = dueAt();
         continue;
       }
@@ -500,7 +522,19 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       } while (x !== undefined && x.et < due && x.et <= checkTime);
       next = x;
     }
+    return true;
   };
+  const replay = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      resumeReplay = () => {
+        try {
+          if (step()) resolve();
+        } catch (e) {
+          reject(e);
+        }
+      };
+      resumeReplay();
+    });
   await replay();
   // A start still waiting at the end of the data (data shorter than the first poll cycle: the first
   // snapshot, which the start waits for, would come after the last record) never finishes; the run
