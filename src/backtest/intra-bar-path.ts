@@ -51,29 +51,38 @@ export interface PathPoint {
 
 /** The extremes in the order the path visits them. */
 export function extremesInOrder(open: number, high: number, low: number, close: number): [number, number] {
-  const toLow = open - low;
-  const toHigh = high - open;
-  if (toLow < toHigh) return [low, high];
-  if (toHigh < toLow) return [high, low];
-  return close >= open ? [low, high] : [high, low];
+  return lowFirst(open, high, low, close) ? [low, high] : [high, low];
 }
 
-/** The path's prices, in ticks, open first and close last. */
-export function pathPrices(bar: Pick<BarTicks, 'open' | 'high' | 'low' | 'close'>, stepsPerLeg = 1): number[] {
-  const [first, second] = extremesInOrder(bar.open, bar.high, bar.low, bar.close);
-  const corners = [bar.open, first, second, bar.close];
-  const out: number[] = [bar.open];
+/** Whether the path visits the low before the high (the nearer first; a tie: low first unless the bar closes below its open). */
+function lowFirst(open: number, high: number, low: number, close: number): boolean {
+  const toLow = open - low;
+  const toHigh = high - open;
+  return toLow < toHigh || (toLow === toHigh && close >= open);
+}
+
+/** The path's prices, in ticks, open first and close last (written into `out` when given: its length is set). */
+export function pathPrices(bar: Pick<BarTicks, 'open' | 'high' | 'low' | 'close'>, stepsPerLeg = 1, out: number[] = []): number[] {
+  const low = lowFirst(bar.open, bar.high, bar.low, bar.close);
+  const first = low ? bar.low : bar.high;
+  const second = low ? bar.high : bar.low;
+  out.length = 0;
+  out.push(bar.open);
+  let a = bar.open;
   for (let leg = 0; leg < 3; leg++) {
-    const a = corners[leg]!;
-    const b = corners[leg + 1]!;
+    const b = leg === 0 ? first : leg === 1 ? second : bar.close;
     for (let k = 1; k <= stepsPerLeg; k++) out.push(Math.round(a + ((b - a) * k) / stepsPerLeg));
+    a = b;
   }
   return out;
 }
 
+/** intraBarPath's prices of the bar at hand (it keeps none between bars). */
+const scratchPrices: number[] = [];
+
 export function intraBarPath(key: string, bar: BarTicks, opts: IntraBarPathOptions = {}): PathPoint[] {
   const steps = Math.max(1, Math.floor(opts.stepsPerLeg ?? 1));
-  const prices = pathPrices(bar, steps);
+  const prices = pathPrices(bar, steps, scratchPrices);
   const n = prices.length;
   const span = Math.max(0, bar.closeTime - 1 - bar.openTime);
   const each = Math.floor(Math.max(0, bar.volumeLots) / n);

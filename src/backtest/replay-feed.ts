@@ -14,7 +14,7 @@
 import { BinaryHeap } from '../core/binary-heap.js';
 import { FIXED_INTERVAL_MS, fromContractInterval, type KlineInterval } from '../domain/kline-interval.js';
 import type { DataRecord, KlineRecord } from '../marketdata/record/record.js';
-import { intraBarPath } from './intra-bar-path.js';
+import { intraBarPath, type BarTicks } from './intra-bar-path.js';
 import type { CompiledBar, ReplayEvent, ReplayInstrument, ReplayMarket } from './replay-market.js';
 
 export interface ReplayFeedOptions {
@@ -314,19 +314,34 @@ class PathLane {
 
 /** A bar's path: a compiled bar is already in ticks and lots (compileBar), a kline record is converted here. */
 function expandBar(inst: ReplayInstrument, r: KlineRecord | CompiledBar, len: number): ReplayEvent[] {
-  const bar =
-    r.s === 'bar'
-      ? { openTime: r.ot, closeTime: r.ot + len, open: r.open, high: r.high, low: r.low, close: r.close, volumeLots: r.volumeLots }
-      : {
-          openTime: r.ot,
-          closeTime: r.ot + len,
-          open: inst.ticks(r.o),
-          high: inst.ticks(r.h),
-          low: inst.ticks(r.l),
-          close: inst.ticks(r.c),
-          volumeLots: inst.lots(r.v),
-        };
+  // One bar object for every bar (intraBarPath keeps nothing of it).
+  const bar = scratchBar;
+  bar.openTime = r.ot;
+  bar.closeTime = r.ot + len;
+  if (r.s === 'bar') {
+    bar.open = r.open;
+    bar.high = r.high;
+    bar.low = r.low;
+    bar.close = r.close;
+    bar.volumeLots = r.volumeLots;
+  } else {
+    bar.open = inst.ticks(r.o);
+    bar.high = inst.ticks(r.h);
+    bar.low = inst.ticks(r.l);
+    bar.close = inst.ticks(r.c);
+    bar.volumeLots = inst.lots(r.v);
+  }
   return intraBarPath(inst.key, bar, inst.spec.path);
 }
+
+const scratchBar: { -readonly [K in keyof BarTicks]: BarTicks[K] } = {
+  openTime: 0,
+  closeTime: 0,
+  open: 0,
+  high: 0,
+  low: 0,
+  close: 0,
+  volumeLots: 0,
+};
 
 const before = (a: Pending, b: Pending): boolean => a.t < b.t || (a.t === b.t && a.seq < b.seq);
