@@ -54,6 +54,9 @@ type Job =
   | { readonly kind: 'start'; readonly done: (error?: unknown) => void }
   | { readonly kind: 'control'; readonly action: ControlAction; readonly done: (outcome: ControlOutcome | Error) => void };
 
+/** A job with nothing to do (a snapshot job whose snapshot a newer job took, a job after the stop). */
+const NO_WORK: Promise<void> = Promise.resolve();
+
 /** The reconciliation tick's job (it carries nothing: one object for every tick). */
 const RECONCILE_JOB: Job = Object.freeze({ kind: 'reconcile' });
 
@@ -229,21 +232,37 @@ export class TradingRuntime {
 
   private readonly snapshotJobs = new Map<string, Job>();
 
-  private async runJob(job: Job): Promise<void> {
+  /**
+   * A job's run. Snapshots and reconcile ticks (the jobs of every bar, in a backtest) hand back their
+   * handler's promise with the failure logged on it: an async frame around them cost its generator,
+   * registers, promise and await closures per job, and settles in as many turns as this does.
+   */
+  private runJob(job: Job): Promise<void> {
     if (this.stopping) {
       if (job.kind === 'start') job.done(new Error('stopped before the strategies started'));
       if (job.kind === 'control') job.done(new IllegalTransition('run', 'stopped', job.action.action, 'stopped before it ran'));
-      return;
+      return NO_WORK;
     }
+    if (job.kind === 'snapshot') {
+      const snapshot = this.latest.get(job.symbol);
+      this.latest.set(job.symbol, undefined);
+      return snapshot ? this.onSnapshot(snapshot).then(undefined, this.snapshotFailed) : NO_WORK;
+    }
+    if (job.kind === 'reconcile') {
+      this.reconcileQueued = false;
+      return this.onReconcileTick().then(undefined, this.reconcileFailed);
+    }
+    return this.runCommand(job);
+  }
+
+  // One failed job must not end the loop; the next snapshot or tick starts from fresh state.
+  private readonly snapshotFailed = (e: unknown): void => this.o.logger.error('snapshot job failed', { error: messageOf(e) });
+  private readonly reconcileFailed = (e: unknown): void => this.o.logger.error('reconcile job failed', { error: messageOf(e) });
+
+  /** An operator control or the strategies' start. */
+  private async runCommand(job: Extract<Job, { kind: 'control' | 'start' }>): Promise<void> {
     try {
-      if (job.kind === 'snapshot') {
-        const snapshot = this.latest.get(job.symbol);
-        this.latest.set(job.symbol, undefined);
-        if (snapshot) await this.onSnapshot(snapshot);
-      } else if (job.kind === 'reconcile') {
-        this.reconcileQueued = false;
-        await this.onReconcileTick();
-      } else if (job.kind === 'control') {
+      if (job.kind === 'control') {
         try {
           job.done(await this.runControl(job.action));
         } catch (e) {
@@ -258,7 +277,6 @@ export class TradingRuntime {
         }
       }
     } catch (e) {
-      // One failed job must not end the loop; the next snapshot or tick starts from fresh state.
       this.o.logger.error(`${job.kind} job failed`, { error: messageOf(e) });
     }
   }
