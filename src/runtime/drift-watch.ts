@@ -4,7 +4,7 @@
  * is explained by the fill at the next. A difference seen in two consecutive passes, with the same
  * quantities, is a drift: reported, and the venue's position adopted.
  */
-import { ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
 import type { PositionDrift } from '../domain/execution-event.js';
 import { type Position, positionKey } from '../domain/position.js';
 
@@ -12,10 +12,10 @@ export class DriftWatch {
   private previous = new Map<string, string>();
 
   /** Compares; returns the differences seen for the second pass in a row. */
-  check(local: readonly Position[], venue: readonly Position[], now: number): PositionDrift[] {
+  check(local: readonly Position[], venue: readonly Position[], now: number): readonly PositionDrift[] {
     // The pass of every reconciliation tick: nothing differs now and nothing differed last time, so
     // nothing is confirmed and nothing is remembered (what the general pass below would find).
-    if (this.previous.size === 0 && agree(local, venue)) return [];
+    if (this.previous.size === 0 && agree(local, venue)) return NO_DRIFT;
     const mine = new Map(local.map((p) => [positionKey(p.symbol, p.leg), p]));
     const theirs = new Map(venue.map((p) => [positionKey(p.symbol, p.leg), p]));
     const seen = new Map<string, string>();
@@ -44,11 +44,16 @@ export class DriftWatch {
  * as zero there; with a key listed twice, the later entry counts, as in the maps of check()).
  */
 function agree(local: readonly Position[], venue: readonly Position[]): boolean {
-  const quantityOf = (list: readonly Position[], p: Position) => {
-    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.symbol === p.symbol && list[i]!.leg === p.leg) return list[i]!.quantity;
-    return ZERO;
-  };
   for (const p of local) if (!quantityOf(local, p).eq(quantityOf(venue, p))) return false;
   for (const q of venue) if (!quantityOf(venue, q).eq(quantityOf(local, q))) return false;
   return true;
 }
+
+/** The quantity of `p`'s key in `list` (its later entry; zero when missing). */
+function quantityOf(list: readonly Position[], p: Position): Decimal {
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.symbol === p.symbol && list[i]!.leg === p.leg) return list[i]!.quantity;
+  return ZERO;
+}
+
+/** What a pass with nothing confirmed finds (nearly every reconciliation tick; a module-level closure and list were made per pass). */
+const NO_DRIFT: readonly PositionDrift[] = Object.freeze([]);
