@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { FundingSettled } from '../domain/execution-event.js';
 import type { PositionLeg } from '../domain/position.js';
-import type { FundingPayment } from '../execution/exchange-gateway.js';
+import type { ExchangeGateway, FundingPayment } from '../execution/exchange-gateway.js';
 
 const OVERLAP_MS = 3_600_000;
 
@@ -41,8 +41,61 @@ export class FundingWatch {
   }
 
   /**
+   * Reads `symbols` in turn from the venue (`fundingSince`, from each symbol's `since`) and answers the payments
+   * not booked yet, oldest first per symbol, as events of each leg's owner (none when ownership is
+   * ambiguous); they count as booked from now on, so the caller must publish every one it is given.
+   * Undefined when there is no symbol or the venue lists no payments (`fundingSince` absent).
+   * A failed read stops the pass and is answered as `failure` together with what the symbols before it
+   * gave: those are booked, and dropping them here would lose them for good (the next read skips what
+   * is booked). The failed symbol and those after it are read again next time. Promise callbacks, not async functions: this runs on every reconciliation tick (a bar,
+   * in a backtest), where nested async frames cost a turn each.
+   */
+  read(
+    symbols: readonly InstrumentSymbol[],
+    venue: Pick<ExchangeGateway, 'fundingSince'>,
+    ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
+  ): Promise<FundingRead> | undefined {
+    const fetch = venue.fundingSince;
+    if (symbols.length === 0 || fetch === undefined) return undefined;
+    const r = this.readFrom(symbols, 0, NONE, venue, fetch, ownerOf);
+    return r instanceof Promise ? r : Promise.resolve(r);
+  }
+
+  private readFrom(
+    symbols: readonly InstrumentSymbol[],
+    i: number,
+    booked: readonly FundingSettled[],
+    venue: Pick<ExchangeGateway, 'fundingSince'>,
+    fetch: NonNullable<ExchangeGateway['fundingSince']>,
+    ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
+  ): Promise<FundingRead> | FundingRead {
+    if (i >= symbols.length) return booked === NONE ? NOTHING_READ : { booked, failure: undefined };
+    const symbol = symbols[i]!;
+    let read: Promise<readonly FundingPayment[]>;
+    try {
+      read = fetch.call(venue, symbol, this.since(symbol));
+    } catch (e) {
+      return { booked, failure: e ?? new Error('funding read failed') };
+    }
+    return read.then(
+      (payments) => {
+        let next = booked;
+        try {
+          const taken = this.take(symbol, payments, ownerOf);
+          if (taken.length > 0) next = booked.length === 0 ? taken : [...booked, ...taken];
+        } catch (e) {
+          return { booked, failure: e ?? new Error('funding records could not be taken') };
+        }
+        return this.readFrom(symbols, i + 1, next, venue, fetch, ownerOf);
+      },
+      (e: unknown) => ({ booked, failure: e ?? new Error('funding read failed') }),
+    );
+  }
+
+  /**
    * The payments of a read of `symbol` not booked yet, oldest first, as events of the leg's owner (none
-   * when ownership is ambiguous); they count as booked from now on.
+   * when ownership is ambiguous); they count as booked from now on. All or nothing: the events are built
+   * before any payment is marked booked, so a failure here books none of this read.
    */
   take(
     symbol: InstrumentSymbol,
@@ -50,13 +103,12 @@ export class FundingWatch {
     ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
   ): FundingSettled[] {
     if (payments.length === 0) return NONE;
-    const out: FundingSettled[] = [];
+    let out: FundingSettled[] = NONE;
     for (let k = 0; k < payments.length; k++) {
       const p = payments[k]!;
-      if (this.seen.has(p.id) || p.time < this.historyStart) continue;
-      this.seen.add(p.id);
-      if (p.time > (this.newest.get(symbol) ?? -Infinity)) this.newest.set(symbol, p.time);
+      if (this.seen.has(p.id) || p.time < this.historyStart || (out !== NONE && listed(out, p.id))) continue;
       const strategyId = ownerOf(p.symbol, p.leg);
+      if (out === NONE) out = [];
       out.push({
         type: 'FundingSettled',
         ts: this.clock.now(),
@@ -70,9 +122,27 @@ export class FundingWatch {
         settledAt: p.time,
       });
     }
+    for (let k = 0; k < out.length; k++) {
+      const e = out[k]!;
+      this.seen.add(e.fundingId!);
+      if (e.settledAt! > (this.newest.get(symbol) ?? -Infinity)) this.newest.set(symbol, e.settledAt!);
+    }
     return out;
   }
 }
 
+/** What a pass over the symbols booked, and the read that failed (the pass stopped there), if one did. */
+export interface FundingRead {
+  readonly booked: readonly FundingSettled[];
+  readonly failure: unknown;
+}
+
+/** A payment id already among a read's events (a venue listing one record twice books it once). */
+function listed(out: readonly FundingSettled[], id: string): boolean {
+  for (let k = 0; k < out.length; k++) if (out[k]!.fundingId === id) return true;
+  return false;
+}
+
 /** What a read without payments books (the read of nearly every reconciliation). */
 const NONE: FundingSettled[] = [];
+const NOTHING_READ: FundingRead = Object.freeze({ booked: NONE, failure: undefined });

@@ -7,10 +7,9 @@
 import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { FundingSettled } from '../domain/execution-event.js';
 import { type Position, type PositionLeg, positionKey } from '../domain/position.js';
-import type { FundingPayment } from '../execution/exchange-gateway.js';
 import { DriftWatch } from './drift-watch.js';
 import type { EventFlow } from './event-flow.js';
-import { FundingWatch } from './funding-watch.js';
+import { type FundingRead, FundingWatch } from './funding-watch.js';
 import { messageOf } from '../core/message-of.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
 import { type ExecutionVenue, symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
@@ -18,9 +17,6 @@ import type { TradingState } from './trading-state.js';
 
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
 const UNEXPLAINED_DRIFT = 'drift confirmed by two reconciliations and no venue fill explains it';
-
-/** No funding payment booked (the read of nearly every tick). */
-const NO_FUNDING: readonly FundingSettled[] = Object.freeze([]);
 
 /** No position to adopt (the pass of nearly every tick: no confirmed drift). */
 const NO_KEYS: ReadonlySet<string> = new Set();
@@ -87,53 +83,19 @@ export class VenueReconciler {
   }
 
   /**
-   * Funding payments the venue settled since the last read, journaled for each leg's owner once every
-   * symbol is read; a failed read is warned about and retried next pass. Undefined where there is
-   * nothing to read. Promise callbacks, not async functions: the pass of every reconciliation tick (a
-   * bar, in a backtest) went through three nested async frames here (this, the watch's poll, the read)
-   * and a turn each.
+   * Funding payments the venue settled since the last read, journaled for each leg's owner once the
+   * symbols are read; a failed read is warned about and retried next pass, and what the symbols read
+   * before it gave is journaled all the same (FundingWatch counts it as booked). Undefined where there
+   * is nothing to read.
    */
   private bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> | undefined {
-    const funding = this.funding;
-    if (!funding || !v.gateway.fundingSince) return undefined;
-    return this.readFunding(funding, v, symbols, 0, NO_FUNDING);
+    return this.funding?.read(symbols, v.gateway, this.ownerOfLeg)?.then(this.publishFunding);
   }
 
-  /** Reads `symbols` from the i-th on; `booked`: the payments of the ones before. */
-  private readFunding(
-    funding: FundingWatch,
-    v: ExecutionVenue,
-    symbols: readonly InstrumentSymbol[],
-    i: number,
-    booked: readonly FundingSettled[],
-  ): Promise<void> | undefined {
-    if (i >= symbols.length) {
-      for (const e of booked) this.events.publishLocal(e);
-      return undefined;
-    }
-    const symbol = symbols[i]!;
-    let read: Promise<readonly FundingPayment[]>;
-    try {
-      read = v.gateway.fundingSince!(symbol, funding.since(symbol));
-    } catch (e) {
-      this.fundingFailed(e);
-      return undefined;
-    }
-    return read.then(
-      (payments) => {
-        let next = booked;
-        try {
-          const taken = funding.take(symbol, payments, this.ownerOfLeg);
-          if (taken.length > 0) next = booked.length === 0 ? taken : [...booked, ...taken];
-        } catch (e) {
-          this.fundingFailed(e);
-          return undefined;
-        }
-        return this.readFunding(funding, v, symbols, i + 1, next);
-      },
-      (e: unknown) => this.fundingFailed(e),
-    );
-  }
+  private readonly publishFunding = (r: FundingRead): void => {
+    for (const e of r.booked) this.events.publishLocal(e);
+    if (r.failure !== undefined) this.fundingFailed(r.failure);
+  };
 
   private fundingFailed(e: unknown): void {
     this.o.logger.warn('funding records could not be read; asked again at the next reconciliation', { error: messageOf(e) });
