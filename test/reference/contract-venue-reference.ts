@@ -88,6 +88,8 @@ import type {
   HistoryPositionsQuery,
   PageQuery,
   PlaceOrderRequest,
+  PlaceOrderTicksRequest,
+  PlacedOrderTicks,
   Rejected,
   ReverseRequest,
   TransferRecordsQuery,
@@ -144,7 +146,7 @@ import {
   splitByWeight,
   type CrossMargin,
 } from './reference-liquidation-rules.js';
-import { parseLots, parseTicks, priceBand, validateOrderRequest } from '../../src/venue/contract/order-validation.js';
+import { parseLots, parseTicks, priceBand, validateOrderRequest } from './reference-order-validation.js';
 import { TriggerBook } from './triggers/trigger-book.js';
 import type {
   CancelAllStopOrdersRequest,
@@ -468,6 +470,27 @@ export class ReferenceContractVenue {
       if (tpsl !== undefined && result.ok) this.triggers.stops.attach(toAccountId(accountIdIn), result.value, tpsl.value);
     });
     return result!;
+  }
+
+  /**
+   * A placement in ticks and lots, as the decimal request it stands for (price = priceUnit · priceTicks,
+   * vol = volUnit · lots) placed by placeOrder, answered with that view's id, state, lots and time.
+   */
+  placeOrderTicks(accountIdIn: string, req: PlaceOrderTicksRequest): VenueResult<PlacedOrderTicks> {
+    const spec = this.markets.get(req.symbol)?.spec;
+    const { priceTicks, lots, ...fields } = req;
+    const r = this.placeOrder(accountIdIn, {
+      ...fields,
+      price: spec === undefined ? priceTicks : spec.tick.mul(priceTicks),
+      vol: spec === undefined ? lots : spec.lot.mul(lots),
+    });
+    if (!r.ok) return r;
+    const v = r.value;
+    const lotsOf = (vol: Decimal): number => vol.div(spec!.lot).toNumber();
+    return {
+      ok: true,
+      value: { orderId: v.orderId, state: v.state, lots: lotsOf(v.vol), dealLots: lotsOf(v.dealVol), createTime: v.createTime },
+    };
   }
 
   /** POST order/change_limit_order: new price and total vol; margin and position re-checked. */

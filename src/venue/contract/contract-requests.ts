@@ -2,6 +2,7 @@
 import type { DecimalLike } from '../../core/decimal.js';
 import type {
   ContractOrderErrorCode,
+  ContractOrderState,
   ContractOrderType,
   ContractSide,
   ContractStpMode,
@@ -41,6 +42,29 @@ export interface PlaceOrderRequest {
   readonly profitTrend?: number | undefined;
   /** 1 or 0 (default): reported on the stop order. */
   readonly priceProtect?: number | undefined;
+}
+
+/**
+ * A placement already in the contract's units (the backtest's crowd, a caller holding ticks and lots):
+ * the checks and answers of PlaceOrderRequest without parsing decimals. A priceTicks or lots that is not
+ * a whole number > 0 is refused as a price or vol off the grid is. No take-profit / stop-loss.
+ */
+export interface PlaceOrderTicksRequest extends Omit<
+  PlaceOrderRequest,
+  'price' | 'vol' | 'stopLossPrice' | 'takeProfitPrice' | 'lossTrend' | 'profitTrend' | 'priceProtect'
+> {
+  /** The limit in ticks for types 1–4; types 5 and 6 ignore it (a positive one is shown as the order's price). */
+  readonly priceTicks: number;
+  readonly lots: number;
+}
+
+/** What an accepted placement in ticks answers: the order's id and, as it stands after the placement, its state and lots. */
+export interface PlacedOrderTicks {
+  readonly orderId: string;
+  readonly state: ContractOrderState;
+  readonly lots: number;
+  readonly dealLots: number;
+  readonly createTime: number;
 }
 
 export interface ChangeLimitOrderRequest {

@@ -69,6 +69,8 @@ import type {
   ClosePositionResult,
   ExternalRef,
   PlaceOrderRequest,
+  PlaceOrderTicksRequest,
+  PlacedOrderTicks,
   ReverseRequest,
   VenueResult,
 } from './contract-requests.js';
@@ -257,6 +259,15 @@ export class ContractVenue extends ContractReadModel {
   /** POST order/create; a take-profit / stop-loss it carries becomes a stop order that follows its fills. */
   placeOrder(accountIdIn: string, req: PlaceOrderRequest): VenueResult<ContractOrderView> {
     return this.placement.placeOrder(accountIdIn, req);
+  }
+
+  /**
+   * placeOrder for a request already in ticks and lots (the backtest's crowd): the same checks and
+   * refusals on the integers, no decimal parse, and an answer of the order's id, state and lots instead
+   * of its view. No take-profit / stop-loss.
+   */
+  placeOrderTicks(accountIdIn: string, req: PlaceOrderTicksRequest): VenueResult<PlacedOrderTicks> {
+    return this.placement.placeOrderTicks(accountIdIn, req);
   }
 
   /** POST order/change_limit_order: new price and total vol; margin and position re-checked. */

@@ -22,7 +22,8 @@ import {
 import { type BookOrder, type SelfTradeCheck } from '../book/order-book.js';
 import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contract-codes.js';
 import { ContractPosition, addTickLots, tickLots } from './contract-position.js';
-import type { CancelResultEntry, PlaceOrderRequest, Rejected } from './contract-requests.js';
+import type { CancelResultEntry, Rejected } from './contract-requests.js';
+import type { OrderFields } from './order-validation.js';
 import { AccountState, addOrderGrains, dropOrder, frozenOf, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
 import { feeGrains, feeUnits, marginAndFeeGrains, marginAndFeeUnits, type GrainTerms } from './margin-units.js';
@@ -462,7 +463,7 @@ export class OrderMatching {
   newOrder(
     acct: AccountState,
     m: MarketState,
-    req: PlaceOrderRequest,
+    req: OrderFields,
     category: OrderCategory,
     type: ContractOrderType,
     closing: boolean,

@@ -22,14 +22,26 @@ import type {
   ClosePositionResult,
   ExternalRef,
   PlaceOrderRequest,
+  PlaceOrderTicksRequest,
+  PlacedOrderTicks,
+  Rejected,
   ReverseRequest,
   VenueResult,
 } from './contract-requests.js';
-import { ZERO, frozenOf } from './contract-state.js';
+import { ZERO, frozenOf, type AccountState, type MarketState, type OrderState } from './contract-state.js';
 import type { ContractPosition } from './contract-position.js';
 import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
-import { parseLots, parseTicks, priceBand, validateOrderRequest } from './order-validation.js';
+import {
+  parseLots,
+  parseTicks,
+  priceBand,
+  validateOrderRequest,
+  validateOrderTicks,
+  type OrderFields,
+  type PriceBand,
+  type ValidatedOrder,
+} from './order-validation.js';
 import { posKey, sideKey, extKey, oppositeType } from './venue-keys.js';
 import { netOf, refuse, INSURANCE_ACCOUNT_ID, type ContractVenueState } from './contract-venue-state.js';
 import { rateTerms, type VenueMoney } from './venue-money.js';
@@ -40,6 +52,9 @@ import { accountChanged } from './account-changes.js';
 
 /** a + b, without a bigint operation when one is zero (an order that only rests or only takes: most). */
 const sumUnits = (a: bigint, b: bigint): bigint => (a === 0n ? b : b === 0n ? a : a + b);
+
+/** A refusal rather than an order (an order record has no `ok`). */
+const isRejected = <T extends object>(r: T | Rejected): r is Rejected => (r as Rejected).ok === false;
 
 /** The preview of an order that does not take (read only: one object for all of them). */
 const NOTHING_TAKEN: { readonly lots: number; readonly quote: number } = { lots: 0, quote: 0 };
@@ -63,6 +78,30 @@ export class OrderPlacement {
       else {
         result = this.place(accountIdIn, req, OrderCategory.LIMIT);
         if (tpsl !== undefined && result.ok) this.s.triggers.stops.attach(toAccountId(accountIdIn), result.value, tpsl.value);
+      }
+    } finally {
+      this.s.exit();
+    }
+    this.s.deliver();
+    return result;
+  }
+
+  /**
+   * A placement in ticks and lots (PlaceOrderTicksRequest): the checks and matching of placeOrder on the
+   * integers, without parsing decimals or building the order's view.
+   */
+  placeOrderTicks(accountIdIn: string, req: PlaceOrderTicksRequest): VenueResult<PlacedOrderTicks> {
+    let result: VenueResult<PlacedOrderTicks>;
+    this.s.enter();
+    try {
+      const m = this.marketFor(accountIdIn, req.symbol);
+      if (isRejected(m)) result = m;
+      else {
+        const acct = this.s.account(accountIdIn);
+        const o = this.admit(acct, m, req, validateOrderTicks(req, m.spec, acct.positionMode, this.bandOf(m)), OrderCategory.LIMIT);
+        result = isRejected(o)
+          ? o
+          : { ok: true, value: { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime } };
       }
     } finally {
       this.s.exit();
@@ -223,20 +262,47 @@ export class OrderPlacement {
   }
 
   private place(accountIdIn: string, req: PlaceOrderRequest, category: OrderCategory): VenueResult<ContractOrderView> {
-    const now = this.s.clock.now();
-    const m = this.s.markets.get(req.symbol);
+    const m = this.marketFor(accountIdIn, req.symbol);
+    if (isRejected(m)) return m;
+    const acct = this.s.account(accountIdIn);
+    const o = this.admit(acct, m, req, validateOrderRequest(req, m.spec, acct.positionMode, this.bandOf(m)), category);
+    return isRejected(o) ? o : { ok: true, value: this.views.placedOrderView(o) };
+  }
+
+  /** The contract of a placement, or its refusal before any check of the request (no such contract, not tradable, the reserved account). */
+  private marketFor(accountIdIn: string, symbol: string): MarketState | Rejected {
+    const m = this.s.markets.get(symbol);
     if (m === undefined) return this.matching.reject(accountIdIn, ContractVenueCode.CONTRACT_NOT_EXIST, 'contract does not exist');
-    const spec = m.spec;
-    const inst = spec.instrument;
+    const inst = m.spec.instrument;
     if (inst.state !== ContractState.ENABLED || (this.s.enforceApiAllowed && !inst.apiAllowed)) {
       return this.matching.reject(accountIdIn, ContractVenueCode.CONTRACT_NOT_ACTIVATED, 'contract not allowed to place orders');
     }
     if (accountIdIn === INSURANCE_ACCOUNT_ID) return this.matching.reject(accountIdIn, ContractVenueCode.PARAMETER, 'reserved account');
-    const acct = this.s.account(accountIdIn);
+    return m;
+  }
 
-    // ── parameter checks: refused without an order record
+  /** The price band limit orders are checked against, when the venue enforces one. */
+  private bandOf(m: MarketState): PriceBand | undefined {
+    return this.s.enforcePriceBand ? priceBand(m.spec, m.fairPrice) : undefined;
+  }
+
+  /**
+   * A placement after its parameter checks (in decimals or in ticks: validateOrderRequest,
+   * validateOrderTicks): the order-level checks, then the accepted order matched. Answers the order
+   * (accepted: resting, filled or cancelled by its type) or the refusal.
+   */
+  private admit(
+    acct: AccountState,
+    m: MarketState,
+    req: OrderFields,
+    checked: VenueResult<ValidatedOrder>,
+    category: OrderCategory,
+  ): OrderState | Rejected {
+    const now = this.s.clock.now();
+    const spec = m.spec;
+    const inst = spec.instrument;
     const mode = acct.positionMode;
-    const checked = validateOrderRequest(req, spec, mode, this.s.enforcePriceBand ? priceBand(spec, m.fairPrice) : undefined);
+    // ── parameter checks: refused without an order record
     if (!checked.ok) return this.matching.reject(acct.id, checked.code, checked.message);
     const { type, lots, isBuy, closing, positionType, stpMode, reduceOnly, priceTicks, displayPrice } = checked.value;
     if (req.externalOid !== undefined && req.externalOid !== '' && acct.openByExternal.has(extKey(spec.symbol, req.externalOid))) {
@@ -410,12 +476,9 @@ export class OrderPlacement {
     if (this.s.wants('OrderAccepted')) {
       this.s.emitEvent(new OrderAcceptedEvent(now, this.views.orderCopy(draft), this.views));
     }
-    if (fokUnfilled) {
-      this.matching.cancelInternal(draft, 'fok_unfilled');
-      return { ok: true, value: this.views.placedOrderView(draft) };
-    }
-    this.matching.execute(draft, stp !== undefined ? limitTicks : null, stp);
-    return { ok: true, value: this.views.placedOrderView(draft) };
+    if (fokUnfilled) this.matching.cancelInternal(draft, 'fok_unfilled');
+    else this.matching.execute(draft, stp !== undefined ? limitTicks : null, stp);
+    return draft;
   }
 
   private amend(accountIdIn: string, req: ChangeLimitOrderRequest, chase: boolean): VenueResult<ContractOrderView> {

@@ -18,7 +18,8 @@ import {
   type ContractSide,
 } from '../../domain/contract-enums.js';
 import { ContractVenueCode } from './contract-codes.js';
-import type { PlaceOrderRequest, Rejected, VenueResult } from './contract-requests.js';
+import { lastCall, lastCall2 } from '../../core/last-call.js';
+import type { PlaceOrderRequest, PlaceOrderTicksRequest, Rejected, VenueResult } from './contract-requests.js';
 import type { ContractSpec } from './contract-spec.js';
 
 export interface ValidatedOrder {
@@ -48,20 +49,137 @@ export interface PriceBand {
 const ONE = new Decimal(1);
 const ZERO = new Decimal(0);
 
-/** Buys at most fair·(1 + bidLimitPriceRate), sells at least fair·(1 − askLimitPriceRate); none without a fair price. */
-export function priceBand(spec: ContractSpec, fair: Decimal | undefined): PriceBand | undefined {
+/**
+ * Buys at most fair·(1 + bidLimitPriceRate), sells at least fair·(1 − askLimitPriceRate); none without a
+ * fair price. The last answer is kept (fair prices are immutable Decimals: the same object is the same
+ * price): every placement between two fair-price moves asks it, and in a backtest two a placement of
+ * ours (the crowd's liquidity, then ours). A fair price on the tick grid is answered in integers
+ * (bandInTicks); any other in Decimal, as before.
+ */
+export const priceBand = lastCall2((spec: ContractSpec, fair: Decimal | undefined): PriceBand | undefined => {
   if (fair === undefined) return undefined;
+  return bandInTicks(spec, fair) ?? bandInDecimal(spec, fair);
+});
+
+function bandInDecimal(spec: ContractSpec, fair: Decimal): PriceBand {
   const inst = spec.instrument;
   const maxBuy = spec.priceToTicks(fair.mul(ONE.add(inst.bidLimitPriceRate)), 'down');
   const minSell = Math.max(1, spec.priceToTicks(fair.mul(ONE.sub(inst.askLimitPriceRate)), 'up'));
   return { maxBuy, minSell };
 }
 
+/**
+ * The band of a fair price F ticks on the grid, with the rates as fractions up/den and down/den:
+ * fair·(1 + rate) / tick = F·up / den, so maxBuy = ⌊F·up / den⌋ and minSell = max(1, ⌈F·down / den⌉),
+ * exactly what the Decimal path rounds. Undefined when the fair price is off the grid or a product
+ * would pass 2^53 (the Decimal path then answers, or throws, as before).
+ */
+function bandInTicks(spec: ContractSpec, fair: Decimal): PriceBand | undefined {
+  const f = spec.tickGrid.exactSteps(fair);
+  if (f === undefined) return undefined;
+  const r = bandRates(spec.instrument);
+  if (r === undefined) return undefined;
+  const upper = f * r.up;
+  const lower = f * r.down;
+  if (!Number.isSafeInteger(upper + r.den) || !Number.isSafeInteger(Math.abs(lower) + r.den)) return undefined;
+  return { maxBuy: floorDiv(upper, r.den), minSell: Math.max(1, -floorDiv(-lower, r.den)) };
+}
+
+/** ⌊a / b⌋ for safe integers (b > 0, |a| + b below 2^53): the rounded quotient corrected by one exact test each way. */
+function floorDiv(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  if (q * b > a) q--;
+  else if ((q + 1) * b <= a) q++;
+  return q;
+}
+
+/** 1 + bidLimitPriceRate and 1 − askLimitPriceRate as up/den and down/den (den a power of ten), or undefined when not small integers. */
+interface BandRates {
+  readonly up: number;
+  readonly down: number;
+  readonly den: number;
+}
+
+/** Per instrument (immutable); a cache beside it, not in it (snapshots write an object's own fields). */
+const bandRatesOf = new WeakMap<ContractSpec['instrument'], BandRates | null>();
+
+const bandRates = lastCall((inst: ContractSpec['instrument']): BandRates | undefined => {
+  let r = bandRatesOf.get(inst);
+  if (r === undefined) {
+    const up = ONE.add(inst.bidLimitPriceRate);
+    const down = ONE.sub(inst.askLimitPriceRate);
+    const places = Math.max(up.decimalPlaces(), down.decimalPlaces());
+    const den = 10 ** places;
+    const upN = up.mul(den).toNumber();
+    const downN = down.mul(den).toNumber();
+    r = places <= 15 && Number.isSafeInteger(upN) && Number.isSafeInteger(downN) ? { up: upN, down: downN, den } : null;
+    bandRatesOf.set(inst, r);
+  }
+  return r ?? undefined;
+});
+
+/** The request's fields besides its price and size: what a placement in decimals and one in ticks and lots share. */
+export type OrderFields = Omit<PlaceOrderRequest, 'price' | 'vol'>;
+
+/**
+ * The checks of a request in decimals: its vol and price parsed to lots and ticks (undefined when not a
+ * positive multiple of the step), then the integer checks (validateOrder).
+ */
 export function validateOrderRequest(
   req: PlaceOrderRequest,
   spec: ContractSpec,
   mode: PositionMode,
   band: PriceBand | undefined,
+): VenueResult<ValidatedOrder> {
+  const limit = isCode(req.type, 1, ContractOrderType.FOK);
+  const lots = parseLots(spec, req.vol);
+  const priceTicks = limit ? parseTicks(spec, req.price) : 0;
+  return validateOrder(req, spec, mode, band, lots, priceTicks, limit ? ZERO : marketDisplayPrice(req.price));
+}
+
+/** The checks of a request in ticks and lots: the same checks, without a parse. */
+export function validateOrderTicks(
+  req: PlaceOrderTicksRequest,
+  spec: ContractSpec,
+  mode: PositionMode,
+  band: PriceBand | undefined,
+): VenueResult<ValidatedOrder> {
+  const limit = isCode(req.type, 1, ContractOrderType.FOK);
+  const priceTicks = wholePositive(req.priceTicks);
+  return validateOrder(
+    req,
+    spec,
+    mode,
+    band,
+    wholePositive(req.lots),
+    limit ? priceTicks : 0,
+    limit || priceTicks === undefined ? ZERO : spec.ticksToPrice(priceTicks),
+  );
+}
+
+/** n when a whole number > 0 within 2^53, else undefined (what the parse answers for a value off the grid). */
+const wholePositive = (n: number): number | undefined => (Number.isSafeInteger(n) && n > 0 ? n : undefined);
+
+/** A market order's price is not checked; a positive one is shown in the order record. */
+function marketDisplayPrice(price: DecimalLike | undefined): Decimal {
+  if (!isSet(price)) return ZERO;
+  const p = safeDecimal(price);
+  return p !== undefined && p.gt(0) ? p : ZERO;
+}
+
+/**
+ * The parameter checks, in the order the venue answers them, on a request's lots (undefined: not a
+ * positive multiple of volUnit) and limit in ticks (undefined: not a positive multiple of priceUnit;
+ * 0 for market types, shown at `marketPrice`).
+ */
+function validateOrder(
+  req: OrderFields,
+  spec: ContractSpec,
+  mode: PositionMode,
+  band: PriceBand | undefined,
+  lots: number | undefined,
+  limitTicks: number | undefined,
+  marketPrice: Decimal,
 ): VenueResult<ValidatedOrder> {
   const inst = spec.instrument;
   if (!isCode(req.side, 1, 4)) return refuse(ContractVenueCode.PARAMETER, 'side must be 1–4');
@@ -81,7 +199,6 @@ export function validateOrderRequest(
   }
   const reduceOnly = req.reduceOnly === true;
   if (reduceOnly && mode === PositionMode.HEDGED) return refuse(ContractVenueCode.PARAMETER, 'reduceOnly is accepted only in one-way mode');
-  const lots = parseLots(spec, req.vol);
   if (lots === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'vol is not a multiple of volUnit');
   if (lots < spec.minLots || lots > spec.maxLots)
     return refuse(ContractVenueCode.PARAMETER, `vol must be within [${inst.minVol.toString()}, ${inst.maxVol.toString()}]`);
@@ -92,17 +209,10 @@ export function validateOrderRequest(
     return refuse(ContractVenueCode.LEVERAGE_ERROR, `leverage must be an integer within [${inst.minLeverage}, ${inst.maxLeverage}]`);
   }
   const type = req.type;
-  let priceTicks = 0;
-  let displayPrice = ZERO;
-  if (type <= ContractOrderType.FOK) {
-    const t = parseTicks(spec, req.price);
-    if (t === undefined) return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'price must be a positive multiple of priceUnit');
-    priceTicks = t;
-    displayPrice = spec.ticksToPrice(t);
-  } else if (isSet(req.price)) {
-    const p = safeDecimal(req.price);
-    if (p !== undefined && p.gt(0)) displayPrice = p;
-  }
+  if (limitTicks === undefined)
+    return refuse(ContractVenueCode.PRICE_OR_QUANTITY_ACCURACY, 'price must be a positive multiple of priceUnit');
+  const priceTicks = limitTicks;
+  const displayPrice = priceTicks > 0 ? spec.ticksToPrice(priceTicks) : marketPrice;
   const isBuy = sideIsBuy(req.side);
   if (priceTicks > 0 && band && (isBuy ? priceTicks > band.maxBuy : priceTicks < band.minSell)) {
     return refuse(ContractVenueCode.ORDER_PRICE_ERROR, 'price outside the allowed range of the fair price');

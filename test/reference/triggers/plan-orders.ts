@@ -31,7 +31,7 @@ import { CANCEL_ERROR_MSG, CancelErrorCode, ContractVenueCode } from '../../../s
 import type { PriceUpdate } from '../../../src/venue/contract/contract-events.js';
 import type { CancelResultEntry, VenueResult } from '../../../src/venue/contract/contract-requests.js';
 import type { Page } from '../../../src/venue/contract/contract-views.js';
-import { parseTicks, safeDecimal, validateOrderRequest } from '../../../src/venue/contract/order-validation.js';
+import { parseTicks, safeDecimal, validateOrderRequest } from '../reference-order-validation.js';
 import { checkDirection, parsePair, refuse, type TpSlPair } from './tpsl-rules.js';
 import { isTrend, priceKindOf, reached } from './trigger-prices.js';
 import type {

@@ -47,7 +47,7 @@ import type { PriceUpdate } from '../../../src/venue/contract/contract-events.js
 import type { CancelResultEntry, PlaceOrderRequest, VenueResult } from '../../../src/venue/contract/contract-requests.js';
 import type { ContractSpec } from '../../../src/venue/contract/contract-spec.js';
 import type { ContractOrderView, ContractPositionView, Page } from '../../../src/venue/contract/contract-views.js';
-import { parseLots, parseTicks, safeDecimal } from '../../../src/venue/contract/order-validation.js';
+import { parseLots, parseTicks, safeDecimal } from '../reference-order-validation.js';
 import { checkDirection, hasPrice, parseLeg, parsePair, refuse, reverseFlag, type TpSlLeg, type TpSlPair } from './tpsl-rules.js';
 import { currentPrice, isTrend, priceKindOf } from './trigger-prices.js';
 import type {

@@ -14,7 +14,7 @@ import { ContractOrderErrorCode, PositionType, PriceTrend } from '../../../src/d
 import { ContractVenueCode } from '../../../src/venue/contract/contract-codes.js';
 import type { Rejected, VenueResult } from '../../../src/venue/contract/contract-requests.js';
 import type { ContractSpec } from '../../../src/venue/contract/contract-spec.js';
-import { parseTicks, safeDecimal } from '../../../src/venue/contract/order-validation.js';
+import { parseTicks, safeDecimal } from '../reference-order-validation.js';
 import { isTrend } from './trigger-prices.js';
 import type { TpSlPrice } from '../../../src/venue/contract/triggers/trigger-requests.js';
 

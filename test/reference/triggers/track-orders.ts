@@ -34,7 +34,7 @@ import type { PriceUpdate } from '../../../src/venue/contract/contract-events.js
 import type { VenueResult } from '../../../src/venue/contract/contract-requests.js';
 import type { ContractSpec } from '../../../src/venue/contract/contract-spec.js';
 import type { Page } from '../../../src/venue/contract/contract-views.js';
-import { parseLots, parseTicks, safeDecimal, validateOrderRequest } from '../../../src/venue/contract/order-validation.js';
+import { parseLots, parseTicks, safeDecimal, validateOrderRequest } from '../reference-order-validation.js';
 import { refuse } from './tpsl-rules.js';
 import { currentPrice, isTrend, priceKindOf, reached } from './trigger-prices.js';
 import type {

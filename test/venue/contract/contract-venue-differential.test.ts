@@ -20,7 +20,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { Decimal } from '../../../src/core/decimal.js';
-import { PositionMode } from '../../../src/domain/contract-enums.js';
+import { ContractOrderType, ContractSide, OpenType, PositionMode, type ContractStpMode } from '../../../src/domain/contract-enums.js';
 import type { ContractInstrument } from '../../../src/domain/instrument.js';
 import { ContractVenue, INSURANCE_ACCOUNT_ID, type ContractVenueOptions } from '../../../src/venue/contract/contract-venue.js';
 import type { ContractPositionView, HeldPositionView } from '../../../src/venue/contract/contract-views.js';
@@ -222,20 +222,20 @@ function tally(p: Pair): void {
 
 /** Runs a venue-ops stream on a fresh pair (four funded accounts, fair at 50000), step by step, then compares the histories. */
 function venueStream(
-  ops: readonly MoneyOp[],
+  ops: readonly BandOp[],
   opts: Partial<ContractVenueOptions> = {},
   instrument = testInstrument({ maxNumOrders: [40, 30] }),
   deposit = 20000,
 ): Pair {
   const p = pair({ enforcePriceBand: false, ...opts }, instrument);
   const accounts = venueOps.ACCOUNTS;
-  const states = new Map<Side, { fair: Decimal; hour: number }>();
+  const states = new Map<Side, OpState>();
   step(p, accounts, 'setup', (s) => {
     for (const a of accounts) {
       s.venue.openAccount(a, a.startsWith('o') ? PositionMode.ONE_WAY : PositionMode.HEDGED);
       s.venue.deposit(a, 'USDT', deposit);
     }
-    states.set(s, { fair: new Decimal(50000), hour: 0 });
+    states.set(s, { fair: new Decimal(50000), hour: 0, venueFair: new Decimal(50000) });
     s.venue.setFairPrice(SYMBOL, new Decimal(50000));
   });
   for (const op of ops) step(p, accounts, text(op), (s) => applyOp(s, op, states.get(s)!));
@@ -318,19 +318,104 @@ function moneyStream(cfg: MoneyConfig, ops: readonly MoneyOp[]): Pair {
   return venueStream(ops, opts, instrument, cfg.contractSize === '1' ? 20_000_000 : 20_000);
 }
 
+/** A stream's prices on one side: venue-ops' fair (on the tick) and the venue's fair price (that one, or an off-tick one). */
+interface OpState {
+  fair: Decimal;
+  hour: number;
+  venueFair: Decimal;
+}
+
+/**
+ * Placements at the edges of the price band (issue 12, session 17: the band and the parameter checks
+ * moved to integers, and a placement in ticks and lots came in beside the one in decimals): a limit in
+ * ticks at fair·(1 + rate) floored or fair·(1 − rate) ceiled, `d` ticks either side, or `off` steps
+ * from the fair; placed in ticks (placeOrderTicks, sizes 0 and negative included) or as decimal text.
+ */
+type EdgeOp = {
+  k: 'edge';
+  a: number;
+  side: number;
+  type: number;
+  edge: number;
+  d: number;
+  off: number;
+  lots: number;
+  lev: number;
+  cross: boolean;
+  reduce: boolean;
+  stp: number;
+  inTicks: boolean;
+};
+type BandOp = MoneyOp | EdgeOp;
+const edgeOpArb: fc.Arbitrary<EdgeOp> = fc.record({
+  k: fc.constant('edge' as const),
+  a: fc.nat(3),
+  side: fc.constantFrom(1, 1, 3, 3, 2, 4),
+  type: fc.integer({ min: 1, max: 6 }),
+  edge: fc.constantFrom(-1, 0, 1),
+  d: fc.integer({ min: -3, max: 3 }),
+  off: fc.integer({ min: -40, max: 40 }),
+  lots: fc.oneof(fc.integer({ min: 1, max: 2000 }), fc.constantFrom(0, -1, 1_000_000_000)),
+  lev: fc.nat(8),
+  cross: fc.boolean(),
+  reduce: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+  stp: fc.integer({ min: 0, max: 3 }),
+  inTicks: fc.boolean(),
+});
+const bandOpArb: fc.Arbitrary<BandOp> = fc.oneof(
+  { weight: 6, arbitrary: venueOps.opArb },
+  { weight: 6, arbitrary: edgeOpArb },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      k: fc.constant('oddFair' as const),
+      pct: fc.integer({ min: -100, max: 100 }),
+      digits: fc.integer({ min: 2, max: 9 }),
+    }),
+  },
+);
+
+function applyEdge(s: Side, op: EdgeOp, state: OpState): void {
+  const tick = new Decimal('0.1');
+  const fair = state.venueFair;
+  const ticks =
+    op.edge > 0
+      ? fair.mul('1.1').div(tick).floor().toNumber() + op.d
+      : op.edge < 0
+        ? fair.mul('0.9').div(tick).ceil().toNumber() + op.d
+        : state.fair.div(tick).toNumber() + op.off * 50 + op.d;
+  const name = venueOps.ACCOUNTS[op.a]!;
+  const fields = {
+    symbol: SYMBOL,
+    side: op.side as ContractSide,
+    type: op.type as ContractOrderType,
+    leverage: [10, 10, 10, 10, 1, 5, 20, 50, 100][op.lev],
+    openType: op.cross ? OpenType.CROSS : OpenType.ISOLATED,
+    reduceOnly: name.startsWith('o') ? op.reduce : undefined,
+    stpMode: op.stp as ContractStpMode,
+  };
+  if (op.inTicks) s.venue.placeOrderTicks(name, { ...fields, priceTicks: ticks, lots: op.lots });
+  else s.venue.placeOrder(name, { ...fields, price: tick.mul(ticks).toFixed(), vol: String(op.lots) });
+}
+
 /** One op of a stream on one side: the venue-ops ones, and the money streams' off-tick fairs and fine deposits. */
-function applyOp(s: Side, op: MoneyOp, state: { fair: Decimal; hour: number }): void {
-  if (op.k === 'oddFair') {
+function applyOp(s: Side, op: BandOp, state: OpState): void {
+  if (op.k === 'edge') applyEdge(s, op, state);
+  else if (op.k === 'oddFair') {
     // Off the tick: 50000 · (1 + pct/1000) + 10^-digits · pct (orders keep pricing from the last on-tick fair).
     const fair = new Decimal(50000)
       .mul(1000 + op.pct)
       .div(1000)
       .add(new Decimal(op.pct).div(new Decimal(10).pow(op.digits)));
     s.venue.setFairPrice(SYMBOL, fair);
+    state.venueFair = fair;
   } else if (op.k === 'oddCash') {
     // 10^-20 multiples: finer than the ledger units.
     s.venue.deposit(venueOps.ACCOUNTS[op.a]!, 'USDT', new Decimal(op.amount).div('1e20').add(1));
-  } else venueOps.apply(s.venue, op, state, s.clock);
+  } else {
+    venueOps.apply(s.venue, op, state, s.clock);
+    if (op.k === 'fair') state.venueFair = state.fair;
+  }
 }
 
 describe('ContractVenue against the reference model (differential)', () => {
@@ -430,5 +515,28 @@ describe('ContractVenue against the reference model (differential)', () => {
     );
     console.log(`      differential (exact crossings): ${JSON.stringify(fired)}`);
     for (const [k, n] of Object.entries(fired)) expect(n, `${k} in ${JSON.stringify(fired)}`).to.be.greaterThan(20);
+  });
+
+  it('agrees_on_the_price_band_and_the_parameter_checks_of_placements_in_ticks_and_in_decimal_text', function () {
+    // The other streams run without the band (enforcePriceBand: false) and place in Decimals and numbers;
+    // the reference keeps the band in Decimal and the parse by exact division (reference-order-validation.ts),
+    // and places a request in ticks as the decimal request it stands for.
+    this.timeout(300_000);
+    const seen = { inTicks: 0, accepted: 0, outsideBand: 0, offGrid: 0 };
+    fc.assert(
+      fc.property(fc.array(bandOpArb, { minLength: 30, maxLength: 120 }), (ops) => {
+        const p = venueStream(ops, { enforcePriceBand: true });
+        for (const line of p.ours.log) {
+          if (!line.startsWith('placeOrderTicks(') && !line.startsWith('placeOrder(')) continue;
+          if (line.startsWith('placeOrderTicks(')) seen.inTicks++;
+          if (line.includes('-> {"ok":true')) seen.accepted++;
+          if (line.includes('price outside the allowed range of the fair price')) seen.outsideBand++;
+          if (line.includes('"code":2015')) seen.offGrid++;
+        }
+      }),
+      { numRuns: 80, seed: 20261128, endOnFailure: true },
+    );
+    console.log(`      differential (price band, ticks and text): ${JSON.stringify(seen)}`);
+    for (const [k, n] of Object.entries(seen)) expect(n, `${k} in ${JSON.stringify(seen)}`).to.be.greaterThan(50);
   });
 });
