@@ -108,6 +108,10 @@ export class StepGrid {
       if (!(n > 0) || n * mantissa >= SAFE_DIGITS_LIMIT) return undefined;
       return (n * mantissa) / power === v ? n : undefined;
     }
+    if (typeof v === 'string') {
+      const whole = this.textSteps(v);
+      return whole !== undefined && whole > 0 ? whole : undefined;
+    }
     if (v instanceof Decimal) {
       const whole = this.wholeSteps(v as unknown as DecimalDigits);
       if (whole !== undefined) return whole > 0 ? whole : undefined;
@@ -137,7 +141,42 @@ export class StepGrid {
     const len0 = w0 >= 1e6 ? 7 : w0 >= 1e5 ? 6 : w0 >= 1e4 ? 5 : w0 >= 1e3 ? 4 : w0 >= 100 ? 3 : w0 >= 10 ? 2 : 1;
     const digits = d.length === 1 ? len0 : len0 + 7;
     const whole = d.length === 1 ? w0 : w0 * 1e7 + d[1]!;
-    const z = x.e - digits + 1 + exponent;
+    return this.stepsOf(whole, x.e - digits + 1 + exponent);
+  }
+
+  /**
+   * v / step for decimal text of plain digits with at most one inner point ("61234.5", "0.002", as wire
+   * requests and toPlain write numbers) spelling less than 10^15, decided as wholeSteps decides: v is
+   * I · 10^-f for the integer I its digits spell and f digits after the point. Why: a request's price
+   * and vol in text took decimal.js's parse and an exact division each (the backtest's orders and the
+   * emulator's order/create send text). Anything else (a sign, an exponent, spaces, more digits) is
+   * undefined here and decided by the exact path.
+   */
+  private textSteps(v: string): number | undefined {
+    const power = this.power;
+    const n = v.length;
+    if (this.mantissa === undefined || power === undefined || n === 0 || n > 17) return undefined;
+    // A grid restored from before `exponent` existed has its power (10^exponent, exact) to read it from.
+    let exponent = this.exponent;
+    if (exponent === undefined) for (exponent = 0; 10 ** exponent < power;) exponent++;
+    let whole = 0;
+    let places = -1; // digits after the point; -1 before it
+    for (let i = 0; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c >= 48 && c <= 57) {
+        whole = whole * 10 + (c - 48);
+        if (places >= 0) places++;
+      } else if (c === 46 && places < 0 && i > 0 && i < n - 1) places = 0;
+      else return undefined;
+    }
+    // Past 10^15 the digits may not be exact in a double (and the test below needs products under 10^15).
+    if (whole >= SAFE_DIGITS_LIMIT) return undefined;
+    return this.stepsOf(whole, exponent - Math.max(places, 0));
+  }
+
+  /** n with whole · 10^z = n · mantissa (0 or negative: no such whole number of steps; undefined: too long to decide here). */
+  private stepsOf(whole: number, z: number): number | undefined {
+    const mantissa = this.mantissa!;
     let scaled: number;
     if (z >= 0) {
       if (z >= POWERS.length) return undefined;

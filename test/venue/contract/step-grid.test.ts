@@ -109,6 +109,53 @@ describe('step-grid', () => {
     });
   }
 
+  it('exactSteps_of_decimal_text_answers_what_the_exact_division_answers', () => {
+    // Text as wire requests carry it (plain digits and a point: toFixed, leading and trailing zeros), on the
+    // grid, off it by a digit past the step's, and forms the text shortcut leaves to the exact path (sign,
+    // exponent, spaces, a bare point, 16 or more digits).
+    const textOf = fc.tuple(
+      fc.oneof(fc.integer({ min: -3, max: 3_000_000 }), fc.integer({ min: 1, max: 2 ** 53 - 1 })),
+      fc.constantFrom('fixed', 'zeros', 'off', 'sign', 'exp', 'space', 'point', 'bare'),
+    );
+    let answered = 0;
+    let onGrid = 0;
+    for (const text of STEPS) {
+      const step = new Decimal(text);
+      const grid = new StepGrid(step);
+      fc.assert(
+        fc.property(textOf, ([n, kind]) => {
+          const exact = step.mul(n);
+          const v =
+            kind === 'fixed'
+              ? exact.toFixed()
+              : kind === 'zeros'
+                ? `00${exact.toFixed(exact.decimalPlaces() + 2)}`
+                : kind === 'off'
+                  ? exact.add(step.div(10 ** (1 + (Math.abs(n) % 3)))).toFixed()
+                  : kind === 'sign'
+                    ? `+${exact.toFixed()}`
+                    : kind === 'exp'
+                      ? exact.toExponential()
+                      : kind === 'space'
+                        ? ` ${exact.toFixed()}`
+                        : kind === 'point'
+                          ? `${exact.toFixed()}.`
+                          : `.${Math.abs(n)}`;
+          const fast = grid.exactSteps(v);
+          const slow = exactSteps(v, step);
+          if (fast !== undefined) expect(fast, v).to.equal(slow);
+          if (slow !== undefined && (kind === 'fixed' || kind === 'zeros') && v.length <= 15) {
+            onGrid++;
+            if (fast !== undefined) answered++;
+          }
+        }),
+        { numRuns: 1500 },
+      );
+    }
+    // Not vacuous: short on-grid text is answered without decimal.js.
+    expect(answered / onGrid).to.be.greaterThan(0.95);
+  });
+
   it('a_grid_restored_from_a_snapshot_written_before_its_exponent_field_answers_the_same', () => {
     // The emulator's snapshot restores a grid's own fields without running its constructor: one written
     // before `exponent` existed has none, and exactSteps must give the same answers through its older test.
