@@ -839,6 +839,15 @@ export class ReferenceContractVenue {
     return o !== undefined && o.account.id === accountIdIn ? this.orderView(o) : undefined;
   }
 
+  /** getOrder's id, state, lots and time, read from its view. */
+  orderTicks(accountIdIn: string, orderIdIn: string): PlacedOrderTicks | undefined {
+    const v = this.getOrder(accountIdIn, orderIdIn);
+    const spec = v === undefined ? undefined : this.markets.get(v.symbol)?.spec;
+    if (v === undefined || spec === undefined) return undefined;
+    const lotsOf = (vol: Decimal): number => vol.div(spec.lot).toNumber();
+    return { orderId: v.orderId, state: v.state, lots: lotsOf(v.vol), dealLots: lotsOf(v.dealVol), createTime: v.createTime };
+  }
+
   getOrders(accountIdIn: string, orderIds: readonly (string | number)[]): ContractOrderView[] {
     const out: ContractOrderView[] = [];
     for (const id of orderIds) {

@@ -13,6 +13,7 @@ import type {
   HistoryOrdersQuery,
   HistoryPositionsQuery,
   PageQuery,
+  PlacedOrderTicks,
   TransferRecordsQuery,
 } from './contract-requests.js';
 import { Wallet, ZERO, type IndexedList, type OrderState } from './contract-state.js';
@@ -62,6 +63,17 @@ export class ContractReadModel {
   getOrder(accountIdIn: string, orderIdIn: string | number): ContractOrderView | undefined {
     const o = this.s.orders.get(String(orderIdIn));
     return o !== undefined && o.account.id === accountIdIn ? this.views.orderView(o) : undefined;
+  }
+
+  /**
+   * getOrder's id, state and lots, without building its view (what placeOrderTicks answers): the
+   * backtest's crowd asks what is left of its resting orders at every placement of ours.
+   */
+  orderTicks(accountIdIn: string, orderIdIn: string): PlacedOrderTicks | undefined {
+    const o = this.s.orders.get(orderIdIn);
+    return o !== undefined && o.account.id === accountIdIn
+      ? { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime }
+      : undefined;
   }
 
   getOrders(accountIdIn: string, orderIds: readonly (string | number)[]): ContractOrderView[] {

@@ -394,8 +394,12 @@ function applyEdge(s: Side, op: EdgeOp, state: OpState): void {
     reduceOnly: name.startsWith('o') ? op.reduce : undefined,
     stpMode: op.stp as ContractStpMode,
   };
-  if (op.inTicks) s.venue.placeOrderTicks(name, { ...fields, priceTicks: ticks, lots: op.lots });
-  else s.venue.placeOrder(name, { ...fields, price: tick.mul(ticks).toFixed(), vol: String(op.lots) });
+  const r = op.inTicks
+    ? s.venue.placeOrderTicks(name, { ...fields, priceTicks: ticks, lots: op.lots })
+    : s.venue.placeOrder(name, { ...fields, price: tick.mul(ticks).toFixed(), vol: String(op.lots) });
+  // orderTicks of the order just placed, or one of another account's (none then), after the placement's fills.
+  const asker = op.d > 1 ? venueOps.ACCOUNTS[(op.a + 1) % venueOps.ACCOUNTS.length]! : name;
+  if (r.ok) s.venue.orderTicks(asker, r.value.orderId);
 }
 
 /** One op of a stream on one side: the venue-ops ones, and the money streams' off-tick fairs and fine deposits. */
@@ -522,11 +526,12 @@ describe('ContractVenue against the reference model (differential)', () => {
     // the reference keeps the band in Decimal and the parse by exact division (reference-order-validation.ts),
     // and places a request in ticks as the decimal request it stands for.
     this.timeout(300_000);
-    const seen = { inTicks: 0, accepted: 0, outsideBand: 0, offGrid: 0 };
+    const seen = { inTicks: 0, accepted: 0, outsideBand: 0, offGrid: 0, orderTicks: 0 };
     fc.assert(
       fc.property(fc.array(bandOpArb, { minLength: 30, maxLength: 120 }), (ops) => {
         const p = venueStream(ops, { enforcePriceBand: true });
         for (const line of p.ours.log) {
+          if (line.startsWith('orderTicks(')) seen.orderTicks++;
           if (!line.startsWith('placeOrderTicks(') && !line.startsWith('placeOrder(')) continue;
           if (line.startsWith('placeOrderTicks(')) seen.inTicks++;
           if (line.includes('-> {"ok":true')) seen.accepted++;
