@@ -325,13 +325,15 @@ export class OrderPlacement {
     // One-way: the other side's position of an opening order, looked up once for the net position here
     // and the isolated liquidation check below (netPosition and that check looked up both sides again).
     let opposite: ContractPosition | undefined;
+    // The side's settings of an opening order, read once for the checks and the update on acceptance.
+    let setting: ReturnType<typeof acct.settings.get>;
     if (closing) {
       leverage = target?.leverage ?? req.leverage ?? 0;
       if (target) openType = target.openType;
     } else {
       if (oneWay) opposite = acct.positions.get(posKey(spec.symbol, oppositeType(positionType)));
       const existing = oneWay ? (positionType === PositionType.LONG ? netOf(target, opposite) : netOf(opposite, target)) : target;
-      const setting = acct.settings.get(key);
+      setting = acct.settings.get(key);
       const busy = existing !== undefined || this.s.hasOpeningOrders(acct, spec.symbol, key);
       const lev = req.leverage ?? existing?.leverage ?? setting?.leverage;
       if (lev === undefined) return this.matching.reject(acct.id, ContractVenueCode.PARAMETER, 'leverage is required when opening');
@@ -467,7 +469,6 @@ export class OrderPlacement {
     // ── accepted
     this.matching.admit(draft);
     if (!closing) {
-      const setting = acct.settings.get(key);
       // Orders keep the side's settings: a new object only when they change.
       if (setting === undefined || setting.leverage !== leverage || setting.openType !== openType)
         acct.settings.set(key, { leverage, openType });
