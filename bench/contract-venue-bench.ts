@@ -38,7 +38,8 @@ function inputs(): { prices: number[]; lots: number[]; buys: boolean[] } {
 /** No listener; one of every event (reading nothing); one of fills and trades that reads each fill's view. */
 type Listening = 'none' | 'all' | 'fills';
 
-function venueCycle(listening: Listening): () => number {
+/** `inTicks`: the same orders through placeOrderTicks (ticks of 0.1 and lots of 1: the stream's integers), as the spot row places through placeOrderUnits. */
+function venueCycle(listening: Listening, inTicks = false): () => number {
   const { prices, lots, buys } = inputs();
   const clock = new VirtualClock(0);
   const venue = new ContractVenue({ clock, instruments: [instrument], autoFunding: false });
@@ -60,6 +61,32 @@ function venueCycle(listening: Listening): () => number {
   // spot stream's integer ticks): building them in the loop measured decimal.js, 6 % of the cycle.
   const decimals = prices.map((p) => d(p).div(10));
   let i = 0;
+  if (inTicks)
+    return () => {
+      for (let k = 0; k < 256; k++, i++) {
+        const j = i % N;
+        const makerBuys = buys[j]!;
+        venue.placeOrderTicks('maker', {
+          symbol: 'BTC_USDT',
+          side: makerBuys ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
+          type: ContractOrderType.LIMIT,
+          priceTicks: prices[j]!,
+          lots: lots[j]!,
+          leverage: 20,
+          openType: OpenType.CROSS,
+        });
+        venue.placeOrderTicks('taker', {
+          symbol: 'BTC_USDT',
+          side: makerBuys ? ContractSide.OPEN_SHORT : ContractSide.OPEN_LONG,
+          type: ContractOrderType.LIMIT,
+          priceTicks: prices[j]!,
+          lots: lots[j]!,
+          leverage: 20,
+          openType: OpenType.CROSS,
+        });
+      }
+      return 256;
+    };
   return () => {
     for (let k = 0; k < 256; k++, i++) {
       const j = i % N;
@@ -161,6 +188,7 @@ export const suite: BenchSuite = {
     const quiet = measure(warmed(venueCycle('none')), 2000).opsPerSec;
     const listened = measure(warmed(venueCycle('all')), 2000).opsPerSec;
     const fills = measure(warmed(venueCycle('fills')), 2000).opsPerSec;
+    const ticks = measure(warmed(venueCycle('none', true)), 2000).opsPerSec;
     return [
       {
         name: 'maker+taker cycles/s (place, match, margin, fee, position)',
@@ -199,6 +227,16 @@ export const suite: BenchSuite = {
         budget: Math.max(300_000, spot / 2),
         higherIsBetter: true,
         note: 'budget (issue 12): ≥ 300,000 cycles/s and ≥ 0.5× the spot venue in the same run; the budget column shows the larger',
+      },
+      {
+        name: 'same, orders in ticks and lots (placeOrderTicks, as the spot row places with placeOrderUnits)',
+        ours: ticks,
+        baseline: spot,
+        baselineName: 'SpotVenue maker+taker cycles',
+        unit: 'cycles/s',
+        budget: Math.max(300_000, spot / 2),
+        higherIsBetter: true,
+        note: "the same checks without the decimal parse, answering the order's id, state and lots instead of its view (session 17)",
       },
     ];
   },
