@@ -223,13 +223,11 @@ export class ContractCrowdPort implements LiquidityPort {
     if (!inst) return { id: undefined, filledLots: 0 };
     const account = kind === 'limit' ? contractCrowdMaker(symbol, this.turn++ % MAKERS_PER_CONTRACT) : CONTRACT_CROWD_TAKER;
     const type = kind === 'limit' ? ContractOrderType.LIMIT : ContractOrderType.IOC;
-    const r = this.engine.venue.placeOrder(
-      account,
-      crowdContractOrder(symbol, side, inst.priceUnit.mul(priceTicks).toFixed(), inst.volUnit.mul(lots).toFixed(), type),
-    );
+    // In the contract's ticks and lots, as the market driver holds them (no decimal text built and parsed back).
+    const r = this.engine.venue.placeOrderTicks(account, crowdContractOrder(symbol, side, priceTicks, lots, type));
     if (!r.ok) return { id: undefined, filledLots: 0 };
     const o = r.value;
-    const filledLots = o.dealVol.div(inst.volUnit).toNumber();
+    const filledLots = o.dealLots;
     if (o.state !== ContractOrderState.UNCOMPLETED) return { id: undefined, filledLots };
     this.owners.set(o.orderId, account);
     return { id: o.orderId, filledLots };
@@ -245,13 +243,12 @@ export class ContractCrowdPort implements LiquidityPort {
   remaining(_symbol: string, id: string): number {
     const owner = this.owners.get(id);
     if (owner === undefined) return 0;
-    const o = this.engine.reader.getOrder(owner, id);
+    const o = this.engine.venue.orderTicks(owner, id);
     if (!o || o.state !== ContractOrderState.UNCOMPLETED) {
       this.owners.delete(id);
       return 0;
     }
-    const inst = this.engine.reader.instrument(o.symbol)!;
-    return o.vol.minus(o.dealVol).div(inst.volUnit).toNumber();
+    return o.lots - o.dealLots;
   }
 
   bestBid(symbol: string): number | undefined {

@@ -10,7 +10,7 @@
  */
 import { ZERO, type Decimal, type DecimalLike } from '../../core/decimal.js';
 import { ContractOrderType, ContractSide, OpenType, PositionMode } from '../../domain/contract-enums.js';
-import type { PlaceOrderRequest } from '../contract/contract-requests.js';
+import type { PlaceOrderTicksRequest } from '../contract/contract-requests.js';
 import type { ContractVenue } from '../contract/contract-venue.js';
 import type { BookSide } from './liquidity-port.js';
 
@@ -41,12 +41,23 @@ export function openContractCrowd(
   }
 }
 
-/** A crowd contract order: one-way accounts "open long" to buy and "open short" to sell, netting what they hold. */
-export function crowdContractOrder(symbol: string, side: BookSide, price: string, vol: string, type: ContractOrderType): PlaceOrderRequest {
+/**
+ * A crowd contract order: one-way accounts "open long" to buy and "open short" to sell, netting what they
+ * hold. In the contract's ticks (priceUnit) and lots (volUnit), as the emulator's market driver and the
+ * backtest's replay hold the crowd's liquidity (placed with ContractVenue.placeOrderTicks: no decimal text
+ * to build and parse back).
+ */
+export function crowdContractOrder(
+  symbol: string,
+  side: BookSide,
+  priceTicks: number,
+  lots: number,
+  type: ContractOrderType,
+): PlaceOrderTicksRequest {
   return {
     symbol,
-    price,
-    vol,
+    priceTicks,
+    lots,
     leverage: CROWD_LEVERAGE,
     side: side === 'buy' ? ContractSide.OPEN_LONG : ContractSide.OPEN_SHORT,
     type,
