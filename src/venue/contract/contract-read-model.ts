@@ -16,7 +16,7 @@ import type {
   PlacedOrderTicks,
   TransferRecordsQuery,
 } from './contract-requests.js';
-import { Wallet, ZERO, type IndexedList, type OrderState } from './contract-state.js';
+import { Wallet, ZERO, placedTicksOf, type IndexedList, type OrderState } from './contract-state.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type {
   ContractAssetView,
@@ -71,9 +71,7 @@ export class ContractReadModel {
    */
   orderTicks(accountIdIn: string, orderIdIn: string): PlacedOrderTicks | undefined {
     const o = this.s.orders.get(orderIdIn);
-    return o !== undefined && o.account.id === accountIdIn
-      ? { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime }
-      : undefined;
+    return o !== undefined && o.account.id === accountIdIn ? placedTicksOf(o) : undefined;
   }
 
   getOrders(accountIdIn: string, orderIds: readonly (string | number)[]): ContractOrderView[] {

@@ -19,6 +19,7 @@ import type { BookSide, OrderBook } from '../book/order-book.js';
 import type { ContractPosition, TickLots } from './contract-position.js';
 import { MoneyCell, cellOfUnits, decimalOfUnits, legacyValues } from './money-cell.js';
 import type { ContractSpec } from './contract-spec.js';
+import type { PlacedOrderTicks } from './contract-requests.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
 
 export const ZERO = new Decimal(0);
@@ -346,6 +347,11 @@ export interface OrderState {
 }
 
 /** An order's frozen margin in ledger units (both forms). */
+/** An order's id, state and lots as a placement in ticks answers them (placeOrderTicks, orderTicks): no view built. */
+export function placedTicksOf(o: OrderState): PlacedOrderTicks {
+  return { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime };
+}
+
 export function frozenOf(o: OrderState): bigint {
   // Falsy also for an order restored from a snapshot written before the grain fields (they are absent).
   return !o.frozenGrains ? o.frozenUnits : o.frozenUnits + BigInt(o.frozenGrains) * BigInt(o.frozenGrain);

@@ -28,7 +28,7 @@ import type {
   ReverseRequest,
   VenueResult,
 } from './contract-requests.js';
-import { ZERO, frozenOf, type AccountState, type MarketState, type OrderState } from './contract-state.js';
+import { ZERO, frozenOf, placedTicksOf, type AccountState, type MarketState, type OrderState } from './contract-state.js';
 import type { ContractPosition } from './contract-position.js';
 import type { ContractOrderView } from './contract-views.js';
 import { initialMargin, liquidationPrice } from './margin-math.js';
@@ -99,9 +99,7 @@ export class OrderPlacement {
       else {
         const acct = this.s.account(accountIdIn);
         const o = this.admit(acct, m, req, validateOrderTicks(req, m.spec, acct.positionMode, this.bandOf(m)), OrderCategory.LIMIT);
-        result = isRejected(o)
-          ? o
-          : { ok: true, value: { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime } };
+        result = isRejected(o) ? o : { ok: true, value: placedTicksOf(o) };
       }
     } finally {
       this.s.exit();

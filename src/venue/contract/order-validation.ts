@@ -18,7 +18,7 @@ import {
   type ContractSide,
 } from '../../domain/contract-enums.js';
 import { ContractVenueCode } from './contract-codes.js';
-import { lastCall, lastCall2 } from '../../core/last-call.js';
+import { lastCall2 } from '../../core/last-call.js';
 import type { PlaceOrderRequest, PlaceOrderTicksRequest, Rejected, VenueResult } from './contract-requests.js';
 import type { ContractSpec } from './contract-spec.js';
 
@@ -103,7 +103,8 @@ interface BandRates {
 /** Per instrument (immutable); a cache beside it, not in it (snapshots write an object's own fields). */
 const bandRatesOf = new WeakMap<ContractSpec['instrument'], BandRates | null>();
 
-const bandRates = lastCall((inst: ContractSpec['instrument']): BandRates | undefined => {
+/** Asked only for a new fair price (priceBand keeps its last answer). */
+function bandRates(inst: ContractSpec['instrument']): BandRates | undefined {
   let r = bandRatesOf.get(inst);
   if (r === undefined) {
     const up = ONE.add(inst.bidLimitPriceRate);
@@ -116,7 +117,7 @@ const bandRates = lastCall((inst: ContractSpec['instrument']): BandRates | undef
     bandRatesOf.set(inst, r);
   }
   return r ?? undefined;
-});
+}
 
 /** The request's fields besides its price and size: what a placement in decimals and one in ticks and lots share. */
 export type OrderFields = Omit<PlaceOrderRequest, 'price' | 'vol'>;
