@@ -540,8 +540,11 @@ export function equityPoints(run: Pick<BacktestRun, 'samples' | 'tape'>): Equity
  * - turnover = traded notional / mean sampled equity (samples are evenly spaced, so the mean is
  *   time-weighted).
  * - fees = the run's totalFees; funding = Σ funding payments in the valuation asset (+ received).
+ *
+ * `onRoundTrip` sees each round trip of the pass, in order: without a window, every trip of the run
+ * (the report takes its table from it instead of matching the fills a second time).
  */
-export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): Metrics {
+export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}, onRoundTrip?: (trip: RoundTrip) => void): Metrics {
   const win = options.window;
   const points = win ? windowPoints(equityPoints(run), win.from, win.to) : equityPoints(run);
   const e0 = win ? (points[0]?.equity ?? run.initialCapital.toNumber()) : run.initialCapital.toNumber();
@@ -569,6 +572,7 @@ export function computeMetrics(run: BacktestRun, options: MetricsOptions = {}): 
     (s) => instruments.get(s)?.settleAsset,
     (t) => {
       if (!win || t.exitTime >= win.from) sum.add(t);
+      onRoundTrip?.(t);
     },
   );
   const stats = sum.result();

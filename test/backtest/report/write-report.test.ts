@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { D } from '../../../src/core/decimal.js';
 import { ValidationError } from '../../../src/core/errors.js';
-import { canonicalJson, configHash, fillToJson, stableNumber } from '../../../src/backtest/report/backtest-run.js';
+import { canonicalJson, configHash, fillToJson, multiplierOf, stableNumber } from '../../../src/backtest/report/backtest-run.js';
 import { escapeHtml, formatAxis, formatDuration, jsonForScript } from '../../../src/backtest/report/format.js';
 import { METRIC_DEFS } from '../../../src/backtest/report/metric-defs.js';
-import { computeMetrics } from '../../../src/backtest/report/metrics.js';
+import { computeMetrics, roundTripsFifo } from '../../../src/backtest/report/metrics.js';
 import type { ReportJson } from '../../../src/backtest/report/report-json.js';
-import { fillsHash, ordersHash } from '../../../src/backtest/report/report-json.js';
+import { buildReportModel, fillsHash, ordersHash } from '../../../src/backtest/report/report-json.js';
 import { runFromJson, runToJson } from '../../../src/backtest/report/run-codec.js';
 import { renderReport, writeReport } from '../../../src/backtest/report/write-report.js';
 import { syntheticBand, syntheticRun } from './support/synthetic-run.js';
@@ -41,6 +41,23 @@ describe('backtest/report/write-report', () => {
         .digest('hex');
     expect(run.fills.length).to.be.greaterThan(2);
     for (const fills of [run.fills, run.fills.slice(0, 1), []]) expect(fillsHash({ ...run, fills })).to.equal(whole(fills));
+  });
+
+  it('lists_every_round_trip_of_the_run_with_or_without_a_metrics_window', () => {
+    // The table's trips come from the metrics' own FIFO pass when it matches every fill (no window):
+    // they must be the trips of a separate match over all fills, and so when a window narrows the metrics.
+    const run = syntheticBand({ minutes: 600, holdMinutes: 60 })[0]!;
+    const settle = new Map(run.instruments.map((i) => [i.symbol, i.settleAsset]));
+    const all = roundTripsFifo(run.fills, multiplierOf(run), (s) => settle.get(s));
+    expect(all.length).to.be.greaterThan(2);
+    const plain = buildReportModel([run]);
+    expect(plain.roundTripCount).to.equal(all.length);
+    expect(plain.roundTrips).to.deep.equal(all);
+    const mid = run.samples[Math.floor(run.samples.length / 2)]!.time;
+    const windowed = buildReportModel([run], { window: { from: run.samples[0]!.time, to: mid } });
+    expect(windowed.roundTripCount).to.equal(all.length);
+    expect(windowed.roundTrips).to.deep.equal(all);
+    expect(windowed.primaryMetrics.roundTrips).to.be.lessThan(all.length);
   });
 
   it('changes_the_json_when_the_run_changes', () => {
