@@ -339,10 +339,13 @@ export async function runBacktest(opts: BacktestRunOptions): Promise<BacktestRes
       return;
     }
     if (pending && pending.time !== x.time) {
-      tape.sample(pending);
+      const equity = tape.sample(pending);
       thinner.add(pending);
       equityTimes.push(pending.time);
-      equityValues.push(pending.equity.toNumber());
+      // The tape's text read back (toNumber would convert to text a second time); a zero asks the
+      // Decimal, whose -0 the text does not show.
+      const value = Number(equity);
+      equityValues.push(value === 0 ? pending.equity.toNumber() : value);
     }
     pending = x;
   };

@@ -130,10 +130,14 @@ export class RunTape {
   /**
    * One equity row. Its fields are a time and plain decimals (no comma, quote or line break: nothing to
    * quote), joined directly; a value that is the same Decimal as in the last row (the cash and the
-   * positions between fills, a mark the market did not move) reuses its text.
+   * positions between fills, a mark the market did not move) reuses its text. Returns the equity's
+   * text: the runner's full-resolution equity column reads its number from it (Number of the plain text
+   * is the double toNumber gives, the same decimal digits correctly rounded, but for -0), not from a
+   * second conversion of the Decimal to text.
    */
-  sample(s: RunSample): void {
-    let text = `${s.time},${s.equity.toFixed()},${this.cashText(s.cash)}`;
+  sample(s: RunSample): string {
+    const equity = s.equity.toFixed();
+    let text = `${s.time},${equity},${this.cashText(s.cash)}`;
     const symbols = this.symbols;
     for (let i = 0; i < symbols.length; i++) {
       const p = s.positions[symbols[i]!];
@@ -144,6 +148,7 @@ export class RunTape {
       text += `,${m === undefined ? '' : this.markText[i]!(m)}`;
     }
     this.equity.line(text);
+    return equity;
   }
 
   private readonly cashText = plainText();

@@ -12,7 +12,8 @@ import { prepareReplay, runBacktest } from '../../../src/backtest/backtest-runne
 import { fillToJson, multiplierOf, orderToJson } from '../../../src/backtest/report/backtest-run.js';
 import { computeMetrics, roundTripsFifo } from '../../../src/backtest/report/metrics.js';
 import { HTML_TABLE_LIMIT, buildReportJson, buildReportModel, ordersHash } from '../../../src/backtest/report/report-json.js';
-import { SampleThinner } from '../../../src/backtest/report/run-tape.js';
+import { RunTape, SampleThinner } from '../../../src/backtest/report/run-tape.js';
+import { D } from '../../../src/core/decimal.js';
 import { perpTrendConfig, spotMmConfig } from '../support/backtest-fixtures.js';
 
 /** Minimal RFC 4180 reader (quotes only where the writer puts them). */
@@ -67,6 +68,9 @@ describe('backtest/report/run-tape', function () {
     const equity = readCsv(join(dir, 'neutral', 'equity.csv'));
     expect(equity[0]).to.deep.equal(['time', 'equity', 'cash', 'position:BTCUSDT', 'mark:BTCUSDT']);
     expect(equity.slice(1).map((r) => [Number(r[0]), r[1]])).to.deep.equal(plain.samples.map((x) => [x.time, x.equity.toFixed()]));
+    // The full-resolution equity column (the metrics' curve) holds each sample's toNumber().
+    expect(taped.tape!.equity.times).to.deep.equal(plain.samples.map((x) => x.time));
+    expect(taped.tape!.equity.values).to.deep.equal(plain.samples.map((x) => x.equity.toNumber()));
 
     // report.json of a taped run: no lists, a pointer to the tape, the same metrics.
     const json = buildReportJson(buildReportModel([taped]));
@@ -114,6 +118,19 @@ describe('backtest/report/run-tape', function () {
       expect(archived.tape!.equity).to.deep.equal(kept.tape!.equity);
     });
   }
+
+  it('answers_each_samples_equity_as_the_plain_text_whose_number_is_its_toNumber', () => {
+    // The runner reads the equity column's number back from this text (a zero from the Decimal: -0 shows as 0).
+    const tape = new RunTape(join(dir, 'texts'), ['BTCUSDT'], 0);
+    for (const v of ['9310.1534567890123456789', '-12.5', '1e-9', '-3.000000001e-12', '123456789012345678901234.5', '0', '-0']) {
+      const equity = D(v);
+      const text = tape.sample({ time: 1, equity, cash: equity, positions: {}, marks: {} });
+      expect(text).to.equal(equity.toFixed());
+      if (!equity.isZero()) expect(Number(text), v).to.equal(equity.toNumber());
+    }
+    expect(Object.is(Number(D('-0').toFixed()), D('-0').toNumber()), 'the -0 the runner asks the Decimal for').to.equal(false);
+    tape.close([], []);
+  });
 
   it('thins_samples_to_at_most_twice_the_maximum_keeping_the_newest', () => {
     const t = new SampleThinner(10);
