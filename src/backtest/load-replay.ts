@@ -23,9 +23,15 @@ export interface LoadedReplay {
   readonly perModel: number;
 }
 
-/** Events a replay of `records` applies: records, with each bar of a kline-only instrument as its path. */
-export function expectedEvents(config: BacktestConfig, records: readonly LoadedRecord[]): number {
-  const streams = streamsByInstrument(records);
+/**
+ * Events a replay of `records` applies: records, with each bar of a kline-only instrument as its path.
+ * `streams`: streamsByInstrument(records), when the caller has it already.
+ */
+export function expectedEvents(
+  config: BacktestConfig,
+  records: readonly LoadedRecord[],
+  streams: ReadonlyMap<string, ReadonlySet<string>> = streamsByInstrument(records),
+): number {
   const pathKeys = new Set<string>();
   const steps = new Map<string, number>();
   for (const i of config.instruments) {
@@ -115,7 +121,7 @@ export async function loadReplay(config: BacktestConfig, cwd: string): Promise<L
         : prepared.events,
     streams: prepared.streams,
     records: data.records.length,
-    perModel: expectedEvents(config, data.records),
+    perModel: expectedEvents(config, data.records, prepared.streams),
   };
 }
 
