@@ -12,6 +12,7 @@ import { CORE_TOKENS } from '../core/core-tokens.js';
 import { DOMAIN_TOKENS } from '../domain/domain-tokens.js';
 import { EXECUTION_TOKENS } from '../execution/execution-tokens.js';
 import { MARKETDATA_TOKENS } from '../marketdata/marketdata-tokens.js';
+import type { InstrumentSymbol } from '../core/ids.js';
 import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import { ClientIdCodec } from '../domain/client-id-codec.js';
@@ -96,6 +97,12 @@ export function backtestModule(parts: BacktestModuleParts): ContainerModule {
             kind,
             gateway,
             orders: new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig),
+            // What the gateway's account queries answer, without their promises (ImmediateAccountReads).
+            reads: {
+              balances: () => ops.balances(),
+              positions: () => ops.positions(),
+              ...(ops.fundingSince ? { fundingSince: (symbol: InstrumentSymbol, since: number) => ops.fundingSince!(symbol, since) } : {}),
+            },
           });
         }
         return venues;

@@ -61,6 +61,34 @@ export class FundingWatch {
     return r instanceof Promise ? r : Promise.resolve(r);
   }
 
+  /**
+   * read() from a venue that answers at once (ImmediateAccountReads): the same payments, the same stop
+   * at a failed read or take with what the symbols before it gave, and nothing awaited.
+   */
+  readNow(
+    symbols: readonly InstrumentSymbol[],
+    venue: { fundingSince(symbol: InstrumentSymbol, since: number): readonly FundingPayment[] },
+    ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
+  ): FundingRead {
+    let booked: readonly FundingSettled[] = NONE;
+    for (let i = 0; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
+      let payments: readonly FundingPayment[];
+      try {
+        payments = venue.fundingSince(symbol, this.since(symbol));
+      } catch (e) {
+        return { booked, failure: e ?? new Error('funding read failed') };
+      }
+      try {
+        const taken = this.take(symbol, payments, ownerOf);
+        if (taken.length > 0) booked = booked.length === 0 ? taken : [...booked, ...taken];
+      } catch (e) {
+        return { booked, failure: e ?? new Error('funding records could not be taken') };
+      }
+    }
+    return booked === NONE ? NOTHING_READ : { booked, failure: undefined };
+  }
+
   private readFrom(
     symbols: readonly InstrumentSymbol[],
     i: number,

@@ -12,7 +12,7 @@ import type { EventFlow } from './event-flow.js';
 import { type FundingRead, FundingWatch } from './funding-watch.js';
 import { messageOf } from '../core/message-of.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
-import { type ExecutionVenue, symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
+import { type ExecutionVenue, type ImmediateAccountReads, symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';
 
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
@@ -54,19 +54,25 @@ export class VenueReconciler {
       // compare them before, and call every fill it learns here a drift).
       await v.orders.reconcile(symbols);
       if (!startup) await v.orders.resolvePending();
-      const funded = contract ? this.bookFunding(v, symbols) : undefined;
-      if (funded) await funded;
+      // A venue in this process answers its account reads at once (ImmediateAccountReads): taken as they are.
+      const reads = v.reads;
+      if (contract && reads?.fundingSince !== undefined && this.funding !== undefined)
+        this.publishFunding(this.funding.readNow(symbols, reads as Required<ImmediateAccountReads>, this.ownerOfLeg));
+      else {
+        const funded = contract ? this.bookFunding(v, symbols) : undefined;
+        if (funded) await funded;
+      }
       // Fills (and funding) are applied to the books before the venue's balances replace them (no double count).
       this.events.applyPending();
-      this.state.setAccount(await v.gateway.balances());
+      this.state.setAccount(reads !== undefined ? reads.balances() : await v.gateway.balances());
       if (contract) {
-        let venuePositions = await v.gateway.positions();
+        let venuePositions = reads !== undefined ? reads.positions() : await v.gateway.positions();
         if (startup && this.differs(venuePositions, symbols)) {
           // A fill landing between the fill query and the position query shows as a difference once:
           // fills are read again before a difference is taken as unexplained.
           await v.orders.reconcile(symbols);
           this.events.applyPending();
-          venuePositions = await v.gateway.positions();
+          venuePositions = reads !== undefined ? reads.positions() : await v.gateway.positions();
         }
         if (startup) {
           this.state.setVenuePositions('contract', venuePositions, 'all');
