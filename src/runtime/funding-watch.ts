@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import type { InstrumentSymbol, StrategyId } from '../core/ids.js';
 import type { FundingSettled } from '../domain/execution-event.js';
 import type { PositionLeg } from '../domain/position.js';
-import type { ExchangeGateway, FundingPayment } from '../execution/exchange-gateway.js';
+import type { FundingPayment } from '../execution/exchange-gateway.js';
 
 const OVERLAP_MS = 3_600_000;
 
@@ -47,77 +47,64 @@ export class FundingWatch {
    * Undefined when there is no symbol or the venue lists no payments (`fundingSince` absent).
    * A failed read stops the pass and is answered as `failure` together with what the symbols before it
    * gave: those are booked, and dropping them here would lose them for good (the next read skips what
-   * is booked). The failed symbol and those after it are read again next time. Promise callbacks, not async functions: this runs on every reconciliation tick (a bar,
-   * in a backtest), where nested async frames cost a turn each.
+   * is booked). The failed symbol and those after it are read again next time.
+   * A venue may answer with a promise (a gateway) or at once (a venue in this process: ImmediateAccountReads);
+   * answers at hand are taken in a plain loop and the result comes back at once, so a backtest's
+   * reconciliation tick (one a bar) awaits nothing here. Promise callbacks, not async functions, for the rest.
    */
   read(
     symbols: readonly InstrumentSymbol[],
-    venue: Pick<ExchangeGateway, 'fundingSince'>,
+    venue: FundingVenue,
     ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
-  ): Promise<FundingRead> | undefined {
-    const fetch = venue.fundingSince;
-    if (symbols.length === 0 || fetch === undefined) return undefined;
-    const r = this.readFrom(symbols, 0, NONE, venue, fetch, ownerOf);
-    return r instanceof Promise ? r : Promise.resolve(r);
-  }
-
-  /**
-   * read() from a venue that answers at once (ImmediateAccountReads): the same payments, the same stop
-   * at a failed read or take with what the symbols before it gave, and nothing awaited.
-   */
-  readNow(
-    symbols: readonly InstrumentSymbol[],
-    venue: { fundingSince(symbol: InstrumentSymbol, since: number): readonly FundingPayment[] },
-    ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
-  ): FundingRead {
-    let booked: readonly FundingSettled[] = NONE;
-    for (let i = 0; i < symbols.length; i++) {
-      const symbol = symbols[i]!;
-      let payments: readonly FundingPayment[];
-      try {
-        payments = venue.fundingSince(symbol, this.since(symbol));
-      } catch (e) {
-        return { booked, failure: e ?? new Error('funding read failed') };
-      }
-      try {
-        const taken = this.take(symbol, payments, ownerOf);
-        if (taken.length > 0) booked = booked.length === 0 ? taken : [...booked, ...taken];
-      } catch (e) {
-        return { booked, failure: e ?? new Error('funding records could not be taken') };
-      }
-    }
-    return booked === NONE ? NOTHING_READ : { booked, failure: undefined };
+  ): Promise<FundingRead> | FundingRead | undefined {
+    if (symbols.length === 0 || venue.fundingSince === undefined) return undefined;
+    return this.readFrom(symbols, 0, NONE, venue as Required<FundingVenue>, ownerOf);
   }
 
   private readFrom(
     symbols: readonly InstrumentSymbol[],
-    i: number,
+    from: number,
     booked: readonly FundingSettled[],
-    venue: Pick<ExchangeGateway, 'fundingSince'>,
-    fetch: NonNullable<ExchangeGateway['fundingSince']>,
+    venue: Required<FundingVenue>,
     ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
   ): Promise<FundingRead> | FundingRead {
-    if (i >= symbols.length) return booked === NONE ? NOTHING_READ : { booked, failure: undefined };
-    const symbol = symbols[i]!;
-    let read: Promise<readonly FundingPayment[]>;
-    try {
-      read = fetch.call(venue, symbol, this.since(symbol));
-    } catch (e) {
-      return { booked, failure: e ?? new Error('funding read failed') };
+    for (let i = from; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
+      let answer: readonly FundingPayment[] | Promise<readonly FundingPayment[]>;
+      try {
+        answer = venue.fundingSince(symbol, this.since(symbol));
+      } catch (e) {
+        return { booked, failure: e ?? new Error('funding read failed') };
+      }
+      // A gateway's answer is a promise (or another thenable); a venue in this process answers the list itself.
+      if (!Array.isArray(answer))
+        return Promise.resolve(answer).then(
+          (payments) => {
+            const next = this.taken(symbol, payments, booked, ownerOf);
+            return next instanceof Array ? this.readFrom(symbols, i + 1, next, venue, ownerOf) : next;
+          },
+          (e: unknown) => ({ booked, failure: e ?? new Error('funding read failed') }),
+        );
+      const next = this.taken(symbol, answer, booked, ownerOf);
+      if (!(next instanceof Array)) return next;
+      booked = next;
     }
-    return read.then(
-      (payments) => {
-        let next = booked;
-        try {
-          const taken = this.take(symbol, payments, ownerOf);
-          if (taken.length > 0) next = booked.length === 0 ? taken : [...booked, ...taken];
-        } catch (e) {
-          return { booked, failure: e ?? new Error('funding records could not be taken') };
-        }
-        return this.readFrom(symbols, i + 1, next, venue, fetch, ownerOf);
-      },
-      (e: unknown) => ({ booked, failure: e ?? new Error('funding read failed') }),
-    );
+    return booked === NONE ? NOTHING_READ : { booked, failure: undefined };
+  }
+
+  /** `booked` with what `payments` of `symbol` add (take), or the pass's answer when taking them failed. */
+  private taken(
+    symbol: InstrumentSymbol,
+    payments: readonly FundingPayment[],
+    booked: readonly FundingSettled[],
+    ownerOf: (symbol: InstrumentSymbol, leg: PositionLeg) => StrategyId | undefined,
+  ): readonly FundingSettled[] | FundingRead {
+    try {
+      const taken = this.take(symbol, payments, ownerOf);
+      return taken.length === 0 ? booked : booked.length === 0 ? taken : [...booked, ...taken];
+    } catch (e) {
+      return { booked, failure: e ?? new Error('funding records could not be taken') };
+    }
   }
 
   /**
@@ -157,6 +144,11 @@ export class FundingWatch {
     }
     return out;
   }
+}
+
+/** Where funding records are read: a gateway (promises) or a venue in this process (answers at hand). */
+export interface FundingVenue {
+  fundingSince?(symbol: InstrumentSymbol, since: number): readonly FundingPayment[] | Promise<readonly FundingPayment[]>;
 }
 
 /** What a pass over the symbols booked, and the read that failed (the pass stopped there), if one did. */

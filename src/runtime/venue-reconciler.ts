@@ -9,10 +9,10 @@ import type { FundingSettled } from '../domain/execution-event.js';
 import { type Position, type PositionLeg, positionKey } from '../domain/position.js';
 import { DriftWatch } from './drift-watch.js';
 import type { EventFlow } from './event-flow.js';
-import { type FundingRead, FundingWatch } from './funding-watch.js';
+import { type FundingRead, type FundingVenue, FundingWatch } from './funding-watch.js';
 import { messageOf } from '../core/message-of.js';
 import { type OwnerView, ownerAdjustments, positionOwner } from './position-owners.js';
-import { type ExecutionVenue, type ImmediateAccountReads, symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
+import { symbolsOfKind, type TradingRuntimeOptions } from './runtime-options.js';
 import type { TradingState } from './trading-state.js';
 
 const UNEXPLAINED_AT_START = 'start-up: the venue position differs from the journal and no venue fill since explains it';
@@ -54,12 +54,9 @@ export class VenueReconciler {
       // compare them before, and call every fill it learns here a drift).
       await v.orders.reconcile(symbols);
       if (!startup) await v.orders.resolvePending();
-      // A venue in this process answers its account reads at once (ImmediateAccountReads): taken as they are.
       const reads = v.reads;
-      if (contract && reads?.fundingSince !== undefined && this.funding !== undefined)
-        this.publishFunding(this.funding.readNow(symbols, reads as Required<ImmediateAccountReads>, this.ownerOfLeg));
-      else {
-        const funded = contract ? this.bookFunding(v, symbols) : undefined;
+      if (contract) {
+        const funded = this.bookFunding(reads?.fundingSince !== undefined ? reads : v.gateway, symbols);
         if (funded) await funded;
       }
       // Fills (and funding) are applied to the books before the venue's balances replace them (no double count).
@@ -94,8 +91,11 @@ export class VenueReconciler {
    * before it gave is journaled all the same (FundingWatch counts it as booked). Undefined where there
    * is nothing to read.
    */
-  private bookFunding(v: ExecutionVenue, symbols: readonly InstrumentSymbol[]): Promise<void> | undefined {
-    return this.funding?.read(symbols, v.gateway, this.ownerOfLeg)?.then(this.publishFunding);
+  private bookFunding(venue: FundingVenue, symbols: readonly InstrumentSymbol[]): Promise<void> | undefined {
+    const read = this.funding?.read(symbols, venue, this.ownerOfLeg);
+    if (read instanceof Promise) return read.then(this.publishFunding);
+    if (read !== undefined) this.publishFunding(read);
+    return undefined;
   }
 
   private readonly publishFunding = (r: FundingRead): void => {
