@@ -7,7 +7,16 @@ import { Decimal } from '../../core/decimal.js';
 import type { AccountId } from '../../core/ids.js';
 import { ContractOrderState, OpenType, PositionOpenType, PositionType } from '../../domain/contract-enums.js';
 import { ContractPosition, bigOf } from './contract-position.js';
-import { AccountState, ZERO, frozenOf, type FillRecord, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import {
+  AccountState,
+  ZERO,
+  frozenOf,
+  usedMarginOf,
+  type FillRecord,
+  type MarketState,
+  type OrderState,
+  type Wallet,
+} from './contract-state.js';
 import type {
   ContractAssetView,
   ContractFillView,
@@ -28,23 +37,17 @@ import { CrossParts, type VenueMoney } from './venue-money.js';
 const ONE = new Decimal(1);
 
 /**
- * The used margin of order copies with none booked: copies are only read (views), so they share one cell.
- * Why: a resting order's placement answer copies its order, and a cell of its own was 104 of the 536
- * bytes of that copy (heap sampling).
- */
-const NOTHING_USED = new MoneyCell();
-
-/**
- * A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too).
+ * A copy of an order as it is now (its amounts are plain values but for the used-margin cell, copied too
+ * when the order has one).
  * Field by field rather than `{ ...o, usedMargin }`: the spread ran through the runtime's object-clone
  * path on every resting placement (about 600 instructions of a maker+taker cycle in callgrind), a
  * literal is allocated inline; the type checker holds it to OrderState's fields.
  */
 function copyOfOrder(o: OrderState): OrderState {
   const used = o.usedMargin;
-  // Nothing booked yet (a resting order's answer, an acceptance event): the one empty cell, whose amount never changes.
-  const usedMargin = used.big === 0n && used.fast === 0 && used.dec === undefined ? NOTHING_USED : new MoneyCell();
-  if (usedMargin !== NOTHING_USED) usedMargin.copyFrom(used);
+  // Nothing booked yet (a resting order's answer, an acceptance event): no cell, as on the order.
+  let usedMargin: MoneyCell | undefined;
+  if (used !== undefined) (usedMargin = new MoneyCell()).copyFrom(used);
   return {
     id: o.id,
     seq: o.seq,
@@ -110,7 +113,7 @@ export class ContractViewBuilder implements EventViews<PositionMoment> {
       dealAvgPrice: spec.averagePrice(bigOf(o.dealCost), o.dealLots),
       dealVol: spec.lotsToVol(o.dealLots),
       orderMargin: decimalOfUnits(frozenOf(o)),
-      usedMargin: o.usedMargin.value,
+      usedMargin: usedMarginOf(o),
       takerFee: decimalOfParts(o.takerFeeUnits, o.takerFeeGrains, o.moneyGrain),
       makerFee: decimalOfParts(o.makerFeeUnits, o.makerFeeGrains, o.moneyGrain),
       profit: decimalOfParts(o.profitUnits, o.profitGrains, o.moneyGrain),

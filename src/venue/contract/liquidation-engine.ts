@@ -25,7 +25,7 @@ import { AccountState, ZERO, dropOrder, type MarketState, type OrderState } from
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
 import { LiquidationScreen } from './liquidation-screen.js';
-import { MoneyCell, requireUnits } from './money-cell.js';
+import { requireUnits } from './money-cell.js';
 import { priceKey } from './price-ladder.js';
 import { CrossScreen } from './cross-screen.js';
 import {
@@ -331,7 +331,7 @@ export class LiquidationEngine {
       frozenGrains: 0,
       frozenGrain: 0,
       reservedPosition: undefined,
-      usedMargin: new MoneyCell(),
+      usedMargin: undefined,
       takerFeeUnits: 0n,
       makerFeeUnits: 0n,
       profitUnits: requireUnits(realised, 'realised'),

@@ -283,7 +283,7 @@ export class OrderMatching {
         openPos.addImGrains(imG, grain);
         openPos.oimCell.addGrains(imG, grain);
         openPos.marginBookedCell.addGrains(imG, grain);
-        o.usedMargin.addGrains(imG, grain);
+        (o.usedMargin ??= new MoneyCell()).addGrains(imG, grain);
       } else {
         imG = 0;
         imUnits = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
@@ -291,7 +291,7 @@ export class OrderMatching {
         openPos.addImUnits(imUnits);
         openPos.oimCell.addUnits(imUnits);
         openPos.marginBookedCell.addUnits(imUnits);
-        o.usedMargin.addUnits(imUnits);
+        (o.usedMargin ??= new MoneyCell()).addUnits(imUnits);
       }
       openPos.open(openLots, priceTicks);
       this.addFee(openPos.totalFeeCell, closeLots === 0, feeG, fee, priceTicks, openLots, g, perGrains, per, perNumber);
@@ -504,7 +504,7 @@ export class OrderMatching {
       frozenGrains: 0,
       frozenGrain: 0,
       reservedPosition: undefined,
-      usedMargin: new MoneyCell(),
+      usedMargin: undefined,
       takerFeeUnits: 0n,
       makerFeeUnits: 0n,
       profitUnits: 0n,

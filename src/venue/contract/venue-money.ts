@@ -25,7 +25,7 @@ import {
   type UnitTerms,
 } from './margin-units.js';
 import { LEDGER_SCALE, unitsToDecimal } from '../ledger/ledger-units.js';
-import { exactUnits, requireUnits, type MoneyCell } from './money-cell.js';
+import { MoneyCell, exactUnits, requireUnits } from './money-cell.js';
 
 /** Below this many ledger units (38 digits) a sum of whole units is exact in decimal.js's 40 digits too. */
 const EXACT_UNITS = 10n ** 38n;
@@ -284,7 +284,10 @@ export class VenueMoney {
       const cut = Decimal.min(need, unitsToDecimal(bookedIm), pos.im);
       pos.im = pos.im.sub(cut);
       pos.oim = Decimal.max(ZERO, pos.oim.sub(cut));
-      if (o) o.usedMargin.set(o.usedMargin.value.sub(cut));
+      if (o) {
+        const used = (o.usedMargin ??= new MoneyCell());
+        used.set(used.value.sub(cut));
+      }
       w.free = w.free.add(cut);
       need = need.sub(cut);
     }
