@@ -67,6 +67,15 @@ function idsOf(p: ContractPosition): readonly PositionId[] {
   return ((p as WithIds)[SINGLE_IDS] = [p.positionId]);
 }
 
+/**
+ * The order's used-margin cell, made on its first booking. A function of its own: written inline in
+ * applyFill, whose inlining budget is spent, the constructor ran through the generic construct stub
+ * (~210 instructions a maker+taker cycle in callgrind).
+ */
+function usedMarginCell(o: OrderState): MoneyCell {
+  return (o.usedMargin ??= new MoneyCell());
+}
+
 /** The positions a fill's record names: the one it touched (shared array), else the closed one and the opened one. */
 function fillPositionIds(closed: ContractPosition | undefined, opened: ContractPosition | undefined): readonly PositionId[] {
   if (opened === undefined) return closed === undefined ? [] : idsOf(closed);
@@ -294,7 +303,7 @@ export class OrderMatching {
         openPos.addImGrains(imG, grain);
         openPos.oimCell.addGrains(imG, grain);
         openPos.marginBookedCell.addGrains(imG, grain);
-        (o.usedMargin ??= new MoneyCell()).addGrains(imG, grain);
+        usedMarginCell(o).addGrains(imG, grain);
       } else {
         imG = 0;
         imUnits = marginAndFeeUnits(priceTicks, openLots, openPos.leverage, marginTerms(spec, this.s.stepUnits), 'floor');
@@ -302,7 +311,7 @@ export class OrderMatching {
         openPos.addImUnits(imUnits);
         openPos.oimCell.addUnits(imUnits);
         openPos.marginBookedCell.addUnits(imUnits);
-        (o.usedMargin ??= new MoneyCell()).addUnits(imUnits);
+        usedMarginCell(o).addUnits(imUnits);
       }
       openPos.open(openLots, priceTicks);
       this.addFee(openPos.totalFeeCell, closeLots === 0, feeG, fee, priceTicks, openLots, g, perGrains, per, perNumber);
