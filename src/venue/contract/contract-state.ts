@@ -357,6 +357,15 @@ export function usedMarginOf(o: OrderState): Decimal {
   return o.usedMargin === undefined ? ZERO : o.usedMargin.value;
 }
 
+/**
+ * The order's used-margin cell, made on its first booking (the fill path, a shortfall taken back). A
+ * function of its own: written inline in applyFill, whose inlining budget is spent, the constructor ran
+ * through the generic construct stub (~210 instructions a maker+taker cycle in callgrind).
+ */
+export function usedMarginCell(o: OrderState): MoneyCell {
+  return (o.usedMargin ??= new MoneyCell());
+}
+
 /** An order's id, state and lots as a placement in ticks answers them (placeOrderTicks, orderTicks): no view built. */
 export function placedTicksOf(o: OrderState): PlacedOrderTicks {
   return { orderId: o.id, state: o.state, lots: o.lots, dealLots: o.dealLots, createTime: o.createTime };

@@ -24,7 +24,16 @@ import { CANCEL_ERROR_MSG, CODE_OF_ORDER_ERROR, CancelErrorCode } from './contra
 import { ContractPosition, addTickLots, tickLots } from './contract-position.js';
 import type { CancelResultEntry, Rejected } from './contract-requests.js';
 import type { OrderFields } from './order-validation.js';
-import { AccountState, addOrderGrains, dropOrder, frozenOf, type FillRecord, type MarketState, type OrderState } from './contract-state.js';
+import {
+  AccountState,
+  addOrderGrains,
+  dropOrder,
+  frozenOf,
+  usedMarginCell,
+  type FillRecord,
+  type MarketState,
+  type OrderState,
+} from './contract-state.js';
 import type { CancelReason, ContractTradeView } from './contract-views.js';
 import { feeGrains, feeUnits, marginAndFeeGrains, marginAndFeeUnits, type GrainTerms } from './margin-units.js';
 import { MoneyCell } from './money-cell.js';
@@ -65,15 +74,6 @@ function idsOf(p: ContractPosition): readonly PositionId[] {
   const ids = (p as WithIds)[SINGLE_IDS];
   if (ids !== undefined && ids.length === 1 && ids[0] === p.positionId) return ids;
   return ((p as WithIds)[SINGLE_IDS] = [p.positionId]);
-}
-
-/**
- * The order's used-margin cell, made on its first booking. A function of its own: written inline in
- * applyFill, whose inlining budget is spent, the constructor ran through the generic construct stub
- * (~210 instructions a maker+taker cycle in callgrind).
- */
-function usedMarginCell(o: OrderState): MoneyCell {
-  return (o.usedMargin ??= new MoneyCell());
 }
 
 /** The positions a fill's record names: the one it touched (shared array), else the closed one and the opened one. */

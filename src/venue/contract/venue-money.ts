@@ -12,7 +12,7 @@ import { ContractVenueCode } from './contract-codes.js';
 import { ContractPosition } from './contract-position.js';
 import type { VenueResult } from './contract-requests.js';
 import { ContractSpec } from './contract-spec.js';
-import { AccountState, ZERO, type MarketState, type OrderState, type Wallet } from './contract-state.js';
+import { AccountState, ZERO, usedMarginCell, type MarketState, type OrderState, type Wallet } from './contract-state.js';
 import type { TransferRecordView } from './contract-views.js';
 import { unrealisedPnl } from './margin-math.js';
 import {
@@ -25,7 +25,7 @@ import {
   type UnitTerms,
 } from './margin-units.js';
 import { LEDGER_SCALE, unitsToDecimal } from '../ledger/ledger-units.js';
-import { MoneyCell, exactUnits, requireUnits } from './money-cell.js';
+import { exactUnits, requireUnits, type MoneyCell } from './money-cell.js';
 
 /** Below this many ledger units (38 digits) a sum of whole units is exact in decimal.js's 40 digits too. */
 const EXACT_UNITS = 10n ** 38n;
@@ -285,7 +285,7 @@ export class VenueMoney {
       pos.im = pos.im.sub(cut);
       pos.oim = Decimal.max(ZERO, pos.oim.sub(cut));
       if (o) {
-        const used = (o.usedMargin ??= new MoneyCell());
+        const used = usedMarginCell(o);
         used.set(used.value.sub(cut));
       }
       w.free = w.free.add(cut);
