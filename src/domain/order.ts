@@ -213,118 +213,105 @@ export function transitionOrder(order: Order, to: OrderStatus, now: number, patc
  * dictionary past the 16th property (see transitionOrder), so only a key outside Order takes it. for…in
  * lists the own string keys in the spread's order (an order has no inherited enumerable keys and no
  * symbol keys).
+ *
+ * The key is told by its length first, then by at most five string comparisons: one switch over the 34
+ * names compared each key with every name before its own. Under callgrind, the runtime-core bench's
+ * copies (~4.8 a snapshot) took 10.9k instructions a snapshot that way, 6.9k this way.
  */
 function copyOrder(order: Order, withoutStatusBeforePending = false): MutableOrder {
   const next = {} as MutableOrder;
   for (const k in order) {
-    switch (k) {
-      case 'symbol':
-        next.symbol = order.symbol;
+    switch (k.length) {
+      case 4:
+        if (k === 'kind') next.kind = order.kind;
+        else if (k === 'side') next.side = order.side;
+        else if (k === 'type') next.type = order.type;
+        else if (k === 'slot') next.slot = order.slot;
+        else if (k === 'fees') next.fees = order.fees;
+        else copyOther(next, order, k);
         break;
-      case 'kind':
-        next.kind = order.kind;
+      case 5:
+        if (k === 'price') next.price = order.price;
+        else copyOther(next, order, k);
         break;
-      case 'side':
-        next.side = order.side;
+      case 6:
+        if (k === 'symbol') next.symbol = order.symbol;
+        else if (k === 'status') next.status = order.status;
+        else copyOther(next, order, k);
         break;
-      case 'type':
-        next.type = order.type;
+      case 8:
+        if (k === 'quantity') next.quantity = order.quantity;
+        else if (k === 'leverage') next.leverage = order.leverage;
+        else if (k === 'intentId') next.intentId = order.intentId;
+        else if (k === 'closedAt') next.closedAt = order.closedAt;
+        else copyOther(next, order, k);
         break;
-      case 'timeInForce':
-        next.timeInForce = order.timeInForce;
+      case 9:
+        if (k === 'filledQty') next.filledQty = order.filledQty;
+        else if (k === 'createdAt') next.createdAt = order.createdAt;
+        else if (k === 'updatedAt') next.updatedAt = order.updatedAt;
+        else copyOther(next, order, k);
         break;
-      case 'price':
-        next.price = order.price;
+      case 10:
+        if (k === 'reduceOnly') next.reduceOnly = order.reduceOnly;
+        else if (k === 'marginMode') next.marginMode = order.marginMode;
+        else if (k === 'strategyId') next.strategyId = order.strategyId;
+        else if (k === 'acceptedAt') next.acceptedAt = order.acceptedAt;
+        else copyOther(next, order, k);
         break;
-      case 'quantity':
-        next.quantity = order.quantity;
+      case 11:
+        if (k === 'timeInForce') next.timeInForce = order.timeInForce;
+        else if (k === 'submittedAt') next.submittedAt = order.submittedAt;
+        else copyOther(next, order, k);
         break;
-      case 'quoteQuantity':
-        next.quoteQuantity = order.quoteQuantity;
+      case 12:
+        if (k === 'positionSide') next.positionSide = order.positionSide;
+        else if (k === 'venueOrderId') next.venueOrderId = order.venueOrderId;
+        else if (k === 'avgFillPrice') next.avgFillPrice = order.avgFillPrice;
+        else if (k === 'rejectReason') next.rejectReason = order.rejectReason;
+        else copyOther(next, order, k);
         break;
-      case 'reduceOnly':
-        next.reduceOnly = order.reduceOnly;
+      case 13:
+        if (k === 'quoteQuantity') next.quoteQuantity = order.quoteQuantity;
+        else if (k === 'stopLossPrice') next.stopLossPrice = order.stopLossPrice;
+        else if (k === 'clientOrderId') next.clientOrderId = order.clientOrderId;
+        else copyOther(next, order, k);
         break;
-      case 'positionSide':
-        next.positionSide = order.positionSide;
+      case 14:
+        if (k === 'filledNotional') next.filledNotional = order.filledNotional;
+        else copyOther(next, order, k);
         break;
-      case 'leverage':
-        next.leverage = order.leverage;
+      case 15:
+        if (k === 'takeProfitPrice') next.takeProfitPrice = order.takeProfitPrice;
+        else copyOther(next, order, k);
         break;
-      case 'marginMode':
-        next.marginMode = order.marginMode;
+      case 16:
+        if (k === 'triggerPriceType') next.triggerPriceType = order.triggerPriceType;
+        else copyOther(next, order, k);
         break;
-      case 'takeProfitPrice':
-        next.takeProfitPrice = order.takeProfitPrice;
+      case 19:
+        if (k === 'statusBeforePending') {
+          if (!withoutStatusBeforePending) next.statusBeforePending = order.statusBeforePending;
+        } else copyOther(next, order, k);
         break;
-      case 'stopLossPrice':
-        next.stopLossPrice = order.stopLossPrice;
+      case 21:
+        if (k === 'replacesClientOrderId') next.replacesClientOrderId = order.replacesClientOrderId;
+        else copyOther(next, order, k);
         break;
-      case 'triggerPriceType':
-        next.triggerPriceType = order.triggerPriceType;
-        break;
-      case 'clientOrderId':
-        next.clientOrderId = order.clientOrderId;
-        break;
-      case 'venueOrderId':
-        next.venueOrderId = order.venueOrderId;
-        break;
-      case 'strategyId':
-        next.strategyId = order.strategyId;
-        break;
-      case 'intentId':
-        next.intentId = order.intentId;
-        break;
-      case 'slot':
-        next.slot = order.slot;
-        break;
-      case 'status':
-        next.status = order.status;
-        break;
-      case 'filledQty':
-        next.filledQty = order.filledQty;
-        break;
-      case 'filledNotional':
-        next.filledNotional = order.filledNotional;
-        break;
-      case 'avgFillPrice':
-        next.avgFillPrice = order.avgFillPrice;
-        break;
-      case 'fees':
-        next.fees = order.fees;
-        break;
-      case 'createdAt':
-        next.createdAt = order.createdAt;
-        break;
-      case 'updatedAt':
-        next.updatedAt = order.updatedAt;
-        break;
-      case 'submittedAt':
-        next.submittedAt = order.submittedAt;
-        break;
-      case 'acceptedAt':
-        next.acceptedAt = order.acceptedAt;
-        break;
-      case 'closedAt':
-        next.closedAt = order.closedAt;
-        break;
-      case 'rejectReason':
-        next.rejectReason = order.rejectReason;
-        break;
-      case 'replacesClientOrderId':
-        next.replacesClientOrderId = order.replacesClientOrderId;
-        break;
-      case 'replacedByClientOrderId':
-        next.replacedByClientOrderId = order.replacedByClientOrderId;
-        break;
-      case 'statusBeforePending':
-        if (!withoutStatusBeforePending) next.statusBeforePending = order.statusBeforePending;
+      case 23:
+        if (k === 'replacedByClientOrderId') next.replacedByClientOrderId = order.replacedByClientOrderId;
+        else copyOther(next, order, k);
         break;
       default:
-        (next as unknown as Record<string, unknown>)[k] = (order as unknown as Record<string, unknown>)[k];
+        copyOther(next, order, k);
     }
   }
   return next;
+}
+
+/** A key outside Order, copied as the spread would (a computed-key store: see copyOrder). */
+function copyOther(next: MutableOrder, order: Order, k: string): void {
+  (next as unknown as Record<string, unknown>)[k] = (order as unknown as Record<string, unknown>)[k];
 }
 
 /**
