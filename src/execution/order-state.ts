@@ -3,7 +3,7 @@
  * order manager and the tests (reconcile idempotence) apply events through this one function, so
  * "what an event means" is written once.
  */
-import { ZERO } from '../core/decimal.js';
+import { type Decimal, ZERO } from '../core/decimal.js';
 import { eventClientOrderId, type ExecutionEvent } from '../domain/execution-event.js';
 import type { Fill } from '../domain/fill.js';
 import { applyFillToOrder, isLive, isTerminal, type Order, type OrderStatus, transitionOrder, withKey } from '../domain/order.js';
@@ -99,10 +99,15 @@ export function reduceOrder(o: Order | undefined, e: ExecutionEvent): Order | un
 
 /** Where an order returns when a pending amend / cancel ends without closing it. */
 function restingStatus(o: Order): OrderStatus {
-  if (o.filledQty.gt(ZERO)) return 'partially-filled';
+  // A positive filled quantity, read from the sign and the first digit word (isZero) rather than by gt(ZERO):
+  // asked at the end of every amend, and the comparison's `instanceof Decimal` is V8's generic one there.
+  if (isPositiveQty(o.filledQty)) return 'partially-filled';
   // Never acknowledged (no venue id): a refused cancel proves nothing about whether it exists.
   return o.statusBeforePending === 'submitted' && !o.venueOrderId ? 'submitted' : 'accepted';
 }
+
+/** `d > 0` (false for NaN, zero and negative values, as gt(ZERO) is). */
+const isPositiveQty = (d: Decimal): boolean => d.isPositive() && !d.isZero();
 
 function orderWithFill(o: Order, fill: Fill, ts: number, complete: boolean): Order {
   if (isTerminal(o.status)) {
