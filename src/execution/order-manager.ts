@@ -307,14 +307,29 @@ export class OrderManager {
   execute(intent: Intent): Promise<ExecutionEvent[]> {
     // The queue's promise itself, not one adopting it (an async frame, a promise, a `then` lookup and two
     // turns an intent), as reconcile() does.
-    return this.serial(() =>
-      this.collect(async () => {
-        // Awaited only when the journal answers with a promise (the SQLite and memory journals record at once).
-        const recorded = this.journal.recordIntent(intent, this.clock.now());
-        if (recorded) await recorded;
-        await this.dispatch(intent);
-      }),
-    );
+    return this.serial(() => this.executeNow(intent));
+  }
+
+  /**
+   * collect() and dispatch() written into one async function, with the quote set (every snapshot of a
+   * quoting strategy) going straight to applyQuotes: the two async frames in between cost a promise and
+   * a microtask turn each, per intent.
+   */
+  private async executeNow(intent: Intent): Promise<ExecutionEvent[]> {
+    const outer = this.batch;
+    const mine: ExecutionEvent[] = [];
+    this.batch = mine;
+    try {
+      // Awaited only when the journal answers with a promise (the SQLite and memory journals record at once).
+      const recorded = this.journal.recordIntent(intent, this.clock.now());
+      if (recorded) await recorded;
+      if (intent.kind === 'desired-quotes') await this.applyQuotes(intent);
+      else await this.dispatch(intent);
+    } finally {
+      this.batch = outer;
+      outer?.push(...mine);
+    }
+    return mine;
   }
 
   /** Keeps the latest snapshot (chase targets) and moves chased orders. */
