@@ -12,7 +12,7 @@
  * reported as deferred; the next snapshot recomputes the diff from scratch, so nothing is queued.
  */
 import { type Decimal, withinPrecision, ZERO } from '../core/decimal.js';
-import type { DesiredQuote } from '../domain/intent.js';
+import { type DesiredQuote, slotCode } from '../domain/intent.js';
 import { type Order, remainingQty } from '../domain/order.js';
 
 export interface QuoteDiffOptions {
@@ -67,6 +67,8 @@ class Candidate {
   readonly px: number;
   readonly rem: number;
   readonly slot: string | undefined;
+  /** slotCode() of the slot, −1 without one or for a slot SLOT_PATTERN refuses (see Quotes.sameSlot). */
+  readonly slotCode: number;
   readonly side: 'buy' | 'sell';
   /** The order's compatibility code (see compatCode). */
   readonly code: number;
@@ -76,8 +78,9 @@ class Candidate {
     readonly remaining: Decimal,
   ) {
     this.px = order.price!.toNumber();
-    this.rem = remaining.toNumber();
+    this.rem = numberOf(remaining);
     this.slot = order.slot;
+    this.slotCode = typeof order.slot === 'string' ? slotCode(order.slot) : -1;
     this.side = order.side;
     this.code = compatCode(order.side, order.positionSide, order.reduceOnly, order.timeInForce);
   }
@@ -95,6 +98,21 @@ function compatCode(side: unknown, positionSide: unknown, reduceOnly: unknown, t
   const t = tif === 'gtc' ? 0 : tif === 'ioc' ? 1 : tif === 'fok' ? 2 : tif === 'post-only' ? 3 : -1;
   return s < 0 || p < 0 || r < 0 || t < 0 ? -1 : s + 2 * (p + 3 * (r + 2 * t));
 }
+
+/**
+ * `d.toNumber()`, converted again only for a new Decimal object (Decimals are immutable values). A quote
+ * set's quotes usually share one quantity object (a ladder's size), and so do the orders amended to it:
+ * 5 of the 6 quantity conversions of a runtime-core bench snapshot were of the object just converted.
+ */
+function numberOf(d: Decimal): number {
+  if (d !== lastDecimal) {
+    lastNumber = d.toNumber();
+    lastDecimal = d;
+  }
+  return lastNumber;
+}
+let lastDecimal: Decimal | undefined;
+let lastNumber = NaN;
 
 /**
  * `a` and `b` within `tol` (`a.eq(b)` when tol is 0), given each value's double (`toNumber()`). The
@@ -129,6 +147,7 @@ class Quotes {
   readonly px: number[] = [];
   readonly qty: number[] = [];
   readonly slot: string[] = [];
+  readonly slotCode: number[] = [];
   readonly code: number[] = [];
   readonly open: boolean[] = [];
   private readonly pExact: boolean;
@@ -144,11 +163,22 @@ class Quotes {
     for (let i = 0; i < desired.length; i++) {
       const q = desired[i]!;
       this.px.push(q.price.toNumber());
-      this.qty.push(q.quantity.toNumber());
+      this.qty.push(numberOf(q.quantity));
       this.slot.push(q.slot);
+      this.slotCode.push(typeof q.slot === 'string' ? slotCode(q.slot) : -1);
       this.code.push(compatCode(q.side, q.positionSide, q.reduceOnly, q.timeInForce ?? 'gtc'));
       this.open.push(true);
     }
+  }
+
+  /**
+   * The order's slot is quote i's. Compared by slot code where both have one (equal codes are equal
+   * slots): the slots are strings made at run time, so `!==` was a string comparison (a builtin call),
+   * ~50 a snapshot of the runtime-core bench.
+   */
+  sameSlot(c: Candidate, i: number): boolean {
+    const code = this.slotCode[i]!;
+    return code >= 0 && c.slotCode >= 0 ? code === c.slotCode : this.slot[i] === c.slot;
   }
 
   fits(c: Candidate, i: number): boolean {
@@ -170,7 +200,7 @@ class Quotes {
     const n = this.desired.length;
     for (let i = 0; i < n; i++) {
       if (!this.open[i]) continue;
-      if (how !== EQUAL && this.slot[i] !== c.slot) continue;
+      if (how !== EQUAL && !this.sameSlot(c, i)) continue;
       if (how === SAME_SLOT_FITS ? this.fits(c, i) : this.equal(c, i)) return i;
     }
     return -1;
