@@ -78,7 +78,7 @@ class Candidate {
     readonly remaining: Decimal,
   ) {
     this.px = order.price!.toNumber();
-    this.rem = numberOf(remaining);
+    this.rem = remaining.toNumber();
     this.slot = order.slot;
     this.slotCode = typeof order.slot === 'string' ? slotCode(order.slot) : -1;
     this.side = order.side;
@@ -98,21 +98,6 @@ function compatCode(side: unknown, positionSide: unknown, reduceOnly: unknown, t
   const t = tif === 'gtc' ? 0 : tif === 'ioc' ? 1 : tif === 'fok' ? 2 : tif === 'post-only' ? 3 : -1;
   return s < 0 || p < 0 || r < 0 || t < 0 ? -1 : s + 2 * (p + 3 * (r + 2 * t));
 }
-
-/**
- * `d.toNumber()`, converted again only for a new Decimal object (Decimals are immutable values). A quote
- * set's quotes usually share one quantity object (a ladder's size), and so do the orders amended to it:
- * 5 of the 6 quantity conversions of a runtime-core bench snapshot were of the object just converted.
- */
-function numberOf(d: Decimal): number {
-  if (d !== lastDecimal) {
-    lastNumber = d.toNumber();
-    lastDecimal = d;
-  }
-  return lastNumber;
-}
-let lastDecimal: Decimal | undefined;
-let lastNumber = NaN;
 
 /**
  * `a` and `b` within `tol` (`a.eq(b)` when tol is 0), given each value's double (`toNumber()`). The
@@ -160,10 +145,17 @@ class Quotes {
   ) {
     this.pExact = pTol.isZero();
     this.qExact = qTol.isZero();
+    // A ladder's quotes share one quantity object (Decimals are immutable values): converted once.
+    let quantity: Decimal | undefined;
+    let qty = NaN;
     for (let i = 0; i < desired.length; i++) {
       const q = desired[i]!;
       this.px.push(q.price.toNumber());
-      this.qty.push(numberOf(q.quantity));
+      if (q.quantity !== quantity) {
+        quantity = q.quantity;
+        qty = quantity.toNumber();
+      }
+      this.qty.push(qty);
       this.slot.push(q.slot);
       this.slotCode.push(typeof q.slot === 'string' ? slotCode(q.slot) : -1);
       this.code.push(compatCode(q.side, q.positionSide, q.reduceOnly, q.timeInForce ?? 'gtc'));
