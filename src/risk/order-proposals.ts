@@ -33,6 +33,11 @@ export interface ProposedOrder {
    * leverage screens each converted it for every proposal.
    */
   readonly remainingApprox: number;
+  /**
+   * spec.price as a double (approxNumber; NaN without a price), made once per proposal: the free-balance
+   * and the contract price-limit screens each converted it again.
+   */
+  readonly priceApprox: number;
 }
 
 export function quoteSpec(intent: { symbol: OrderSpec['symbol'] }, q: DesiredQuote, kind: OrderSpec['kind']): OrderSpec {
@@ -82,6 +87,7 @@ function computeProposals(intent: Intent, instrument: Instrument | undefined, st
     p.priceTicks = spec.price && tp !== null ? unitsOf(spec.price, tp) : NaN;
     p.qtyLots = spec.quantity && sp !== null ? unitsOf(spec.quantity, sp) : NaN;
     p.remainingApprox = approxNumber(proposalRemaining(p as ProposedOrder));
+    p.priceApprox = spec.price ? approxNumber(spec.price) : NaN;
     return p as ProposedOrder;
   };
   switch (intent.kind) {

@@ -44,7 +44,7 @@ export function clearlyWithinPriceLimits(proposals: readonly ProposedOrder[], fa
   const fairApprox = approxNumber(fair);
   for (const p of proposals) {
     if (!isPricedLimit(p)) continue;
-    const price = approxNumber(p.spec.price!);
+    const price = p.priceApprox;
     if (p.spec.side === 'buy') {
       const cap = fairApprox * f.upApprox;
       if (!(price + (Math.abs(price) + Math.abs(cap)) * SCREEN_MARGIN < cap)) return false;

@@ -103,7 +103,8 @@ function orderReservation(
     // orderRemaining() in doubles: quantity − filled, never below 0.
     const q = o.quantity ? approxNumber(o.quantity) : 0;
     const f = o.quantity && !o.filledQty.isZero() ? approxNumber(o.filledQty) : 0;
-    approx = approxReservationOf(o, q - f > 0 ? q - f : 0, Math.abs(q) + Math.abs(f), instrument, leverage);
+    const px = o.price ? approxNumber(o.price) : NaN;
+    approx = approxReservationOf(o, px, q - f > 0 ? q - f : 0, Math.abs(q) + Math.abs(f), instrument, leverage);
   } else {
     const need = exact();
     approx = need && { asset: need.asset, amount: approxNumber(need.amount), magnitude: Math.abs(approxNumber(need.amount)) };
@@ -145,6 +146,8 @@ interface ApproxNeed {
  */
 function approxReservationOf(
   spec: OrderSpec,
+  /** approxNumber(spec.price), converted by the caller (a proposal carries it). */
+  price: number,
   remaining: number,
   remainingMagnitude: number,
   instrument: Instrument,
@@ -153,14 +156,13 @@ function approxReservationOf(
   if (instrument.kind === 'spot') {
     if (spec.side === 'sell') return { asset: instrument.baseAsset, amount: remaining, magnitude: remainingMagnitude };
     if (!spec.price) return undefined;
-    const px = approxNumber(spec.price);
-    return { asset: instrument.quoteAsset, amount: px * remaining, magnitude: Math.abs(px) * remainingMagnitude };
+    return { asset: instrument.quoteAsset, amount: price * remaining, magnitude: Math.abs(price) * remainingMagnitude };
   }
   if (!isOpening(spec)) return { asset: instrument.settleCoin, amount: 0, magnitude: 0 };
   const lev = spec.leverage ?? leverage[positionKey(instrument.symbol, legOf(spec))];
   if (!spec.price || !lev) return undefined;
   const { contractSize, takerFee: fee } = contractDoubles(instrument);
-  const scale = approxNumber(spec.price) * contractSize;
+  const scale = price * contractSize;
   const notional = scale * remaining;
   return {
     asset: instrument.settleCoin,
@@ -287,16 +289,17 @@ export function clearlyCovered(
 ): boolean {
   const assets: ScreenAsset[] = [];
   const entry = (asset: string): ScreenAsset => {
-    for (const a of assets) if (a.asset === asset) return a;
+    for (let i = 0; i < assets.length; i++) if (assets[i]!.asset === asset) return assets[i]!;
     const a = { asset, need: 0, held: 0, released: 0, magnitude: 0 };
     assets.push(a);
     return a;
   };
-  for (const p of proposals) {
+  for (let i = 0; i < proposals.length; i++) {
+    const p = proposals[i]!;
     const spec = p.spec;
     if (spec.type !== 'limit' || (spec.quoteQuantity && !spec.quantity)) return false;
     const remaining = p.remainingApprox;
-    const r = approxReservationOf(spec, remaining, Math.abs(remaining), instrument, state.leverage);
+    const r = approxReservationOf(spec, p.priceApprox, remaining, Math.abs(remaining), instrument, state.leverage);
     if (!r) return false;
     // A closing contract order holds nothing: the exact rule skips it too.
     if (instrument.kind === 'contract' && !isOpening(spec)) continue;
@@ -307,28 +310,34 @@ export function clearlyCovered(
     a.magnitude += r.magnitude;
   }
   if (assets.length === 0) return false;
-  for (const o of state.openOrders) {
+  const open = state.openOrders;
+  for (let i = 0; i < open.length; i++) {
+    const o = open[i]!;
     if (!isLive(o.status) || o.kind !== instrument.kind) continue;
     const inst = o.symbol === instrument.symbol ? instrument : state.instruments?.instrument(o.symbol);
     if (!inst) return false;
     const r = orderReservation(o, inst, o.symbol === instrument.symbol ? state.snapshot : undefined, state.leverage).approx;
     if (!r) return false;
-    for (const a of assets) {
+    for (let k = 0; k < assets.length; k++) {
+      const a = assets[k]!;
       if (a.asset !== r.asset) continue;
       a.held += r.amount;
       a.magnitude += r.magnitude;
     }
   }
-  for (const o of releasedOrders(intent, state)) {
-    const r = orderReservation(o, instrument, state.snapshot, state.leverage).approx;
+  const released = releasedOrders(intent, state);
+  for (let i = 0; i < released.length; i++) {
+    const r = orderReservation(released[i]!, instrument, state.snapshot, state.leverage).approx;
     if (!r) continue;
-    for (const a of assets) {
+    for (let k = 0; k < assets.length; k++) {
+      const a = assets[k]!;
       if (a.asset !== r.asset) continue;
       a.released += r.amount;
       a.magnitude += r.magnitude;
     }
   }
-  for (const a of assets) {
+  for (let k = 0; k < assets.length; k++) {
+    const a = assets[k]!;
     const b = account.balances[a.asset];
     const free = b ? approxNumber(b.free) : 0;
     const locked = b ? approxNumber(b.locked) : 0;

@@ -134,16 +134,22 @@ export function clearlyWithinTiers(
     if (spec.symbol !== symbol || !isOpening(spec)) return undefined;
     const leg = legOf(spec);
     const direction = directionOf(spec);
-    for (const t of totals) if (t.leg === leg && t.direction === direction) return t;
+    // Indexed loops: the for…of loops called the array iterator's next() (a builtin) ~23 times a snapshot of
+    // the runtime-core bench, ~2.6k instructions under callgrind.
+    for (let i = 0; i < totals.length; i++) if (totals[i]!.leg === leg && totals[i]!.direction === direction) return totals[i];
     let size = 0;
     let magnitude = 0;
-    for (const p of state.positions) {
+    const positions = state.positions;
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i]!;
       if (p.symbol !== symbol || p.leg !== leg) continue;
       const q = approxNumber(p.quantity);
       size += direction === 'long' ? q : -q;
       magnitude += Math.abs(q);
     }
-    for (const o of state.openOrders) {
+    const open = state.openOrders;
+    for (let i = 0; i < open.length; i++) {
+      const o = open[i]!;
       if (released.has(o.clientOrderId) || o.symbol !== symbol || legOf(o) !== leg || !isOpening(o) || directionOf(o) !== direction)
         continue;
       const q = approxNumber(orderRemaining(o));
