@@ -601,9 +601,13 @@ export class OrderManager {
         ...(it.meta.slot !== undefined ? { slot: it.meta.slot } : {}),
         ...(it.meta.replaces !== undefined ? { replacesClientOrderId: it.meta.replaces } : {}),
       });
-      // Write-ahead: durable before anything is sent.
-      await this.journal.recordOrder(order);
-      await this.publish({ type: 'OrderSubmitted', ts: this.clock.now(), strategyId: it.strategyId, order });
+      // Write-ahead: durable before anything is sent. Here and on the spot cancel-replace path (every amend
+      // of the reference spot market maker), a journal's record and a publication are awaited only when they
+      // answer with a promise, as on the native amend path: `await undefined` took a microtask turn each.
+      const recorded = this.journal.recordOrder(order);
+      if (recorded) await recorded;
+      const published = this.publish({ type: 'OrderSubmitted', ts: this.clock.now(), strategyId: it.strategyId, order });
+      if (published) await published;
       cids.push(cid);
     }
     return cids;
@@ -649,7 +653,7 @@ export class OrderManager {
     status: Order['status'] | undefined,
   ): Promise<void> {
     const o = this.store.get(cid)!;
-    await this.publish({
+    const published = this.publish({
       type: 'OrderAccepted',
       ts: this.clock.now(),
       strategyId: o.strategyId,
@@ -657,6 +661,7 @@ export class OrderManager {
       symbol: o.symbol,
       venueOrderId,
     });
+    if (published) await published;
     // Filled or closed on arrival (IOC, FOK, market, crossing): the fills come from the venue's records.
     // Neither venue's placement answer carries a status, so an order that cannot rest is checked at
     // once by its type instead of waiting for the next reconcile.
@@ -694,14 +699,16 @@ export class OrderManager {
   private async cancelMany(orders: readonly Order[]): Promise<void> {
     const targets = orders.filter((o) => isLive(o.status) && o.status !== 'pending-cancel');
     if (targets.length === 0) return;
-    for (const o of targets)
-      await this.publish({
+    for (const o of targets) {
+      const published = this.publish({
         type: 'OrderCancelRequested',
         ts: this.clock.now(),
         strategyId: o.strategyId,
         clientOrderId: o.clientOrderId,
         symbol: o.symbol,
       });
+      if (published) await published;
+    }
     const max = this.gateway.capabilities.batchCancelMax;
     if (targets.length > 1 && max > 1) {
       for (let i = 0; i < targets.length; i += max) {
@@ -737,7 +744,7 @@ export class OrderManager {
 
   private async cancelAcked(cid: ClientOrderId, venueFilled: Decimal | undefined, reason: string): Promise<void> {
     const o = this.store.get(cid)!;
-    await this.publish({
+    const published = this.publish({
       type: 'OrderCancelled',
       ts: this.clock.now(),
       strategyId: o.strategyId,
@@ -745,6 +752,7 @@ export class OrderManager {
       symbol: o.symbol,
       reason,
     });
+    if (published) await published;
     // The cancel answer shows fills we have not seen: fetch them now rather than at the next reconcile.
     if (venueFilled && venueFilled.gt(o.filledQty)) await this.refresh(cid);
   }
@@ -883,7 +891,8 @@ export class OrderManager {
       await this.cancelFailed(o.clientOrderId, e, 'amend');
       return o.clientOrderId;
     }
-    await this.publish({ ts: this.clock.now(), strategyId, clientOrderId, symbol, type: 'OrderCancelled', reason: 'replaced' });
+    const cancelled = this.publish({ ts: this.clock.now(), strategyId, clientOrderId, symbol, type: 'OrderCancelled', reason: 'replaced' });
+    if (cancelled) await cancelled;
     const local = this.store.get(o.clientOrderId)!;
     if (venueFilled && venueFilled.gt(local.filledQty)) await this.refresh(o.clientOrderId);
     const filled = venueFilled && venueFilled.gt(local.filledQty) ? venueFilled : this.store.get(o.clientOrderId)!.filledQty;
@@ -896,7 +905,15 @@ export class OrderManager {
       ...(o.slot !== undefined ? { slot: o.slot } : {}),
       replaces: o.clientOrderId,
     });
-    await this.publish({ ts: this.clock.now(), strategyId, clientOrderId, symbol, type: 'OrderReplaced', newClientOrderId: cid });
+    const replaced = this.publish({
+      ts: this.clock.now(),
+      strategyId,
+      clientOrderId,
+      symbol,
+      type: 'OrderReplaced',
+      newClientOrderId: cid,
+    });
+    if (replaced) await replaced;
     return cid;
   }
 
@@ -1159,7 +1176,8 @@ export class OrderManager {
 
   private async publishReconciled(events: readonly ExecutionEvent[]): Promise<void> {
     for (const e of events) {
-      await this.publish(e);
+      const published = this.publish(e);
+      if (published) await published;
       if (e.type !== 'OrderOrphaned') continue;
       this.budget.consume(1);
       try {
