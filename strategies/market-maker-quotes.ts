@@ -32,6 +32,7 @@ export interface PlannedQuote {
 }
 
 const BPS = D(10_000);
+const ONE = D(1);
 
 export function inventorySkew(inventory: Decimal, maxInventory: Decimal): Decimal {
   const r = inventory.div(maxInventory);
@@ -39,7 +40,7 @@ export function inventorySkew(inventory: Decimal, maxInventory: Decimal): Decima
 }
 
 export function quoteCentre(mid: Decimal, inventory: Decimal, s: Pick<QuoteSettings, 'maxInventory' | 'skewBps'>): Decimal {
-  return mid.mul(D(1).minus(D(s.skewBps).mul(inventorySkew(inventory, s.maxInventory)).div(BPS)));
+  return mid.mul(ONE.minus(D(s.skewBps).mul(inventorySkew(inventory, s.maxInventory)).div(BPS)));
 }
 
 export function planQuotes(
@@ -49,22 +50,67 @@ export function planQuotes(
   inst: Pick<SpotInstrument, 'tick' | 'step' | 'minQuantity' | 'minQuoteAmount'>,
 ): PlannedQuote[] {
   const centre = quoteCentre(mid, inventory, s);
-  const qty = truncateToStep(s.orderSize, inst.step);
+  const { qty, qtyTradable, below, above } = ladderOf(s, inst);
   const out: PlannedQuote[] = [];
   const mayBuy = inventory.lt(s.maxInventory);
   const maySell = inventory.gt(s.maxInventory.neg());
   for (let k = 0; k < s.levels; k++) {
-    const offset = D(s.spreadBps).div(2).plus(D(s.levelStepBps).mul(k)).div(BPS);
-    const bid = roundToTick(centre.mul(D(1).minus(offset)), inst.tick, 'down');
-    const ask = roundToTick(centre.mul(D(1).plus(offset)), inst.tick, 'up');
-    if (mayBuy && tradable(bid, qty, inst)) out.push({ slot: `b${k}`, side: 'buy', price: bid, quantity: qty });
-    if (maySell && tradable(ask, qty, inst)) out.push({ slot: `a${k}`, side: 'sell', price: ask, quantity: qty });
+    const bid = roundToTick(centre.mul(below[k]!), inst.tick, 'down');
+    const ask = roundToTick(centre.mul(above[k]!), inst.tick, 'up');
+    if (mayBuy && qtyTradable && tradable(bid, qty, inst)) out.push({ slot: `b${k}`, side: 'buy', price: bid, quantity: qty });
+    if (maySell && qtyTradable && tradable(ask, qty, inst)) out.push({ slot: `a${k}`, side: 'sell', price: ask, quantity: qty });
   }
   return out;
 }
 
-function tradable(price: Decimal, qty: Decimal, inst: Pick<SpotInstrument, 'minQuantity' | 'minQuoteAmount'>): boolean {
-  return price.gt(ZERO) && qty.gte(inst.minQuantity) && price.mul(qty).gte(inst.minQuoteAmount);
+/** What planQuotes() derives from the settings and the instrument alone: the same for every snapshot. */
+interface Ladder extends Pick<QuoteSettings, 'levels' | 'spreadBps' | 'levelStepBps' | 'orderSize'> {
+  /** The instrument and the settings' values it was made for (a hit must match them all). */
+  readonly inst: object;
+  /** The order size truncated to the step, and whether it reaches the minimum quantity. */
+  readonly qty: Decimal;
+  readonly qtyTradable: boolean;
+  /** Per level k: 1 − offset_k and 1 + offset_k, offset_k = (spreadBps/2 + k·levelStepBps) / 10⁴. */
+  readonly below: readonly Decimal[];
+  readonly above: readonly Decimal[];
+}
+
+/**
+ * The ladder of `s` on `inst`, made once per settings object (a strategy's params) and instrument: every
+ * snapshot of the reference market maker computed the same offsets, factors and truncated size again,
+ * ~7 Decimal operations per level besides the two that depend on the mid. The values are the same
+ * Decimals the per-snapshot formula gives (the same operations on the same operands).
+ */
+function ladderOf(s: QuoteSettings, inst: Pick<SpotInstrument, 'step' | 'minQuantity'>): Ladder {
+  const hit = ladders.get(s);
+  if (
+    hit !== undefined &&
+    hit.inst === inst &&
+    hit.levels === s.levels &&
+    hit.spreadBps === s.spreadBps &&
+    hit.levelStepBps === s.levelStepBps &&
+    hit.orderSize === s.orderSize
+  )
+    return hit;
+  const qty = truncateToStep(s.orderSize, inst.step);
+  const below: Decimal[] = [];
+  const above: Decimal[] = [];
+  for (let k = 0; k < s.levels; k++) {
+    const offset = D(s.spreadBps).div(2).plus(D(s.levelStepBps).mul(k)).div(BPS);
+    below.push(ONE.minus(offset));
+    above.push(ONE.plus(offset));
+  }
+  const { levels, spreadBps, levelStepBps, orderSize } = s;
+  const ladder: Ladder = { inst, levels, spreadBps, levelStepBps, orderSize, qty, qtyTradable: qty.gte(inst.minQuantity), below, above };
+  ladders.set(s, ladder);
+  return ladder;
+}
+
+const ladders = new WeakMap<QuoteSettings, Ladder>();
+
+/** The price-dependent part of a quote's tradability (the quantity's is the ladder's qtyTradable). */
+function tradable(price: Decimal, qty: Decimal, inst: Pick<SpotInstrument, 'minQuoteAmount'>): boolean {
+  return price.gt(ZERO) && price.mul(qty).gte(inst.minQuoteAmount);
 }
 
 /** Distance between two prices in basis points of `ref`. */

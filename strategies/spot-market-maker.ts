@@ -105,7 +105,19 @@ export class SpotMarketMaker implements Strategy {
 
   private readonly state = new Map<string, SymbolState>();
 
-  constructor(@inject(STRATEGY_TOKENS.StrategyParams) private readonly params: SpotMarketMakerParams) {}
+  /**
+   * The thresholds onSnapshot compares with, made once: each was a Decimal made from a number on every
+   * snapshot (a comparison with a number parses it into a Decimal first). Same values, same comparisons.
+   */
+  private readonly unwindAt: Decimal;
+  private readonly resumeAt: Decimal;
+  private readonly requoteBps: Decimal;
+
+  constructor(@inject(STRATEGY_TOKENS.StrategyParams) private readonly params: SpotMarketMakerParams) {
+    this.unwindAt = params.maxInventory.mul(params.unwind.atFraction);
+    this.resumeAt = params.maxInventory.mul(params.unwind.resumeFraction);
+    this.requoteBps = D(params.requoteBps);
+  }
 
   onSnapshot(snapshot: MarketSnapshot, ctx: StrategyContext): IntentResult {
     const inst = ctx.instrument(snapshot.symbol);
@@ -125,10 +137,9 @@ export class SpotMarketMaker implements Strategy {
     const p = this.params;
     const absInv = inventory.abs();
     if (p.unwind.enabled) {
-      if (st.mode === 'quote' && absInv.gte(p.maxInventory.mul(p.unwind.atFraction)))
-        return this.startUnwind(ctx, st, snapshot, inventory, mid);
+      if (st.mode === 'quote' && absInv.gte(this.unwindAt)) return this.startUnwind(ctx, st, snapshot, inventory, mid);
       if (st.mode === 'unwind') {
-        if (absInv.gt(p.maxInventory.mul(p.unwind.resumeFraction))) return this.keepUnwinding(ctx, st, snapshot, inventory, open);
+        if (absInv.gt(this.resumeAt)) return this.keepUnwinding(ctx, st, snapshot, inventory, open);
         st.mode = 'quote';
         st.chasing = false;
         delete st.cap;
@@ -145,7 +156,7 @@ export class SpotMarketMaker implements Strategy {
     const out: Intent[] = [];
     for (const t of targets) {
       const o = bySlot.get(t.slot)!;
-      if (o.price && bpsBetween(o.price, t.price, mid).gt(p.requoteBps))
+      if (o.price && bpsBetween(o.price, t.price, mid).gt(this.requoteBps))
         out.push(ctx.intents.amend(symbol, o.clientOrderId, { price: t.price }));
     }
     return out;
