@@ -80,13 +80,25 @@ export function proposedOrders(intent: Intent, instrument: Instrument | undefine
 function computeProposals(intent: Intent, instrument: Instrument | undefined, state: RiskState): ProposedOrder[] {
   const tp = instrument ? placesOf(tickOf(instrument)) : null;
   const sp = instrument ? placesOf(stepOf(instrument)) : null;
+  // The quantity's lots and remaining double depend on the quantity and filled objects alone (Decimals are
+  // immutable values): a quote set's quotes usually share one quantity object, converted once.
+  let lastQty: Decimal | undefined;
+  let lastFilled: Decimal | undefined;
+  let qtyLots = NaN;
+  let remainingApprox = NaN;
   const proposal = (spec: OrderSpec, filledQty: Decimal, slot?: string, replaces?: Order): ProposedOrder => {
     const p: { -readonly [K in keyof ProposedOrder]?: ProposedOrder[K] } & Pick<ProposedOrder, 'spec' | 'filledQty'> = { spec, filledQty };
     if (slot !== undefined) p.slot = slot;
     if (replaces !== undefined) p.replaces = replaces;
     p.priceTicks = spec.price && tp !== null ? unitsOf(spec.price, tp) : NaN;
-    p.qtyLots = spec.quantity && sp !== null ? unitsOf(spec.quantity, sp) : NaN;
-    p.remainingApprox = approxNumber(proposalRemaining(p as ProposedOrder));
+    if (spec.quantity === undefined || spec.quantity !== lastQty || filledQty !== lastFilled) {
+      lastQty = spec.quantity;
+      lastFilled = filledQty;
+      qtyLots = spec.quantity && sp !== null ? unitsOf(spec.quantity, sp) : NaN;
+      remainingApprox = approxNumber(proposalRemaining(p as ProposedOrder));
+    }
+    p.qtyLots = qtyLots;
+    p.remainingApprox = remainingApprox;
     p.priceApprox = spec.price ? approxNumber(spec.price) : NaN;
     return p as ProposedOrder;
   };
