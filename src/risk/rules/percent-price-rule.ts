@@ -23,10 +23,13 @@ export const percentPriceRule: RiskRule = (intent, instrument, state) => {
   const last = lastPrice(state.snapshot);
   if (!last)
     return { rule: 'percent-price-by-side', reason: `no last price for ${instrument.symbol} to check PERCENT_PRICE_BY_SIDE (fail closed)` };
+  // The bounds depend on the last price alone: made once per side, not once per quote.
+  let cap: Decimal | undefined;
+  let floor: Decimal | undefined;
   for (const p of proposals) {
     const price = p.spec.price!;
     if (p.spec.side === 'buy') {
-      const cap = maxBuyPrice(last, band.bidMultiplierUp);
+      cap ??= maxBuyPrice(last, band.bidMultiplierUp);
       if (price.gt(cap)) {
         return {
           rule: 'percent-price-by-side',
@@ -35,7 +38,7 @@ export const percentPriceRule: RiskRule = (intent, instrument, state) => {
         };
       }
     } else {
-      const floor = minSellPrice(last, band.askMultiplierDown);
+      floor ??= minSellPrice(last, band.askMultiplierDown);
       if (price.lt(floor)) {
         return {
           rule: 'percent-price-by-side',
