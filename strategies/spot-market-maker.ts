@@ -88,8 +88,8 @@ const UNWIND_SLOT = 'u';
 
 interface SymbolState {
   mode: 'quote' | 'unwind';
-  /** Key of the last DesiredQuotes declared, and when. */
-  lastDeclared?: string;
+  /** The quotes of the last DesiredQuotes declared, and when. */
+  lastDeclared?: readonly PlannedQuote[];
   lastDeclaredAt: number;
   /** Unwind: the worst price the chase may reach, and whether the chase was asked for. */
   cap?: Decimal;
@@ -229,10 +229,9 @@ export class SpotMarketMaker implements Strategy {
   }
 
   private declare(ctx: StrategyContext, st: SymbolState, symbol: InstrumentSymbol, quotes: readonly PlannedQuote[]): IntentResult {
-    const key = quotes.map((q) => `${q.slot}:${q.side}:${q.price.toFixed()}:${q.quantity.toFixed()}`).join('|');
     const now = ctx.clock.now();
-    if (key === st.lastDeclared && now - st.lastDeclaredAt < this.params.minRepeatMs) return;
-    st.lastDeclared = key;
+    if (sameQuotes(quotes, st.lastDeclared) && now - st.lastDeclaredAt < this.params.minRepeatMs) return;
+    st.lastDeclared = quotes;
     st.lastDeclaredAt = now;
     const tif = this.params.postOnly ? ('post-only' as const) : ('gtc' as const);
     return [
@@ -248,4 +247,18 @@ export class SpotMarketMaker implements Strategy {
     if (!s) this.state.set(symbol, (s = { mode: 'quote', lastDeclaredAt: Number.NEGATIVE_INFINITY, chasing: false }));
     return s;
   }
+}
+
+/**
+ * The same quotes, in the same order, as declared last: slot, side, price and quantity. It was a key
+ * string compared with the last one, and every declaration formatted each quote's two Decimals for it.
+ */
+function sameQuotes(quotes: readonly PlannedQuote[], last: readonly PlannedQuote[] | undefined): boolean {
+  if (last === undefined || last.length !== quotes.length) return false;
+  for (let i = 0; i < quotes.length; i++) {
+    const a = quotes[i]!;
+    const b = last[i]!;
+    if (a.slot !== b.slot || a.side !== b.side || !a.price.eq(b.price) || !a.quantity.eq(b.quantity)) return false;
+  }
+  return true;
 }

@@ -48,6 +48,25 @@ describe('planQuotes', () => {
     expect(show(planQuotes(D(100000), D(0), settings({ orderSize: D('0.00001') }), inst))).to.deep.equal(['a0 sell 100050 0.00001']);
   });
 
+  it('gives_one_settings_object_the_quotes_of_fresh_settings_across_instruments_and_changed_values', () => {
+    // planQuotes keeps what it derives from the settings and the instrument (per settings object): the same
+    // object asked again, with another instrument or with values changed in place, must quote as new settings do.
+    const s: { -readonly [K in keyof QuoteSettings]: QuoteSettings[K] } = settings({ levels: 2 });
+    const coarse = spotInstrument({ tick: D('0.1'), step: D('0.001'), minQuantity: D('0.001') });
+    const fresh = (i: typeof inst) => show(planQuotes(D('100000.37'), D('0.002'), { ...s }, i));
+    for (const i of [inst, coarse, inst]) expect(show(planQuotes(D('100000.37'), D('0.002'), s, i))).to.deep.equal(fresh(i));
+    s.orderSize = D('0.0005');
+    expect(show(planQuotes(D('100000.37'), D('0.002'), s, coarse)))
+      .to.deep.equal(fresh(coarse))
+      .and.to.deep.equal([]);
+    s.levels = 3;
+    s.spreadBps = 4;
+    s.levelStepBps = 2;
+    expect(show(planQuotes(D('100000.37'), D('0.002'), s, inst)))
+      .to.deep.equal(fresh(inst))
+      .and.to.have.length(6);
+  });
+
   it('clamps_the_skew_to_plus_minus_one', () => {
     expect(inventorySkew(D('0.05'), D('0.01')).toNumber()).to.equal(1);
     expect(inventorySkew(D('-0.002'), D('0.01')).toNumber()).to.equal(-0.2);
