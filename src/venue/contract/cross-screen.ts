@@ -69,21 +69,9 @@ interface Bound {
   scaleB: number;
 }
 
-/**
- * A wallet's bound sits on the wallet under this symbol rather than in a WeakMap of the screen: the
- * screen runs for each cross holder twice per maker+taker cycle, and the WeakMap's lookups were ~420
- * of the cycle's ~40,800 instructions (callgrind). The emulator's snapshot writes a wallet's string
- * keys only, so it neither carries nor loses the bound (a bound met after a restore is checked against
- * the wallet as any other, by `unchanged`). One symbol for every screen: a wallet belongs to one venue,
- * whose liquidation engine has one screen.
- */
-const BOUND = Symbol('cross screen bound');
-
-interface Bounded {
-  [BOUND]?: Bound;
-}
-
 export class CrossScreen {
+  private readonly bounds = new WeakMap<Wallet, Bound>();
+
   /**
    * True only when the cross positions of `wallet`'s account in its currency are certainly not
    * breached with `fair` (a double) as the mark of `symbol`. `positions` are the account's positions
@@ -98,7 +86,7 @@ export class CrossScreen {
     markOf: (p: ContractPosition) => Decimal | undefined,
     mmrOf: (p: ContractPosition) => Decimal,
   ): boolean {
-    let b = (wallet as Bounded)[BOUND];
+    let b = this.bounds.get(wallet);
     if (b === undefined || !unchanged(b, wallet, symbol, positions, markOf)) {
       const fresh = b === undefined;
       b ??= {
@@ -118,10 +106,10 @@ export class CrossScreen {
         scaleB: 0,
       };
       if (!redo(b, wallet, symbol, positions, markOf, mmrOf)) {
-        (wallet as Bounded)[BOUND] = undefined;
+        this.bounds.delete(wallet);
         return false;
       }
-      if (fresh) (wallet as Bounded)[BOUND] = b;
+      if (fresh) this.bounds.set(wallet, b);
     }
     return b.a + b.b * fair > MARGIN * (b.scaleA + b.scaleB * fair);
   }

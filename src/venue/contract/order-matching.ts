@@ -57,29 +57,16 @@ export const isResting = (type: ContractOrderType): boolean =>
  * One `[positionId]` per position, shared by the fill records that touched only it (most fills).
  * Why: an account keeps thousands of fill records, each surviving the young generation, and a fresh
  * one-element array per record was two more objects for the collector to copy (issue 12: retained
- * history is the cycle's largest cost). On the position under a symbol rather than in a WeakMap (two
- * lookups of ~100 instructions a maker+taker cycle, callgrind): the emulator's snapshot writes a
- * position's string keys only, so it neither carries nor loses the array, and an array that no longer
- * names the position's id (a restore wrote another position into the object) is made again. Not
- * frozen, because a snapshot restore writes into the arrays it finds in place (readonly by type: no
- * reader changes it).
+ * history is the cycle's largest cost). Kept here rather than on the position, whose fields the emulator
+ * snapshot writes; not frozen, because a snapshot restore writes into the arrays it finds in place
+ * (readonly by type: no reader changes it).
  */
-const SINGLE_IDS = Symbol('fill position ids');
-
-interface WithIds {
-  [SINGLE_IDS]?: readonly PositionId[];
-}
+const SINGLE_IDS = new WeakMap<ContractPosition, readonly PositionId[]>();
 
 function idsOf(p: ContractPosition): readonly PositionId[] {
-  const ids = (p as WithIds)[SINGLE_IDS];
-  if (ids !== undefined && ids.length === 1 && ids[0] === p.positionId) return ids;
-  return ((p as WithIds)[SINGLE_IDS] = [p.positionId]);
-}
-
-/** The positions a fill's record names: the one it touched (shared array), else the closed one and the opened one. */
-function fillPositionIds(closed: ContractPosition | undefined, opened: ContractPosition | undefined): readonly PositionId[] {
-  if (opened === undefined) return closed === undefined ? [] : idsOf(closed);
-  return closed === undefined ? idsOf(opened) : [closed.positionId, opened.positionId];
+  let ids = SINGLE_IDS.get(p);
+  if (ids === undefined) SINGLE_IDS.set(p, (ids = [p.positionId]));
+  return ids;
 }
 
 export class OrderMatching {
@@ -266,6 +253,7 @@ export class OrderMatching {
     const perGrains = isMaker ? g.makerPer : g.takerPer;
     const feeG = feeGrains(priceTicks, lots, g, perGrains);
     const fee = feeG === feeG ? 0n : feeUnits(priceTicks, lots, per, perNumber);
+    const touchedPositions: ContractPosition[] = [];
     let profit = 0n;
     let profitG = 0;
     let imUnits = 0n;
@@ -293,6 +281,7 @@ export class OrderMatching {
       this.addFee(closePos.totalFeeCell, openLots === 0, feeG, fee, priceTicks, closeLots, g, perGrains, per, perNumber);
       closePos.updateTime = now;
       this.ledger.journal(closePos, 0, closeLots);
+      touchedPositions.push(closePos);
     }
     if (openLots > 0) {
       const direction = o.isBuy ? PositionType.LONG : PositionType.SHORT;
@@ -317,6 +306,7 @@ export class OrderMatching {
       this.addFee(openPos.totalFeeCell, closeLots === 0, feeG, fee, priceTicks, openLots, g, perGrains, per, perNumber);
       openPos.updateTime = now;
       this.ledger.journal(openPos, openLots, 0);
+      touchedPositions.push(openPos);
     }
     if (feeG === feeG) {
       w.freeCell.subGrains(feeG, grain);
@@ -359,20 +349,17 @@ export class OrderMatching {
       grain,
       closeLots,
       openLots,
-      positionIds: fillPositionIds(closePos, openPos),
+      positionIds: touchedPositions.length === 1 ? idsOf(touchedPositions[0]!) : touchedPositions.map((p) => p.positionId),
       time: now,
     };
     acct.fills.push(fillRec, this.s.accountHistoryLimit(acct));
     this.s.triggers.onFill(acct.id, o.id, openLots, openPos?.positionId);
-    // The positions it touched, closed one first (lots > 0: at least one of them; no list made per fill).
-    if (closePos !== undefined && closePos.holdLots === 0) this.ledger.closePosition(acct, closePos);
-    if (openPos !== undefined && openPos.holdLots === 0) this.ledger.closePosition(acct, openPos);
+    for (const p of touchedPositions) if (p.holdLots === 0) this.ledger.closePosition(acct, p);
     if (this.s.wants('OrderFilled')) {
       // Views built when read (most listeners read only the fill, some neither), showing this moment.
       this.s.emitEvent(new OrderFilledEvent(now, this.views.orderCopy(o), acct, fillRec, this.views));
     }
-    if (closePos !== undefined) this.views.emitPosition(acct, closePos);
-    if (openPos !== undefined) this.views.emitPosition(acct, openPos);
+    for (const p of touchedPositions) this.views.emitPosition(acct, p);
     return openLots;
   }
 
