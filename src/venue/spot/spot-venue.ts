@@ -544,11 +544,16 @@ export class SpotVenue {
       const tradeCut = now - (own ?? this.tradeRetentionMs);
       acct.histSymbol = acct.tradesSymbol = undefined;
       acct.hist = acct.tradeList = undefined;
+      const expired = (o: SpotOrder): boolean => !(isOpenStatus(o.status) || o.updateTime >= orderCut);
       for (const [symbol, list] of acct.history) {
-        const keep = list.filter((o) => isOpenStatus(o.status) || o.updateTime >= orderCut);
-        if (keep.length === list.length) continue;
+        // Looked for before copying: the sweep runs every pruneEvery commands (2,000 in the emulator), and an
+        // account whose orders are all inside the window had its whole history copied each time, ~100k orders
+        // in the emulator bench; skipping that copy took server CPU a signed spot placement 0.931× (median of
+        // 8 paired rounds, 7 lower; notes/s18emu).
+        if (!list.some(expired)) continue;
+        const keep = list.filter((o) => !expired(o));
         for (const o of list) {
-          if (isOpenStatus(o.status) || o.updateTime >= orderCut) continue;
+          if (!expired(o)) continue;
           this.orders.delete(o.seq);
           if (o.clientOrderId !== undefined && acct.byClientId.get(o.clientOrderId) === o) acct.byClientId.delete(o.clientOrderId);
         }
