@@ -17,6 +17,7 @@ import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import { ClientIdCodec } from '../domain/client-id-codec.js';
 import { OrderManager } from '../execution/order-manager.js';
+import type { ImmediateAccountReads } from '../execution/immediate-account-reads.js';
 import { toOrderManagerConfig } from '../runtime/config/runtime-settings.js';
 import { RUNTIME_TOKENS } from '../runtime/runtime-tokens.js';
 import { KindJournal } from '../runtime/kind-journal.js';
@@ -93,17 +94,17 @@ export function backtestModule(parts: BacktestModuleParts): ContainerModule {
         ] as const) {
           if (!ops) continue;
           const gateway = new SimulatedGateway(parts.exchange, ops);
-          venues.push({
-            kind,
-            gateway,
-            orders: new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig),
-            // What the gateway's account queries answer, without their promises (ImmediateAccountReads).
-            reads: {
-              balances: () => ops.balances(),
-              positions: () => ops.positions(),
-              ...(ops.fundingSince ? { fundingSince: (symbol: InstrumentSymbol, since: number) => ops.fundingSince!(symbol, since) } : {}),
-            },
-          });
+          // What the gateway's account queries answer, without their promises (ImmediateAccountReads).
+          const reads: ImmediateAccountReads = {
+            balances: () => ops.balances(),
+            positions: () => ops.positions(),
+            openOrders: (symbol: InstrumentSymbol) => ops.openOrders(symbol),
+            fillsSince: (symbol: InstrumentSymbol, since: number) => ops.fillsSince(symbol, since),
+            ...(ops.fundingSince ? { fundingSince: (symbol: InstrumentSymbol, since: number) => ops.fundingSince!(symbol, since) } : {}),
+          };
+          const orders = new OrderManager(gateway, new KindJournal(journal, kind), clock, codec, parts.instruments, omConfig);
+          orders.readsAtHand(reads);
+          venues.push({ kind, gateway, orders, reads });
         }
         return venues;
       })

@@ -62,6 +62,7 @@ import { chaseTarget } from './chase-target.js';
 import { type ClientIdCodec, type ClientIdKind, parentOfClientId } from '../domain/client-id-codec.js';
 import { diffDesiredQuotes, type QuoteDiff, type QuoteDiffOptions } from './desired-quotes-diff.js';
 import type { ExchangeGateway, OrderRef, PlaceRequest, ProtectiveStop } from './exchange-gateway.js';
+import type { ImmediateAccountReads } from './immediate-account-reads.js';
 import type { OrderJournal } from './order-journal.js';
 import { type LocalOrderState, OrderStore, orderStateOf } from './order-state.js';
 import { RateBudget } from './rate-budget.js';
@@ -144,6 +145,8 @@ export class OrderManager {
   private ownerOf: ReconcileOptions['ownerOf'];
   private foreignSince = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Where a pass reads open orders and fills: the gateway, or a venue in this process (readsAtHand). */
+  private venueReads: Pick<ExchangeGateway | ImmediateAccountReads, 'openOrders' | 'fillsSince'>;
   private batch: ExecutionEvent[] | undefined;
   private algoGate: AlgoGate | undefined;
   private readonly algo: AlgoExecutor = new AlgoExecutor({
@@ -176,6 +179,7 @@ export class OrderManager {
   ) {
     this.config = { ...DEFAULT_ORDER_MANAGER_CONFIG, ...(config ?? {}) };
     this.budget = new RateBudget(clock, Math.max(1, gateway.capabilities.orderCallsPerSecond));
+    this.venueReads = gateway;
   }
 
   // ---------- views ----------
@@ -266,6 +270,15 @@ export class OrderManager {
     this.ownerOf = ownerOf;
     this.foreignSince = since;
     this.passOptions = undefined;
+  }
+
+  /**
+   * Reconciliation passes read open orders and fills from `reads` instead of the gateway: the same
+   * venue's answers at hand (a backtest's simulated venue, ImmediateAccountReads), which the gateway only
+   * wraps in promises. Paper and live never call it: their passes ask the venue through the gateway.
+   */
+  readsAtHand(reads: ImmediateAccountReads): void {
+    this.venueReads = reads;
   }
 
   /**
@@ -1100,10 +1113,15 @@ export class OrderManager {
       let fills: readonly Fill[] = NONE;
       let positions: readonly Position[] = NONE;
       // Indexed loops in this async closure: a for-of's iterator results live across its awaits (320 bytes a pass).
+      // A gateway answers with promises; a venue in this process (readsAtHand) with the lists, taken as
+      // they are: the awaits (a promise and a turn each, two a bar in a backtest) only where there is a promise.
+      const venue = this.venueReads;
       for (let i = 0; i < symbols.length; i++) {
         const s = symbols[i]!;
-        openOrders = joined(openOrders, await this.gateway.openOrders(s));
-        fills = joined(fills, await this.gateway.fillsSince(s, this.fillsFrom(s, now)));
+        const listing = venue.openOrders(s);
+        openOrders = joined(openOrders, isList(listing) ? listing : await listing);
+        const filled = venue.fillsSince(s, this.fillsFrom(s, now));
+        fills = joined(fills, isList(filled) ? filled : await filled);
         if (opts.positions) positions = joined(positions, await this.gateway.positions(s));
       }
       let listed: Set<string> | undefined;
@@ -1314,6 +1332,11 @@ export interface ReconcilePassOptions {
 
 /** Orders and fills only: the runtime's pass (one object for every call instead of a default `{}` each). */
 const PLAIN_PASS: ReconcilePassOptions = Object.freeze({});
+
+/** A venue's answer at hand (not a gateway's promise of it). */
+function isList<T>(answer: readonly T[] | Promise<readonly T[]>): answer is readonly T[] {
+  return Array.isArray(answer);
+}
 
 /**
  * `a` followed by the venue's answer `b`, as a list of our own (the answer is copied: a gateway may

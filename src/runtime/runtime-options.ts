@@ -10,9 +10,8 @@ import type { InstrumentRegistry } from '../domain/instrument-registry.js';
 import type { PositionModeName } from '../domain/intent.js';
 import type { InstrumentKind } from '../domain/order.js';
 import type { ClientIdCodec } from '../domain/client-id-codec.js';
-import type { AccountSnapshot } from '../domain/balance.js';
-import type { Position } from '../domain/position.js';
-import type { ExchangeGateway, FundingPayment } from '../execution/exchange-gateway.js';
+import type { ExchangeGateway } from '../execution/exchange-gateway.js';
+import type { ImmediateAccountReads } from '../execution/immediate-account-reads.js';
 import type { OrderManager } from '../execution/order-manager.js';
 import type { MarketDataSource } from '../marketdata/market-data-source.js';
 import type { RunJournal } from '../persistence/run-journal.js';
@@ -24,23 +23,8 @@ export interface ExecutionVenue {
   readonly kind: InstrumentKind;
   readonly gateway: ExchangeGateway;
   readonly orders: OrderManager;
-  /** The account reads of a venue held in this process, answered at once (VenueReconciler). */
+  /** The account reads of a venue held in this process, answered at once (VenueReconciler; the order manager holds them too). */
   readonly reads?: ImmediateAccountReads;
-}
-
-/**
- * The gateway's account queries (balances, positions, funding records) with their answers at hand: a
- * backtest's simulated venue reads its own state, and its gateway only wraps each answer in a promise.
- * The reconciliation takes them directly. Why: a 1-minute kline backtest reconciles once a bar, and
- * awaiting answers that were there already cost a promise and a turn each, and the funding read's chain
- * two more: taking them directly, the 50.8-day perp-trend run allocates 24,812 instead of 26,322 bytes
- * a bar (sampled heap profile, notes/s14/alloc.mjs). Same answers, same errors (thrown here where the
- * gateway rejects).
- */
-export interface ImmediateAccountReads {
-  balances(): AccountSnapshot;
-  positions(): readonly Position[];
-  fundingSince?(symbol: InstrumentSymbol, since: number): readonly FundingPayment[];
 }
 
 export interface RuntimeStrategy {

@@ -697,6 +697,50 @@ describe('OrderManager restart and reconciliation', () => {
     expect(await om.reconcile([BTCUSDT])).to.deep.equal([]);
   });
 
+  it('asks_the_gateway_on_every_pass_unless_given_the_venues_answers_at_hand_and_finds_the_same', async () => {
+    // Paper and live (no readsAtHand) ask the venue for open orders and fills on every pass; a venue in
+    // this process (a backtest's) answers at hand, read directly, and the pass finds the same events.
+    const asked = setup();
+    const atHand = setup();
+    const { gw } = atHand;
+    atHand.om.readsAtHand({
+      balances: () => ({ kind: 'spot', balances: {}, time: 0 }),
+      positions: () => [],
+      openOrders: (symbol) =>
+        [...gw.orders.values()].filter((v) => v.symbol === symbol && (v.status === 'accepted' || v.status === 'partially-filled')),
+      fillsSince: (symbol, since) => gw.fills.filter((f) => f.symbol === symbol && f.time >= since),
+    });
+    const seen: string[][] = [];
+    for (const { gw: venue, om, intents } of [asked, atHand]) {
+      const cid = cidOf(await om.execute(intents.limit(BTCUSDT, 'buy', '100', '1')));
+      venue.fill(cid, '0.4', '100', T0);
+      const passes = [...types(await om.reconcile([BTCUSDT])), ...types(await om.reconcile([BTCUSDT]))];
+      venue.fill(cid, '0.6', '100', T0 + 1);
+      passes.push(...types(await om.reconcile([BTCUSDT])));
+      expect(om.order(cid)!.status).to.equal('filled');
+      seen.push(passes);
+    }
+    expect(seen[0]).to.deep.equal(['OrderPartiallyFilled', 'OrderFilled']);
+    expect(seen[1]).to.deep.equal(seen[0]);
+    expect([asked.gw.count('openOrders'), asked.gw.count('fillsSince')]).to.deep.equal([3, 3]);
+    expect([atHand.gw.count('openOrders'), atHand.gw.count('fillsSince')]).to.deep.equal([0, 0]);
+  });
+
+  it('refuses_to_go_on_when_the_venue_at_hand_cannot_be_read', async () => {
+    const { om } = setup();
+    om.readsAtHand({
+      balances: () => ({ kind: 'spot', balances: {}, time: 0 }),
+      positions: () => [],
+      openOrders: () => {
+        throw new ExchangeUnavailable('503');
+      },
+      fillsSince: () => [],
+    });
+    let failed: unknown;
+    await om.reconcile([BTCUSDT]).catch((e: unknown) => (failed = e));
+    expect(failed).to.be.instanceOf(ExchangeUnavailable);
+  });
+
   it('refuses_to_go_on_when_the_venue_cannot_be_read', async () => {
     const { gw, om } = setup();
     gw.script('openOrders', { kind: 'throw', error: new ExchangeUnavailable('503') });
