@@ -294,10 +294,11 @@ export class OrderManager {
   /**
    * Retries resolution of every unknown outcome (call on a timer). With no outcome unknown and nothing
    * queued or running that could make one (the pass of nearly every reconciliation tick), there is
-   * nothing to ask the venue: answered at once instead of through the queue.
+   * nothing to ask the venue: undefined, and the caller awaits nothing (a settled promise awaited cost a
+   * turn per reconciliation tick); otherwise the events the resolution published.
    */
-  resolvePending(): Promise<readonly ExecutionEvent[]> {
-    if (this.inFlight === 0 && this.unknown.size === 0) return NOTHING_SENT;
+  resolvePending(): Promise<readonly ExecutionEvent[]> | undefined {
+    if (this.inFlight === 0 && this.unknown.size === 0) return undefined;
     return this.resolveQueued();
   }
 
@@ -345,15 +346,18 @@ export class OrderManager {
     return mine;
   }
 
-  /** Keeps the latest snapshot (chase targets) and moves chased orders. */
-  onSnapshot(snapshot: MarketSnapshot): Promise<readonly ExecutionEvent[]> {
+  /**
+   * Keeps the latest snapshot (chase targets) and moves chased orders; the events that published, or
+   * undefined when the snapshot was only stored (the caller awaits nothing: a settled promise awaited
+   * cost a turn per snapshot).
+   */
+  onSnapshot(snapshot: MarketSnapshot): Promise<readonly ExecutionEvent[]> | undefined {
     // The common case, once per snapshot: nothing of ours in flight and nothing to chase on the
     // symbol. Queued behind nothing, the snapshot would be stored at once and nothing would be sent:
     // do just that, without a trip through the queue.
     if (this.inFlight === 0 && !this.chasing(snapshot.symbol) && !this.algo.active(snapshot.symbol)) {
       this.lastSnapshots.set(snapshot.symbol, snapshot);
-      // One settled promise for every such snapshot: awaiting it takes the one turn a new one took.
-      return NOTHING_SENT;
+      return undefined;
     }
     return this.serial(() =>
       this.collect(async () => {
@@ -1320,9 +1324,6 @@ const NONE: readonly never[] = Object.freeze([]);
 
 /** liveOrders() without a filter (the risk state and the strategies' views ask on every snapshot). */
 const ALL_ORDERS: { readonly strategyId?: StrategyId; readonly symbol?: InstrumentSymbol } = Object.freeze({});
-
-/** onSnapshot's answer when the snapshot was only stored. */
-const NOTHING_SENT: Promise<readonly ExecutionEvent[]> = Promise.resolve(NONE);
 
 /** What a reconciliation pass reads besides orders and fills (positions at start-up, for a drift check). */
 export interface ReconcilePassOptions {

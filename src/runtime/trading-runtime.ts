@@ -339,7 +339,8 @@ export class TradingRuntime {
       for (const w of [...this.snapshotWaiters]) if (w()) this.snapshotWaiters.splice(this.snapshotWaiters.indexOf(w), 1);
     const venue = venueOfKind(o, s.kind);
     if (venue) {
-      await venue.orders.onSnapshot(s);
+      const chased = venue.orders.onSnapshot(s);
+      if (chased) await chased;
       const pulling = this.pipeline.afterChildren();
       if (pulling) await pulling;
     }

@@ -53,7 +53,8 @@ export class VenueReconciler {
       // Positions are compared below, after this pass's fills are applied (the order manager would
       // compare them before, and call every fill it learns here a drift).
       await v.orders.reconcile(symbols);
-      if (!startup) await v.orders.resolvePending();
+      const resolving = startup ? undefined : v.orders.resolvePending();
+      if (resolving) await resolving;
       const reads = v.reads;
       if (contract) {
         const funded = this.bookFunding(reads?.fundingSince !== undefined ? reads : v.gateway, symbols);
