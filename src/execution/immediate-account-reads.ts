@@ -7,7 +7,8 @@
  * Why: a 1-minute kline backtest reconciles once a bar, and awaiting answers that were there already
  * cost a promise and a turn each, and the funding read's chain two more: taking the account reads
  * directly, the 50.8-day perp-trend run allocates 24,812 instead of 26,322 bytes a bar (sampled heap
- * profile, notes/s14/alloc.mjs). Same answers, same errors (thrown where the gateway rejects).
+ * profile, notes/s14/alloc.mjs), and the order manager's open orders and fills at hand took it from 24,827 to
+ * 24,098 (notes/s18kl2). Same answers, same errors (thrown where the gateway rejects).
  */
 import type { InstrumentSymbol } from '../core/ids.js';
 import type { AccountSnapshot } from '../domain/balance.js';
