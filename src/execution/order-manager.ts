@@ -321,29 +321,22 @@ export class OrderManager {
   execute(intent: Intent): Promise<ExecutionEvent[]> {
     // The queue's promise itself, not one adopting it (an async frame, a promise, a `then` lookup and two
     // turns an intent), as reconcile() does.
-    return this.serial(() => this.executeNow(intent));
+    return this.serial(() => this.collect(() => this.carryOut(intent)));
   }
 
   /**
-   * collect() and dispatch() written into one async function, with the quote set (every snapshot of a
-   * quoting strategy) going straight to applyQuotes: the two async frames in between cost a promise and
-   * a microtask turn each, per intent.
+   * The intent's work: its journal record (awaited only when the journal answers with a promise: the SQLite
+   * and memory journals record at once), then a quote set (every snapshot of a quoting strategy) straight
+   * to applyQuotes, anything else through dispatch(). Not an async function: collect() awaits what it
+   * answers, and an async frame here and around dispatch cost a promise and a microtask turn each, per intent.
    */
-  private async executeNow(intent: Intent): Promise<ExecutionEvent[]> {
-    const outer = this.batch;
-    const mine: ExecutionEvent[] = [];
-    this.batch = mine;
-    try {
-      // Awaited only when the journal answers with a promise (the SQLite and memory journals record at once).
-      const recorded = this.journal.recordIntent(intent, this.clock.now());
-      if (recorded) await recorded;
-      if (intent.kind === 'desired-quotes') await this.applyQuotes(intent);
-      else await this.dispatch(intent);
-    } finally {
-      this.batch = outer;
-      outer?.push(...mine);
-    }
-    return mine;
+  private carryOut(intent: Intent): Promise<unknown> {
+    const recorded = this.journal.recordIntent(intent, this.clock.now());
+    return recorded ? recorded.then(() => this.routed(intent)) : this.routed(intent);
+  }
+
+  private routed(intent: Intent): Promise<unknown> {
+    return intent.kind === 'desired-quotes' ? this.applyQuotes(intent) : this.dispatch(intent);
   }
 
   /**
