@@ -43,18 +43,24 @@ export function quoteCentre(mid: Decimal, inventory: Decimal, s: Pick<QuoteSetti
   return mid.mul(ONE.minus(D(s.skewBps).mul(inventorySkew(inventory, s.maxInventory)).div(BPS)));
 }
 
+/**
+ * The quotes around `mid` for `inventory`. `ladder`: what the settings and the instrument alone give
+ * (ladderOf), made once by a caller that plans on every snapshot (the spot market maker keeps it per
+ * symbol); by default made here.
+ */
 export function planQuotes(
   mid: Decimal,
   inventory: Decimal,
   s: QuoteSettings,
   inst: Pick<SpotInstrument, 'tick' | 'step' | 'minQuantity' | 'minQuoteAmount'>,
+  ladder: Ladder = ladderOf(s, inst),
 ): PlannedQuote[] {
   const centre = quoteCentre(mid, inventory, s);
-  const { qty, qtyTradable, below, above } = ladderOf(s, inst);
+  const { qty, qtyTradable, below, above } = ladder;
   const out: PlannedQuote[] = [];
   const mayBuy = inventory.lt(s.maxInventory);
   const maySell = inventory.gt(s.maxInventory.neg());
-  for (let k = 0; k < s.levels; k++) {
+  for (let k = 0; k < below.length; k++) {
     const bid = roundToTick(centre.mul(below[k]!), inst.tick, 'down');
     const ask = roundToTick(centre.mul(above[k]!), inst.tick, 'up');
     if (mayBuy && qtyTradable && tradable(bid, qty, inst)) out.push({ slot: `b${k}`, side: 'buy', price: bid, quantity: qty });
@@ -64,8 +70,8 @@ export function planQuotes(
 }
 
 /** What planQuotes() derives from the settings and the instrument alone: the same for every snapshot. */
-interface Ladder extends Pick<QuoteSettings, 'levels' | 'spreadBps' | 'levelStepBps' | 'orderSize'> {
-  /** The instrument and the settings' values it was made for (a hit must match them all). */
+export interface Ladder {
+  /** The instrument it was made for. */
   readonly inst: object;
   /** The order size truncated to the step, and whether it reaches the minimum quantity. */
   readonly qty: Decimal;
@@ -76,22 +82,11 @@ interface Ladder extends Pick<QuoteSettings, 'levels' | 'spreadBps' | 'levelStep
 }
 
 /**
- * The ladder of `s` on `inst`, made once per settings object (a strategy's params) and instrument: every
- * snapshot of the reference market maker computed the same offsets, factors and truncated size again,
- * ~7 Decimal operations per level besides the two that depend on the mid. The values are the same
- * Decimals the per-snapshot formula gives (the same operations on the same operands).
+ * The ladder of `s` on `inst`. Why apart from planQuotes: every snapshot of the reference market maker
+ * computed the same offsets, factors and truncated size again, ~7 Decimal operations per level besides
+ * the two that depend on the mid; the same operations on the same operands give the same Decimals.
  */
-function ladderOf(s: QuoteSettings, inst: Pick<SpotInstrument, 'step' | 'minQuantity'>): Ladder {
-  const hit = ladders.get(s);
-  if (
-    hit !== undefined &&
-    hit.inst === inst &&
-    hit.levels === s.levels &&
-    hit.spreadBps === s.spreadBps &&
-    hit.levelStepBps === s.levelStepBps &&
-    hit.orderSize === s.orderSize
-  )
-    return hit;
+export function ladderOf(s: QuoteSettings, inst: Pick<SpotInstrument, 'step' | 'minQuantity'>): Ladder {
   const qty = truncateToStep(s.orderSize, inst.step);
   const below: Decimal[] = [];
   const above: Decimal[] = [];
@@ -100,13 +95,8 @@ function ladderOf(s: QuoteSettings, inst: Pick<SpotInstrument, 'step' | 'minQuan
     below.push(ONE.minus(offset));
     above.push(ONE.plus(offset));
   }
-  const { levels, spreadBps, levelStepBps, orderSize } = s;
-  const ladder: Ladder = { inst, levels, spreadBps, levelStepBps, orderSize, qty, qtyTradable: qty.gte(inst.minQuantity), below, above };
-  ladders.set(s, ladder);
-  return ladder;
+  return { inst, qty, qtyTradable: qty.gte(inst.minQuantity), below, above };
 }
-
-const ladders = new WeakMap<QuoteSettings, Ladder>();
 
 /** The price-dependent part of a quote's tradability (the quantity's is the ladder's qtyTradable). */
 function tradable(price: Decimal, qty: Decimal, inst: Pick<SpotInstrument, 'minQuoteAmount'>): boolean {

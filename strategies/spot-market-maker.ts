@@ -28,7 +28,7 @@ import type { Order } from '../src/domain/order.js';
 import { bestAsk, bestBid, midPrice, type MarketSnapshot } from '../src/domain/snapshot.js';
 import type { IntentResult, Strategy } from '../src/strategy/strategy.js';
 import type { StrategyContext } from '../src/strategy/strategy-context.js';
-import { bpsBetween, planQuotes, type PlannedQuote } from './market-maker-quotes.js';
+import { bpsBetween, type Ladder, ladderOf, planQuotes, type PlannedQuote } from './market-maker-quotes.js';
 import { decimalParam } from './param-types.js';
 
 export const spotMarketMakerParams = z
@@ -94,6 +94,8 @@ interface SymbolState {
   /** Unwind: the worst price the chase may reach, and whether the chase was asked for. */
   cap?: Decimal;
   chasing: boolean;
+  /** The params' quote ladder on the symbol's instrument (ladderOf), made on its first quote. */
+  ladder?: Ladder;
 }
 
 @injectable()
@@ -146,7 +148,9 @@ export class SpotMarketMaker implements Strategy {
       }
     }
 
-    const targets = planQuotes(mid, inventory, p, inst);
+    // The ladder is the params' on this instrument: made again only when the instrument is another object.
+    if (st.ladder?.inst !== inst) st.ladder = ladderOf(p, inst);
+    const targets = planQuotes(mid, inventory, p, inst, st.ladder);
     const quotes = open.filter((o) => o.slot !== undefined && QUOTE_SLOT.test(o.slot));
     const bySlot = new Map(quotes.map((o) => [o.slot!, o]));
     const structural =

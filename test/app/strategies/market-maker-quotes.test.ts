@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { D } from '../../../src/core/decimal.js';
 import { spotInstrument } from '../../domain/support/builders.js';
-import { inventorySkew, planQuotes, type QuoteSettings } from '../../../strategies/market-maker-quotes.js';
+import { inventorySkew, ladderOf, planQuotes, type QuoteSettings } from '../../../strategies/market-maker-quotes.js';
 
 const inst = spotInstrument(); // tick 0.01, step 0.000001, min quantity 0.000001, min quote 1
 const settings = (over: Partial<QuoteSettings> = {}): QuoteSettings => ({
@@ -48,23 +48,22 @@ describe('planQuotes', () => {
     expect(show(planQuotes(D(100000), D(0), settings({ orderSize: D('0.00001') }), inst))).to.deep.equal(['a0 sell 100050 0.00001']);
   });
 
-  it('gives_one_settings_object_the_quotes_of_fresh_settings_across_instruments_and_changed_values', () => {
-    // planQuotes keeps what it derives from the settings and the instrument (per settings object): the same
-    // object asked again, with another instrument or with values changed in place, must quote as new settings do.
-    const s: { -readonly [K in keyof QuoteSettings]: QuoteSettings[K] } = settings({ levels: 2 });
+  it('quotes_from_a_ladder_made_once_as_from_the_settings_on_every_call', () => {
+    // The spot market maker makes the ladder once per symbol and plans every snapshot on it: across mids and
+    // inventories, it must quote as planning from the settings does (which makes a ladder each call).
     const coarse = spotInstrument({ tick: D('0.1'), step: D('0.001'), minQuantity: D('0.001') });
-    const fresh = (i: typeof inst) => show(planQuotes(D('100000.37'), D('0.002'), { ...s }, i));
-    for (const i of [inst, coarse, inst]) expect(show(planQuotes(D('100000.37'), D('0.002'), s, i))).to.deep.equal(fresh(i));
-    s.orderSize = D('0.0005');
-    expect(show(planQuotes(D('100000.37'), D('0.002'), s, coarse)))
-      .to.deep.equal(fresh(coarse))
-      .and.to.deep.equal([]);
-    s.levels = 3;
-    s.spreadBps = 4;
-    s.levelStepBps = 2;
-    expect(show(planQuotes(D('100000.37'), D('0.002'), s, inst)))
-      .to.deep.equal(fresh(inst))
-      .and.to.have.length(6);
+    for (const [s, i, count] of [
+      [settings({ levels: 3, spreadBps: 4, levelStepBps: 2 }), inst, 6],
+      [settings({ levels: 2, orderSize: D('0.0005') }), coarse, 0],
+    ] as const) {
+      const ladder = ladderOf(s, i);
+      for (const mid of ['100000.37', '99999.99', '100123.4'])
+        for (const inventory of ['0', '0.002', '-0.004']) {
+          const planned = show(planQuotes(D(mid), D(inventory), s, i, ladder));
+          expect(planned).to.deep.equal(show(planQuotes(D(mid), D(inventory), s, i)));
+          if (inventory === '0') expect(planned).to.have.length(count);
+        }
+    }
   });
 
   it('clamps_the_skew_to_plus_minus_one', () => {
