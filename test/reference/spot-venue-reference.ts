@@ -198,6 +198,9 @@ export interface SpotAccountState {
   readonly openByClientId: Map<string, SpotOrder>;
   readonly byClientId: Map<string, SpotOrder>;
   readonly history: Map<string, SpotOrder[]>;
+  /** The venue's fields (its orders carry the venue's account type); never filled here. */
+  closed: SpotOrder[];
+  closedUnsorted: boolean;
   readonly trades: Map<string, OwnTradeLog>;
   fees: FeeOverride | undefined;
   feesBySymbol: Map<string, FeeOverride> | undefined;
@@ -1176,6 +1179,10 @@ export class ReferenceSpotVenue {
         openByClientId: new Map(),
         byClientId: new Map(),
         history: new Map(),
+        // The venue's closed-order list (its sweep's index) is not part of this frozen model: its sweep
+        // scans the history; the fields are here because its orders carry the venue's account type.
+        closed: [],
+        closedUnsorted: false,
         trades: new Map(),
         fees: undefined,
         feesBySymbol: undefined,

@@ -130,3 +130,28 @@ function checkOrder(o: SpotOrder, m: SpotMarket, acct: SpotAccountState | undefi
     p.push(`${id}: cancel reason ${o.cancelReason}`);
   return p;
 }
+
+/**
+ * Each account's `closed` lists every closed order of its history once, in updateTime order unless
+ * flagged unsorted (SpotVenue only: the frozen reference venue in test/ keeps no such list).
+ */
+export function checkClosedOrders(accounts: ReadonlyMap<string, SpotAccountState>): string[] {
+  const p: string[] = [];
+  for (const [accountId, acct] of accounts) p.push(...checkClosed(accountId, acct));
+  return p;
+}
+
+function checkClosed(accountId: string, acct: SpotAccountState): string[] {
+  const p: string[] = [];
+  const inHistory = new Set<SpotOrder>();
+  for (const list of acct.history.values()) for (const o of list) if (!isOpenStatus(o.status)) inHistory.add(o);
+  const listed = new Set(acct.closed);
+  if (listed.size !== acct.closed.length) p.push(`${accountId}: an order is listed closed twice`);
+  for (const o of acct.closed)
+    if (!inHistory.has(o)) p.push(`${accountId}: order ${o.orderId} listed closed but not a closed order of the history`);
+  for (const o of inHistory) if (!listed.has(o)) p.push(`${accountId}: closed order ${o.orderId} missing from the closed list`);
+  if (!acct.closedUnsorted)
+    for (let i = 1; i < acct.closed.length; i++)
+      if (acct.closed[i]!.updateTime < acct.closed[i - 1]!.updateTime) p.push(`${accountId}: closed list out of updateTime order at ${i}`);
+  return p;
+}
