@@ -16,7 +16,7 @@
  * next order pays the new tier's rate.
  */
 import type { Clock } from '../../core/clock.js';
-import { Decimal } from '../../core/decimal.js';
+import { Decimal, unitsOf } from '../../core/decimal.js';
 import type { ContractInstrument } from '../../domain/instrument.js';
 import type { ContractVenueEvent } from '../contract/contract-events.js';
 import {
@@ -28,7 +28,7 @@ import {
   type ContractFeeSchedule,
   type MakerTaker,
 } from './contract-fee-schedule.js';
-import { DealVolumeWindow } from './deal-volume-window.js';
+import { DealVolumeWindow, type DealUnits } from './deal-volume-window.js';
 
 const DAY_MS = 86_400_000;
 const ZERO = new Decimal(0);
@@ -190,21 +190,27 @@ export class ContractFeeModel {
     return q.real;
   };
 
-  /** Venue listener: records each fill's amount, fee and saving. */
+  /**
+   * Venue listener: records each fill's amount, fee and saving, in whole units when they fit (fillUnits),
+   * else in Decimals: the same values either way.
+   */
   readonly observe = (e: ContractVenueEvent): void => {
     if (e.type !== 'OrderFilled') return;
     const f = e.fill;
     if (this.opts.exempt?.(f.accountId)) return;
     const size = this.contractSize.get(f.symbol);
     if (size === undefined) return;
-    const amount = f.price.mul(f.vol).mul(size);
     const a = this.applied.get(key(f.accountId, f.symbol));
     const originalRate = a ? (f.taker ? a.original.taker : a.original.maker) : undefined;
-    const original = originalRate !== undefined ? amount.mul(originalRate) : f.fee;
-    const saved = Decimal.max(ZERO, original.sub(f.fee));
-    this.volume.record(f.accountId, { time: f.time, symbol: f.symbol, amount, fee: f.fee, saved });
+    if (fillUnits(f.price, f.vol, size, f.fee, originalRate, FILL)) this.volume.recordUnits(f.accountId, f.time, f.symbol, FILL);
+    else {
+      const amount = f.price.mul(f.vol).mul(size);
+      const original = originalRate !== undefined ? amount.mul(originalRate) : f.fee;
+      const saved = Decimal.max(ZERO, original.sub(f.fee));
+      this.volume.record(f.accountId, { time: f.time, symbol: f.symbol, amount, fee: f.fee, saved });
+    }
     this.versions.set(f.accountId, (this.versions.get(f.accountId) ?? 0) + 1);
-    if (a && a.deduct.gt(0)) {
+    if (a && a.deduct.gt(ZERO)) {
       // The deduction is applied last: what it saved is the fee before it minus the fee charged.
       const beforeDeduct = f.fee.div(ONE.sub(a.deduct));
       this.rememberDeduction(f.accountId, String(f.tradeId), {
@@ -325,3 +331,53 @@ export class ContractFeeModel {
 
 const key = (accountId: string, symbol: string): string => `${accountId}\u0000${symbol}`;
 const ZERO_RATES: MakerTaker = Object.freeze({ maker: ZERO, taker: ZERO });
+
+/** The one fill figure observe() fills in and hands to the volume window (which copies the numbers). */
+const FILL: DealUnits = { amount: 0, amountScale: 0, fee: 0, feeScale: 0, saved: 0, savedScale: 0 };
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * A fill's figures in whole units into `out`: amount = price · vol · contractSize, its fee, and what the
+ * discounts and deduction saved, max(0, amount · original rate − fee) (0 without a rate handed out).
+ * False when one does not fit (more than 22 decimals, 2^53 units or more): the caller computes them in
+ * Decimals. Every figure is an integer below 2^53 here, so each product and difference is exact, as the
+ * Decimal operations are at these sizes (40 digits): the same values.
+ */
+function fillUnits(price: Decimal, vol: Decimal, size: Decimal, fee: Decimal, rate: Decimal | undefined, out: DealUnits): boolean {
+  const ps = price.decimalPlaces();
+  const vs = vol.decimalPlaces();
+  const ss = size.decimalPlaces();
+  // A product of integers reaches 2^53 exactly when its rounded double does: the check covers the factors.
+  const amount = unitsOf(price, ps) * unitsOf(vol, vs) * unitsOf(size, ss);
+  if (!Number.isSafeInteger(amount)) return false;
+  const amountScale = ps + vs + ss;
+  const feeScale = fee.decimalPlaces();
+  const feeUnits = unitsOf(fee, feeScale);
+  if (Number.isNaN(feeUnits)) return false;
+  let saved = 0;
+  let savedScale = 0;
+  if (rate !== undefined) {
+    const rs = rate.decimalPlaces();
+    const original = amount * unitsOf(rate, rs);
+    const os = amountScale + rs;
+    const scale = os > feeScale ? os : feeScale;
+    const mo = POW10[scale - os];
+    const mf = POW10[scale - feeScale];
+    if (!Number.isSafeInteger(original) || mo === undefined || mf === undefined) return false;
+    const o = original * mo;
+    const fu = feeUnits * mf;
+    const d = o - fu;
+    if (!Number.isSafeInteger(o) || !Number.isSafeInteger(fu) || !Number.isSafeInteger(d)) return false;
+    if (d > 0) {
+      saved = d;
+      savedScale = scale;
+    }
+  }
+  out.amount = amount;
+  out.amountScale = amountScale;
+  out.fee = feeUnits;
+  out.feeScale = feeScale;
+  out.saved = saved;
+  out.savedScale = savedScale;
+  return true;
+}
