@@ -28,7 +28,7 @@ import {
   type ContractFeeSchedule,
   type MakerTaker,
 } from './contract-fee-schedule.js';
-import { DealVolumeWindow, type DealUnits } from './deal-volume-window.js';
+import { DealVolumeWindow, scaleUp, type DealUnits } from './deal-volume-window.js';
 
 const DAY_MS = 86_400_000;
 const ZERO = new Decimal(0);
@@ -334,7 +334,6 @@ const ZERO_RATES: MakerTaker = Object.freeze({ maker: ZERO, taker: ZERO });
 
 /** The one fill figure observe() fills in and hands to the volume window (which copies the numbers). */
 const FILL: DealUnits = { amount: 0, amountScale: 0, fee: 0, feeScale: 0, saved: 0, savedScale: 0 };
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
  * A fill's figures in whole units into `out`: amount = price · vol · contractSize, its fee, and what the
@@ -361,13 +360,10 @@ function fillUnits(price: Decimal, vol: Decimal, size: Decimal, fee: Decimal, ra
     const original = amount * unitsOf(rate, rs);
     const os = amountScale + rs;
     const scale = os > feeScale ? os : feeScale;
-    const mo = POW10[scale - os];
-    const mf = POW10[scale - feeScale];
-    if (!Number.isSafeInteger(original) || mo === undefined || mf === undefined) return false;
-    const o = original * mo;
-    const fu = feeUnits * mf;
-    const d = o - fu;
-    if (!Number.isSafeInteger(o) || !Number.isSafeInteger(fu) || !Number.isSafeInteger(d)) return false;
+    if (!Number.isSafeInteger(original)) return false;
+    // NaN (not a safe integer) when a term does not fit.
+    const d = scaleUp(original, scale - os) - scaleUp(feeUnits, scale - feeScale);
+    if (!Number.isSafeInteger(d)) return false;
     if (d > 0) {
       saved = d;
       savedScale = scale;

@@ -55,7 +55,7 @@ const ZERO = new Decimal(0);
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /** units · 10^k exactly, or NaN once it passes 2^53 (or k > 22). */
-function scaleUp(units: number, k: number): number {
+export function scaleUp(units: number, k: number): number {
   if (k === 0) return units;
   const m = POW10[k];
   if (m === undefined) return NaN;
