@@ -21,6 +21,7 @@ import * as contractPosition from '../../venue/contract/contract-position.js';
 import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as stepGrid from '../../venue/contract/step-grid.js';
 import * as contractState from '../../venue/contract/contract-state.js';
+import * as orderHistory from '../../venue/contract/order-history.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
 import * as contractVenueState from '../../venue/contract/contract-venue-state.js';
 import * as venueMoney from '../../venue/contract/venue-money.js';
@@ -89,6 +90,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   contractSpec,
   stepGrid,
   contractState,
+  orderHistory,
   contractVenue,
   contractVenueState,
   venueMoney,

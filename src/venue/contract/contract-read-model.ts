@@ -16,7 +16,7 @@ import type {
   PlacedOrderTicks,
   TransferRecordsQuery,
 } from './contract-requests.js';
-import { Wallet, ZERO, placedTicksOf, type IndexedList, type OrderState } from './contract-state.js';
+import { Wallet, ZERO, placedTicksOf, type IndexedList } from './contract-state.js';
 import { unitsToDecimal } from '../ledger/ledger-units.js';
 import type {
   ContractAssetView,
@@ -99,20 +99,22 @@ export class ContractReadModel {
   /** Final orders (completed, cancelled, invalid), newest first. */
   historyOrders(accountIdIn: string, q: HistoryOrdersQuery = {}): Page<ContractOrderView> {
     const acct = this.s.accounts.get(accountIdIn);
-    const list: OrderState[] = [];
+    // Positions in the history, filtered on its columns: only the page's orders are made from their records.
+    const list: number[] = [];
     if (acct) {
-      for (let i = acct.history.length - 1; i >= 0; i--) {
-        const o = acct.history.at(i)!;
-        if (q.symbol && o.market.spec.symbol !== q.symbol) continue;
-        if (q.states && q.states.length > 0 && !q.states.includes(o.state)) continue;
-        if (q.category !== undefined && o.category !== q.category) continue;
-        if (q.side !== undefined && o.side !== q.side) continue;
-        if (q.startTime !== undefined && o.createTime < q.startTime) continue;
-        if (q.endTime !== undefined && o.createTime > q.endTime) continue;
-        list.push(o);
+      const h = acct.history;
+      for (let i = h.length - 1; i >= 0; i--) {
+        if (q.symbol && h.symbolAt(i) !== q.symbol) continue;
+        if (q.states && q.states.length > 0 && !q.states.includes(h.stateAt(i))) continue;
+        if (q.category !== undefined && h.categoryAt(i) !== q.category) continue;
+        if (q.side !== undefined && h.sideAt(i) !== q.side) continue;
+        if (q.startTime !== undefined && h.createTimeAt(i) < q.startTime) continue;
+        if (q.endTime !== undefined && h.createTimeAt(i) > q.endTime) continue;
+        list.push(i);
       }
     }
-    return paginate(list, q, (o) => this.views.orderView(o));
+    const h = acct?.history;
+    return paginate(list, q, (i) => this.views.orderView(h!.at(i)!));
   }
 
   openPositions(

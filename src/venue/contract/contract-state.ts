@@ -21,6 +21,7 @@ import { MoneyCell, cellOfUnits, decimalOfUnits, legacyValues } from './money-ce
 import type { ContractSpec } from './contract-spec.js';
 import type { PlacedOrderTicks } from './contract-requests.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
+import { OrderHistory } from './order-history.js';
 
 export const ZERO = new Decimal(0);
 
@@ -115,10 +116,27 @@ export class CappedLog<T> implements IndexedList<T>, Iterable<T> {
 /** Orders a page of the OrderIndex holds (consecutive sequence numbers). */
 const ORDER_PAGE = 1024;
 
-/** One page of the OrderIndex: the orders of sequence numbers page·ORDER_PAGE … (page+1)·ORDER_PAGE − 1. */
+/**
+ * One page of the OrderIndex: the orders of sequence numbers page·ORDER_PAGE … (page+1)·ORDER_PAGE − 1.
+ * A slot holds an open order, or the history of the account of a final order with the record's position
+ * in `positions` (the history keeps it in columns, see order-history.ts), or a final order kept whole.
+ */
 export class OrderPage {
-  readonly slots: (OrderState | undefined)[] = new Array<OrderState | undefined>(ORDER_PAGE).fill(undefined);
+  readonly slots: (OrderState | OrderHistory | undefined)[] = new Array<OrderState | OrderHistory | undefined>(ORDER_PAGE).fill(undefined);
+  readonly positions = new Float64Array(ORDER_PAGE);
   live = 0;
+
+  /** Called by the emulator's snapshot restore: a page written before the history's columns has no positions. */
+  reviveAfterSnapshot(): void {
+    if ((this.positions as Float64Array | undefined) === undefined)
+      (this as { positions: Float64Array }).positions = new Float64Array(ORDER_PAGE);
+  }
+
+  /** The order in slot `at` (made from its history record when it is one). */
+  orderAt(at: number): OrderState | undefined {
+    const x = this.slots[at];
+    return x instanceof OrderHistory ? x.atPosition(this.positions[at]!) : x;
+  }
 }
 
 /**
@@ -153,7 +171,7 @@ export class OrderIndex {
   get(id: string): OrderState | undefined {
     const seq = Number(id) - this.idBase;
     if (Number.isSafeInteger(seq) && seq >= 0) {
-      const o = this.pages.get(Math.floor(seq / ORDER_PAGE))?.slots[seq % ORDER_PAGE];
+      const o = this.pages.get(Math.floor(seq / ORDER_PAGE))?.orderAt(seq % ORDER_PAGE);
       if (o !== undefined && o.id === id) return o;
     }
     return this.others.size === 0 ? undefined : this.others.get(id);
@@ -170,7 +188,7 @@ export class OrderIndex {
         this.pages.set(n, page);
       }
       const at = seq % ORDER_PAGE;
-      const there = page.slots[at];
+      const there = page.orderAt(at);
       if (there === undefined || there.id === id) {
         if (there === undefined) page.live++;
         page.slots[at] = o;
@@ -204,6 +222,31 @@ export class OrderIndex {
     this.delete(o.id);
   }
 
+  /** Whether `o` sits in its page's slot (where set() puts an order of the usual id form). */
+  holds(o: OrderState): boolean {
+    const seq = o.seq;
+    return Number.isSafeInteger(seq) && seq >= 0 && this.pages.get(Math.floor(seq / ORDER_PAGE))?.slots[seq % ORDER_PAGE] === o;
+  }
+
+  /** A held order (holds) became final and its account's history keeps it in columns at `position`: the slot points there. */
+  toHistory(o: OrderState, history: OrderHistory, position: number): void {
+    const page = this.pages.get(Math.floor(o.seq / ORDER_PAGE))!;
+    const at = o.seq % ORDER_PAGE;
+    page.slots[at] = history;
+    page.positions[at] = position;
+  }
+
+  /** Forgets the final order of sequence number `seq` that `history` keeps in columns (as it drops the record). */
+  dropFromHistory(seq: number, history: OrderHistory): void {
+    const n = Math.floor(seq / ORDER_PAGE);
+    const page = this.pages.get(n);
+    const at = seq % ORDER_PAGE;
+    if (page !== undefined && page.slots[at] === history) {
+      page.slots[at] = undefined;
+      if (--page.live === 0) this.retire(n, page);
+    }
+  }
+
   /** Forgets an emptied page (every slot clear) and keeps it as the spare. */
   private retire(n: number, page: OrderPage): void {
     this.pages.delete(n);
@@ -216,7 +259,7 @@ export class OrderIndex {
       const n = Math.floor(seq / ORDER_PAGE);
       const page = this.pages.get(n);
       const at = seq % ORDER_PAGE;
-      if (page !== undefined && page.slots[at]?.id === id) {
+      if (page !== undefined && page.orderAt(at)?.id === id) {
         page.slots[at] = undefined;
         if (--page.live === 0) this.retire(n, page);
         return true;
@@ -243,9 +286,32 @@ const FILLER = '';
  * Forgets an order dropped from an account's history: OrderIndex.drop, or delete by id in the Map a
  * snapshot written before OrderIndex holds in its place.
  */
-export function dropOrder(orders: OrderIndex, o: OrderState): void {
+function dropOrder(orders: OrderIndex, o: OrderState): void {
   if (orders instanceof OrderIndex) orders.drop(o);
   else (orders as Map<string, OrderState>).delete(o.id);
+}
+
+/**
+ * Records a final order in its account's history, kept to `limit` (the oldest beyond it dropped, and
+ * forgotten by the index, as CappedLog.push did), and keeps the index answering its id: the index's slot
+ * then points at the history record (OrderIndex.toHistory) and the order itself is no longer kept.
+ */
+export function recordFinal(orders: OrderIndex, o: OrderState, limit: number): void {
+  const h = o.account.history;
+  if (h.length + 1 > limit) {
+    if (h.length === 0) {
+      dropOrder(orders, o);
+      return;
+    }
+    const whole = h.oldestWhole();
+    if (whole !== undefined) dropOrder(orders, whole);
+    else orders.dropFromHistory(h.oldestSeq(), h);
+    h.dropOldest();
+  }
+  // A snapshot written before OrderIndex holds a Map here: the order stays in it, kept whole.
+  const index = orders instanceof OrderIndex ? orders : undefined;
+  const position = h.nextPosition;
+  if (h.push(o, index !== undefined && index.holds(o), limit)) index!.toHistory(o, h, position);
 }
 
 export class ContractOpenOrders {
@@ -448,7 +514,7 @@ export class AccountState {
   /** Open orders by `${symbol}\u0000${externalOid}`. */
   readonly openByExternal = new Map<string, OrderState>();
   /** Final orders, oldest first. */
-  readonly history = new CappedLog<OrderState>();
+  readonly history: OrderHistory = new OrderHistory(this);
   readonly historyPositions = new CappedLog<ContractPosition>();
   readonly fills = new CappedLog<FillRecord>();
   readonly fundingRecords: FundingRecordView[] = [];
@@ -465,6 +531,18 @@ export class AccountState {
     readonly exempt: boolean,
   ) {
     this.positionMode = positionMode;
+  }
+
+  /**
+   * Called by the emulator's snapshot restore: a snapshot written before OrderHistory holds a CappedLog
+   * of the final orders here; they are kept whole in a history made of them (the index holds them too).
+   */
+  reviveAfterSnapshot(): void {
+    const h = this.history as OrderHistory | CappedLog<OrderState>;
+    if (h instanceof OrderHistory) return;
+    const history = new OrderHistory(this);
+    for (const o of h) history.push(o, false, Infinity);
+    (this as { history: OrderHistory }).history = history;
   }
 
   wallet(currency: string): Wallet {

@@ -324,11 +324,7 @@ export class ContractVenueState {
   findByExternal(acct: AccountState, symbol: string, externalOid: string): OrderState | undefined {
     const open = acct.openByExternal.get(extKey(symbol, externalOid));
     if (open) return open;
-    for (let i = acct.history.length - 1; i >= 0; i--) {
-      const o = acct.history.at(i)!;
-      if (o.externalOid === externalOid && o.market.spec.symbol === symbol) return o;
-    }
-    return undefined;
+    return acct.history.findExternal(symbol, externalOid);
   }
 
   stpCheck(acct: AccountState, mode: ContractStpMode): SelfTradeCheck<OrderState> {

@@ -21,7 +21,7 @@ import {
   PositionType,
 } from '../../domain/contract-enums.js';
 import { ContractPosition, tickLots } from './contract-position.js';
-import { AccountState, ZERO, dropOrder, type MarketState, type OrderState } from './contract-state.js';
+import { AccountState, ZERO, recordFinal, type MarketState, type OrderState } from './contract-state.js';
 import type { LiquidationView } from './contract-views.js';
 import { isBreached, liquidationPrice, bankruptcyPrice, maintenanceMargin } from './margin-math.js';
 import { LiquidationScreen } from './liquidation-screen.js';
@@ -347,8 +347,7 @@ export class LiquidationEngine {
       cancelReason: undefined,
     };
     this.s.orders.set(o.id, o);
-    const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) dropOrder(this.s.orders, dropped);
+    recordFinal(this.s.orders, o, this.s.accountHistoryLimit(o.account));
     return o;
   }
 

@@ -27,7 +27,7 @@ import type { OrderFields } from './order-validation.js';
 import {
   AccountState,
   addOrderGrains,
-  dropOrder,
+  recordFinal,
   frozenOf,
   usedMarginCell,
   type FillRecord,
@@ -425,8 +425,7 @@ export class OrderMatching {
       const k = extKey(o.market.spec.symbol, o.externalOid);
       if (acct.openByExternal.get(k) === o) acct.openByExternal.delete(k);
     }
-    const dropped = acct.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) dropOrder(this.s.orders, dropped);
+    recordFinal(this.s.orders, o, this.s.accountHistoryLimit(o.account));
     this.s.triggers.onOrderFinal(acct.id, o.id);
   }
 
@@ -543,8 +542,7 @@ export class OrderMatching {
     o.state = ContractOrderState.INVALID;
     o.errorCode = errorCode;
     this.s.orders.set(o.id, o);
-    const dropped = o.account.history.push(o, this.s.accountHistoryLimit(o.account));
-    if (dropped) dropOrder(this.s.orders, dropped);
+    recordFinal(this.s.orders, o, this.s.accountHistoryLimit(o.account));
     const code = CODE_OF_ORDER_ERROR[errorCode];
     const view = this.views.orderView(o);
     this.s.emit(() => ({ type: 'OrderRejected', time: o.createTime, accountId: o.account.id, code, errorCode, message, order: view }));
