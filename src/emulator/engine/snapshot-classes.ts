@@ -22,6 +22,7 @@ import * as contractSpec from '../../venue/contract/contract-spec.js';
 import * as stepGrid from '../../venue/contract/step-grid.js';
 import * as contractState from '../../venue/contract/contract-state.js';
 import * as orderHistory from '../../venue/contract/order-history.js';
+import * as fillLog from '../../venue/contract/fill-log.js';
 import * as contractVenue from '../../venue/contract/contract-venue.js';
 import * as contractVenueState from '../../venue/contract/contract-venue-state.js';
 import * as venueMoney from '../../venue/contract/venue-money.js';
@@ -91,6 +92,7 @@ const MODULES: readonly Record<string, unknown>[] = [
   stepGrid,
   contractState,
   orderHistory,
+  fillLog,
   contractVenue,
   contractVenueState,
   venueMoney,

@@ -180,14 +180,18 @@ export class ContractReadModel {
   /** The account's side of each trade, newest first (fee_details). */
   fills(accountIdIn: string, q: FillsQuery = {}): Page<ContractFillView> {
     const acct = this.s.accounts.get(accountIdIn);
-    const list = acct
-      ? newestMatching(
-          acct.fills,
-          (f) =>
-            (!q.symbol || f.symbol === q.symbol) && (q.orderId === undefined || f.orderId === String(q.orderId)) && inWindow(f.time, q),
-        )
-      : [];
-    return paginate(list, q, (f) => this.views.fillView(acct!, f));
+    // Positions in the log, filtered on its rows: only the page's fills are made from them.
+    const list: number[] = [];
+    if (acct) {
+      const fills = acct.fills;
+      const orderId = q.orderId === undefined ? undefined : String(q.orderId);
+      for (let i = fills.length - 1; i >= 0; i--) {
+        if (q.symbol && fills.symbolAt(i) !== q.symbol) continue;
+        if (orderId !== undefined && !fills.isOfOrder(i, orderId)) continue;
+        if (inWindow(fills.timeAt(i), q)) list.push(i);
+      }
+    }
+    return paginate(list, q, (i) => this.views.fillView(acct!, acct!.fills.at(i)!));
   }
 
   transferRecords(accountIdIn: string, q: TransferRecordsQuery = {}): Page<TransferRecordView> {

@@ -22,6 +22,7 @@ import type { ContractSpec } from './contract-spec.js';
 import type { PlacedOrderTicks } from './contract-requests.js';
 import type { CancelReason, FundingHistoryView, FundingRecordView, TransferRecordView } from './contract-views.js';
 import { OrderHistory } from './order-history.js';
+import { FillLog } from './fill-log.js';
 
 export const ZERO = new Decimal(0);
 
@@ -132,6 +133,13 @@ export class OrderPage {
       (this as { positions: Float64Array }).positions = new Float64Array(ORDER_PAGE);
   }
 
+  /** The order of sequence number `seq`, held here, became final and `history` keeps it at `position`: the slot points there. */
+  toHistory(seq: number, history: OrderHistory, position: number): void {
+    const at = seq % ORDER_PAGE;
+    this.slots[at] = history;
+    this.positions[at] = position;
+  }
+
   /** The order in slot `at` (made from its history record when it is one). */
   orderAt(at: number): OrderState | undefined {
     const x = this.slots[at];
@@ -222,18 +230,12 @@ export class OrderIndex {
     this.delete(o.id);
   }
 
-  /** Whether `o` sits in its page's slot (where set() puts an order of the usual id form). */
-  holds(o: OrderState): boolean {
+  /** The page whose slot holds `o` (where set() puts an order of the usual id form), or undefined. */
+  pageHolding(o: OrderState): OrderPage | undefined {
     const seq = o.seq;
-    return Number.isSafeInteger(seq) && seq >= 0 && this.pages.get(Math.floor(seq / ORDER_PAGE))?.slots[seq % ORDER_PAGE] === o;
-  }
-
-  /** A held order (holds) became final and its account's history keeps it in columns at `position`: the slot points there. */
-  toHistory(o: OrderState, history: OrderHistory, position: number): void {
-    const page = this.pages.get(Math.floor(o.seq / ORDER_PAGE))!;
-    const at = o.seq % ORDER_PAGE;
-    page.slots[at] = history;
-    page.positions[at] = position;
+    if (!Number.isSafeInteger(seq) || seq < 0) return undefined;
+    const page = this.pages.get(Math.floor(seq / ORDER_PAGE));
+    return page?.slots[seq % ORDER_PAGE] === o ? page : undefined;
   }
 
   /** Forgets the final order of sequence number `seq` that `history` keeps in columns (as it drops the record). */
@@ -309,9 +311,9 @@ export function recordFinal(orders: OrderIndex, o: OrderState, limit: number): v
     h.dropOldest();
   }
   // A snapshot written before OrderIndex holds a Map here: the order stays in it, kept whole.
-  const index = orders instanceof OrderIndex ? orders : undefined;
+  const page = orders instanceof OrderIndex ? orders.pageHolding(o) : undefined;
   const position = h.nextPosition;
-  if (h.push(o, index !== undefined && index.holds(o), limit)) index!.toHistory(o, h, position);
+  if (h.push(o, page !== undefined, limit)) page!.toHistory(o.seq, h, position);
 }
 
 export class ContractOpenOrders {
@@ -516,7 +518,7 @@ export class AccountState {
   /** Final orders, oldest first. */
   readonly history: OrderHistory = new OrderHistory(this);
   readonly historyPositions = new CappedLog<ContractPosition>();
-  readonly fills = new CappedLog<FillRecord>();
+  readonly fills: FillLog = new FillLog();
   readonly fundingRecords: FundingRecordView[] = [];
   readonly transfers: TransferRecordView[] = [];
   /** Leverage / open type per side key (hedged `${symbol}:${type}`, one-way `${symbol}:*`). */
@@ -534,15 +536,23 @@ export class AccountState {
   }
 
   /**
-   * Called by the emulator's snapshot restore: a snapshot written before OrderHistory holds a CappedLog
-   * of the final orders here; they are kept whole in a history made of them (the index holds them too).
+   * Called by the emulator's snapshot restore: a snapshot written before OrderHistory and FillLog holds
+   * CappedLogs of the final orders and the fills here; the orders are kept whole in a history made of
+   * them (the order index holds them too), the fills go into rows as they are pushed.
    */
   reviveAfterSnapshot(): void {
     const h = this.history as OrderHistory | CappedLog<OrderState>;
-    if (h instanceof OrderHistory) return;
-    const history = new OrderHistory(this);
-    for (const o of h) history.push(o, false, Infinity);
-    (this as { history: OrderHistory }).history = history;
+    if (!(h instanceof OrderHistory)) {
+      const history = new OrderHistory(this);
+      for (const o of h) history.push(o, false, Infinity);
+      (this as { history: OrderHistory }).history = history;
+    }
+    const f = this.fills as FillLog | CappedLog<FillRecord>;
+    if (!(f instanceof FillLog)) {
+      const fills = new FillLog();
+      for (const x of f) fills.push(x, Infinity);
+      (this as { fills: FillLog }).fills = fills;
+    }
   }
 
   wallet(currency: string): Wallet {

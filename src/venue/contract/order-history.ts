@@ -1,14 +1,11 @@
 /**
  * An account's final orders (completed, cancelled, invalid), oldest first, kept to the newest `limit`:
- * what a CappedLog of the orders themselves did, with the same answers, in columns.
+ * what a CappedLog of the orders themselves did, with the same answers, in rows (column-ring.ts).
  *
- * Why columns: the log kept each final order's live record — a 336-byte object with its resting-only
- * fields, its used-margin cell and the number boxes of its grains (2e9 is not a small integer) — and
- * every one of them outlived the young generation and was copied twice by the scavenger; keeping the
- * history was ~40 % of a maker+taker cycle's cpu (issue 12, s18-cv: µs per cycle at history 10,000 vs 0).
- * Here a final order is a row of 18 doubles in one Float64Array (outside the collected heap once it is
- * large) and six slots of a plain array for what is already an object elsewhere (market, price, ids);
- * nothing is allocated per order. A record is made into an OrderState again when read (views, queries,
+ * Why: the log kept each final order's live record — a 336-byte object with its resting-only fields,
+ * its used-margin cell and the number boxes of its grains (2e9 is not a small integer), ~740 bytes a
+ * maker+taker cycle's two orders kept (heap snapshot, s18-cv). Here a final order is a row of 18 doubles
+ * and six references to what is already an object elsewhere (market, price, ids); nothing is allocated. A record is made into an OrderState again when read (views, queries,
  * lookups by id: rare), field for field what the order held when it became final.
  *
  * An order whose amounts do not fit the doubles exactly (bigint fee or PnL units, a used-margin cell in
@@ -16,7 +13,7 @@
  * does not hold in a page, is kept whole in its row's WHOLE slot, as the log kept it.
  */
 import type { Decimal } from '../../core/decimal.js';
-import { orderId as toOrderId, type OrderId, type PositionId } from '../../core/ids.js';
+import { orderId as toOrderId, type PositionId } from '../../core/ids.js';
 import type {
   ContractOrderErrorCode,
   ContractOrderState,
@@ -30,6 +27,7 @@ import type {
 import type { AccountState, MarketState, OrderState } from './contract-state.js';
 import type { CancelReason } from './contract-views.js';
 import { MoneyCell } from './money-cell.js';
+import { ColumnRing, isOwnText } from './column-ring.js';
 
 // The row's doubles.
 const ID = 0;
@@ -80,43 +78,24 @@ const IS_BUY = 4;
 /** The order had a used-margin cell (an order that never booked margin has none: usedMarginOf reads zero either way). */
 const HAS_USED = 8;
 
-/** Rows of the first columns made; they double up to the limit. */
-const FIRST_ROWS = 16;
-
-export class OrderHistory {
-  private nums = new Float64Array(0);
-  private refs: unknown[] = [];
-  /** Rows the columns hold. */
-  private rows = 0;
-  /** The row of the oldest record. */
-  private first = 0;
-  private count = 0;
-  /** Records dropped so far: a record's position (what the order index keeps) is `dropped` + its age rank. */
-  private dropped = 0;
-
-  constructor(readonly owner: AccountState) {}
-
-  get length(): number {
-    return this.count;
-  }
-
-  /** The position of the next record pushed (positions count every record ever pushed). */
-  get nextPosition(): number {
-    return this.dropped + this.count;
+export class OrderHistory extends ColumnRing {
+  constructor(readonly owner: AccountState) {
+    super(NUMS, REFS);
   }
 
   /** The index-th oldest final order kept (undefined outside the list), made from its record. */
   at(index: number): OrderState | undefined {
-    return index >= 0 && index < this.count ? this.orderOfRow(this.rowOf(index)) : undefined;
+    return index >= 0 && index < this.length ? this.orderOfRow(this.rowOf(index)) : undefined;
   }
 
   /** The order at `position` (nextPosition when it was pushed), or undefined when it was dropped since. */
   atPosition(position: number): OrderState | undefined {
-    return this.at(position - this.dropped);
+    const row = this.rowAtPosition(position);
+    return row < 0 ? undefined : this.orderOfRow(row);
   }
 
   *[Symbol.iterator](): Iterator<OrderState> {
-    for (let i = 0; i < this.count; i++) yield this.orderOfRow(this.rowOf(i));
+    for (let i = 0; i < this.length; i++) yield this.orderOfRow(this.rowOf(i));
   }
 
   /**
@@ -124,9 +103,7 @@ export class OrderHistory {
    * went into the row's columns. The caller drops the oldest first when the list is at its limit.
    */
   push(o: OrderState, compact: boolean, limit: number): boolean {
-    if (this.count === this.rows) this.grow(limit);
-    const row = this.rowOf(this.count);
-    this.count++;
+    const row = this.appendRow(limit);
     const refs = this.refs;
     const r = row * REFS;
     const codes = compact ? codesOf(o) : -1;
@@ -169,27 +146,17 @@ export class OrderHistory {
 
   /** The oldest record's sequence number (the list is not empty). */
   oldestSeq(): number {
-    return this.nums[this.first * NUMS + SEQ]!;
+    return this.nums[this.firstRow * NUMS + SEQ]!;
   }
 
   /** The oldest order when it is kept whole, else undefined (the list is not empty). */
   oldestWhole(): OrderState | undefined {
-    return this.refs[this.first * REFS + WHOLE] as OrderState | undefined;
-  }
-
-  /** Drops the oldest record (the list is not empty). */
-  dropOldest(): void {
-    const r = this.first * REFS;
-    const refs = this.refs;
-    refs[r + MARKET] = refs[r + DISPLAY] = refs[r + POSITION] = refs[r + EXTERNAL] = refs[r + CANCEL] = refs[r + WHOLE] = undefined;
-    this.first = this.first + 1 === this.rows ? 0 : this.first + 1;
-    this.count--;
-    this.dropped++;
+    return this.refs[this.firstRow * REFS + WHOLE] as OrderState | undefined;
   }
 
   /** The newest final order of `symbol` placed with `externalOid` (findByExternal's history half). */
   findExternal(symbol: string, externalOid: string): OrderState | undefined {
-    for (let i = this.count - 1; i >= 0; i--) {
+    for (let i = this.length - 1; i >= 0; i--) {
       const row = this.rowOf(i);
       const whole = this.refs[row * REFS + WHOLE] as OrderState | undefined;
       if (whole !== undefined) {
@@ -233,27 +200,6 @@ export class OrderHistory {
     const row = this.rowOf(index);
     const whole = this.refs[row * REFS + WHOLE] as OrderState | undefined;
     return whole !== undefined ? whole[field] : (this.nums[row * NUMS + CODES]! >> at) & 7;
-  }
-
-  private rowOf(index: number): number {
-    const row = this.first + index;
-    return row >= this.rows ? row - this.rows : row;
-  }
-
-  /** Doubles the rows, to at most the limit (the records move to rows 0 … count − 1, oldest first). */
-  private grow(limit: number): void {
-    const rows = Math.max(FIRST_ROWS, this.count + 1, Math.min(this.rows * 2, limit));
-    const nums = new Float64Array(rows * NUMS);
-    const refs = new Array<unknown>(rows * REFS).fill(undefined);
-    for (let i = 0; i < this.count; i++) {
-      const row = this.rowOf(i);
-      nums.set(this.nums.subarray(row * NUMS, (row + 1) * NUMS), i * NUMS);
-      for (let k = 0; k < REFS; k++) refs[i * REFS + k] = this.refs[row * REFS + k];
-    }
-    this.nums = nums;
-    this.refs = refs;
-    this.rows = rows;
-    this.first = 0;
   }
 
   /** The order of a row: the whole one, or one made from the columns (the order's fields when it became final). */
@@ -371,6 +317,6 @@ function fitsRow(o: OrderState): boolean {
     typeof o.frozenGrains === 'number' &&
     typeof o.frozenGrain === 'number' &&
     (used === undefined || (used.dec === undefined && used.big === 0n && (used.fast === 0 || used.grain > 0))) &&
-    String(+o.id) === (o.id as OrderId as string)
+    isOwnText(o.id, +o.id)
   );
 }

@@ -1,8 +1,9 @@
 /**
- * A snapshot written before the contract venue kept its accounts' final orders in columns (OrderHistory)
- * must still restore: there, each account's `history` is a CappedLog of the final orders themselves and
- * the order index's pages hold those orders in their slots (pages without `positions`). The restore
- * keeps those orders whole in a history made of them (AccountState.reviveAfterSnapshot); every read
+ * A snapshot written before the contract venue kept its accounts' final orders and fills in rows
+ * (OrderHistory, FillLog) must still restore: there, each account's `history` and `fills` are CappedLogs
+ * of the records themselves and the order index's pages hold the final orders in their slots (pages
+ * without `positions`). The restore keeps those orders whole in a history made of them and puts the
+ * fills into a FillLog (AccountState.reviveAfterSnapshot); every read
  * answers as on a venue never snapshotted, and both go on identically, past the history limit, where
  * the restored orders are dropped and forgotten by the index.
  *
@@ -15,7 +16,8 @@ import { PositionMode } from '../../../src/domain/contract-enums.js';
 import { decodeGraph, encodeGraph, restoreGraph } from '../../../src/emulator/engine/object-graph.js';
 import { engineCodec } from '../../../src/emulator/engine/snapshot-classes.js';
 import { ContractVenue } from '../../../src/venue/contract/contract-venue.js';
-import { CappedLog, OrderPage, type OrderState } from '../../../src/venue/contract/contract-state.js';
+import { CappedLog, OrderPage, type FillRecord, type OrderState } from '../../../src/venue/contract/contract-state.js';
+import { FillLog } from '../../../src/venue/contract/fill-log.js';
 import type { ContractVenueState } from '../../../src/venue/contract/contract-venue-state.js';
 import { OrderHistory } from '../../../src/venue/contract/order-history.js';
 import { order, S, SYMBOL, T, testInstrument } from '../../venue/contract/contract-test-kit.js';
@@ -75,6 +77,9 @@ function toOldLayout(v: ContractVenue): void {
       });
     }
     (acct as { history: unknown }).history = log;
+    const fills = new CappedLog<FillRecord>();
+    for (const f of acct.fills) fills.push(f, Infinity);
+    (acct as { fills: unknown }).fills = fills;
   }
   for (const page of pages.values()) {
     expect(page.slots.some((x) => x instanceof OrderHistory)).to.equal(false);
@@ -82,7 +87,7 @@ function toOldLayout(v: ContractVenue): void {
   }
 }
 
-describe('emulator snapshot: contract history written before OrderHistory', () => {
+describe('emulator snapshot: contract history written before OrderHistory and FillLog', () => {
   it('restores_the_final_orders_of_an_old_snapshot_and_goes_on_as_a_venue_never_snapshotted', () => {
     const clockA = new VirtualClock(1_000);
     const clockB = new VirtualClock(1_000);
@@ -113,6 +118,7 @@ describe('emulator snapshot: contract history written before OrderHistory', () =
     const h = stateOf(restored).accounts.get('maker')!.history;
     expect(h).to.be.instanceOf(OrderHistory);
     expect(h.length).to.equal(7);
+    expect(stateOf(restored).accounts.get('maker')!.fills).to.be.instanceOf(FillLog);
     expect(reads(restored, first)).to.deep.equal(reads(reference, first));
     expect(restored.checkInvariants()).to.deep.equal([]);
 

@@ -1,0 +1,108 @@
+/**
+ * A list of records kept to its newest `limit`, each record a row of doubles in one Float64Array and of
+ * references in one plain array, in a ring: the storage of an account's final orders (OrderHistory) and
+ * fills (FillLog), which read and write the rows; this class only places them.
+ *
+ * Why rows instead of an object per record: every record the lists kept outlived the young generation
+ * and was copied twice by the scavenger; keeping the history was ~40 % of a maker+taker cycle's cpu
+ * (issue 12, s18-cv: µs per cycle at history 10,000 vs 0). A row allocates nothing, and a Float64Array
+ * of more than a few rows lives outside the collected heap.
+ */
+
+/**
+ * Whether `text` is the decimal text of `n` that String(n) gives (n a non-negative safe integer): what a
+ * row keeps of an id is its number, and the id read back is String(n). Compared digit by digit: String(n)
+ * itself made a new string on every call (the number-to-string cache missed), ~420 instructions an order
+ * in callgrind.
+ */
+export function isOwnText(text: string, n: number): boolean {
+  let i = text.length;
+  if (i === 0 || i > 16 || (i > 1 && text.charCodeAt(0) === 48)) return false;
+  let m = n;
+  while (i > 0) {
+    if (text.charCodeAt(--i) !== 48 + (m % 10)) return false;
+    m = Math.floor(m / 10);
+  }
+  return m === 0;
+}
+
+/** Rows of the first columns made; they double up to the limit. */
+const FIRST_ROWS = 16;
+
+export abstract class ColumnRing {
+  protected nums = new Float64Array(0);
+  protected refs: unknown[] = [];
+  /** Rows the columns hold. */
+  private rows = 0;
+  /** The row of the oldest record. */
+  private first = 0;
+  private count = 0;
+  /** Records dropped so far: a record's position is `dropped` + its age rank (see nextPosition). */
+  private dropped = 0;
+
+  protected constructor(
+    /** Doubles per row. */
+    private readonly numStride: number,
+    /** References per row. */
+    private readonly refStride: number,
+  ) {}
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** The position of the next record appended (positions count every record ever appended). */
+  get nextPosition(): number {
+    return this.dropped + this.count;
+  }
+
+  /** The row of the record at `position`, or −1 when it was dropped (or is not there yet). */
+  protected rowAtPosition(position: number): number {
+    const index = position - this.dropped;
+    return index >= 0 && index < this.count ? this.rowOf(index) : -1;
+  }
+
+  /** The row of the index-th oldest record (0 ≤ index < length). */
+  protected rowOf(index: number): number {
+    const row = this.first + index;
+    return row >= this.rows ? row - this.rows : row;
+  }
+
+  /** The row of the oldest record (the list is not empty). */
+  protected get firstRow(): number {
+    return this.first;
+  }
+
+  /** Makes room for one more record (the caller has dropped the oldest at the limit) and answers its row. */
+  protected appendRow(limit: number): number {
+    if (this.count === this.rows) this.grow(limit);
+    return this.rowOf(this.count++);
+  }
+
+  /** Drops the oldest record (the list is not empty), clearing its references. */
+  dropOldest(): void {
+    const r = this.first * this.refStride;
+    for (let k = 0; k < this.refStride; k++) this.refs[r + k] = undefined;
+    this.first = this.first + 1 === this.rows ? 0 : this.first + 1;
+    this.count--;
+    this.dropped++;
+  }
+
+  /** Doubles the rows, to at most the limit (the records move to rows 0 … count − 1, oldest first). */
+  private grow(limit: number): void {
+    const rows = Math.max(FIRST_ROWS, this.count + 1, Math.min(this.rows * 2, limit));
+    const ns = this.numStride;
+    const rs = this.refStride;
+    const nums = new Float64Array(rows * ns);
+    const refs = new Array<unknown>(rows * rs).fill(undefined);
+    for (let i = 0; i < this.count; i++) {
+      const row = this.rowOf(i);
+      nums.set(this.nums.subarray(row * ns, (row + 1) * ns), i * ns);
+      for (let k = 0; k < rs; k++) refs[i * rs + k] = this.refs[row * rs + k];
+    }
+    this.nums = nums;
+    this.refs = refs;
+    this.rows = rows;
+    this.first = 0;
+  }
+}
