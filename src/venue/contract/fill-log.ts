@@ -13,7 +13,7 @@
 import { orderId as toOrderId, tradeId as toTradeId, type PositionId } from '../../core/ids.js';
 import type { ContractSide } from '../../domain/contract-enums.js';
 import type { FillRecord } from './contract-state.js';
-import { ColumnRing, isOwnText } from './column-ring.js';
+import { ColumnRing, ownNumber } from './column-ring.js';
 
 // The row's doubles.
 const TRADE = 0;
@@ -61,9 +61,9 @@ export class FillLog extends ColumnRing {
     const refs = this.refs;
     const a = this.nums;
     const n = row * NUMS;
-    const trade = +f.tradeId;
-    const order = +f.orderId;
-    if (!fitsRow(f, trade, order)) {
+    const trade = ownNumber(f.tradeId);
+    const order = trade < 0 ? -1 : ownNumber(f.orderId);
+    if (order < 0 || !fitsRow(f)) {
       refs[r + SYMBOL] = refs[r + POSITION_IDS] = undefined;
       refs[r + WHOLE] = f;
       return;
@@ -96,8 +96,8 @@ export class FillLog extends ColumnRing {
     const row = this.rowOf(index);
     const whole = this.refs[row * REFS + WHOLE] as FillRecord | undefined;
     if (whole !== undefined) return whole.orderId === id;
-    // The row's order id is the text of this number (fitsRow).
-    return isOwnText(id, this.nums[row * NUMS + ORDER]!);
+    // The row's order id is the text of this number (ownNumber), and so is `id` when they are equal.
+    return ownNumber(id) === this.nums[row * NUMS + ORDER]!;
   }
 
   timeAt(index: number): number {
@@ -134,16 +134,14 @@ export class FillLog extends ColumnRing {
   }
 }
 
-/** Whether a row holds the fill exactly: ids the text of their numbers, amounts only in their double parts (which it has). */
-function fitsRow(f: FillRecord, trade: number, order: number): boolean {
+/** Whether a row holds the fill's amounts exactly: only in their double parts (which it has). Its ids are checked by ownNumber. */
+function fitsRow(f: FillRecord): boolean {
   return (
     f.feeUnits === 0n &&
     f.profitUnits === 0n &&
     typeof f.feeGrains === 'number' &&
     typeof f.profitGrains === 'number' &&
     typeof f.grain === 'number' &&
-    typeof f.taker === 'boolean' &&
-    isOwnText(f.tradeId, trade) &&
-    isOwnText(f.orderId, order)
+    typeof f.taker === 'boolean'
   );
 }

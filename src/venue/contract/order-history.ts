@@ -27,7 +27,7 @@ import type {
 import type { AccountState, MarketState, OrderState } from './contract-state.js';
 import type { CancelReason } from './contract-views.js';
 import { MoneyCell } from './money-cell.js';
-import { ColumnRing, isOwnText } from './column-ring.js';
+import { ColumnRing, ownNumber } from './column-ring.js';
 
 // The row's doubles.
 const ID = 0;
@@ -106,7 +106,8 @@ export class OrderHistory extends ColumnRing {
     const row = this.appendRow(limit);
     const refs = this.refs;
     const r = row * REFS;
-    const codes = compact ? codesOf(o) : -1;
+    const id = compact ? ownNumber(o.id) : -1;
+    const codes = id >= 0 ? codesOf(o) : -1;
     if (codes < 0) {
       const n = row * NUMS;
       this.nums[n + SEQ] = o.seq;
@@ -116,7 +117,7 @@ export class OrderHistory extends ColumnRing {
     }
     const a = this.nums;
     const n = row * NUMS;
-    a[n + ID] = +o.id;
+    a[n + ID] = id;
     a[n + SEQ] = o.seq;
     a[n + CODES] = codes;
     a[n + LEVERAGE] = o.leverage;
@@ -297,9 +298,9 @@ function codesOf(o: OrderState): number {
 }
 
 /**
- * Whether a row holds the order's amounts and id exactly: its id is its number's own text, its amounts in
- * units are all zero but for the double parts (which it has), its cost a number, its used margin (if any)
- * a cell in its double part.
+ * Whether a row holds the order's amounts exactly: in units they are all zero but for the double parts
+ * (which it has), its cost is a number, its used margin (if any) a cell in its double part. (Its id is
+ * checked by ownNumber.)
  */
 function fitsRow(o: OrderState): boolean {
   const used = o.usedMargin;
@@ -316,7 +317,6 @@ function fitsRow(o: OrderState): boolean {
     typeof o.moneyGrain === 'number' &&
     typeof o.frozenGrains === 'number' &&
     typeof o.frozenGrain === 'number' &&
-    (used === undefined || (used.dec === undefined && used.big === 0n && (used.fast === 0 || used.grain > 0))) &&
-    isOwnText(o.id, +o.id)
+    (used === undefined || (used.dec === undefined && used.big === 0n && (used.fast === 0 || used.grain > 0)))
   );
 }
