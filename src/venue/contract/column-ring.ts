@@ -80,10 +80,12 @@ export abstract class ColumnRing {
     return this.rowOf(this.count++);
   }
 
-  /** Drops the oldest record (the list is not empty), clearing its references. */
+  /**
+   * Drops the oldest record (the list is not empty). Its references are left until the row is written
+   * again: every append writes all of a row's references, and at the limit (rows = limit from 16 rows on)
+   * the next append takes this very row; clearing them cost ~130 instructions a drop (callgrind).
+   */
   dropOldest(): void {
-    const r = this.first * this.refStride;
-    for (let k = 0; k < this.refStride; k++) this.refs[r + k] = undefined;
     this.first = this.first + 1 === this.rows ? 0 : this.first + 1;
     this.count--;
     this.dropped++;
