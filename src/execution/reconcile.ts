@@ -154,12 +154,16 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     }
   }
 
-  // 2. Real fills not seen yet, in venue time order.
-  const fills = [...venue.fills].filter((f) => inScope.has(f.symbol)).sort((a, b) => a.time - b.time || cmp(a.tradeId, b.tradeId));
+  // 2. Real fills not seen yet, in venue time order. The seen ones are left out before the sort (the loop
+  // skipped them): a pass lists every fill of the overlap, nearly all seen — the reference market maker's
+  // backtest lists 19,719 fills in its 381 passes (52 a pass), each copied and sorted on every pass.
+  const fills = venue.fills
+    .filter((f) => inScope.has(f.symbol) && !local.seenTradeIds.has(f.tradeId))
+    .sort((a, b) => a.time - b.time || cmp(a.tradeId, b.tradeId));
   const taken = new Set<string>();
   const foreign = new Map(opts.foreignFilled ?? []);
   for (const f of fills) {
-    if (local.seenTradeIds.has(f.tradeId) || taken.has(f.tradeId)) continue;
+    if (taken.has(f.tradeId)) continue;
     const o = findAny(f);
     if (!o) {
       const book = opts.ownerOf && f.time >= (opts.foreignSince ?? 0);
@@ -195,8 +199,10 @@ export function reconcile(local: LocalOrderState, venue: VenueReport, now: numbe
     const o = findAny(v);
     if (!o) continue;
     const c = track(o);
+    // The venue's cumulative not beyond ours (every pass over resting quotes): no gap, and no Decimal
+    // made for it. A difference rounded to 40 digits has the sign of the exact one, so this is gap ≤ 0.
+    if (v.filledQty.lte(c.qty)) continue;
     const gap = v.filledQty.minus(c.qty);
-    if (gap.lte(0)) continue;
     const tradeId: TradeId = syntheticTradeId(v.venueOrderId, v.filledQty);
     if (local.seenTradeIds.has(tradeId)) continue;
     const venueNotional = venueFilledNotional(v);
