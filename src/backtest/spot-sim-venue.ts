@@ -421,37 +421,7 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
     };
   }
 
-  /**
-   * An order as the gateway answers it, made again only when the order moved: every reconciliation
-   * (every 2 s in the reference config) lists the resting quotes, and each listing turned the same
-   * unchanged order into a view of six Decimals and a VenueOrder again (the reference market maker's
-   * 11-minute backtest: 115 of 479 answers are an unchanged order's).
-   */
   private venueOrder(o: SpotOrderRecord): VenueOrder {
-    const seen = this.views.get(o);
-    if (
-      seen !== undefined &&
-      seen.status === o.status &&
-      seen.executedLots === o.executedLots &&
-      seen.origLots === o.origLots &&
-      seen.updateTime === o.updateTime
-    )
-      return seen.view;
-    const view = this.viewOf(o);
-    this.views.set(o, {
-      status: o.status,
-      executedLots: o.executedLots,
-      origLots: o.origLots,
-      updateTime: o.updateTime,
-      view,
-    });
-    return view;
-  }
-
-  /** Per order record: what its VenueOrder was made from, and the VenueOrder. */
-  private readonly views = new WeakMap<SpotOrderRecord, VenueOrderSeen>();
-
-  private viewOf(o: SpotOrderRecord): VenueOrder {
     const v = this.venue.orderView(o);
     const { type, timeInForce } = TYPE_BACK[v.type];
     const filledQty = v.executedQty;
@@ -486,16 +456,4 @@ export class SpotSimVenue implements VenueDriver, SimVenueOps {
       updatedAt: v.updateTime,
     };
   }
-}
-
-/**
- * The moving parts of an order record a VenueOrder was made from; the rest of a record never changes,
- * and its executed quote moves only with a fill, which moves its executed lots.
- */
-interface VenueOrderSeen {
-  readonly status: SpotOrderRecord['status'];
-  readonly executedLots: number;
-  readonly origLots: number;
-  readonly updateTime: number;
-  readonly view: VenueOrder;
 }
