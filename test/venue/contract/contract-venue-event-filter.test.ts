@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { ContractSide, OpenType, PositionMode } from '../../../src/domain/contract-enums.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { ContractVenue } from '../../../src/venue/contract/contract-venue.js';
+import { ContractVenueState } from '../../../src/venue/contract/contract-venue-state.js';
 import type { ContractVenueEvent, ContractVenueEventType } from '../../../src/venue/contract/contract-events.js';
 import { makeKit, order, S, SYMBOL, testInstrument, type Kit } from './contract-test-kit.js';
 
@@ -98,6 +99,26 @@ describe('ContractVenue filtered listeners', () => {
     order(kit.venue, 'taker', { side: S.OPEN_LONG, price: 50_000, vol: 1 });
     expect(fills).to.have.length(2);
     expect(other).to.have.length(4);
+  });
+
+  it('asks_for_a_type_exactly_while_an_unfiltered_listener_or_one_of_that_type_is_subscribed', () => {
+    // wants() answers from the count of unfiltered listeners first (and the hot paths' emitEvent does not ask again).
+    const s = new ContractVenueState({ clock: new VirtualClock(0), instruments: [testInstrument()] });
+    expect(s.wants('OrderAccepted')).to.equal(false);
+    const stopAll = s.addListener(() => undefined);
+    const stopFills = s.addListener(() => undefined, ['OrderFilled']);
+    expect(s.wants('OrderAccepted')).to.equal(true);
+    expect(s.wants('OrderFilled')).to.equal(true);
+    stopAll();
+    stopAll(); // removes once: the filtered listener's count stays
+    expect(s.wants('OrderAccepted')).to.equal(false);
+    expect(s.wants('PositionChanged')).to.equal(false);
+    expect(s.wants('OrderFilled')).to.equal(true);
+    const stopAll2 = s.addListener(() => undefined);
+    stopFills();
+    expect(s.wants('PositionChanged')).to.equal(true);
+    stopAll2();
+    expect(s.wants('OrderFilled')).to.equal(false);
   });
 
   it('refuses_an_unknown_event_type_naming_it_and_the_expected_ones', () => {
