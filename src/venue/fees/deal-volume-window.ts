@@ -6,7 +6,7 @@
  * retention are dropped in batches; the running total before the first kept entry is remembered so
  * differences stay exact.
  */
-import { Decimal, unitsOf } from '../../core/decimal.js';
+import { Decimal } from '../../core/decimal.js';
 
 export interface DealEntry {
   readonly time: number;
@@ -64,13 +64,6 @@ export function scaleUp(units: number, k: number): number {
 }
 
 const decimalOf = (units: number, scale: number): Decimal => (units === 0 ? ZERO : new Decimal(scale === 0 ? units : `${units}e-${scale}`));
-
-/** A Decimal as whole units of 10^-scale with the fewest decimals, or undefined past 22 decimals or 2^53 units. */
-function unitsOfDecimal(v: Decimal): { units: number; scale: number } | undefined {
-  const scale = v.decimalPlaces();
-  const units = unitsOf(v, scale);
-  return Number.isNaN(units) ? undefined : { units, scale };
-}
 
 /**
  * Running totals of one figure (amount, fee or saved) of one series: after each fill and before the first
@@ -169,17 +162,12 @@ export class Series {
     });
   }
 
-  /** A fill in Decimals: kept in units when each figure fits them. */
+  /**
+   * A fill in Decimals: the fee model hands one over only when its figures did not fit whole units
+   * (fillUnits), so the series turns to Decimal totals here (the same values either way).
+   */
   push(e: DealEntry): void {
-    if (this.cum === undefined) {
-      const a = unitsOfDecimal(e.amount);
-      const f = unitsOfDecimal(e.fee);
-      const s = unitsOfDecimal(e.saved);
-      if (a && f && s) {
-        const u = { amount: a.units, amountScale: a.scale, fee: f.units, feeScale: f.scale, saved: s.units, savedScale: s.scale };
-        if (this.addUnits(e.time, u)) return;
-      } else this.toDecimal();
-    }
+    if (this.cum === undefined) this.toDecimal();
     this.pushDecimal(e);
   }
 
